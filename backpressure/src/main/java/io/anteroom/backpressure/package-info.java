@@ -1,0 +1,2 @@
+/** Anteroom backpressure module. */
+package io.anteroom.backpressure;

@@ -1,0 +1,2 @@
+/** Anteroom bench module. */
+package io.anteroom.bench;

@@ -1,0 +1,2 @@
+/** Anteroom gateway module. */
+package io.anteroom.gateway;

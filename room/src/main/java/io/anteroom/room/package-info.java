@@ -1,0 +1,2 @@
+/** Anteroom room module. */
+package io.anteroom.room;

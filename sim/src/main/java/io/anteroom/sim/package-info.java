@@ -1,0 +1,2 @@
+/** Anteroom sim module. */
+package io.anteroom.sim;
