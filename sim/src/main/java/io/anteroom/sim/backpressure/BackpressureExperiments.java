@@ -88,7 +88,7 @@ public final class BackpressureExperiments {
         out.println("|---|---|---|---|");
         for (SynchronousModel.Result s : r.synchronous()) {
             int e = s.decreaseEpochsToFairness();
-            out.println("| " + s.kind().label() + " | " + (e < 0 ? "never" : e) + " | " + fmt(s.finalFairness(), 3)
+            out.println("| " + s.kind().label() + " | " + (e < 0 ? "never in 400 rounds" : e) + " | " + fmt(s.finalFairness(), 3)
                     + " | " + verdict(e >= 0 && e <= 4) + " |");
         }
         out.println();
@@ -142,7 +142,7 @@ public final class BackpressureExperiments {
     }
 
     private static String seconds(double s) {
-        return s < 0 ? "never" : fmt(s, 1) + " s";
+        return s < 0 ? "not within the run" : fmt(s, 1) + " s";
     }
 
     private static String fmt(double x, int decimals) {

@@ -29,7 +29,7 @@ class BackpressureExperimentsTest {
             assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).as(name).isEqualTo("PNG");
         }
         String table = captured.toString(StandardCharsets.UTF_8);
-        assertThat(table).contains("| rate-space AIMD | 4 |").contains("| interval rule | never |")
+        assertThat(table).contains("| rate-space AIMD | 4 |").contains("| interval rule | never in 400 rounds |")
                 .contains("rate-space AIMD, 10 s window").contains("interval rule, 10 s window");
     }
 }
