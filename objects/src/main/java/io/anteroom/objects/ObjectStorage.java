@@ -297,6 +297,12 @@ final class ObjectStorage implements Storage {
             if (k != null) checkKey(k);
         }
         KeyRange range = options.toRange();
+        if (range.isEmpty()) {
+            synchronized (lock) {
+                checkUsable();
+            }
+            return Map.of();
+        }
         TreeMap<String, byte[]> overlay = new TreeMap<>(KeyRange.ORDER);
         boolean engineHidden;
         long epoch;
@@ -312,7 +318,7 @@ final class ObjectStorage implements Storage {
             epoch = cacheEpoch;
         }
         List<Map.Entry<String, byte[]>> rows = List.of();
-        if (!engineHidden && !range.isEmpty()) {
+        if (!engineHidden) {
             long deletions = overlay.values().stream().filter(v -> v == null).count();
             KeyRange engineRange = range.limit() == 0 ? range : range.withLimit((int) Math.min(Integer.MAX_VALUE, range.limit() + deletions));
             rows = loadOutsideLock(storageOptions, () -> runtime.engine.list(object, engineRange));
