@@ -312,6 +312,10 @@ class StorageBehaviourTest {
             assertThat(engine.list("o", KeyRange.ALL)).isEmpty();
             assertThat(engine.getAlarm("o")).isEmpty();
             assertThat(engine.get("p", "x")).containsExactly(5);
+            // two batches of one object in one commit apply in order
+            engine.commit(List.of(new StorageEngine.Batch("q", false, Map.of("y", new byte[] {6}), null),
+                    new StorageEngine.Batch("q", true, Map.of("z", new byte[] {7}), null)));
+            assertThat(engine.list("q", KeyRange.ALL).stream().map(Map.Entry::getKey)).containsExactly("z");
         }
     }
 }
