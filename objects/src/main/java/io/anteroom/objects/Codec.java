@@ -157,6 +157,7 @@ public final class Codec {
 
     /** Decodes the arguments of a call to {@code method} by its declared parameter types. */
     public Object[] decodeArgs(Method method, byte[] bytes) {
+        if (bytes == null) throw new IllegalArgumentException("arguments of " + describe(method) + " are missing (null)");
         JavaType[] types = parameterTypes(method);
         Object[] out = new Object[types.length];
         try (JsonParser p = mapper.createParser(bytes)) {
