@@ -56,6 +56,13 @@ final class ObjectHost {
     private long lastActivityMillis;
     private List<CompletableFuture<Void>> idleWaiters;
 
+    /**
+     * The thread running this object's code (the gate holder, or the worker of a
+     * blockConcurrencyWhile task). Storage and context calls from any other thread would bypass
+     * the gate, so they are refused.
+     */
+    volatile Thread holder;
+
     // touched only by the gate holder
     private Object instance;
     int blockDepth;
@@ -141,12 +148,14 @@ final class ObjectHost {
      * A blocking in-process caller would only wait meanwhile: this saves a thread per call.
      */
     void runHere(Event e) {
+        holder = Thread.currentThread();
         runEvent(e);
         handOff(false);
     }
 
     /** Runs events while this thread holds the gate and the next queued item is a new event. */
     private void serve(Event first) {
+        holder = Thread.currentThread();
         Event e = first;
         while (e != null) {
             runEvent(e);
@@ -165,6 +174,7 @@ final class ObjectHost {
             Object w = waiting.poll();
             if (w == null) {
                 held = false;
+                holder = null;
                 lastActivityMillis = runtime.clock().millis();
                 if (idleWaiters != null && storage.isQuiescent()) {
                     idle = idleWaiters;
@@ -211,12 +221,22 @@ final class ObjectHost {
         if (r != null) {
             while (!r.granted) LockSupport.park(this);
         }
+        holder = Thread.currentThread();
         throwIfBroken();
     }
 
     int queuedEvents() {
         synchronized (gateLock) {
             return waitingEvents;
+        }
+    }
+
+    /** @throws IllegalStateException unless called from this object's running event */
+    void checkHolder(String what) {
+        if (holder != Thread.currentThread()) {
+            throw new IllegalStateException(what + " of object " + namespace.name() + "/" + id
+                    + " was called outside of the object's own event (from thread " + Thread.currentThread()
+                    + "); use it only from the object's methods, constructor, alarm handler or blockConcurrencyWhile task");
         }
     }
 
