@@ -84,6 +84,7 @@ public final class Runtime implements AutoCloseable {
     private final LocalTransport transport = new LocalTransport(this);
     private volatile boolean closed;
     private Scheduler.Cancellable sweep;
+    private java.net.http.HttpClient httpClient;
 
     private Runtime(Builder b) {
         this.engine = b.engine;
@@ -241,6 +242,15 @@ public final class Runtime implements AutoCloseable {
             host.retired.whenComplete((v, x) -> draining.remove(host.objectKey, host.retired));
         }
         hosts.remove(host.objectKey, host);
+    }
+
+    /** The HTTP client of {@link ObjectContext#fetch}, created on first use. */
+    synchronized java.net.http.HttpClient httpClient() {
+        checkOpen();
+        if (httpClient == null) {
+            httpClient = java.net.http.HttpClient.newBuilder().executor(callbacks).build();
+        }
+        return httpClient;
     }
 
     /** Runs the dependents of an async reply on their own virtual thread, not on the thread confirming flushes. */
@@ -405,6 +415,9 @@ public final class Runtime implements AutoCloseable {
             LOG.warn("closing the runtime: {}", e.getCause().toString());
         }
         committer.close();
+        synchronized (this) {
+            if (httpClient != null) httpClient.close();
+        }
         callbacks.shutdown();
         if (ownsScheduler) scheduler.close();
         engine.close();

@@ -131,4 +131,40 @@ class InputGateTest {
             assertThat(SleeperObject.sent).isTrue();
         }
     }
+
+    interface Fetcher {
+        String writeThenFetch(String url) throws Exception;
+    }
+
+    @Test
+    void fetchLeavesOnlyAfterEarlierWritesAreDurable() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            byte[] body = "pong".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try (Fixture f = new Fixture()) {
+            Fetcher fetcher = f.runtime.namespace("fetcher", Fetcher.class, ctx -> url -> {
+                ctx.storage().put("asked", url);
+                return ctx.fetch(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            }).get("f");
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+            InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
+            CompletableFuture<String> call = f.async(() -> fetcher.writeThenFetch(url));
+            commits.awaitBlocked();
+            assertThat(requests).hasValue(0); // held by the output gate
+            commits.release();
+            assertThat(call.get()).isEqualTo("pong");
+            assertThat(requests).hasValue(1);
+        } finally {
+            server.stop(0);
+        }
+    }
 }
