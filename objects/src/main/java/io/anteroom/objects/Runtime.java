@@ -426,6 +426,7 @@ public final class Runtime implements AutoCloseable {
     /** Builder with documented defaults. */
     public static final class Builder {
         private StorageEngine engine;
+        private Path dataDir;
         private Clock clock;
         private Scheduler scheduler;
         private MetricRegistry metrics;
@@ -438,15 +439,17 @@ public final class Runtime implements AutoCloseable {
 
         private Builder() {}
 
-        /** SQLite storage in {@code dir} ({@link SqliteStorageEngine}). */
+        /** SQLite storage in {@code dir} ({@link SqliteStorageEngine}), opened by {@link #build()}. */
         public Builder dataDir(Path dir) {
-            this.engine = SqliteStorageEngine.open(dir);
+            this.dataDir = Objects.requireNonNull(dir, "dir");
+            this.engine = null;
             return this;
         }
 
         /** Any storage engine (the runtime closes it on {@link Runtime#close()}). */
         public Builder storage(StorageEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
+            this.dataDir = null;
             return this;
         }
 
@@ -506,6 +509,7 @@ public final class Runtime implements AutoCloseable {
 
         /** @throws IllegalStateException if no storage was chosen */
         public Runtime build() {
+            if (dataDir != null) engine = SqliteStorageEngine.open(dataDir);
             if (engine == null) {
                 throw new IllegalStateException("choose a storage: Runtime.builder().dataDir(path) for SQLite, or .storage(engine)");
             }
