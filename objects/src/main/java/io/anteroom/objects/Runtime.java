@@ -453,7 +453,11 @@ public final class Runtime implements AutoCloseable {
             return this;
         }
 
-        /** The clock (default: the scheduler's clock, or the system UTC clock). */
+        /**
+         * The clock (default: the scheduler's clock, or the system UTC clock). With a custom
+         * {@link #scheduler}, leave this unset or pass the same clock: the scheduler defines when
+         * "at" is.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
