@@ -117,6 +117,21 @@ class InputGateTest {
     }
 
     @Test
+    void anObjectSuspendedInAnOutgoingWaitIsNotEvictedAsIdle() throws Exception {
+        try (Fixture f = new Fixture()) {
+            Sleeper sleeper = f.runtime.namespace("sleeper", Sleeper.class, SleeperObject::new).get("s");
+            CompletableFuture<String> nap = f.async(() -> sleeper.nap(60));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> f.time.pending() >= 2);
+            f.time.advance(java.time.Duration.ofSeconds(45)); // past the 30 s idle timeout, still asleep
+            assertThat(f.runtime.liveObjects()).isEqualTo(1);
+            f.time.advance(java.time.Duration.ofSeconds(15));
+            assertThat(nap.get()).isEqualTo("rested at 2026-01-01T00:01:00Z");
+            f.time.advance(java.time.Duration.ofSeconds(40));
+            assertThat(f.runtime.liveObjects()).isZero();
+        }
+    }
+
+    @Test
     void outgoingMessagesWaitForEarlierWrites() throws Exception {
         SleeperObject.sent = false;
         try (Fixture f = new Fixture()) {
