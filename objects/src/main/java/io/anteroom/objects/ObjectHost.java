@@ -266,6 +266,16 @@ final class ObjectHost {
     // ---------------------------------------------------------------- events
 
     private void runEvent(Event e) {
+        try {
+            deliver(e);
+        } catch (RuntimeException | Error bug) {
+            // never leave the gate held or the caller waiting because of a failure in the runtime itself
+            LOG.error("object {}/{}: event failed in the runtime", namespace.name(), id, bug);
+            e.reply.completeExceptionally(bug);
+        }
+    }
+
+    private void deliver(Event e) {
         runtime.metrics.gateWait.update(System.nanoTime() - e.submittedNanos, TimeUnit.NANOSECONDS);
         if (brokenCause != null) {
             // never ran here: a fresh instance serves it
@@ -313,7 +323,13 @@ final class ObjectHost {
             } else if (!(error instanceof ObjectResetException)) {
                 Throwable original = error;
                 error = codec.recreate(e.method, original.getClass().getName(), original.getMessage());
-                if (error.getCause() == null && error != original) error.initCause(original);
+                if (error.getCause() == null && error != original) {
+                    try {
+                        error.initCause(original); // keeps the object's stack trace for in-process callers
+                    } catch (IllegalStateException | IllegalArgumentException causeAlreadySet) {
+                        error.addSuppressed(original);
+                    }
+                }
             }
         }
         long confirmationPoint = storage.confirmationPoint();
