@@ -19,7 +19,7 @@ class RoomWorkerTest {
     static RoomState state(List<BucketState> buckets, long freeSlots) {
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         history.put(M - 2, Map.of("dc", 100L));
-        return new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, buckets, history, 1, 1, 30, 0, freeSlots,
+        return new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, 0, buckets, history, 1, 1, 30, 0, freeSlots,
                 new MinutePool(M, freeSlots, 100, 0));
     }
 
@@ -64,18 +64,33 @@ class RoomWorkerTest {
     }
 
     @Test
-    void wholeBucketUserIsAdmittedEvenWhenTheNumbersAreSpent() {
-        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 10));
-        Ticket t = waiting(M - 3, NOW.minusSeconds(20), Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS));
+    void wholeBucketUserIsAdmittedAtOnceFromAnyDataCenterAndCountedAsAWholeBucketAdmission() {
+        RoomWorker w = new RoomWorker(COUNTERS, "elsewhere", "w9", NOW);
+        w.applyState(state(List.of(new BucketState(M - 3, 10, 10)), 10));
+        long key = Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS);
 
-        Decision.Draw draw = (Decision.Draw) w.decide(t, NOW);
-        assertThat(draw.limit()).isEqualTo(MinuteCounter.UNLIMITED);
-        Decision d = w.onCounterReply(draw, Grant.unavailable(M), NOW);
+        Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
 
         assertThat(d).isInstanceOf(Decision.Admit.class);
         assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
         assertThat(d.ticket().bucketId()).isEqualTo(M - 3);
         assertThat(d.ticket().acceptedAt()).isEqualTo(NOW);
+        Deltas deltas = w.report(NOW).deltas();
+        assertThat(deltas.wholeBucketAdmissionsByMinute()).containsExactly(Map.entry(M, 1L));
+        assertThat(deltas.admissionsByMinute()).containsExactly(Map.entry(M, 1L));
+    }
+
+    @Test
+    void wholeBucketSlotsStayReservedAfterTheirAdmissionsAreReported() {
+        RoomState before = state(List.of(new BucketState(M - 3, 10, 10)), 30);
+        RoomState after = new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 4, 4, 4,
+                List.of(new BucketState(M - 3, 6, 6)), before.trafficHistory(), 1, 1, 30, 0, 26, before.pool());
+
+        RoomWorker early = worker(COUNTERS, before);
+        RoomWorker late = worker(COUNTERS, after);
+
+        assertThat(((Decision.Draw) early.decide(null, NOW)).limit()).isEqualTo(20);
+        assertThat(((Decision.Draw) late.decide(null, NOW.plusSeconds(6))).limit()).isEqualTo(20);
     }
 
     @Test
@@ -110,6 +125,16 @@ class RoomWorkerTest {
         Decision queued = blocked.decide(waiting(M - 1, NOW.minusSeconds(20), 1), NOW);
         assertThat(queued).isInstanceOf(Decision.Queue.class);
         assertThat(queued.ticket().bucketId()).isEqualTo(M - 1);
+    }
+
+    @Test
+    void waitingUserOfTheCurrentMinutesBucketDrawsLikeANewUser() {
+        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10), new BucketState(M, 40, 0)), 30));
+
+        Decision d = w.decide(waiting(M, NOW.minusSeconds(5), 1), NOW);
+
+        assertThat(d).isInstanceOf(Decision.Draw.class);
+        assertThat(((Decision.Draw) d).limit()).isEqualTo(20);
     }
 
     @Test
@@ -200,7 +225,7 @@ class RoomWorkerTest {
     void countersFallBackToAnywhereWhenTheDataCenterCounterRefuses() {
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         history.put(M - 2, Map.of("dc", 20L, "other", 30L));
-        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(), history, 1, 2, 0, 0, 100,
+        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, 0, List.of(), history, 1, 2, 0, 0, 100,
                 new MinutePool(M, 100, 100, 0));
         RoomWorker w = worker(COUNTERS, s);
 
@@ -219,7 +244,7 @@ class RoomWorkerTest {
     void aDataCenterWithoutHistoryAdmitsThroughAnywhereSlotsOnly() {
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         history.put(M - 2, Map.of("dc", 50L));
-        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(), history, 1, 2, 0, 0, 40,
+        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, 0, List.of(), history, 1, 2, 0, 0, 40,
                 new MinutePool(M, 40, 100, 0));
         RoomWorker delhi = new RoomWorker(COUNTERS, "delhi", "d1", NOW);
         delhi.applyState(s);
@@ -236,7 +261,7 @@ class RoomWorkerTest {
         for (int i = 0; i < 3; i++) {
             assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
         }
-        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 0, 0, List.of(),
+        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 0, 0, 0, List.of(),
                 state(List.of(), 3).trafficHistory(), 1, 1, 30, 0, 10, new MinutePool(M, 10, 100, 0)));
 
         assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
