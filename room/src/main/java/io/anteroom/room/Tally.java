@@ -46,10 +46,6 @@ final class Tally {
         return new Deltas(active, new TreeMap<Long, SortedMap<Long, Long>>(waiting), admissions, traffic);
     }
 
-    boolean isEmpty() {
-        return active.isEmpty() && waiting.isEmpty() && admissions.isEmpty() && traffic.isEmpty();
-    }
-
     void clear() {
         active.clear();
         waiting.clear();
