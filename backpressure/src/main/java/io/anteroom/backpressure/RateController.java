@@ -16,7 +16,9 @@ import java.time.Duration;
  * }</pre>
  *
  * <p>Implementations are not thread-safe: one controller belongs to one client loop, which calls it
- * from one thread at a time.
+ * from one thread at a time. A controller fed from several threads (a gateway setting the
+ * {@code refreshIntervalSeconds} of every queue-status reply from one shared pace) is wrapped with
+ * {@link #synchronizedController(RateController)}.
  */
 public interface RateController {
 
@@ -32,5 +34,10 @@ public interface RateController {
     /** The current rate, requests per second: the reciprocal of {@link #interval()}. */
     default double rate() {
         return 1e9 / interval().toNanos();
+    }
+
+    /** A view of {@code controller} whose every call holds one lock, for use from several threads. */
+    static RateController synchronizedController(RateController controller) {
+        return new SynchronizedRateController(controller);
     }
 }

@@ -208,4 +208,25 @@ class ThresholdMonitorTest {
                 .hasMessageContaining("duration must be >= 0");
         assertThatThrownBy(() -> ThresholdMonitor.builder().maxQps(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void successesRecordedFromManyThreadsAreAllCounted() throws Exception {
+        ThresholdMonitor m = ThresholdMonitor.builder().maxQps(1_000_000).signal(ThroughputSignal.TEN_SECOND_WINDOW).build();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 2_500; i++) {
+                        m.record(Duration.ofMillis(1));
+                        m.thresholdExceeded();
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+        }
+        assertThat(m.timer().getCount()).isEqualTo(10_000);
+        assertThat(m.isIdle()).isFalse();
+    }
 }

@@ -14,9 +14,10 @@ import java.util.Random;
  * <ol>
  *   <li>warm-up from a spread of rates with CV 1 (not measured);</li>
  *   <li>steady state, where fairness, load and utilisation are measured;</li>
- *   <li>at {@code stepAt} as many clients again join, each a copy of an existing client's current
- *       rate, so the load steps to about twice the threshold: the detection delay is the time to the
- *       first throttled reply;</li>
+ *   <li>at {@code stepAt}, or as soon after it as the throttle is down (the loop keeps the load near
+ *       the threshold, so the throttle comes and goes), as many clients again join, each a copy of an
+ *       existing client's current rate, so the load steps to about twice the threshold: the
+ *       detection delay is the time from the step to the first throttled reply;</li>
  *   <li>at {@code leaveAt} they leave again: the recovery time runs from the last throttled reply
  *       to the end of the first bucket whose load is back to 90% of the threshold.</li>
  * </ol>
@@ -79,6 +80,8 @@ public final class EventModel {
                          double detectionSeconds, double recoverySeconds) {
     }
 
+    private static final long STEP_PROBE_NANOS = 100_000_000L;
+
     private final Config config;
 
     public EventModel(Config config) {
@@ -100,8 +103,18 @@ public final class EventModel {
             sim.addClient(kind.create(config.settings(), rate, clock, random));
         }
         long stepAt = config.stepAt().toNanos();
+        int steadyTo = bucketIndex(stepAt, sim);
         long leaveAt = config.leaveAt().toNanos();
         sim.runUntil(stepAt);
+        // the loop keeps the load near the threshold, so the throttle comes and goes: step when it is down
+        while (server.thresholdExceeded()) {
+            if (stepAt + STEP_PROBE_NANOS >= leaveAt) {
+                throw new IllegalStateException("event model: the throttle never cleared between " + config.stepAt()
+                        + " and " + config.leaveAt() + ", so there is no step to measure");
+            }
+            stepAt += STEP_PROBE_NANOS;
+            sim.runUntil(stepAt);
+        }
         int[] joined = new int[config.clients()];
         for (int i = 0; i < joined.length; i++) {
             joined[i] = sim.addClient(kind.create(config.settings(), sim.client(i).rate(), clock, random));
@@ -116,7 +129,7 @@ public final class EventModel {
         double[] fairness = sim.fairness();
         double[] served = sim.throughputFairness();
         int from = bucketIndex(config.warmUp().toNanos(), sim);
-        int to = bucketIndex(stepAt, sim);
+        int to = steadyTo;
         double[] steadyLoad = Arrays.copyOfRange(load, from, to);
         double[] capped = Arrays.stream(steadyLoad).map(x -> Math.min(x, config.maxQps())).toArray();
         double[] minutes = new double[load.length];
