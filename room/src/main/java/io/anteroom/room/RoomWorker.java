@@ -89,7 +89,8 @@ public final class RoomWorker {
             pending.addTraffic(m, 1);
         }
         if (own != null && own.admitted()) {
-            if (Duration.between(own.lastCheckInTime(), now).compareTo(config.sessionDuration()) < 0) {
+            Instant sessionStart = config.sessionRenewal() ? own.lastCheckInTime() : own.acceptedAt();
+            if (Duration.between(sessionStart, now).compareTo(config.sessionDuration()) < 0) {
                 return renew(own, now);
             }
             return placeInQueue(null, m, now);
@@ -210,15 +211,23 @@ public final class RoomWorker {
         };
     }
 
+    /**
+     * Renews an admitted user's session: its expiry minute moves ({@code -1 @ e_old, +1 @ e_new}) at most once a
+     * minute. With session renewal disabled the session ends {@code S} after {@code acceptedAt} and nothing moves;
+     * the ticket's {@code lastCheckInTime} still records the visit (so traffic counts the user once a minute).
+     */
     private Decision renew(Ticket admitted, Instant now) {
+        Ticket seen = new Ticket(config.roomId(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
+        if (!config.sessionRenewal()) {
+            return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
+        }
         long oldExpiry = Minutes.minuteOf(admitted.lastCheckInTime().plus(config.sessionDuration()));
         long newExpiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
         if (oldExpiry != newExpiry) {
             pending.addActive(oldExpiry, -1);
             pending.addActive(newExpiry, 1);
         }
-        Ticket renewed = new Ticket(config.roomId(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
-        return new Decision.Admit(renewed, Decision.AdmitReason.SESSION);
+        return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
     }
 
     private Decision admit(Ticket prior, long bucketId, Decision.AdmitReason reason, Instant now) {

@@ -185,6 +185,21 @@ class RoomWorkerTest {
     }
 
     @Test
+    void withoutSessionRenewalASessionEndsSAfterAdmissionAndNothingMoves() {
+        RoomConfig noRenewal = Fixtures.room(100, 100).strategy(Strategy.EVEN_SPLIT).sessionRenewal(false).build();
+        RoomWorker w = worker(noRenewal, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+        Ticket admitted = new Ticket("shop", M - 9, NOW.minusSeconds(60), NOW.minusSeconds(590), 0);
+
+        Decision visit = w.decide(admitted, NOW);
+        Decision tooLate = w.decide(visit.ticket(), NOW.plusSeconds(10));
+
+        assertThat(visit).isEqualTo(new Decision.Admit(
+                new Ticket("shop", M - 9, NOW, NOW.minusSeconds(590), 0), Decision.AdmitReason.SESSION));
+        assertThat(tooLate).isInstanceOf(Decision.Queue.class);
+        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
+    }
+
+    @Test
     void expiredAdmittedTicketMakesTheUserNew() {
         RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
         Ticket stale = new Ticket("shop", M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
