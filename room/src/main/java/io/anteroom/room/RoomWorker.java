@@ -83,23 +83,65 @@ public final class RoomWorker {
      * @return admit, queue, or draw from a counter first
      */
     public synchronized Decision decide(Ticket ticket, Instant now) {
+        Ticket own = seen(ticket, now);
+        if (own != null && own.admitted()) {
+            return sessionValid(own, now) ? renew(own, now) : placeInQueue(null, Minutes.minuteOf(now), now);
+        }
+        return placeInQueue(own, bucketOf(own, now), now);
+    }
+
+    /**
+     * Queues the user whatever the slots (an operator's "queue everyone" switch), counting it as waiting in its
+     * bucket like any queued user, and never drawing or admitting. Meant for users without a valid admitted ticket;
+     * an admitted ticket passed here is queued as a new user (its session stays counted until it expires).
+     */
+    public synchronized Decision.Queue holdInQueue(Ticket ticket, Instant now) {
+        Ticket own = seen(ticket, now);
+        Ticket waiting = own != null && !own.admitted() ? own : null;
+        return queue(waiting, bucketOf(waiting, now), now);
+    }
+
+    /**
+     * Ends an admitted user's session now (a logout, a revoked ticket): its slot is released at once instead of when
+     * its expiry minute passes. Returns false (and changes nothing) when the ticket is not a valid admitted ticket of
+     * this room. The caller must stop honouring the ticket, or the user's next request would count it again.
+     */
+    public synchronized boolean endSession(Ticket ticket, Instant now) {
+        boolean valid = ticket != null && ticket.roomId().equals(config.roomId()) && ticket.admitted()
+                && sessionValid(ticket, now);
+        if (valid) {
+            pending.addActive(Minutes.minuteOf(sessionStart(ticket).plus(config.sessionDuration())), -1);
+        }
+        return valid;
+    }
+
+    /** The ticket if it is this room's, counting the user's traffic on its first request of the minute. */
+    private Ticket seen(Ticket ticket, Instant now) {
         long m = Minutes.minuteOf(now);
         Ticket own = ticket != null && ticket.roomId().equals(config.roomId()) ? ticket : null;
         if (own == null || Minutes.minuteOf(own.lastCheckInTime()) != m) {
             pending.addTraffic(m, 1);
         }
-        if (own != null && own.admitted()) {
-            Instant sessionStart = config.sessionRenewal() ? own.lastCheckInTime() : own.acceptedAt();
-            if (Duration.between(sessionStart, now).compareTo(config.sessionDuration()) < 0) {
-                return renew(own, now);
-            }
-            return placeInQueue(null, m, now);
+        return own;
+    }
+
+    private Instant sessionStart(Ticket admitted) {
+        return config.sessionRenewal() ? admitted.lastCheckInTime() : admitted.acceptedAt();
+    }
+
+    private boolean sessionValid(Ticket admitted, Instant now) {
+        return Duration.between(sessionStart(admitted), now).compareTo(config.sessionDuration()) < 0;
+    }
+
+    /**
+     * A waiting ticket younger than {@code queueTimeout} keeps its bucket; anyone else is a new user of this minute
+     * (a timed-out ticket's old key is still released when it is queued or admitted).
+     */
+    private long bucketOf(Ticket waiting, Instant now) {
+        if (waiting != null && Duration.between(waiting.lastCheckInTime(), now).compareTo(config.queueTimeout()) < 0) {
+            return waiting.bucketId();
         }
-        if (own != null && Duration.between(own.lastCheckInTime(), now).compareTo(config.queueTimeout()) < 0) {
-            return placeInQueue(own, own.bucketId(), now);
-        }
-        // no ticket, or a waiting ticket past queueTimeout: a new user of this minute (its old key is released)
-        return placeInQueue(own, m, now);
+        return Minutes.minuteOf(now);
     }
 
     /**
@@ -237,7 +279,7 @@ public final class RoomWorker {
         return new Decision.Admit(new Ticket(config.roomId(), bucketId, now, now, 0), reason);
     }
 
-    private Decision queue(Ticket prior, long bucketId, Instant now) {
+    private Decision.Queue queue(Ticket prior, long bucketId, Instant now) {
         long key = Counting.refreshSlotKey(now, config);
         boolean countedThere = prior != null && !prior.admitted() && prior.bucketId() == bucketId
                 && prior.refreshSlotKey() == key;

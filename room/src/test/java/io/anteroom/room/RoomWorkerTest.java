@@ -200,6 +200,36 @@ class RoomWorkerTest {
     }
 
     @Test
+    void holdInQueueCountsTheUserAsWaitingAndNeverAdmits() {
+        RoomWorker w = worker(EVEN, state(List.of(), 50));
+        Ticket waitingTicket = waiting(M - 2, NOW.minusSeconds(20), 7);
+
+        Decision.Queue fresh = w.holdInQueue(null, NOW);
+        Decision.Queue kept = w.holdInQueue(waitingTicket, NOW);
+
+        assertThat(fresh.ticket().bucketId()).isEqualTo(M);
+        assertThat(kept.ticket().bucketId()).isEqualTo(M - 2);
+        Deltas deltas = w.report(NOW).deltas();
+        assertThat(deltas.admissionsByMinute()).isEmpty();
+        long key = Counting.refreshSlotKey(NOW, EVEN);
+        assertThat(deltas.waitingByBucket()).containsEntry(M, new TreeMap<>(Map.of(key, 1L)));
+        assertThat(deltas.waitingByBucket().get(M - 2)).containsExactlyInAnyOrderEntriesOf(Map.of(7L, -1L, key, 1L));
+    }
+
+    @Test
+    void endingASessionReleasesItsSlotAtOnce() {
+        RoomWorker w = worker(EVEN, state(List.of(), 50));
+        Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+        assertThat(w.endSession(admitted, NOW)).isTrue();
+        assertThat(w.endSession(new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0), NOW))
+                .isFalse();
+        assertThat(w.endSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
+
+        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).containsExactly(Map.entry(M + 8, -1L));
+    }
+
+    @Test
     void expiredAdmittedTicketMakesTheUserNew() {
         RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
         Ticket stale = new Ticket("shop", M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
