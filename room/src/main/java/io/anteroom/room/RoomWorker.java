@@ -30,7 +30,7 @@ public final class RoomWorker {
     private final String dataCenter;
     private final String workerId;
     private final SlotStrategy strategy;
-    /** The worker's own admissions of new and partial-bucket users per minute (even split, utilization-scaled). */
+    /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
     private final MinuteCounter local;
     private final Tally pending = new Tally();
     private RoomState state;
