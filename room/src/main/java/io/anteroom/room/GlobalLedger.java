@@ -12,6 +12,12 @@ import java.util.TreeMap;
  * idempotent and order-insensitive (an older one than the held one is ignored).
  *
  * <p>Invariant: methods are {@code synchronized}; for each data center the held aggregate only gets newer.
+ *
+ * <pre>{@code
+ * GlobalLedger global = new GlobalLedger(config);
+ * global.apply(dublin.aggregate(now));                     // every dataCenterReportInterval, from each data center
+ * List<DataCenterAggregate> view = global.view(now);       // back to the data center, for its roomState(view, now)
+ * }</pre>
  */
 public final class GlobalLedger {
     private final RoomConfig config;
