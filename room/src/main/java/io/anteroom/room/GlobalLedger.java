@@ -20,11 +20,20 @@ import java.util.TreeMap;
  * }</pre>
  */
 public final class GlobalLedger {
-    private final RoomConfig config;
+    private RoomConfig config;
     private final Map<String, DataCenterAggregate> latest = new TreeMap<>();
 
     public GlobalLedger(RoomConfig config) {
         this.config = config;
+    }
+
+    /** Takes an operator's new limits into account from now on. */
+    public synchronized void configure(RoomConfig newer) {
+        if (!newer.roomId().equals(config.roomId())) {
+            throw new IllegalArgumentException("global ledger of room '" + config.roomId()
+                    + "' cannot take the config of room '" + newer.roomId() + "'");
+        }
+        config = newer;
     }
 
     /** Keeps {@code a} if it is newer than the held aggregate of its data center; returns whether it did. */
