@@ -1,0 +1,166 @@
+package io.anteroom.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Ground truth of one run: the simulator's bookkeeping of its own users (who is active, who waits
+ * in which bucket, who was admitted when), sampled into time series and reduced to {@link Metrics}.
+ * Single-threaded, fed by the event loop.
+ */
+final class Observations {
+  private final int totalActiveUsers;
+  private final int newUsersPerMinute;
+  private final int minutes;
+
+  private int active;
+  private int waiting;
+  private final TreeMap<Long, Integer> waitingByBucket = new TreeMap<>();
+  private final long[] admissionTimes; // ring of recent admission times, for the 60 s window
+  private int admissionHead;
+  private int admissionCount;
+
+  private final int[] activeBySecond;
+  private final int[] waitingBySecond;
+  private final int[] admissionsByMinute;
+
+  private long admissions;
+  private long inversions;
+  private long queued;
+  private long queuedBelow90;
+  private long queuedBelow95;
+  private double utilizationAtFirstQueue = Double.NaN;
+  private long abandoned;
+  private final List<Double> waitErrors = new ArrayList<>();
+
+  Observations(int totalActiveUsers, int newUsersPerMinute, int minutes) {
+    this.totalActiveUsers = totalActiveUsers;
+    this.newUsersPerMinute = newUsersPerMinute;
+    this.minutes = minutes;
+    this.activeBySecond = new int[minutes * 60];
+    this.waitingBySecond = new int[minutes * 60];
+    this.admissionsByMinute = new int[minutes];
+    // a 60 s window never holds more admissions than this unless a strategy admits far beyond N
+    this.admissionTimes = new long[Math.max(1024, newUsersPerMinute * 64)];
+  }
+
+  /** Utilization now: the share of the tighter limit in use. */
+  double utilization(long now) {
+    while (admissionCount > 0 && admissionTimes[admissionHead] <= now - 60_000) {
+      admissionHead = (admissionHead + 1) % admissionTimes.length;
+      admissionCount--;
+    }
+    return Math.max((double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute);
+  }
+
+  void sessionStarted() {
+    active++;
+  }
+
+  void sessionExpired() {
+    active--;
+  }
+
+  /** A user (new or waiting, of {@code bucket}) was admitted; call after {@link #leftQueue}. */
+  void admitted(long now, long bucket) {
+    admissions++;
+    int minute = (int) (now / 60_000);
+    if (minute < minutes) {
+      admissionsByMinute[minute]++;
+    }
+    if (!waitingByBucket.isEmpty() && waitingByBucket.firstKey() < bucket) {
+      inversions++;
+    }
+    if (admissionCount == admissionTimes.length) { // window overflow: drop the oldest
+      admissionHead = (admissionHead + 1) % admissionTimes.length;
+      admissionCount--;
+    }
+    admissionTimes[(admissionHead + admissionCount) % admissionTimes.length] = now;
+    admissionCount++;
+  }
+
+  /** A user was queued for the first time. */
+  void queued(long now, long bucket) {
+    double u = utilization(now);
+    if (queued == 0) {
+      utilizationAtFirstQueue = u;
+    }
+    queued++;
+    if (u < 0.90) {
+      queuedBelow90++;
+    }
+    if (u < 0.95) {
+      queuedBelow95++;
+    }
+    waiting++;
+    waitingByBucket.merge(bucket, 1, Integer::sum);
+  }
+
+  /** A waiting user left the queue (admitted or gave up). */
+  void leftQueue(long bucket) {
+    waiting--;
+    waitingByBucket.compute(bucket, (k, v) -> v == 1 ? null : v - 1);
+  }
+
+  void abandoned() {
+    abandoned++;
+  }
+
+  /** A queued user shown {@code shownMinutes} was admitted after {@code actualMinutes}. */
+  void waited(double shownMinutes, double actualMinutes) {
+    if (actualMinutes >= 1.0 && !Double.isNaN(shownMinutes)) {
+      waitErrors.add(Math.abs(shownMinutes - actualMinutes) / actualMinutes);
+    }
+  }
+
+  /** Called once per simulated second, at the end of that second. */
+  void sample(int second) {
+    if (second < activeBySecond.length) {
+      activeBySecond[second] = active;
+      waitingBySecond[second] = waiting;
+    }
+  }
+
+  SimulationResult.Series series() {
+    return new SimulationResult.Series(activeBySecond.clone(), waitingBySecond.clone(), admissionsByMinute.clone());
+  }
+
+  Metrics metrics() {
+    int[] sorted = activeBySecond.clone();
+    Arrays.sort(sorted);
+    double peak = sorted.length == 0 ? 0 : sorted[sorted.length - 1];
+    double p99 = sorted.length == 0 ? 0 : sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
+    int overN = 0;
+    int over105 = 0;
+    int maxAdmissions = 0;
+    for (int a : admissionsByMinute) {
+      overN += a > newUsersPerMinute ? 1 : 0;
+      over105 += a > 1.05 * newUsersPerMinute ? 1 : 0;
+      maxAdmissions = Math.max(maxAdmissions, a);
+    }
+    double[] errors = waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    double mean = errors.length == 0 ? Double.NaN : Arrays.stream(errors).sum() / errors.length;
+    double median = errors.length == 0 ? Double.NaN
+        : errors.length % 2 == 1 ? errors[errors.length / 2]
+        : (errors[errors.length / 2 - 1] + errors[errors.length / 2]) / 2;
+    return new Metrics(
+        peak / totalActiveUsers,
+        p99 / totalActiveUsers,
+        admissions,
+        overN,
+        over105,
+        (double) maxAdmissions / newUsersPerMinute,
+        queued,
+        utilizationAtFirstQueue,
+        queued == 0 ? 0 : (double) queuedBelow90 / queued,
+        queued == 0 ? 0 : (double) queuedBelow95 / queued,
+        inversions,
+        admissions == 0 ? 1 : 1 - (double) inversions / admissions,
+        errors.length,
+        mean,
+        median,
+        abandoned);
+  }
+}
