@@ -19,8 +19,12 @@ package io.anteroom.sim;
  * @param utilizationAtFirstQueue utilization when the first user was queued (NaN: nobody was)
  * @param shareQueuedBelow90 share of queued users queued while utilization was below 90 %
  * @param shareQueuedBelow95 same, below 95 %
- * @param fifoInversions admissions while a user of an older bucket was still waiting
+ * @param fifoInversions admissions while a user of an older bucket was still waiting (strict: the
+ *     older user may be between two refreshes with its slot already reserved)
  * @param inOrderShare 1 - fifoInversions / admissions
+ * @param overtakes admissions after which a user of an older bucket was still waiting one
+ *     refresh interval (R + 2 s) later: the older user really was passed over
+ * @param notOvertakenShare 1 - overtakes / admissions
  * @param waitSamples queued users the wait error is measured on
  * @param meanWaitError mean relative error of the wait shown (NaN without samples)
  * @param medianWaitError median relative error of the wait shown (NaN without samples)
@@ -39,6 +43,8 @@ public record Metrics(
     double shareQueuedBelow95,
     long fifoInversions,
     double inOrderShare,
+    long overtakes,
+    double notOvertakenShare,
     long waitSamples,
     double meanWaitError,
     double medianWaitError,

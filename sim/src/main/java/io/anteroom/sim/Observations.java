@@ -11,6 +11,9 @@ import java.util.TreeMap;
  * Single-threaded, fed by the event loop.
  */
 final class Observations {
+  /** The room's reason for admitting a user of a whole bucket (they enter even if numbers are spent). */
+  static final String WHOLE_BUCKET = "WHOLE_BUCKET";
+
   private final int totalActiveUsers;
   private final int newUsersPerMinute;
   private final int minutes;
@@ -25,9 +28,12 @@ final class Observations {
   private final int[] activeBySecond;
   private final int[] waitingBySecond;
   private final int[] admissionsByMinute;
+  private final int[] wholeBucketAdmissionsByMinute;
 
   private long admissions;
   private long inversions;
+  private final TreeMap<String, Long> admissionsByReason = new TreeMap<>();
+  private long overtaken;
   private long queued;
   private long queuedBelow90;
   private long queuedBelow95;
@@ -42,6 +48,7 @@ final class Observations {
     this.activeBySecond = new int[minutes * 60];
     this.waitingBySecond = new int[minutes * 60];
     this.admissionsByMinute = new int[minutes];
+    this.wholeBucketAdmissionsByMinute = new int[minutes];
     // a 60 s window never holds more admissions than this unless a strategy admits far beyond N
     this.admissionTimes = new long[Math.max(1024, newUsersPerMinute * 64)];
   }
@@ -64,11 +71,15 @@ final class Observations {
   }
 
   /** A user (new or waiting, of {@code bucket}) was admitted; call after {@link #leftQueue}. */
-  void admitted(long now, long bucket) {
+  void admitted(long now, long bucket, String reason) {
     admissions++;
+    admissionsByReason.merge(reason, 1L, Long::sum);
     int minute = (int) (now / 60_000);
     if (minute < minutes) {
       admissionsByMinute[minute]++;
+      if (WHOLE_BUCKET.equals(reason)) {
+        wholeBucketAdmissionsByMinute[minute]++;
+      }
     }
     if (!waitingByBucket.isEmpty() && waitingByBucket.firstKey() < bucket) {
       inversions++;
@@ -79,6 +90,17 @@ final class Observations {
     }
     admissionTimes[(admissionHead + admissionCount) % admissionTimes.length] = now;
     admissionCount++;
+  }
+
+  /**
+   * One refresh interval after an admission of {@code bucket}: an older-bucket user still waiting
+   * now was waiting at the admission too (its minute ended before this bucket's began) and has had
+   * a refresh since, so it was overtaken, not merely between two refreshes.
+   */
+  void checkOvertaken(long bucket) {
+    if (!waitingByBucket.isEmpty() && waitingByBucket.firstKey() < bucket) {
+      overtaken++;
+    }
   }
 
   /** A user was queued for the first time. */
@@ -124,7 +146,13 @@ final class Observations {
   }
 
   SimulationResult.Series series() {
-    return new SimulationResult.Series(activeBySecond.clone(), waitingBySecond.clone(), admissionsByMinute.clone());
+    return new SimulationResult.Series(activeBySecond.clone(), waitingBySecond.clone(), admissionsByMinute.clone(),
+        wholeBucketAdmissionsByMinute.clone());
+  }
+
+  /** Admissions (not renewals) by the room's reason, e.g. {@code WHOLE_BUCKET}. */
+  java.util.SortedMap<String, Long> admissionsByReason() {
+    return java.util.Collections.unmodifiableSortedMap(new TreeMap<>(admissionsByReason));
   }
 
   Metrics metrics() {
@@ -158,6 +186,8 @@ final class Observations {
         queued == 0 ? 0 : (double) queuedBelow95 / queued,
         inversions,
         admissions == 0 ? 1 : 1 - (double) inversions / admissions,
+        overtaken,
+        admissions == 0 ? 1 : 1 - (double) overtaken / admissions,
         errors.length,
         mean,
         median,

@@ -13,7 +13,7 @@ final class Report {
 
   static final String[] COLUMNS = {
     "strategy", "peak/T", "p99/T", "min>N", "min>1.05N", "max adm/N", "util@1st queue",
-    "queued<90%", "queued<95%", "in order", "wait err mean", "wait err median", "queued", "gave up", "targets"
+    "queued<90%", "queued<95%", "in order", "not overtaken", "whole-bucket adm", "wait err mean", "wait err median", "queued", "gave up", "targets"
   };
 
   static String[] row(SimulationResult r) {
@@ -29,6 +29,8 @@ final class Report {
       pct(m.shareQueuedBelow90()),
       pct(m.shareQueuedBelow95()),
       String.format(Locale.ROOT, "%.2f%%", 100 * m.inOrderShare()),
+      String.format(Locale.ROOT, "%.2f%%", 100 * m.notOvertakenShare()),
+      pct(r.wholeBucketShare()),
       Double.isNaN(m.meanWaitError()) ? "-" : pct(m.meanWaitError()),
       Double.isNaN(m.medianWaitError()) ? "-" : pct(m.medianWaitError()),
       Long.toString(m.queuedUsers()),
@@ -77,17 +79,43 @@ final class Report {
   static String csvHeader() {
     return "scenario,minutes,seed,strategy,peak_active_ratio,p99_active_ratio,admissions,minutes_over_n,"
         + "minutes_over_105n,max_admissions_ratio,queued_users,utilization_at_first_queue,share_queued_below_90,"
-        + "share_queued_below_95,fifo_inversions,in_order_share,wait_samples,mean_wait_error,median_wait_error,"
+        + "share_queued_below_95,fifo_inversions,in_order_share,overtakes,not_overtaken_share,whole_bucket_share,wait_samples,mean_wait_error,median_wait_error,"
         + "abandoned,targets_missed\n";
   }
 
   static String csvLine(SimulationResult r) {
     Metrics m = r.metrics();
-    return String.format(Locale.ROOT, "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%d,%.5f,%d,%.4f,%.4f,%d,%d%n",
+    return String.format(Locale.ROOT, "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%d,%d%n",
         r.scenario().name(), r.minutes(), r.seed(), r.strategy().cliName(), m.peakActiveRatio(), m.p99ActiveRatio(),
         m.admissions(), m.minutesOverN(), m.minutesOver105N(), m.maxAdmissionsRatio(), m.queuedUsers(),
         m.utilizationAtFirstQueue(), m.shareQueuedBelow90(), m.shareQueuedBelow95(), m.fifoInversions(),
-        m.inOrderShare(), m.waitSamples(), m.meanWaitError(), m.medianWaitError(), m.abandoned(), r.misses().size());
+        m.inOrderShare(), m.overtakes(), m.notOvertakenShare(), r.wholeBucketShare(), m.waitSamples(), m.meanWaitError(), m.medianWaitError(), m.abandoned(), r.misses().size());
+  }
+
+  /**
+   * Per-minute series of the runs of one scenario, one column group per strategy: admissions in
+   * the minute (and of those, whole-bucket users), and active and waiting users at its end.
+   */
+  static String seriesCsv(List<SimulationResult> runs) {
+    StringBuilder out = new StringBuilder("minute");
+    for (SimulationResult r : runs) {
+      String n = r.strategy().cliName();
+      out.append(',').append(n).append("_admissions,").append(n).append("_whole_bucket,").append(n).append("_active,")
+          .append(n).append("_waiting");
+    }
+    out.append('\n');
+    int minutes = runs.get(0).minutes();
+    for (int m = 0; m < minutes; m++) {
+      out.append(m);
+      for (SimulationResult r : runs) {
+        SimulationResult.Series s = r.series();
+        out.append(',').append(s.admissionsByMinute()[m]).append(',').append(s.wholeBucketAdmissionsByMinute()[m])
+            .append(',').append(s.activeBySecond()[m * 60 + 59])
+            .append(',').append(s.waitingBySecond()[m * 60 + 59]);
+      }
+      out.append('\n');
+    }
+    return out.toString();
   }
 
   private static void appendFixed(StringBuilder out, String[] cells, int[] widths) {

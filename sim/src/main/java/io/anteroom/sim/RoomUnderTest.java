@@ -30,6 +30,7 @@ interface RoomUnderTest<T> {
    * @param admitted whether the user passes to the site
    * @param ticket the ticket the user holds from now on
    * @param shownWaitMinutes the estimated wait on the queue page (NaN: unknown, or admitted)
+   * @param reason why the room admitted the user, in the room's words (empty when queued)
    */
-  record Reply<T>(boolean admitted, T ticket, double shownWaitMinutes) {}
+  record Reply<T>(boolean admitted, T ticket, double shownWaitMinutes, String reason) {}
 }

@@ -44,7 +44,8 @@ public final class SimulateCommand implements Callable<Integer> {
   Integer minutes;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "simulation",
-      description = "directory for report.md, results.csv and the sim-*.png charts (default: ${DEFAULT-VALUE})")
+      description = "directory for report.md, results.csv, per-minute series-*.csv and the sim-*.png charts "
+          + "(default: ${DEFAULT-VALUE})")
   Path out;
 
   @Option(names = "--no-charts", description = "skip the PNG charts")
@@ -57,8 +58,13 @@ public final class SimulateCommand implements Callable<Integer> {
 
   /** Entry point; a leading {@code simulate} (as the root launcher passes it) is skipped. */
   public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the command and returns its exit code (0 done, 2 bad arguments); a leading {@code simulate} is skipped. */
+  static int execute(String... args) {
     String[] rest = args.length > 0 && args[0].equals("simulate") ? Arrays.copyOfRange(args, 1, args.length) : args;
-    System.exit(new CommandLine(new SimulateCommand()).execute(rest));
+    return new CommandLine(new SimulateCommand()).execute(rest);
   }
 
   @Override
@@ -101,6 +107,7 @@ public final class SimulateCommand implements Callable<Integer> {
       if (!noCharts) {
         Charts.write(runs, out);
       }
+      Files.writeString(out.resolve("series-" + s.name() + ".csv"), Report.seriesCsv(runs), StandardCharsets.UTF_8);
       all.add(runs);
     }
     Files.writeString(out.resolve("report.md"), markdownReport(all), StandardCharsets.UTF_8);

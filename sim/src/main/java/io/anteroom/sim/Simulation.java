@@ -55,7 +55,8 @@ public final class Simulation {
     traffic.run();
     Metrics metrics = traffic.observations().metrics();
     return new SimulationResult(scenario, strategy, seed, scenario.minutes(), metrics,
-        traffic.observations().series(), Targets.misses(scenario, metrics), loop.executed());
+        traffic.observations().series(), Targets.misses(scenario, metrics),
+        traffic.observations().admissionsByReason(), loop.executed());
   }
 
   /** Builder of a {@link Simulation}. */

@@ -16,6 +16,8 @@ import java.util.SplittableRandom;
  */
 final class TrafficRun<T> {
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+  /** Beyond one refresh interval: the refresh jitter (±1 s) and a counter round trip. */
+  static final long OVERTAKE_GRACE_MILLIS = 2_000;
 
   private final Scenario scenario;
   private final RoomUnderTest<T> room;
@@ -137,7 +139,8 @@ final class TrafficRun<T> {
         user.active = true;
         user.bucket = bucket;
         observations.sessionStarted();
-        observations.admitted(now, bucket);
+        observations.admitted(now, bucket, reply.reason());
+        loop.after(refreshMillis + OVERTAKE_GRACE_MILLIS, () -> observations.checkOvertaken(bucket));
         user.pagesLeft = pages(user.random);
       }
       long version = ++user.checkInVersion;
