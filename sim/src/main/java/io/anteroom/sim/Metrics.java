@@ -6,8 +6,8 @@ package io.anteroom.sim;
  *
  * <p>Utilization at an instant is {@code max(activeUsers / T, admissions in the last 60 s / N)}:
  * the share of the tighter limit in use. Wait errors are relative, {@code |shown - actual| /
- * actual}, over queued users that were admitted after waiting at least a minute and were shown a
- * known estimate on their first queue page.
+ * actual}, over users queued after the first 10 minutes of the run (warm-up) who were admitted
+ * after waiting at least a minute and were shown a known estimate on their first queue page.
  *
  * @param peakActiveRatio highest global active users / T (sampled every second)
  * @param p99ActiveRatio 99th percentile of global active users / T

@@ -14,6 +14,12 @@ final class Observations {
   /** The room's reason for admitting a user of a whole bucket (they enter even if numbers are spent). */
   static final String WHOLE_BUCKET = "WHOLE_BUCKET";
 
+  /**
+   * Wait errors count users queued after the first 10 minutes: before that the 3-minute averages
+   * the estimate uses and the queue itself are still building up.
+   */
+  static final long WAIT_WARM_UP_MILLIS = 10 * 60_000L;
+
   private final int totalActiveUsers;
   private final int newUsersPerMinute;
   private final int minutes;

@@ -43,7 +43,13 @@ public final class Scenarios {
               Scenario.DataCenter.even("london", 4, 0.35),
               Scenario.DataCenter.even("nairobi", 4, 0.25),
               new Scenario.DataCenter("delhi", List.of(1.0, 1.0), 1.0, 20))),
-          Scenario.Profile.of(0, 120, 20, 120, 20, 240), Scenario.Behaviour.DEFAULT, 45, false));
+          Scenario.Profile.of(0, 120, 20, 120, 20, 240), Scenario.Behaviour.DEFAULT, 45, false),
+      new Scenario("single-node",
+          "the embedded default: one process, one data center of 2 event-loop workers reporting every second; "
+              + "steady overload of 250 users/min",
+          Scenario.Limits.DEFAULT,
+          new Scenario.Topology(List.of(Scenario.DataCenter.even("local", 2, 1.0)), 1_000, 1_000, 0, 0, 0),
+          Scenario.Profile.constant(250), Scenario.Behaviour.DEFAULT, 30, true));
 
   /** Every built-in scenario, in a fixed order. */
   public static List<Scenario> all() {

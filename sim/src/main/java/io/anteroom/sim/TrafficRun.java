@@ -133,7 +133,9 @@ final class TrafficRun<T> {
       if (user.waiting) {
         user.waiting = false;
         observations.leftQueue(user.bucket);
-        observations.waited(user.shownWait, (now - user.queuedAt) / 60_000.0);
+        if (user.queuedAt >= Observations.WAIT_WARM_UP_MILLIS) {
+          observations.waited(user.shownWait, (now - user.queuedAt) / 60_000.0);
+        }
       }
       if (!user.active) { // a new session: an admission (a valid session is only renewed)
         user.active = true;
