@@ -28,6 +28,8 @@ package io.anteroom.sim;
  * @param waitSamples queued users the wait error is measured on
  * @param meanWaitError mean relative error of the wait shown (NaN without samples)
  * @param medianWaitError median relative error of the wait shown (NaN without samples)
+ * @param medianWaitBias median of the signed relative error {@code (shown - actual) / actual}:
+ *     above 0 the estimates run long, below 0 short
  * @param abandoned queued users who gave up
  */
 public record Metrics(
@@ -48,4 +50,5 @@ public record Metrics(
     long waitSamples,
     double meanWaitError,
     double medianWaitError,
+    double medianWaitBias,
     long abandoned) {}

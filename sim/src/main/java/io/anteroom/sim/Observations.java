@@ -45,7 +45,7 @@ final class Observations {
   private long queuedBelow95;
   private double utilizationAtFirstQueue = Double.NaN;
   private long abandoned;
-  private final List<Double> waitErrors = new ArrayList<>();
+  private final List<Double> waitErrors = new ArrayList<>(); // signed: (shown - actual) / actual
 
   Observations(int totalActiveUsers, int newUsersPerMinute, int minutes) {
     this.totalActiveUsers = totalActiveUsers;
@@ -139,7 +139,7 @@ final class Observations {
   /** A queued user shown {@code shownMinutes} was admitted after {@code actualMinutes}. */
   void waited(double shownMinutes, double actualMinutes) {
     if (actualMinutes >= 1.0 && !Double.isNaN(shownMinutes)) {
-      waitErrors.add(Math.abs(shownMinutes - actualMinutes) / actualMinutes);
+      waitErrors.add((shownMinutes - actualMinutes) / actualMinutes);
     }
   }
 
@@ -161,6 +161,14 @@ final class Observations {
     return java.util.Collections.unmodifiableSortedMap(new TreeMap<>(admissionsByReason));
   }
 
+  private static double median(double[] sorted) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int half = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+  }
+
   Metrics metrics() {
     int[] sorted = activeBySecond.clone();
     Arrays.sort(sorted);
@@ -174,11 +182,10 @@ final class Observations {
       over105 += a > 1.05 * newUsersPerMinute ? 1 : 0;
       maxAdmissions = Math.max(maxAdmissions, a);
     }
-    double[] errors = waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    double[] errors = waitErrors.stream().mapToDouble(Math::abs).sorted().toArray();
     double mean = errors.length == 0 ? Double.NaN : Arrays.stream(errors).sum() / errors.length;
-    double median = errors.length == 0 ? Double.NaN
-        : errors.length % 2 == 1 ? errors[errors.length / 2]
-        : (errors[errors.length / 2 - 1] + errors[errors.length / 2]) / 2;
+    double median = median(errors);
+    double bias = median(waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray());
     return new Metrics(
         peak / totalActiveUsers,
         p99 / totalActiveUsers,
@@ -197,6 +204,7 @@ final class Observations {
         errors.length,
         mean,
         median,
+        bias,
         abandoned);
   }
 }

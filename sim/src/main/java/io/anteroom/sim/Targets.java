@@ -39,8 +39,8 @@ public final class Targets {
           m.minutesOver105N(), m.maxAdmissionsRatio()));
     }
     if (m.shareQueuedBelow95() > MAX_SHARE_QUEUED_BELOW_95) {
-      misses.add(String.format(Locale.ROOT, "%.1f %% of queued users queued below 95 %% utilization",
-          100 * m.shareQueuedBelow95()));
+      misses.add(String.format(Locale.ROOT, "%d of %d queued users (%.1f %%) queued below 95 %% utilization",
+          Math.round(m.shareQueuedBelow95() * m.queuedUsers()), m.queuedUsers(), 100 * m.shareQueuedBelow95()));
     }
     if (m.notOvertakenShare() < MIN_IN_ORDER_SHARE) {
       misses.add(String.format(Locale.ROOT,
