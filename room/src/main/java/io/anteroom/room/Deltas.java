@@ -1,5 +1,6 @@
 package io.anteroom.room;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
@@ -47,6 +48,7 @@ public record Deltas(SortedMap<Long, Long> activeByExpiryMinute,
         return t.toDeltas();
     }
 
+    @JsonIgnore
     public boolean isEmpty() {
         return activeByExpiryMinute.isEmpty() && waitingByBucket.isEmpty() && admissionsByMinute.isEmpty()
                 && trafficByMinute.isEmpty();
