@@ -21,7 +21,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 final class Charts {
   private static final int WIDTH = 520;
-  private static final int HEIGHT = 300;
+  private static final int HEIGHT = 320;
   private static final int STEP_SECONDS = 10;
   private static final Color SPEC = new Color(0x1f77b4);
   private static final Color PUBLISHED = new Color(0xff7f0e);
@@ -111,7 +111,9 @@ final class Charts {
   private static XYChart chart(String title, String yTitle) {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
         .xAxisTitle("minute").yAxisTitle(yTitle).build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+    chart.getStyler().setXAxisDecimalPattern("0");
     chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setAntiAlias(true);
