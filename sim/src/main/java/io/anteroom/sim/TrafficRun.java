@@ -157,6 +157,11 @@ final class TrafficRun<T> {
       }
       return;
     }
+    if (user.active) { // the room no longer honours the session (its ticket expired): it ends here
+      user.active = false;
+      user.checkInVersion++;
+      observations.sessionExpired();
+    }
     if (!user.waiting) {
       user.waiting = true;
       user.bucket = room.bucketOf(reply.ticket());
