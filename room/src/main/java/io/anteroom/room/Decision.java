@@ -35,17 +35,17 @@ public sealed interface Decision {
     final class Draw implements Decision {
         final CounterKey counter;
         final long limit;
-        final boolean wholeBucket;
         final Ticket prior;
         final long bucketId;
+        final boolean wholeBucket;
         final long anywhereLimit;
 
-        Draw(CounterKey counter, long limit, boolean wholeBucket, Ticket prior, long bucketId, long anywhereLimit) {
+        Draw(CounterKey counter, long limit, Ticket prior, long bucketId, boolean wholeBucket, long anywhereLimit) {
             this.counter = counter;
             this.limit = limit;
-            this.wholeBucket = wholeBucket;
             this.prior = prior;
             this.bucketId = bucketId;
+            this.wholeBucket = wholeBucket;
             this.anywhereLimit = anywhereLimit;
         }
 
@@ -54,7 +54,7 @@ public sealed interface Decision {
             return counter;
         }
 
-        /** The limit to pass to {@code take}; {@link MinuteCounter#UNLIMITED} for whole-bucket users (counted only). */
+        /** The limit to pass to {@code take}. */
         public long limit() {
             return limit;
         }
@@ -67,7 +67,7 @@ public sealed interface Decision {
 
         @Override
         public String toString() {
-            return "Draw[" + counter + ", limit=" + (limit == MinuteCounter.UNLIMITED ? "unlimited" : limit) + "]";
+            return "Draw[" + counter + ", limit=" + limit + "]";
         }
     }
 

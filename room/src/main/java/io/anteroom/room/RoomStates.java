@@ -25,7 +25,7 @@ final class RoomStates {
         long free = SlotMath.freeSlots(config, active, admitted);
         TreeMap<Long, Long> waiting = new TreeMap<>();
         sum.waitingByBucket().forEach((bucket, keys) -> waiting.put(bucket, Counting.waiting(keys, now, config)));
-        List<BucketState> buckets = SlotMath.eligible(waiting, free);
+        List<BucketState> buckets = SlotMath.eligible(waiting, free, m);
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         long oldest = m - config.historyLagMinutes() - 1;
         trafficByDc.forEach((dc, perMinute) -> perMinute.tailMap(oldest).forEach((minute, users) -> {

@@ -30,7 +30,7 @@ public final class RoomWorker {
     private final String dataCenter;
     private final String workerId;
     private final SlotStrategy strategy;
-    /** The worker's own admissions per minute (even split, utilization-scaled, and whole buckets there). */
+    /** The worker's own admissions of new and partial-bucket users per minute (even split, utilization-scaled). */
     private final MinuteCounter local;
     private final Tally pending = new Tally();
     private RoomState state;
@@ -103,20 +103,21 @@ public final class RoomWorker {
 
     /**
      * Continues a decision with a counter's answer. Pass {@link Grant#unavailable} when the counter could not be
-     * reached (a refusal; whole-bucket users are admitted anyway).
+     * reached (a refusal).
      */
     public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
-        if (draw.wholeBucket) {
+        if (draw.wholeBucket && (grant.granted() || draw.counter.isAnywhere() || draw.anywhereLimit <= 0)) {
             return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
         }
         if (grant.granted()) {
-            Decision.AdmitReason reason = draw.counter.isAnywhere()
-                    ? Decision.AdmitReason.ANYWHERE_SLOT : Decision.AdmitReason.DATA_CENTER_SLOT;
+            Decision.AdmitReason reason = draw.wholeBucket ? Decision.AdmitReason.WHOLE_BUCKET
+                    : draw.counter.isAnywhere() ? Decision.AdmitReason.ANYWHERE_SLOT
+                    : Decision.AdmitReason.DATA_CENTER_SLOT;
             return admit(draw.prior, draw.bucketId, reason, now);
         }
         if (!draw.counter.isAnywhere() && draw.anywhereLimit > 0) {
             return new Decision.Draw(CounterKey.anywhere(config.roomId(), draw.counter.minute()), draw.anywhereLimit,
-                    false, draw.prior, draw.bucketId, 0);
+                    draw.prior, draw.bucketId, draw.wholeBucket, 0);
         }
         return queue(draw.prior, draw.bucketId, now);
     }
@@ -146,64 +147,65 @@ public final class RoomWorker {
         return pool;
     }
 
-    /** FIFO: whole buckets enter, the partial bucket draws, buckets without slots wait, unknown buckets act new. */
+    /**
+     * FIFO: whole buckets enter, the partial bucket draws, buckets without slots wait; unknown buckets, and the
+     * bucket of the state's own minute (which gets no eligible slots), act as new users of their bucket.
+     */
     private Decision placeInQueue(Ticket prior, long bucketId, Instant now) {
-        BucketState own = state.bucket(bucketId).orElse(null);
+        BucketState own = bucketId < state.minute() ? state.bucket(bucketId).orElse(null) : null;
         if (own != null) {
             if (own.whole()) {
-                return drawWhole(prior, bucketId, now);
+                return draw(prior, bucketId, true, now);
             }
-            return own.partial() ? drawShare(prior, bucketId, now) : queue(prior, bucketId, now);
+            return own.partial() ? draw(prior, bucketId, false, now) : queue(prior, bucketId, now);
         }
         for (BucketState older : state.buckets()) {
             if (older.bucketId() < bucketId && older.eligibleSlots() < older.waiting()) {
                 return queue(prior, bucketId, now);
             }
         }
-        return drawShare(prior, bucketId, now);
+        return draw(prior, bucketId, false, now);
     }
 
-    /** Whole-bucket users enter even if the numbers are spent, but still draw one so that they are counted. */
-    private Decision drawWhole(Ticket prior, long bucketId, Instant now) {
-        long m = Minutes.minuteOf(now);
-        if (config.strategy() == Strategy.COUNTERS) {
-            return new Decision.Draw(CounterKey.dataCenter(config.roomId(), dataCenter, m), MinuteCounter.UNLIMITED,
-                    true, prior, bucketId, 0);
-        }
-        local.take(m, MinuteCounter.UNLIMITED);
-        return admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
-    }
-
-    /** New users and the partial bucket draw against {@code G'(t)}, split by traffic history, spent per strategy. */
-    private Decision drawShare(Ticket prior, long bucketId, Instant now) {
+    /**
+     * Draws against the minute's pool split by traffic history, spent per strategy. Whole-bucket users draw against
+     * all of {@code G(t)}; new users and the partial bucket against {@code G'(t) = G(t) - Σ waiting(whole)}, which
+     * leaves the whole buckets their slots. Every admission of the minute is thus counted on the same counters (or
+     * the worker's own count), so no state, however late, can hand a slot out twice.
+     */
+    private Decision draw(Ticket prior, long bucketId, boolean wholeBucket, Instant now) {
         long m = Minutes.minuteOf(now);
         long reservedForWholeBuckets = 0;
-        for (BucketState b : state.buckets()) {
-            if (b.whole()) {
-                reservedForWholeBuckets += b.waiting();
+        if (!wholeBucket) {
+            for (BucketState b : state.buckets()) {
+                if (b.whole()) {
+                    reservedForWholeBuckets += b.waiting();
+                }
             }
         }
-        long shared = Math.max(0, poolOf(m).available(now) - reservedForWholeBuckets);
-        SlotSplit split = SlotMath.split(shared, state.trafficOf(m - config.historyLagMinutes()),
+        long pool = Math.max(0, poolOf(m).available(now) - reservedForWholeBuckets);
+        SlotSplit split = SlotMath.split(pool, state.trafficOf(m - config.historyLagMinutes()),
                 config.totalActiveUsers(), dataCenter);
         double utilization = (double) Counting.activeUsers(state.activeByExpiryMinute(), now, config.rules())
                 / config.totalActiveUsers();
         SlotStrategy.Allowance allowance = strategy.allowance(split, state.dataCenterWorkersActive(),
                 state.globalWorkersActive(), utilization);
         return switch (allowance) {
-            case SlotStrategy.Allowance.PerWorker w -> local.take(m, w.limit()).granted()
-                    ? admit(prior, bucketId, Decision.AdmitReason.WORKER_SLOT, now)
+            case SlotStrategy.Allowance.PerWorker w -> local.take(m, w.limit()).granted() || wholeBucket
+                    ? admit(prior, bucketId,
+                            wholeBucket ? Decision.AdmitReason.WHOLE_BUCKET : Decision.AdmitReason.WORKER_SLOT, now)
                     : queue(prior, bucketId, now);
             case SlotStrategy.Allowance.ViaCounters c -> {
                 if (c.dataCenterLimit() > 0) {
                     yield new Decision.Draw(CounterKey.dataCenter(config.roomId(), dataCenter, m),
-                            c.dataCenterLimit(), false, prior, bucketId, c.anywhereLimit());
+                            c.dataCenterLimit(), prior, bucketId, wholeBucket, c.anywhereLimit());
                 }
                 if (c.anywhereLimit() > 0) {
-                    yield new Decision.Draw(CounterKey.anywhere(config.roomId(), m), c.anywhereLimit(), false, prior,
-                            bucketId, 0);
+                    yield new Decision.Draw(CounterKey.anywhere(config.roomId(), m), c.anywhereLimit(), prior,
+                            bucketId, wholeBucket, 0);
                 }
-                yield queue(prior, bucketId, now);
+                yield wholeBucket ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
+                        : queue(prior, bucketId, now);
             }
         };
     }

@@ -95,11 +95,21 @@ class CountingTest {
         waiting.put(2L, 10L);
         waiting.put(3L, 10L);
 
-        List<BucketState> b = SlotMath.eligible(waiting, 15);
+        List<BucketState> b = SlotMath.eligible(waiting, 15, 4);
 
         assertThat(b).extracting(BucketState::whole).containsExactly(true, false, false);
         assertThat(b).extracting(BucketState::partial).containsExactly(false, true, false);
         assertThat(b.get(2).eligibleSlots()).isZero();
+    }
+
+    @Test
+    void theCurrentMinutesBucketGetsNoEligibleSlots() {
+        TreeMap<Long, Long> waiting = new TreeMap<>();
+        waiting.put(3L, 10L);
+        waiting.put(4L, 10L);
+
+        assertThat(SlotMath.eligible(waiting, 50, 4))
+                .containsExactly(new BucketState(3, 10, 10), new BucketState(4, 10, 0));
     }
 
     @Test

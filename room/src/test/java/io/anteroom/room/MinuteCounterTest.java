@@ -38,15 +38,6 @@ class MinuteCounterTest {
     }
 
     @Test
-    void unlimitedTakesAlwaysGrantAndCount() {
-        MinuteCounter c = new MinuteCounter(Rules.spec());
-        for (int i = 0; i < 5; i++) {
-            assertThat(c.take(1, MinuteCounter.UNLIMITED).granted()).isTrue();
-        }
-        assertThat(c.take(1, 5).granted()).isFalse();
-    }
-
-    @Test
     void restoreNeverMovesACounterBack() {
         MinuteCounter c = new MinuteCounter(Rules.spec());
         c.take(7, 10);

@@ -64,18 +64,55 @@ class RoomWorkerTest {
     }
 
     @Test
-    void wholeBucketUserIsAdmittedEvenWhenTheNumbersAreSpent() {
-        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 10));
-        Ticket t = waiting(M - 3, NOW.minusSeconds(20), Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS));
+    void wholeBucketUserDrawsAgainstTheWholePoolAndEntersEvenWhenTheNumbersAreSpent() {
+        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+        long key = Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS);
 
-        Decision.Draw draw = (Decision.Draw) w.decide(t, NOW);
-        assertThat(draw.limit()).isEqualTo(MinuteCounter.UNLIMITED);
-        Decision d = w.onCounterReply(draw, Grant.unavailable(M), NOW);
+        Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
+        assertThat(draw.limit()).isEqualTo(30);   // G, not G' = 30 - 10
+        Decision d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
 
         assertThat(d).isInstanceOf(Decision.Admit.class);
         assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
         assertThat(d.ticket().bucketId()).isEqualTo(M - 3);
         assertThat(d.ticket().acceptedAt()).isEqualTo(NOW);
+    }
+
+    @Test
+    void wholeBucketUserEntersUnderEvenSplitEvenWhenTheWorkersCountIsSpent() {
+        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 10)), 10));
+        for (int i = 0; i < 10; i++) {
+            w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+        }
+
+        Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+
+        assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
+    }
+
+    @Test
+    void wholeBucketNumbersAreCountedSoALaterStateNeverGrantsTheirSlotsTwice() {
+        RoomState before = state(List.of(new BucketState(M - 3, 10, 10)), 30);
+        RoomWorker early = worker(COUNTERS, before);
+        MinuteCounter counter = new MinuteCounter(COUNTERS.rules());
+        for (int i = 0; i < 10; i++) {
+            Decision d = early.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+            assertThat(WorkedExamplesTest.settle(early, d, counter, counter, NOW)).isInstanceOf(Decision.Admit.class);
+        }
+        // the whole bucket's admissions are reported: nobody of it waits any more
+        RoomState after = new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 10, 10, List.of(),
+                before.trafficHistory(), 1, 1, 30, 0, 20, before.pool());
+        RoomWorker late = worker(COUNTERS, after);
+
+        int admitted = 0;
+        for (int i = 0; i < 40; i++) {
+            Decision d = late.decide(null, NOW.plusSeconds(6));
+            if (WorkedExamplesTest.settle(late, d, counter, counter, NOW) instanceof Decision.Admit) {
+                admitted++;
+            }
+        }
+
+        assertThat(admitted).isEqualTo(20);
     }
 
     @Test
@@ -110,6 +147,16 @@ class RoomWorkerTest {
         Decision queued = blocked.decide(waiting(M - 1, NOW.minusSeconds(20), 1), NOW);
         assertThat(queued).isInstanceOf(Decision.Queue.class);
         assertThat(queued.ticket().bucketId()).isEqualTo(M - 1);
+    }
+
+    @Test
+    void waitingUserOfTheCurrentMinutesBucketDrawsLikeANewUser() {
+        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10), new BucketState(M, 40, 0)), 30));
+
+        Decision d = w.decide(waiting(M, NOW.minusSeconds(5), 1), NOW);
+
+        assertThat(d).isInstanceOf(Decision.Draw.class);
+        assertThat(((Decision.Draw) d).limit()).isEqualTo(20);
     }
 
     @Test
