@@ -12,6 +12,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.httpproxy.ProxyResponse;
 import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,18 +59,15 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
     long now = clock.millis();
     Cookie cookie = request.getCookie(s.cookieName());
     byte[] ticket = cookie == null ? null : codec.open(s.id(), cookie.getValue()).orElse(null);
-    if (ticket != null) {
-      byte[] renewed = room.gate().renewAdmitted(ticket, now);
-      if (renewed != null) {
-        room.meters().admittedReturning().mark();
-        forward(request, room, room.origin(), renewed, ticket);
-        return;
-      }
+    long started = System.nanoTime();
+    CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
+    if (decided.isDone() && !decided.isCompletedExceptionally()) {
+      answer(request, room, decided.join(), started); // the hot path: no pause, no hop
+      return;
     }
     request.pause();
     Context context = io.vertx.core.Vertx.currentContext();
-    long started = System.nanoTime();
-    room.gate().decide(ticket, now).whenComplete((verdict, failure) -> context.runOnContext(v -> {
+    decided.whenComplete((verdict, failure) -> context.runOnContext(v -> {
       if (failure != null) {
         LOG.warn("room {}: admission decision failed, queueing the user", s.id(), failure);
       }
@@ -84,6 +82,10 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
     RoomSettings s = room.settings();
     boolean poll = request.getHeader(POLL_HEADER) != null;
     switch (verdict.outcome()) {
+      case ADMIT_SESSION -> {
+        room.meters().admittedReturning().mark();
+        forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
+      }
       case ADMIT -> {
         room.meters().admittedNew().mark();
         if (poll && room.responder().wantsJson(request.getHeader("Accept"))) {

@@ -72,6 +72,9 @@ public final class Gateway implements AutoCloseable {
       HttpServer adminServer = await(vertx.createHttpServer().requestHandler(admin.router())
               .listen(config.admin().listen().port(), config.admin().listen().host()),
           "admin.listen", config.admin().listen().toString());
+      // background work of the rooms (reports to the coordinator) on one periodic timer
+      vertx.setPeriodic(250, id -> rooms.snapshot().byId().values()
+          .forEach(r -> r.gate().tick(clock.millis())));
       return new Gateway(vertx, rooms, publicServer, adminServer, admin, config.drainSeconds());
     } catch (RuntimeException e) {
       vertx.close();

@@ -8,23 +8,16 @@ import java.util.concurrent.CompletionStage;
  * core, with tickets as opaque plaintext bytes (the edge seals and opens them; the room core
  * owns their content). All formulas live behind this interface, in the {@code room} module.
  *
- * <p>Threading: called from Vert.x event loops concurrently. {@link #renewAdmitted} is the hot
- * path and must neither block, lock nor call remotely; {@link #decide} may call a counter object
- * and completes later, on any thread.
+ * <p>Threading: called from Vert.x event loops concurrently. {@link #decide} must not block; for
+ * an admitted session it completes at once, otherwise it may complete later on any thread.
  */
 interface RoomGate extends AutoCloseable {
 
   /**
-   * The admitted fast path: when {@code ticket} is an admitted ticket of this room whose session
-   * has not expired at {@code nowMillis}, returns the renewed ticket (the same content when
-   * session renewal is disabled) and records the check-in; otherwise null.
-   */
-  byte[] renewAdmitted(byte[] ticket, long nowMillis);
-
-  /**
-   * Decides for a user without a valid admitted ticket: {@code ticket} is a waiting ticket or
-   * null for a new user. Never fails for bad input; a failure of the coordination is handled
-   * inside by the room's {@code failMode}.
+   * Decides for one request: {@code ticket} is the opened cookie, or null for a new user. An
+   * admitted user with a live session is answered with an already completed stage (the hot path:
+   * no remote call); others may wait for a counter object. Never fails for bad input; a failure of
+   * the coordination is handled inside by the room's {@code failMode}.
    */
   CompletionStage<Verdict> decide(byte[] ticket, long nowMillis);
 
@@ -37,11 +30,26 @@ interface RoomGate extends AutoCloseable {
   /** Applies changed settings (admin API) without losing the room's counts. */
   void reconfigure(RoomSettings settings);
 
+  /**
+   * Called about four times a second with the current time: background work such as sending
+   * reports when due. Must not block.
+   */
+  default void tick(long nowMillis) {}
+
   @Override
   void close();
 
   /** What to do with one request. */
-  enum Outcome { ADMIT, QUEUE, REJECT }
+  enum Outcome {
+    /** A returning user whose session is live (renewed ticket). */
+    ADMIT_SESSION,
+    /** A user let in now. */
+    ADMIT,
+    /** Show the queue. */
+    QUEUE,
+    /** Refuse (queueingMethod reject). */
+    REJECT
+  }
 
   /**
    * A decision: the outcome, the ticket to set (null: clear the cookie), and for queued users
