@@ -7,9 +7,10 @@ import java.util.concurrent.TimeUnit;
 
 /** A gateway with real room code, in-process coordination, an injected clock, on port 0. */
 final class Harness implements AutoCloseable {
-  final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:05Z"));
+  static final Instant START = Instant.parse("2026-11-22T10:00:05Z");
+  final MutableClock clock;
   final TestOrigin origin;
-  final LocalCoordination coordination = new LocalCoordination(clock);
+  final Coordination coordination;
   final Gateway gateway;
   final String token = "test-token";
 
@@ -18,7 +19,15 @@ final class Harness implements AutoCloseable {
   }
 
   Harness(Path dataDir, String roomsYaml, TestOrigin origin) throws Exception {
+    this(dataDir, roomsYaml, origin, new MutableClock(START), null, "dc1");
+  }
+
+  /** A gateway of data center {@code dc} on a shared coordination (null: its own, in-process). */
+  Harness(Path dataDir, String roomsYaml, TestOrigin origin, MutableClock clock,
+      Coordination shared, String dc) throws Exception {
     this.origin = origin;
+    this.clock = clock;
+    this.coordination = shared != null ? shared : new LocalCoordination(clock);
     GatewayConfig config = ConfigLoader.parse("""
         listen: 127.0.0.1:0
         origin: %s
@@ -28,7 +37,7 @@ final class Harness implements AutoCloseable {
         admin: { listen: 127.0.0.1:0, token: %s }
         %s
         """.formatted(origin.url(), dataDir, token, roomsYaml), "test");
-    gateway = Gateway.start(config, s -> new CoordinatedRoomGate(s, "dc1", "gw1", coordination,
+    gateway = Gateway.start(config, s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination,
         clock), clock, s -> QueuePacing.fixed(s.queueRefreshSeconds()), new MetricRegistry());
   }
 
@@ -51,6 +60,16 @@ final class Harness implements AutoCloseable {
   /** One report round of every worker of the room, waited for. */
   void report(String room) throws Exception {
     gate(room).reportNow().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  /** Admin API call; returns status and body. */
+  java.net.http.HttpResponse<String> admin(String method, String path, String body)
+      throws Exception {
+    var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(adminUrl() + path))
+        .header("Authorization", "Bearer " + token)
+        .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
+            : java.net.http.HttpRequest.BodyPublishers.ofString(body));
+    return Browser.CLIENT.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
   @Override
