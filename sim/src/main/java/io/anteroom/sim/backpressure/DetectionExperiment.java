@@ -1,0 +1,41 @@
+package io.anteroom.sim.backpressure;
+
+import io.anteroom.backpressure.ThresholdMonitor;
+import io.anteroom.backpressure.ThroughputSignal;
+import java.time.Duration;
+
+/**
+ * How long each throughput signal takes to raise the throttle after a step in open-loop load:
+ * evenly spaced requests at {@code from x threshold} for 30 minutes, then at {@code to x threshold}.
+ * Open loop isolates the monitor: no client reacts.
+ */
+public final class DetectionExperiment {
+    private static final Duration SETTLE = Duration.ofMinutes(30);
+    private static final Duration GIVE_UP = Duration.ofMinutes(10);
+
+    private DetectionExperiment() {
+    }
+
+    /** Seconds from the step to the first {@code thresholdExceeded()}, or -1 if none within 10 minutes. */
+    public static double detectionSeconds(ThroughputSignal signal, double threshold, double from, double to) {
+        VirtualClock clock = new VirtualClock();
+        ThresholdMonitor monitor = ThresholdMonitor.builder().maxQps(threshold).signal(signal).clock(clock).build();
+        feed(monitor, clock, threshold * from, SETTLE.toNanos(), false);
+        long stepAt = clock.nanos();
+        long detected = feed(monitor, clock, threshold * to, GIVE_UP.toNanos(), true);
+        return detected < 0 ? -1 : (detected - stepAt) / 1e9;
+    }
+
+    private static long feed(ThresholdMonitor monitor, VirtualClock clock, double qps, long forNanos, boolean stopWhenExceeded) {
+        long gap = Math.round(1e9 / qps);
+        long end = clock.nanos() + forNanos;
+        while (clock.nanos() + gap <= end) {
+            clock.advanceTo(clock.nanos() + gap);
+            monitor.record(Duration.ofMillis(10));
+            if (stopWhenExceeded && monitor.thresholdExceeded()) {
+                return clock.nanos();
+            }
+        }
+        return -1;
+    }
+}
