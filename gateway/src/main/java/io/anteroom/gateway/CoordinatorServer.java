@@ -2,6 +2,7 @@ package io.anteroom.gateway;
 
 import static io.anteroom.gateway.CoordinatorProtocol.JSON;
 
+import io.anteroom.backpressure.ThrottleSignal;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.WorkerReport;
 import io.vertx.core.Vertx;
@@ -63,7 +64,11 @@ final class CoordinatorServer implements AutoCloseable {
       case "PUT " -> body(req, b -> c.configure(JSON.readValue(b.getBytes(), RoomConfig.class))
           .thenApply(v -> (Object) null));
       case "POST reports" -> body(req, b -> c.report(roomId,
-          JSON.readValue(b.getBytes(), WorkerReport.class)).thenApply(s -> (Object) s));
+          JSON.readValue(b.getBytes(), WorkerReport.class)).thenApply(reply -> {
+            req.response().putHeader(ThrottleSignal.HEADER,
+                ThrottleSignal.headerValue(reply.throttle()));
+            return reply.state();
+          }));
       case "POST take" -> body(req, b -> {
         var take = JSON.readValue(b.getBytes(), CoordinatorProtocol.Take.class);
         if (!take.key().roomId().equals(roomId)) {

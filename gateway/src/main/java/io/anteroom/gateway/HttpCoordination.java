@@ -3,6 +3,7 @@ package io.anteroom.gateway;
 import static io.anteroom.gateway.CoordinatorProtocol.JSON;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.anteroom.backpressure.ThrottleSignal;
 import io.anteroom.room.CounterKey;
 import io.anteroom.room.Grant;
 import io.anteroom.room.RoomConfig;
@@ -45,8 +46,10 @@ final class HttpCoordination implements Coordination {
   }
 
   @Override
-  public CompletionStage<RoomState> report(String roomId, WorkerReport report) {
-    return send("POST", roomId, "/reports", report).thenApply(b -> read(b, RoomState.class));
+  public CompletionStage<ReportReply> report(String roomId, WorkerReport report) {
+    return sendFor("POST", roomId, "/reports", report).thenApply(r -> new ReportReply(
+        read(r.body(), RoomState.class),
+        ThrottleSignal.fromHeader(r.headers().firstValue(ThrottleSignal.HEADER).orElse(null))));
   }
 
   @Override
@@ -62,6 +65,11 @@ final class HttpCoordination implements Coordination {
 
   private CompletableFuture<byte[]> send(String method, String roomId, String action,
       Object body) {
+    return sendFor(method, roomId, action, body).thenApply(HttpResponse::body);
+  }
+
+  private CompletableFuture<HttpResponse<byte[]>> sendFor(String method, String roomId,
+      String action, Object body) {
     URI uri = base.resolve("/rooms/" + URLEncoder.encode(roomId, StandardCharsets.UTF_8)
         + action);
     HttpRequest request;
@@ -80,7 +88,7 @@ final class HttpCoordination implements Coordination {
             throw new IllegalStateException("coordinator " + uri + " answered " + r.statusCode()
                 + ": " + new String(r.body(), StandardCharsets.UTF_8).strip());
           }
-          return r.body();
+          return r;
         });
   }
 

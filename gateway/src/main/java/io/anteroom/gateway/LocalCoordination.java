@@ -1,5 +1,7 @@
 package io.anteroom.gateway;
 
+import io.anteroom.backpressure.ThresholdMonitor;
+import io.anteroom.backpressure.ThroughputSignal;
 import io.anteroom.room.CounterKey;
 import io.anteroom.room.DataCenterLedger;
 import io.anteroom.room.GlobalLedger;
@@ -9,6 +11,7 @@ import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.WorkerReport;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * its data center, the data center's aggregate to the global ledger, and the data center's room
  * state computed from the global view (the data center → global hop is synchronous here).
  *
+ * <p>Reports are timed by a {@link ThresholdMonitor} per room (10 s window): above
+ * {@code reportMaxQps} the replies carry {@code throttle}, and reporters back off.
+ *
  * <p>Invariants: one monitor per room serializes everything that touches that room's ledgers and
  * counters, as a single-threaded coordinating object would; rooms do not share locks. Nothing is
  * persisted: a restart rebuilds the counts from the workers' next reports and live tickets.
@@ -33,23 +39,37 @@ final class LocalCoordination implements Coordination {
     GlobalLedger global;
     final Map<String, DataCenterLedger> dataCenters = new HashMap<>();
     final Map<String, MinuteCounter> counters = new HashMap<>();
+    final ThresholdMonitor reports;
 
-    Room(RoomConfig config) {
+    Room(RoomConfig config, ThresholdMonitor reports) {
       this.config = config;
       this.global = new GlobalLedger(config);
+      this.reports = reports;
     }
   }
 
+  /** Default budget of reports per second per room before reporters are told to slow down. */
+  static final double DEFAULT_REPORT_MAX_QPS = 200;
+
   private final Clock clock;
+  private final double reportMaxQps;
   private final Map<String, Room> rooms = new ConcurrentHashMap<>();
 
   LocalCoordination(Clock clock) {
+    this(clock, DEFAULT_REPORT_MAX_QPS);
+  }
+
+  /** @param reportMaxQps reports per second per room above which replies carry throttle */
+  LocalCoordination(Clock clock, double reportMaxQps) {
     this.clock = clock;
+    this.reportMaxQps = reportMaxQps;
   }
 
   @Override
   public CompletionStage<Void> configure(RoomConfig config) {
-    Room room = rooms.computeIfAbsent(config.roomId(), id -> new Room(config));
+    Room room = rooms.computeIfAbsent(config.roomId(), id -> new Room(config,
+        ThresholdMonitor.builder().maxQps(reportMaxQps).signal(ThroughputSignal.TEN_SECOND_WINDOW)
+            .clock(clock).build()));
     synchronized (room) {
       if (!room.config.equals(config)) {
         room.config = config;
@@ -62,19 +82,23 @@ final class LocalCoordination implements Coordination {
   }
 
   @Override
-  public CompletionStage<RoomState> report(String roomId, WorkerReport report) {
+  public CompletionStage<ReportReply> report(String roomId, WorkerReport report) {
     Room room = rooms.get(roomId);
     if (room == null) {
       return CompletableFuture.failedFuture(new IllegalStateException("room \"" + roomId
           + "\" is not configured on this coordinator"));
     }
     synchronized (room) {
+      long started = System.nanoTime();
       var now = clock.instant();
       DataCenterLedger dc = room.dataCenters.computeIfAbsent(report.dataCenter(),
           name -> new DataCenterLedger(room.config, name));
       dc.apply(report, now);
       room.global.apply(dc.aggregate(now));
-      return CompletableFuture.completedFuture(dc.roomState(room.global.view(now), now));
+      RoomState state = dc.roomState(room.global.view(now), now);
+      room.reports.record(Duration.ofNanos(System.nanoTime() - started));
+      return CompletableFuture.completedFuture(new ReportReply(state,
+          room.reports.thresholdExceeded()));
     }
   }
 

@@ -229,7 +229,7 @@ public final class Main implements Runnable {
     String processId = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
     Clock clock = Clock.systemUTC();
     Gateway gw = Gateway.start(config, s -> new CoordinatedRoomGate(s, dataCenter, processId,
-        coordination, clock), clock, s -> QueuePacing.fixed(s.queueRefreshSeconds()),
+        coordination, clock), clock, s -> new MonitoredQueuePacing(s, clock),
         new MetricRegistry());
     var out = new PrintWriter(System.out, true);
     out.printf("anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",

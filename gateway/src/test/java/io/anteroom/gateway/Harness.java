@@ -5,7 +5,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
-/** A gateway with real room code, in-process coordination, an injected clock, on port 0. */
+/**
+ * A gateway with real room code, in-process coordination, an injected clock, on port 0. Background
+ * report ticks are off: tests report explicitly with {@link #report}, so every run is the same.
+ */
 final class Harness implements AutoCloseable {
   static final Instant START = Instant.parse("2026-11-22T10:00:05Z");
   final MutableClock clock;
@@ -38,7 +41,7 @@ final class Harness implements AutoCloseable {
         %s
         """.formatted(origin.url(), dataDir, token, roomsYaml), "test");
     gateway = Gateway.start(config, s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination,
-        clock), clock, s -> QueuePacing.fixed(s.queueRefreshSeconds()), new MetricRegistry());
+        clock), clock, s -> new MonitoredQueuePacing(s, clock), new MetricRegistry(), 0);
   }
 
   String url() {
