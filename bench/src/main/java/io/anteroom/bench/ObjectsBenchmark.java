@@ -1,6 +1,11 @@
 package io.anteroom.bench;
 
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransport;
+import io.anteroom.objects.http.HttpObjectServer;
+import io.anteroom.objects.http.HttpObjectTransport;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +14,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,6 +33,8 @@ import picocli.CommandLine.Option;
 @Command(name = "objects-benchmark", mixinStandardHelpOptions = true,
         description = "Naive durable counter on the runtime vs. a locked SQLite baseline; many objects; over HTTP.")
 public final class ObjectsBenchmark implements Callable<Integer> {
+    /** Connections (and callers) of the HTTP scenarios, as the spec asks. */
+    static final int HTTP_CONNECTIONS = 64;
 
     @Option(names = "--duration", defaultValue = "10s", converter = DurationConverter.class,
             description = "Measured time per scenario and caller count (e.g. 10s, 500ms). Default: ${DEFAULT-VALUE}.")
@@ -47,7 +56,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     Path dataDir;
 
     @Option(names = "--scenarios", split = ",", defaultValue = "baseline",
-            description = "Which scenarios to run, any of: baseline. Default: ${DEFAULT-VALUE}.")
+            description = "Which scenarios to run, any of: baseline, http-noop. Default: ${DEFAULT-VALUE}.")
     List<String> scenarios;
 
     public static void main(String[] args) {
@@ -62,6 +71,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         try {
             if (scenarios.contains("baseline")) {
                 results.addAll(baseline(dir));
+            }
+            if (scenarios.contains("http-noop")) {
+                results.add(httpNoop());
             }
         } finally {
             if (temporary) deleteRecursively(dir);
@@ -78,6 +90,22 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    /**
+     * The HTTP round trip alone: server and transport in front of an in-memory counter with no
+     * storage at all, so the figure is the ceiling the HTTP layer puts on any remote call here.
+     */
+    private LoadRun.Measurement httpNoop() throws Exception {
+        AtomicLong counter = new AtomicLong();
+        ObjectTransport noStorage = (namespace, id, method, args) -> CompletableFuture.completedFuture(
+                ByteBuffer.allocate(Long.BYTES).putLong(counter.getAndIncrement()).array());
+        ObjectId id = ObjectId.fromName("noop", "one");
+        try (HttpObjectServer server = HttpObjectServer.builder(noStorage).start();
+             HttpObjectTransport transport = HttpObjectTransport.builder(server.uri()).poolSize(HTTP_CONNECTIONS).build()) {
+            return measure("HTTP round trip, no storage (ceiling)", HTTP_CONNECTIONS,
+                    caller -> ByteBuffer.wrap(transport.call("noop", id, "next", new byte[0]).join()).getLong());
+        }
     }
 
     /** A warm-up (discarded) then the measurement, on the same state. */
