@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.objects.InMemoryStorageEngine;
-import io.anteroom.objects.ObjectContext;
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.ObjectResetException;
 import io.anteroom.objects.ObjectTransportException;
 import io.anteroom.objects.Runtime;
-import io.anteroom.objects.Storage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -19,58 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.anteroom.objects.http.RemoteCounters.Counter;
+import io.anteroom.objects.http.RemoteCounters.CounterObject;
 
 /** Typed stubs over HTTP against a real runtime: same semantics as local stubs, gates included. */
 class RemoteObjectsTest {
-
-    /** The object interface the tests call remotely. */
-    public interface Counter {
-        long next();
-
-        long current();
-
-        CompletableFuture<Long> nextAsync();
-
-        void fail(String message);
-
-        void failChecked() throws java.io.IOException;
-    }
-
-    /** The naive counter of the spec, plus methods that throw. */
-    static final class CounterObject implements Counter {
-        private final Storage storage;
-
-        CounterObject(ObjectContext ctx) {
-            this.storage = ctx.storage();
-        }
-
-        @Override
-        public long next() {
-            long v = storage.get("counter", Long.class).orElse(0L);
-            storage.put("counter", v + 1);
-            return v;
-        }
-
-        @Override
-        public long current() {
-            return storage.get("counter", Long.class).orElse(0L);
-        }
-
-        @Override
-        public CompletableFuture<Long> nextAsync() {
-            return CompletableFuture.completedFuture(next());
-        }
-
-        @Override
-        public void fail(String message) {
-            throw new IllegalStateException(message);
-        }
-
-        @Override
-        public void failChecked() throws java.io.IOException {
-            throw new java.io.IOException("disk on fire");
-        }
-    }
 
     private final InMemoryStorageEngine engine = new InMemoryStorageEngine();
     private Runtime runtime;
