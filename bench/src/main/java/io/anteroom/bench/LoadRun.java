@@ -27,11 +27,15 @@ final class LoadRun {
         long call(int caller) throws Exception;
     }
 
-    /** What one run measured. Latencies in microseconds. */
+    /** What one run measured. Latencies in microseconds; {@code notes} are scenario-specific figures. */
     record Measurement(String scenario, int callers, long ops, double seconds, long p50Micros, long p99Micros,
-                       long maxMicros, long duplicates) {
+                       long maxMicros, long duplicates, String notes) {
         double opsPerSecond() {
             return ops / seconds;
+        }
+
+        Measurement withNotes(String notes) {
+            return new Measurement(scenario, callers, ops, seconds, p50Micros, p99Micros, maxMicros, duplicates, notes);
         }
     }
 
@@ -82,7 +86,7 @@ final class LoadRun {
             ops += counts[c];
         }
         return new Measurement(scenario, callers, ops, seconds, all.getValueAtPercentile(50), all.getValueAtPercentile(99),
-                all.getMaxValue(), duplicates(tokens, counts, ops));
+                all.getMaxValue(), duplicates(tokens, counts, ops), "");
     }
 
     /** How many tokens appeared more than once (each extra occurrence counts one). */
