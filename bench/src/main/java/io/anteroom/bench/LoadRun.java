@@ -1,5 +1,6 @@
 package io.anteroom.bench;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,13 +30,18 @@ final class LoadRun {
 
     /** What one run measured. Latencies in microseconds; {@code notes} are scenario-specific figures. */
     record Measurement(String scenario, int callers, long ops, double seconds, long p50Micros, long p99Micros,
-                       long maxMicros, long duplicates, String notes) {
+                       long maxMicros, long duplicates, double cpuSeconds, String notes) {
         double opsPerSecond() {
             return ops / seconds;
         }
 
+        /** CPU time of this whole process (all threads, user + system) per operation, in microseconds. */
+        double cpuMicrosPerOp() {
+            return ops == 0 ? 0 : cpuSeconds * 1e6 / ops;
+        }
+
         Measurement withNotes(String notes) {
-            return new Measurement(scenario, callers, ops, seconds, p50Micros, p99Micros, maxMicros, duplicates, notes);
+            return new Measurement(scenario, callers, ops, seconds, p50Micros, p99Micros, maxMicros, duplicates, cpuSeconds, notes);
         }
     }
 
@@ -48,6 +54,7 @@ final class LoadRun {
         long[][] tokens = new long[callers][];
         int[] counts = new int[callers];
         List<Thread> threads = new ArrayList<>(callers);
+        long cpuStart = processCpuNanos();
         long start = System.nanoTime();
         long deadline = start + duration.toNanos();
         for (int c = 0; c < callers; c++) {
@@ -76,6 +83,7 @@ final class LoadRun {
         }
         for (Thread t : threads) t.join();
         double seconds = (System.nanoTime() - start) / 1e9;
+        double cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
         if (failure.get() != null) {
             throw new IllegalStateException(scenario + " with " + callers + " callers failed: " + failure.get(), failure.get());
         }
@@ -86,7 +94,15 @@ final class LoadRun {
             ops += counts[c];
         }
         return new Measurement(scenario, callers, ops, seconds, all.getValueAtPercentile(50), all.getValueAtPercentile(99),
-                all.getMaxValue(), duplicates(tokens, counts, ops), "");
+                all.getMaxValue(), duplicates(tokens, counts, ops), cpuSeconds, "");
+    }
+
+    /**
+     * CPU time used by this process so far. On a machine shared with other work, CPU per operation
+     * is a steadier figure than throughput: it does not count the time others held the cores.
+     */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** How many tokens appeared more than once (each extra occurrence counts one). */

@@ -201,20 +201,21 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     }
 
     private LoadRun.Measurement record(LoadRun.Measurement m) {
-        System.err.printf(Locale.ROOT, "%-55s %4d callers: %,10.0f ops/s  p50 %,7d us  p99 %,7d us  dup %d  %s%n",
-                m.scenario(), m.callers(), m.opsPerSecond(), m.p50Micros(), m.p99Micros(), m.duplicates(), m.notes());
+        System.err.printf(Locale.ROOT, "%-55s %4d callers: %,10.0f ops/s  p50 %,7d us  p99 %,7d us  dup %d  cpu %.1f us/op  %s%n",
+                m.scenario(), m.callers(), m.opsPerSecond(), m.p50Micros(), m.p99Micros(), m.duplicates(), m.cpuMicrosPerOp(),
+                m.notes());
         results.add(m);
         return m;
     }
 
     static String table(List<LoadRun.Measurement> results) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| scenario | callers | ops | ops/s | p50 (ms) | p99 (ms) | max (ms) | duplicates | notes |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        sb.append("| scenario | callers | ops | ops/s | p50 (ms) | p99 (ms) | max (ms) | duplicates | CPU µs/op | notes |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (LoadRun.Measurement m : results) {
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %,d | %,.0f | %.2f | %.2f | %.1f | %d | %s |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %,d | %,.0f | %.2f | %.2f | %.1f | %d | %.1f | %s |%n",
                     m.scenario(), m.callers(), m.ops(), m.opsPerSecond(), m.p50Micros() / 1000.0,
-                    m.p99Micros() / 1000.0, m.maxMicros() / 1000.0, m.duplicates(), m.notes()));
+                    m.p99Micros() / 1000.0, m.maxMicros() / 1000.0, m.duplicates(), m.cpuMicrosPerOp(), m.notes()));
         }
         return sb.toString();
     }
