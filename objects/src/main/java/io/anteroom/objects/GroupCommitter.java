@@ -52,6 +52,11 @@ final class GroupCommitter implements AutoCloseable {
         queue.add(flush);
     }
 
+    /** Batches waiting for the next commit. For tests. */
+    int queued() {
+        return queue.size();
+    }
+
     private void run() {
         List<Flush> group = new ArrayList<>();
         List<StorageEngine.Batch> batches = new ArrayList<>();

@@ -197,6 +197,12 @@ final class ObjectHost {
         throwIfBroken();
     }
 
+    int queuedEvents() {
+        synchronized (gateLock) {
+            return waitingEvents;
+        }
+    }
+
     void throwIfBroken() {
         Throwable cause = brokenCause;
         if (cause != null) {

@@ -342,6 +342,12 @@ public final class Runtime implements AutoCloseable {
         }
     }
 
+    /** Events waiting at the input gate of an object (0 if it is not live). For tests. */
+    int queuedEvents(String namespace, ObjectId id) {
+        ObjectHost h = hosts.get(objectKey(namespace, id));
+        return h == null ? 0 : h.queuedEvents();
+    }
+
     /** How many object instances are live (for tests and metrics). */
     int liveObjects() {
         return hosts.size();
