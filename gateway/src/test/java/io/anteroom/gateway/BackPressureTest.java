@@ -45,16 +45,20 @@ class BackPressureTest {
   @Test
   void reportersBackOffWhenTheDataCenterThrottles() throws Exception {
     var clock = new MutableClock(Harness.START);
-    var coordination = new LocalCoordination(clock, 0.05); // one report per 20 s at most
+    var coordination = Harness.objects(clock, 0.05); // one report per 20 s at most
     var room = ConfigLoader.parse("rooms: [ { id: shop } ]", "t").rooms().get(0);
     var gate = new CoordinatedRoomGate(room, "dc1", "p", coordination, clock);
     gate.decide(null, clock.millis()).toCompletableFuture().get(5, TimeUnit.SECONDS);
     assertThat(gate.reportInterval()).isEqualTo(Duration.ofSeconds(5));
-    for (int i = 0; i < 3; i++) {
-      clock.advance(Duration.ofSeconds(5));
-      gate.reportNow().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    try {
+      for (int i = 0; i < 3; i++) {
+        clock.advance(Duration.ofSeconds(5));
+        gate.reportNow().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      }
+      assertThat(gate.reportInterval()).isGreaterThan(Duration.ofSeconds(5))
+          .isLessThanOrEqualTo(CoordinatedRoomGate.MAX_REPORT_INTERVAL);
+    } finally {
+      coordination.close();
     }
-    assertThat(gate.reportInterval()).isGreaterThan(Duration.ofSeconds(5))
-        .isLessThanOrEqualTo(CoordinatedRoomGate.MAX_REPORT_INTERVAL);
   }
 }

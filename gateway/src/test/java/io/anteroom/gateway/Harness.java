@@ -16,6 +16,7 @@ final class Harness implements AutoCloseable {
   final Coordination coordination;
   final Gateway gateway;
   final String token = "test-token";
+  private final boolean ownsCoordination;
 
   Harness(Path dataDir, String roomsYaml) throws Exception {
     this(dataDir, roomsYaml, new TestOrigin());
@@ -30,7 +31,8 @@ final class Harness implements AutoCloseable {
       Coordination shared, String dc) throws Exception {
     this.origin = origin;
     this.clock = clock;
-    this.coordination = shared != null ? shared : new LocalCoordination(clock);
+    this.ownsCoordination = shared == null;
+    this.coordination = shared != null ? shared : objects(clock, ObjectCoordination.REPORT_MAX_QPS);
     GatewayConfig config = ConfigLoader.parse("""
         listen: 127.0.0.1:0
         origin: %s
@@ -42,6 +44,17 @@ final class Harness implements AutoCloseable {
         """.formatted(origin.url(), dataDir, token, roomsYaml), "test");
     gateway = Gateway.start(config, s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination,
         clock), clock, s -> new MonitoredQueuePacing(s, clock), new MetricRegistry(), 0);
+  }
+
+  /** The room objects in an in-memory runtime on the test's virtual time. */
+  static ObjectCoordination objects(MutableClock clock, double reportMaxQps) {
+    return ObjectCoordination.embedded(runtime(clock), reportMaxQps);
+  }
+
+  static io.anteroom.objects.Runtime runtime(MutableClock clock) {
+    return io.anteroom.objects.Runtime.builder()
+        .storage(new io.anteroom.objects.InMemoryStorageEngine())
+        .clock(clock.scheduler.clock()).scheduler(clock.scheduler).build();
   }
 
   String url() {
@@ -79,5 +92,8 @@ final class Harness implements AutoCloseable {
   public void close() throws Exception {
     gateway.close();
     origin.close();
+    if (ownsCoordination) {
+      coordination.close();
+    }
   }
 }
