@@ -118,12 +118,13 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
     QueuePacing pacing = room.pacing();
     QueueView q = verdict.queue() != null ? verdict.queue()
         : new QueueView(false, 0, 0, 0, 0, clock.millis(), false);
+    boolean throttle = pacing.throttle();
     var fields = room.responder().fields(inWaitingRoom, q, s.queueAll(),
-        pacing.refreshIntervalSeconds(), pacing.throttle());
+        pacing.refreshIntervalSeconds(), throttle);
     HttpServerResponse response = request.response();
     setTicket(response, s, verdict.ticket());
     response.putHeader("Cache-Control", "no-store");
-    response.putHeader(THROTTLE_HEADER, pacing.throttle() ? "1" : "0");
+    response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");
     if (room.responder().wantsJson(request.getHeader("Accept"))) {
       response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
     } else {

@@ -17,12 +17,21 @@ import java.time.Duration;
  * polls at once less often, and speeds up slowly afterwards.
  *
  * <p>Thread safety: the monitor is thread-safe; the controller is wrapped with
- * {@link RateController#synchronizedController}.
+ * {@link RateController#synchronizedController}; the threshold decision is cached for 100 ms in
+ * two volatile fields (a stale read only delays the signal by that much).
  */
 final class MonitoredQueuePacing implements QueuePacing {
 
+  /**
+   * How long a threshold decision is reused: the monitor's median needs a reservoir snapshot
+   * (a copy and a sort), too costly for every response; the signal changes on a scale of seconds.
+   */
+  static final long DECISION_NANOS = 100_000_000L;
+
   private final ThresholdMonitor monitor;
   private final RateController pace;
+  private volatile long decidedAt = System.nanoTime() - DECISION_NANOS;
+  private volatile boolean exceeded;
 
   MonitoredQueuePacing(RoomSettings room, Clock clock) {
     this.monitor = ThresholdMonitor.builder()
@@ -42,7 +51,7 @@ final class MonitoredQueuePacing implements QueuePacing {
   @Override
   public void recordQueueStatus(long nanos) {
     monitor.record(Duration.ofNanos(nanos));
-    pace.onResponse(monitor.thresholdExceeded());
+    pace.onResponse(throttle());
   }
 
   @Override
@@ -52,7 +61,13 @@ final class MonitoredQueuePacing implements QueuePacing {
 
   @Override
   public boolean throttle() {
-    return monitor.thresholdExceeded();
+    long now = System.nanoTime();
+    if (now - decidedAt >= DECISION_NANOS) {
+      // benign race: two threads may both refresh; each writes a correct recent decision
+      exceeded = monitor.thresholdExceeded();
+      decidedAt = now;
+    }
+    return exceeded;
   }
 
   ThresholdMonitor monitor() {

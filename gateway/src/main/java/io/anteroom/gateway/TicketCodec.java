@@ -41,7 +41,18 @@ public final class TicketCodec {
       throw new IllegalStateException("this JDK lacks AES/GCM/NoPadding", e);
     }
   });
-  private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(SecureRandom::new);
+  /**
+   * Nonces come from a DRBG instance per thread: the default {@code NativePRNG} reads
+   * /dev/urandom under one process-wide lock on every call, which the admitted hot path (a fresh
+   * nonce per request) cannot afford.
+   */
+  private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(() -> {
+    try {
+      return SecureRandom.getInstance("DRBG");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      return new SecureRandom();
+    }
+  });
 
   private final SecretKeySpec[] byId = new SecretKeySpec[256];
   private final int sealingId;
