@@ -26,14 +26,16 @@ final class MonitoredQueuePacing implements QueuePacing {
    * How long a threshold decision is reused: the monitor's median needs a reservoir snapshot
    * (a copy and a sort), too costly for every response; the signal changes on a scale of seconds.
    */
-  static final long DECISION_NANOS = 100_000_000L;
+  static final long DECISION_MILLIS = 100;
 
   private final ThresholdMonitor monitor;
   private final RateController pace;
-  private volatile long decidedAt = System.nanoTime() - DECISION_NANOS;
+  private final Clock clock;
+  private volatile long decidedAt = Long.MIN_VALUE;
   private volatile boolean exceeded;
 
   MonitoredQueuePacing(RoomSettings room, Clock clock) {
+    this.clock = clock;
     this.monitor = ThresholdMonitor.builder()
         .maxQps(room.queueStatusMaxQps())
         .maxLatency(Duration.ofMillis(room.queueStatusMaxLatencyMillis()))
@@ -61,8 +63,8 @@ final class MonitoredQueuePacing implements QueuePacing {
 
   @Override
   public boolean throttle() {
-    long now = System.nanoTime();
-    if (now - decidedAt >= DECISION_NANOS) {
+    long now = clock.millis();
+    if (decidedAt == Long.MIN_VALUE || now - decidedAt >= DECISION_MILLIS) {
       // benign race: two threads may both refresh; each writes a correct recent decision
       exceeded = monitor.thresholdExceeded();
       decidedAt = now;
