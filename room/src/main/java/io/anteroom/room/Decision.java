@@ -37,13 +37,15 @@ public sealed interface Decision {
         final long limit;
         final Ticket prior;
         final long bucketId;
+        final boolean wholeBucket;
         final long anywhereLimit;
 
-        Draw(CounterKey counter, long limit, Ticket prior, long bucketId, long anywhereLimit) {
+        Draw(CounterKey counter, long limit, Ticket prior, long bucketId, boolean wholeBucket, long anywhereLimit) {
             this.counter = counter;
             this.limit = limit;
             this.prior = prior;
             this.bucketId = bucketId;
+            this.wholeBucket = wholeBucket;
             this.anywhereLimit = anywhereLimit;
         }
 

@@ -2,11 +2,16 @@ package io.anteroom.room;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.objects.AlarmHandler;
+import io.anteroom.objects.ListOptions;
 import io.anteroom.objects.ObjectContext;
 import io.anteroom.objects.Storage;
 import io.anteroom.objects.StorageOptions;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A room's global durable object: a thin shell over {@link GlobalLedger}.
@@ -14,17 +19,20 @@ import java.util.List;
  * <p>Invariants: one event at a time; everything lives in memory and is answered at once. An alarm (every
  * {@code dataCenterReportInterval} while data centers report) backs the newest aggregates up with an
  * {@code allowUnconfirmed} write, so no reply waits for the disk; the constructor rebuilds from that backup after a
- * restart, and data centers' next reports (full totals, not deltas) bring it up to date within seconds.
+ * restart, and data centers' next reports (full totals, not deltas) bring it up to date within seconds. Each data
+ * center's aggregate is its own key ({@code dc/<name>}), so the backup grows by data center without meeting the
+ * storage's value size limit; only aggregates that changed since the last backup are written.
  */
 final class GlobalObject implements GlobalCoordinator, AlarmHandler {
-    static final String BACKUP_KEY = "backup";
+    static final String CONFIG_KEY = "config";
+    static final String AGGREGATE_PREFIX = "dc/";
 
     private final ObjectContext ctx;
     private final Storage storage;
     private final ThresholdMonitor monitor;
     private RoomConfig config;
     private GlobalLedger ledger;
-    private boolean dirty;
+    private final Set<String> changed = new HashSet<>();
     private boolean alarmSet;
 
     GlobalObject(ObjectContext ctx, ThresholdMonitor monitor) {
@@ -32,17 +40,14 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
         this.storage = ctx.storage();
         this.monitor = monitor;
         ctx.blockConcurrencyWhile(() -> {
-            storage.get(BACKUP_KEY, Saved.class).ifPresent(saved -> {
-                config = saved.config();
-                ledger = GlobalLedger.restore(saved.config(), saved.dataCenters());
+            storage.get(CONFIG_KEY, RoomConfig.class).ifPresent(saved -> {
+                config = saved;
+                ledger = GlobalLedger.restore(saved, storage.list(
+                        ListOptions.builder().prefix(AGGREGATE_PREFIX).build(), DataCenterAggregate.class).values());
             });
             alarmSet = storage.getAlarm().isPresent();
             return null;
         });
-    }
-
-    /** What the backup holds. */
-    record Saved(RoomConfig config, List<DataCenterAggregate> dataCenters) {
     }
 
     @Override
@@ -57,7 +62,9 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
         }
         config = roomConfig;
         Instant now = ctx.clock().instant();
-        dirty |= ledger.apply(aggregate);
+        if (ledger.apply(aggregate)) {
+            changed.add(aggregate.dataCenter());
+        }
         if (!alarmSet) {
             storage.setAlarm(now.plus(config.dataCenterReportInterval()));
             alarmSet = true;
@@ -70,11 +77,18 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     @Override
     public void alarm() {
         alarmSet = false;
-        if (ledger == null || !dirty) {
+        if (ledger == null || changed.isEmpty()) {
             return;   // nothing new since the last backup: sleep until the next report sets the alarm again
         }
-        storage.put(BACKUP_KEY, new Saved(config, ledger.snapshot()), StorageOptions.DEFAULT.withAllowUnconfirmed());
-        dirty = false;
+        Map<String, Object> entries = new LinkedHashMap<>();
+        entries.put(CONFIG_KEY, config);
+        for (DataCenterAggregate a : ledger.snapshot()) {
+            if (changed.contains(a.dataCenter())) {
+                entries.put(AGGREGATE_PREFIX + a.dataCenter(), a);
+            }
+        }
+        storage.put(entries, StorageOptions.DEFAULT.withAllowUnconfirmed());
+        changed.clear();
         storage.setAlarm(ctx.clock().instant().plus(config.dataCenterReportInterval()));
         alarmSet = true;
     }

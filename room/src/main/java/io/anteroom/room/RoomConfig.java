@@ -26,11 +26,13 @@ import java.time.Duration;
  * @param workerReportInterval     r_w: a worker reports at least this often (1 s..30 s, default 5 s)
  * @param dataCenterReportInterval r_dc: a data center reports to the global object this often (1 s..60 s, default 5 s)
  * @param rules                    spec or published rules (default {@link Rules#spec()})
+ * @param sessionRenewal           each request of an admitted user renews its session (default true); when false a
+ *                                 session ends {@code S} after admission whatever the user does
  */
 public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMinute, int sessionDurationMinutes,
                          int queueRefreshSeconds, Duration queueTimeout, Strategy strategy, double curveFactor,
                          int historyLagMinutes, Duration workerReportInterval, Duration dataCenterReportInterval,
-                         Rules rules) {
+                         Rules rules, boolean sessionRenewal) {
 
     /** A worker counts as active while it reported within this window (spec: 30 s). */
     public static final Duration WORKER_ACTIVE_WINDOW = Duration.ofSeconds(30);
@@ -66,12 +68,14 @@ public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMin
 
     public RoomConfig withStrategy(Strategy s) {
         return new RoomConfig(roomId, totalActiveUsers, newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds,
-                queueTimeout, s, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, rules);
+                queueTimeout, s, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, rules,
+                sessionRenewal);
     }
 
     public RoomConfig withRules(Rules r) {
         return new RoomConfig(roomId, totalActiveUsers, newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds,
-                queueTimeout, strategy, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, r);
+                queueTimeout, strategy, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, r,
+                sessionRenewal);
     }
 
     /** S as a duration. */
@@ -112,6 +116,7 @@ public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMin
         private Duration workerReportInterval = Duration.ofSeconds(5);
         private Duration dataCenterReportInterval = Duration.ofSeconds(5);
         private Rules rules = Rules.spec();
+        private boolean sessionRenewal = true;
 
         private Builder(String roomId) {
             this.roomId = roomId;
@@ -128,10 +133,12 @@ public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMin
         public Builder workerReportInterval(Duration d) { this.workerReportInterval = d; return this; }
         public Builder dataCenterReportInterval(Duration d) { this.dataCenterReportInterval = d; return this; }
         public Builder rules(Rules r) { this.rules = r; return this; }
+        public Builder sessionRenewal(boolean renew) { this.sessionRenewal = renew; return this; }
 
         public RoomConfig build() {
             return new RoomConfig(roomId, totalActiveUsers, newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds,
-                    queueTimeout, strategy, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, rules);
+                    queueTimeout, strategy, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, rules,
+                    sessionRenewal);
         }
     }
 }

@@ -30,7 +30,7 @@ public final class RoomWorker {
     private final String dataCenter;
     private final String workerId;
     private final SlotStrategy strategy;
-    /** The worker's own admissions of new and partial-bucket users per minute (even split, utilization-scaled). */
+    /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
     private final MinuteCounter local;
     private final Tally pending = new Tally();
     private RoomState state;
@@ -83,22 +83,65 @@ public final class RoomWorker {
      * @return admit, queue, or draw from a counter first
      */
     public synchronized Decision decide(Ticket ticket, Instant now) {
+        Ticket own = seen(ticket, now);
+        if (own != null && own.admitted()) {
+            return sessionValid(own, now) ? renew(own, now) : placeInQueue(null, Minutes.minuteOf(now), now);
+        }
+        return placeInQueue(own, bucketOf(own, now), now);
+    }
+
+    /**
+     * Queues the user whatever the slots (an operator's "queue everyone" switch), counting it as waiting in its
+     * bucket like any queued user, and never drawing or admitting. Meant for users without a valid admitted ticket;
+     * an admitted ticket passed here is queued as a new user (its session stays counted until it expires).
+     */
+    public synchronized Decision.Queue holdInQueue(Ticket ticket, Instant now) {
+        Ticket own = seen(ticket, now);
+        Ticket waiting = own != null && !own.admitted() ? own : null;
+        return queue(waiting, bucketOf(waiting, now), now);
+    }
+
+    /**
+     * Ends an admitted user's session now (a logout, a revoked ticket): its slot is released at once instead of when
+     * its expiry minute passes. Returns false (and changes nothing) when the ticket is not a valid admitted ticket of
+     * this room. The caller must stop honouring the ticket, or the user's next request would count it again.
+     */
+    public synchronized boolean endSession(Ticket ticket, Instant now) {
+        boolean valid = ticket != null && ticket.roomId().equals(config.roomId()) && ticket.admitted()
+                && sessionValid(ticket, now);
+        if (valid) {
+            pending.addActive(Minutes.minuteOf(sessionStart(ticket).plus(config.sessionDuration())), -1);
+        }
+        return valid;
+    }
+
+    /** The ticket if it is this room's, counting the user's traffic on its first request of the minute. */
+    private Ticket seen(Ticket ticket, Instant now) {
         long m = Minutes.minuteOf(now);
         Ticket own = ticket != null && ticket.roomId().equals(config.roomId()) ? ticket : null;
         if (own == null || Minutes.minuteOf(own.lastCheckInTime()) != m) {
             pending.addTraffic(m, 1);
         }
-        if (own != null && own.admitted()) {
-            if (Duration.between(own.lastCheckInTime(), now).compareTo(config.sessionDuration()) < 0) {
-                return renew(own, now);
-            }
-            return placeInQueue(null, m, now);
+        return own;
+    }
+
+    private Instant sessionStart(Ticket admitted) {
+        return config.sessionRenewal() ? admitted.lastCheckInTime() : admitted.acceptedAt();
+    }
+
+    private boolean sessionValid(Ticket admitted, Instant now) {
+        return Duration.between(sessionStart(admitted), now).compareTo(config.sessionDuration()) < 0;
+    }
+
+    /**
+     * A waiting ticket younger than {@code queueTimeout} keeps its bucket; anyone else is a new user of this minute
+     * (a timed-out ticket's old key is still released when it is queued or admitted).
+     */
+    private long bucketOf(Ticket waiting, Instant now) {
+        if (waiting != null && Duration.between(waiting.lastCheckInTime(), now).compareTo(config.queueTimeout()) < 0) {
+            return waiting.bucketId();
         }
-        if (own != null && Duration.between(own.lastCheckInTime(), now).compareTo(config.queueTimeout()) < 0) {
-            return placeInQueue(own, own.bucketId(), now);
-        }
-        // no ticket, or a waiting ticket past queueTimeout: a new user of this minute (its old key is released)
-        return placeInQueue(own, m, now);
+        return Minutes.minuteOf(now);
     }
 
     /**
@@ -106,14 +149,18 @@ public final class RoomWorker {
      * reached (a refusal).
      */
     public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
+        if (draw.wholeBucket && (grant.granted() || draw.counter.isAnywhere() || draw.anywhereLimit <= 0)) {
+            return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
+        }
         if (grant.granted()) {
-            Decision.AdmitReason reason = draw.counter.isAnywhere()
-                    ? Decision.AdmitReason.ANYWHERE_SLOT : Decision.AdmitReason.DATA_CENTER_SLOT;
+            Decision.AdmitReason reason = draw.wholeBucket ? Decision.AdmitReason.WHOLE_BUCKET
+                    : draw.counter.isAnywhere() ? Decision.AdmitReason.ANYWHERE_SLOT
+                    : Decision.AdmitReason.DATA_CENTER_SLOT;
             return admit(draw.prior, draw.bucketId, reason, now);
         }
         if (!draw.counter.isAnywhere() && draw.anywhereLimit > 0) {
             return new Decision.Draw(CounterKey.anywhere(config.roomId(), draw.counter.minute()), draw.anywhereLimit,
-                    draw.prior, draw.bucketId, 0);
+                    draw.prior, draw.bucketId, draw.wholeBucket, 0);
         }
         return queue(draw.prior, draw.bucketId, now);
     }
@@ -151,73 +198,78 @@ public final class RoomWorker {
         BucketState own = bucketId < state.minute() ? state.bucket(bucketId).orElse(null) : null;
         if (own != null) {
             if (own.whole()) {
-                return admitWhole(prior, bucketId, now);
+                return draw(prior, bucketId, true, now);
             }
-            return own.partial() ? drawShare(prior, bucketId, now) : queue(prior, bucketId, now);
+            return own.partial() ? draw(prior, bucketId, false, now) : queue(prior, bucketId, now);
         }
         for (BucketState older : state.buckets()) {
             if (older.bucketId() < bucketId && older.eligibleSlots() < older.waiting()) {
                 return queue(prior, bucketId, now);
             }
         }
-        return drawShare(prior, bucketId, now);
+        return draw(prior, bucketId, false, now);
     }
 
     /**
-     * Whole-bucket users enter at once, from any data center. They are counted in the ledger rather than on a
-     * counter: the pool reserves {@code Σ waiting(whole) + wholeBucketAdmissions(m)} for them, a sum that an
-     * admission does not change (it moves one user from the first term to the second in the same report), so new
-     * users can never take their slots twice. (Drawing a number for them, as the spec first said, put their numbers
-     * on the data center's counter while new users drew mostly on Anywhere: up to 1.6 × N per minute in model runs.)
+     * Draws against the minute's pool split by traffic history, spent per strategy. Whole-bucket users draw against
+     * all of {@code G(t)}; new users and the partial bucket against {@code G'(t) = G(t) - Σ waiting(whole)}, which
+     * leaves the whole buckets their slots. Every admission of the minute is thus counted on the same counters (or
+     * the worker's own count), so no state, however late, can hand a slot out twice.
      */
-    private Decision admitWhole(Ticket prior, long bucketId, Instant now) {
-        pending.addWholeBucketAdmission(Minutes.minuteOf(now), 1);
-        return admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
-    }
-
-    /** New users and the partial bucket draw against {@code G'(t)}, split by traffic history, spent per strategy. */
-    private Decision drawShare(Ticket prior, long bucketId, Instant now) {
+    private Decision draw(Ticket prior, long bucketId, boolean wholeBucket, Instant now) {
         long m = Minutes.minuteOf(now);
-        long reservedForWholeBuckets = state.minute() == m ? state.wholeBucketAdmissionsThisMinute() : 0;
-        for (BucketState b : state.buckets()) {
-            if (b.whole()) {
-                reservedForWholeBuckets += b.waiting();
+        long reservedForWholeBuckets = 0;
+        if (!wholeBucket) {
+            for (BucketState b : state.buckets()) {
+                if (b.whole()) {
+                    reservedForWholeBuckets += b.waiting();
+                }
             }
         }
-        long shared = Math.max(0, poolOf(m).available(now) - reservedForWholeBuckets);
-        SlotSplit split = SlotMath.split(shared, state.trafficOf(m - config.historyLagMinutes()),
+        long pool = Math.max(0, poolOf(m).available(now) - reservedForWholeBuckets);
+        SlotSplit split = SlotMath.split(pool, state.trafficOf(m - config.historyLagMinutes()),
                 config.totalActiveUsers(), dataCenter);
         double utilization = (double) Counting.activeUsers(state.activeByExpiryMinute(), now, config.rules())
                 / config.totalActiveUsers();
         SlotStrategy.Allowance allowance = strategy.allowance(split, state.dataCenterWorkersActive(),
                 state.globalWorkersActive(), utilization);
         return switch (allowance) {
-            case SlotStrategy.Allowance.PerWorker w -> local.take(m, w.limit()).granted()
-                    ? admit(prior, bucketId, Decision.AdmitReason.WORKER_SLOT, now)
+            case SlotStrategy.Allowance.PerWorker w -> local.take(m, w.limit()).granted() || wholeBucket
+                    ? admit(prior, bucketId,
+                            wholeBucket ? Decision.AdmitReason.WHOLE_BUCKET : Decision.AdmitReason.WORKER_SLOT, now)
                     : queue(prior, bucketId, now);
             case SlotStrategy.Allowance.ViaCounters c -> {
                 if (c.dataCenterLimit() > 0) {
                     yield new Decision.Draw(CounterKey.dataCenter(config.roomId(), dataCenter, m),
-                            c.dataCenterLimit(), prior, bucketId, c.anywhereLimit());
+                            c.dataCenterLimit(), prior, bucketId, wholeBucket, c.anywhereLimit());
                 }
                 if (c.anywhereLimit() > 0) {
                     yield new Decision.Draw(CounterKey.anywhere(config.roomId(), m), c.anywhereLimit(), prior,
-                            bucketId, 0);
+                            bucketId, wholeBucket, 0);
                 }
-                yield queue(prior, bucketId, now);
+                yield wholeBucket ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
+                        : queue(prior, bucketId, now);
             }
         };
     }
 
+    /**
+     * Renews an admitted user's session: its expiry minute moves ({@code -1 @ e_old, +1 @ e_new}) at most once a
+     * minute. With session renewal disabled the session ends {@code S} after {@code acceptedAt} and nothing moves;
+     * the ticket's {@code lastCheckInTime} still records the visit (so traffic counts the user once a minute).
+     */
     private Decision renew(Ticket admitted, Instant now) {
+        Ticket seen = new Ticket(config.roomId(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
+        if (!config.sessionRenewal()) {
+            return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
+        }
         long oldExpiry = Minutes.minuteOf(admitted.lastCheckInTime().plus(config.sessionDuration()));
         long newExpiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
         if (oldExpiry != newExpiry) {
             pending.addActive(oldExpiry, -1);
             pending.addActive(newExpiry, 1);
         }
-        Ticket renewed = new Ticket(config.roomId(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
-        return new Decision.Admit(renewed, Decision.AdmitReason.SESSION);
+        return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
     }
 
     private Decision admit(Ticket prior, long bucketId, Decision.AdmitReason reason, Instant now) {
@@ -227,7 +279,7 @@ public final class RoomWorker {
         return new Decision.Admit(new Ticket(config.roomId(), bucketId, now, now, 0), reason);
     }
 
-    private Decision queue(Ticket prior, long bucketId, Instant now) {
+    private Decision.Queue queue(Ticket prior, long bucketId, Instant now) {
         long key = Counting.refreshSlotKey(now, config);
         boolean countedThere = prior != null && !prior.admitted() && prior.bucketId() == bucketId
                 && prior.refreshSlotKey() == key;

@@ -6,7 +6,8 @@ import java.time.Instant;
  * What a user's cookie says (the gateway encrypts it; this is only the data).
  *
  * <p>A ticket is <em>waiting</em> while {@code acceptedAt} is {@code null} and <em>admitted</em> after. An admitted
- * ticket is valid while {@code now - lastCheckInTime < S}; a waiting one keeps its bucket while
+ * ticket is valid while {@code now - lastCheckInTime < S} ({@code now - acceptedAt < S} when the room disables session
+ * renewal); a waiting one keeps its bucket while
  * {@code now - lastCheckInTime < queueTimeout}. {@code refreshSlotKey} is the key under which a waiting user is
  * currently counted (see {@code waiting-room.md}, "Counting without per-user state"), so that its next refresh can
  * move the count instead of adding one; it is 0 for admitted tickets.

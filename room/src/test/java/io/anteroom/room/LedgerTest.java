@@ -73,6 +73,18 @@ class LedgerTest {
     }
 
     @Test
+    void aWorkerSilentForTenMinutesIsForgotten() {
+        DataCenterLedger dc = new DataCenterLedger(CONFIG, "dc");
+        dc.apply(admissions("quiet", 1, 1), NOW);
+        dc.apply(admissions("busy", 1, 1), NOW.plusSeconds(300));
+
+        dc.aggregate(NOW.plusSeconds(600));
+        assertThat(dc.rememberedWorkers()).containsExactlyInAnyOrder("quiet", "busy");
+        dc.aggregate(NOW.plusSeconds(601));
+        assertThat(dc.rememberedWorkers()).containsExactly("busy");
+    }
+
+    @Test
     void theGlobalViewAddsOtherDataCentersAndItsOwnFreshTotals() {
         DataCenterLedger a = new DataCenterLedger(CONFIG, "a");
         DataCenterLedger b = new DataCenterLedger(CONFIG, "b");

@@ -18,7 +18,7 @@ class MinutePoolTest {
         h.put(M, 60L);
         h.put(M + 5, 800L);
         Instant asOf = START.minusSeconds(2);
-        return new RoomState("dc", asOf, M - 1, h, 860, 0, 0, List.of(), new TreeMap<>(), 1, 1, 60, 0, 0, null);
+        return new RoomState("dc", asOf, M - 1, h, 860, 0, List.of(), new TreeMap<>(), 1, 1, 60, 0, 0, null);
     }
 
     @Test
@@ -58,7 +58,7 @@ class MinutePoolTest {
 
     @Test
     void aStateOfTheSameMinuteSubtractsItsAdmissionsFromTheMinutesNewUsers() {
-        RoomState state = new RoomState("dc", START.plusSeconds(3), M, new TreeMap<>(), 0, 40, 0, List.of(),
+        RoomState state = new RoomState("dc", START.plusSeconds(3), M, new TreeMap<>(), 0, 40, List.of(),
                 new TreeMap<>(), 1, 1, 0, 0, 0, null);
 
         assertThat(MinutePool.of(M, state, Fixtures.room(1000, 100).build()).available(START.plusSeconds(3)))

@@ -18,6 +18,7 @@ class RoomConfigTest {
         assertThat(c.historyLagMinutes()).isEqualTo(2);
         assertThat(c.curveFactor()).isEqualTo(1.0);
         assertThat(c.rules()).isEqualTo(Rules.spec());
+        assertThat(c.sessionRenewal()).isTrue();
     }
 
     @Test

@@ -108,6 +108,34 @@ class RoomObjectsTest {
     }
 
     @Test
+    void aRestartedGlobalObjectRebuildsItsViewOfAllDataCenters(@TempDir Path dir) {
+        Instant now = START.plusSeconds(1);
+        DataCenterLedger dublin = new DataCenterLedger(CONFIG, "dublin");
+        dublin.apply(LedgerTest.admissions("dublin", "wd", 1, 5), now);
+        ManualScheduler time = new ManualScheduler(START);
+        try (Runtime runtime = Runtime.builder().dataDir(dir).scheduler(time).build()) {
+            RoomObjects objects = RoomObjects.register(runtime);
+            objects.global("shop").report(CONFIG, dublin.aggregate(now));
+            int sweepOnly = 1;
+            await().atMost(Duration.ofSeconds(20)).until(() -> time.pending() > sweepOnly);
+            time.advance(Duration.ofSeconds(6));   // the alarm backs the view up
+            await().atMost(Duration.ofSeconds(20)).until(() -> time.pending() > sweepOnly);
+        }
+
+        Instant later = START.plusSeconds(20);
+        try (Runtime restarted = Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(later)).build()) {
+            RoomObjects objects = RoomObjects.register(restarted);
+            DataCenterAggregate nairobi = new DataCenterLedger(CONFIG, "nairobi").aggregate(later);
+
+            GlobalCoordinator.GlobalReply reply = objects.global("shop").report(CONFIG, nairobi);
+
+            assertThat(reply.dataCenters()).extracting(DataCenterAggregate::dataCenter)
+                    .containsExactly("dublin", "nairobi");
+            assertThat(reply.dataCenters().get(0).totals().admissionsByMinute()).containsValue(5L);
+        }
+    }
+
+    @Test
     void countersGrantOnlyBelowTheLimitAndDataCentersCountApart() {
         try (Runtime runtime = Runtime.builder().storage(new InMemoryStorageEngine())
                 .scheduler(new ManualScheduler(START)).build()) {

@@ -19,7 +19,7 @@ class RoomWorkerTest {
     static RoomState state(List<BucketState> buckets, long freeSlots) {
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         history.put(M - 2, Map.of("dc", 100L));
-        return new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, 0, buckets, history, 1, 1, 30, 0, freeSlots,
+        return new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, buckets, history, 1, 1, 30, 0, freeSlots,
                 new MinutePool(M, freeSlots, 100, 0));
     }
 
@@ -64,33 +64,55 @@ class RoomWorkerTest {
     }
 
     @Test
-    void wholeBucketUserIsAdmittedAtOnceFromAnyDataCenterAndCountedAsAWholeBucketAdmission() {
-        RoomWorker w = new RoomWorker(COUNTERS, "elsewhere", "w9", NOW);
-        w.applyState(state(List.of(new BucketState(M - 3, 10, 10)), 10));
+    void wholeBucketUserDrawsAgainstTheWholePoolAndEntersEvenWhenTheNumbersAreSpent() {
+        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
         long key = Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS);
 
-        Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
+        Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
+        assertThat(draw.limit()).isEqualTo(30);   // G, not G' = 30 - 10
+        Decision d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
 
         assertThat(d).isInstanceOf(Decision.Admit.class);
         assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
         assertThat(d.ticket().bucketId()).isEqualTo(M - 3);
         assertThat(d.ticket().acceptedAt()).isEqualTo(NOW);
-        Deltas deltas = w.report(NOW).deltas();
-        assertThat(deltas.wholeBucketAdmissionsByMinute()).containsExactly(Map.entry(M, 1L));
-        assertThat(deltas.admissionsByMinute()).containsExactly(Map.entry(M, 1L));
     }
 
     @Test
-    void wholeBucketSlotsStayReservedAfterTheirAdmissionsAreReported() {
-        RoomState before = state(List.of(new BucketState(M - 3, 10, 10)), 30);
-        RoomState after = new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 4, 4, 4,
-                List.of(new BucketState(M - 3, 6, 6)), before.trafficHistory(), 1, 1, 30, 0, 26, before.pool());
+    void wholeBucketUserEntersUnderEvenSplitEvenWhenTheWorkersCountIsSpent() {
+        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 10)), 10));
+        for (int i = 0; i < 10; i++) {
+            w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+        }
 
+        Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+
+        assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
+    }
+
+    @Test
+    void wholeBucketNumbersAreCountedSoALaterStateNeverGrantsTheirSlotsTwice() {
+        RoomState before = state(List.of(new BucketState(M - 3, 10, 10)), 30);
         RoomWorker early = worker(COUNTERS, before);
+        MinuteCounter counter = new MinuteCounter(COUNTERS.rules());
+        for (int i = 0; i < 10; i++) {
+            Decision d = early.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+            assertThat(WorkedExamplesTest.settle(early, d, counter, counter, NOW)).isInstanceOf(Decision.Admit.class);
+        }
+        // the whole bucket's admissions are reported: nobody of it waits any more
+        RoomState after = new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 10, 10, List.of(),
+                before.trafficHistory(), 1, 1, 30, 0, 20, before.pool());
         RoomWorker late = worker(COUNTERS, after);
 
-        assertThat(((Decision.Draw) early.decide(null, NOW)).limit()).isEqualTo(20);
-        assertThat(((Decision.Draw) late.decide(null, NOW.plusSeconds(6))).limit()).isEqualTo(20);
+        int admitted = 0;
+        for (int i = 0; i < 40; i++) {
+            Decision d = late.decide(null, NOW.plusSeconds(6));
+            if (WorkedExamplesTest.settle(late, d, counter, counter, NOW) instanceof Decision.Admit) {
+                admitted++;
+            }
+        }
+
+        assertThat(admitted).isEqualTo(20);
     }
 
     @Test
@@ -163,6 +185,51 @@ class RoomWorkerTest {
     }
 
     @Test
+    void withoutSessionRenewalASessionEndsSAfterAdmissionAndNothingMoves() {
+        RoomConfig noRenewal = Fixtures.room(100, 100).strategy(Strategy.EVEN_SPLIT).sessionRenewal(false).build();
+        RoomWorker w = worker(noRenewal, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+        Ticket admitted = new Ticket("shop", M - 9, NOW.minusSeconds(60), NOW.minusSeconds(590), 0);
+
+        Decision visit = w.decide(admitted, NOW);
+        Decision tooLate = w.decide(visit.ticket(), NOW.plusSeconds(10));
+
+        assertThat(visit).isEqualTo(new Decision.Admit(
+                new Ticket("shop", M - 9, NOW, NOW.minusSeconds(590), 0), Decision.AdmitReason.SESSION));
+        assertThat(tooLate).isInstanceOf(Decision.Queue.class);
+        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
+    }
+
+    @Test
+    void holdInQueueCountsTheUserAsWaitingAndNeverAdmits() {
+        RoomWorker w = worker(EVEN, state(List.of(), 50));
+        Ticket waitingTicket = waiting(M - 2, NOW.minusSeconds(20), 7);
+
+        Decision.Queue fresh = w.holdInQueue(null, NOW);
+        Decision.Queue kept = w.holdInQueue(waitingTicket, NOW);
+
+        assertThat(fresh.ticket().bucketId()).isEqualTo(M);
+        assertThat(kept.ticket().bucketId()).isEqualTo(M - 2);
+        Deltas deltas = w.report(NOW).deltas();
+        assertThat(deltas.admissionsByMinute()).isEmpty();
+        long key = Counting.refreshSlotKey(NOW, EVEN);
+        assertThat(deltas.waitingByBucket()).containsEntry(M, new TreeMap<>(Map.of(key, 1L)));
+        assertThat(deltas.waitingByBucket().get(M - 2)).containsExactlyInAnyOrderEntriesOf(Map.of(7L, -1L, key, 1L));
+    }
+
+    @Test
+    void endingASessionReleasesItsSlotAtOnce() {
+        RoomWorker w = worker(EVEN, state(List.of(), 50));
+        Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+        assertThat(w.endSession(admitted, NOW)).isTrue();
+        assertThat(w.endSession(new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0), NOW))
+                .isFalse();
+        assertThat(w.endSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
+
+        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).containsExactly(Map.entry(M + 8, -1L));
+    }
+
+    @Test
     void expiredAdmittedTicketMakesTheUserNew() {
         RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
         Ticket stale = new Ticket("shop", M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
@@ -225,7 +292,7 @@ class RoomWorkerTest {
     void countersFallBackToAnywhereWhenTheDataCenterCounterRefuses() {
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         history.put(M - 2, Map.of("dc", 20L, "other", 30L));
-        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, 0, List.of(), history, 1, 2, 0, 0, 100,
+        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(), history, 1, 2, 0, 0, 100,
                 new MinutePool(M, 100, 100, 0));
         RoomWorker w = worker(COUNTERS, s);
 
@@ -244,7 +311,7 @@ class RoomWorkerTest {
     void aDataCenterWithoutHistoryAdmitsThroughAnywhereSlotsOnly() {
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         history.put(M - 2, Map.of("dc", 50L));
-        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, 0, List.of(), history, 1, 2, 0, 0, 40,
+        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(), history, 1, 2, 0, 0, 40,
                 new MinutePool(M, 40, 100, 0));
         RoomWorker delhi = new RoomWorker(COUNTERS, "delhi", "d1", NOW);
         delhi.applyState(s);
@@ -261,7 +328,7 @@ class RoomWorkerTest {
         for (int i = 0; i < 3; i++) {
             assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
         }
-        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 0, 0, 0, List.of(),
+        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 0, 0, List.of(),
                 state(List.of(), 3).trafficHistory(), 1, 1, 30, 0, 10, new MinutePool(M, 10, 100, 0)));
 
         assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
