@@ -67,6 +67,7 @@ final class ObjectStorage implements Storage {
     private final PriorityQueue<Held> held = new PriorityQueue<>();
     private int concurrentReads;
     private Throwable broken;
+    private boolean dropped;
 
     private boolean alarmLoaded;
     private Instant alarm;
@@ -199,6 +200,7 @@ final class ObjectStorage implements Storage {
     }
 
     private void checkUsable() {
+        host.checkHolder("storage");
         if (broken != null) {
             throw new ObjectResetException("object " + object + " was reset: " + broken.getMessage(), broken);
         }
@@ -297,6 +299,12 @@ final class ObjectStorage implements Storage {
             if (k != null) checkKey(k);
         }
         KeyRange range = options.toRange();
+        if (range.isEmpty()) {
+            synchronized (lock) {
+                checkUsable();
+            }
+            return Map.of();
+        }
         TreeMap<String, byte[]> overlay = new TreeMap<>(KeyRange.ORDER);
         boolean engineHidden;
         long epoch;
@@ -312,7 +320,7 @@ final class ObjectStorage implements Storage {
             epoch = cacheEpoch;
         }
         List<Map.Entry<String, byte[]>> rows = List.of();
-        if (!engineHidden && !range.isEmpty()) {
+        if (!engineHidden) {
             long deletions = overlay.values().stream().filter(v -> v == null).count();
             KeyRange engineRange = range.limit() == 0 ? range : range.withLimit((int) Math.min(Integer.MAX_VALUE, range.limit() + deletions));
             rows = loadOutsideLock(storageOptions, () -> runtime.engine.list(object, engineRange));
@@ -470,6 +478,7 @@ final class ObjectStorage implements Storage {
 
     @Override
     public Optional<Instant> getAlarm() {
+        host.checkHolder("storage");
         loadAlarm();
         synchronized (lock) {
             checkUsable();
@@ -719,7 +728,12 @@ final class ObjectStorage implements Storage {
         synchronized (lock) {
             flushing = false;
             done = flushDone;
-            if (broken == null && failure == null) {
+            if (failure != null && broken == null) {
+                // from now on nothing more may reach storage: a later batch must never commit
+                // without this one. breakAll (via host.reset below) fails what is held.
+                broken = failure;
+            }
+            if (broken == null) {
                 durableSeq = batch.maxSeq;
                 unflushedBytes -= batch.bytes;
                 for (String key : batch.writes.keySet()) {
@@ -736,7 +750,7 @@ final class ObjectStorage implements Storage {
             }
         }
         if (released > 0) runtime.cacheBudget.charge(-released);
-        if (failure == null && batch.alarm != null && broken == null) {
+        if (failure == null && batch.alarm != null) {
             runtime.alarmCommitted(host, batch.alarm.at());
         }
         for (Held h : release) complete(h);
@@ -774,8 +788,9 @@ final class ObjectStorage implements Storage {
         long released;
         CompletableFuture<Void> done;
         synchronized (lock) {
-            if (broken != null) return flushDone;
-            broken = cause;
+            if (dropped) return flushDone;
+            dropped = true;
+            if (broken == null) broken = cause;
             failed = new ArrayList<>(held);
             held.clear();
             open = new Pending();

@@ -39,6 +39,11 @@ public final class SqliteStorageEngine implements StorageEngine {
 
     private final Path file;
     private final Connection writer;
+    private final PreparedStatement deleteAllStatement;
+    private final PreparedStatement upsertStatement;
+    private final PreparedStatement deleteStatement;
+    private final PreparedStatement setAlarmStatement;
+    private final PreparedStatement deleteAlarmStatement;
     private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
     private final List<Connection> allReaders = new ArrayList<>();
     private volatile boolean closed;
@@ -56,6 +61,12 @@ public final class SqliteStorageEngine implements StorageEngine {
                     + " WITHOUT ROWID");
         }
         writer.setAutoCommit(false);
+        // prepared once: only the single group-commit writer thread uses them
+        deleteAllStatement = writer.prepareStatement("DELETE FROM kv WHERE object = ?");
+        upsertStatement = writer.prepareStatement("INSERT OR REPLACE INTO kv (object, key, value) VALUES (?, ?, ?)");
+        deleteStatement = writer.prepareStatement("DELETE FROM kv WHERE object = ? AND key = ?");
+        setAlarmStatement = writer.prepareStatement("INSERT OR REPLACE INTO alarms (object, at_millis) VALUES (?, ?)");
+        deleteAlarmStatement = writer.prepareStatement("DELETE FROM alarms WHERE object = ?");
         for (int i = 0; i < READERS; i++) {
             Connection r = DriverManager.getConnection("jdbc:sqlite:" + file);
             try (Statement s = r.createStatement()) {
@@ -151,42 +162,10 @@ public final class SqliteStorageEngine implements StorageEngine {
     public void commit(List<Batch> batches) {
         checkOpen();
         try {
-            try (PreparedStatement deleteAll = writer.prepareStatement("DELETE FROM kv WHERE object = ?");
-                 PreparedStatement upsert = writer.prepareStatement("INSERT OR REPLACE INTO kv (object, key, value) VALUES (?, ?, ?)");
-                 PreparedStatement delete = writer.prepareStatement("DELETE FROM kv WHERE object = ? AND key = ?");
-                 PreparedStatement setAlarm = writer.prepareStatement("INSERT OR REPLACE INTO alarms (object, at_millis) VALUES (?, ?)");
-                 PreparedStatement deleteAlarm = writer.prepareStatement("DELETE FROM alarms WHERE object = ?")) {
-                for (Batch b : batches) {
-                    if (b.deleteAll()) {
-                        deleteAll.setString(1, b.object());
-                        deleteAll.executeUpdate();
-                    }
-                    for (Map.Entry<String, byte[]> w : b.writes().entrySet()) {
-                        if (w.getValue() == null) {
-                            delete.setString(1, b.object());
-                            delete.setString(2, w.getKey());
-                            delete.addBatch();
-                        } else {
-                            upsert.setString(1, b.object());
-                            upsert.setString(2, w.getKey());
-                            upsert.setBytes(3, w.getValue());
-                            upsert.addBatch();
-                        }
-                    }
-                    // deletes and upserts touch distinct keys within a batch, so their order is free
-                    delete.executeBatch();
-                    upsert.executeBatch();
-                    if (b.alarm() != null) {
-                        if (b.alarm().at() == null) {
-                            deleteAlarm.setString(1, b.object());
-                            deleteAlarm.executeUpdate();
-                        } else {
-                            setAlarm.setString(1, b.object());
-                            setAlarm.setLong(2, b.alarm().at().toEpochMilli());
-                            setAlarm.executeUpdate();
-                        }
-                    }
-                }
+            if (distinctObjects(batches)) {
+                apply(batches);
+            } else {
+                for (Batch b : batches) apply(List.of(b));
             }
             writer.commit();
         } catch (SQLException e) {
@@ -197,6 +176,61 @@ public final class SqliteStorageEngine implements StorageEngine {
             }
             throw new IllegalStateException("SQLite commit of " + batches.size() + " batches failed in " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    private static boolean distinctObjects(List<Batch> batches) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (Batch b : batches) {
+            if (!seen.add(b.object())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Applies batches of distinct objects. Their statements commute, so every deleteAll runs
+     * first, then all key deletes, then all upserts, each as one JDBC batch: few native calls per
+     * commit, whatever the number of objects.
+     */
+    private void apply(List<Batch> batches) throws SQLException {
+        boolean deleteAlls = false;
+        boolean deletes = false;
+        boolean upserts = false;
+        for (Batch b : batches) {
+            if (b.deleteAll()) {
+                deleteAllStatement.setString(1, b.object());
+                deleteAllStatement.addBatch();
+                deleteAlls = true;
+            }
+        }
+        if (deleteAlls) deleteAllStatement.executeBatch();
+        for (Batch b : batches) {
+            for (Map.Entry<String, byte[]> w : b.writes().entrySet()) {
+                if (w.getValue() == null) {
+                    deleteStatement.setString(1, b.object());
+                    deleteStatement.setString(2, w.getKey());
+                    deleteStatement.addBatch();
+                    deletes = true;
+                } else {
+                    upsertStatement.setString(1, b.object());
+                    upsertStatement.setString(2, w.getKey());
+                    upsertStatement.setBytes(3, w.getValue());
+                    upsertStatement.addBatch();
+                    upserts = true;
+                }
+            }
+            if (b.alarm() != null) {
+                if (b.alarm().at() == null) {
+                    deleteAlarmStatement.setString(1, b.object());
+                    deleteAlarmStatement.executeUpdate();
+                } else {
+                    setAlarmStatement.setString(1, b.object());
+                    setAlarmStatement.setLong(2, b.alarm().at().toEpochMilli());
+                    setAlarmStatement.executeUpdate();
+                }
+            }
+        }
+        if (deletes) deleteStatement.executeBatch();
+        if (upserts) upsertStatement.executeBatch();
     }
 
     @Override
