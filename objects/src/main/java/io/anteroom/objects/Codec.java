@@ -64,7 +64,11 @@ public final class Codec {
         module.addDeserializer(Instant.class, fromString(Instant.class, Instant::parse));
         module.addSerializer(Duration.class, toStringSerializer(Duration.class));
         module.addDeserializer(Duration.class, fromString(Duration.class, Duration::parse));
-        this.mapper = JsonMapper.builder()
+        // a shared buffer pool: the default is per thread, and objects run on short-lived virtual threads
+        com.fasterxml.jackson.core.JsonFactory factory = com.fasterxml.jackson.core.JsonFactory.builder()
+                .recyclerPool(com.fasterxml.jackson.core.util.JsonRecyclerPools.sharedConcurrentDequePool())
+                .build();
+        this.mapper = JsonMapper.builder(factory)
                 .addModule(module)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .build();
@@ -88,6 +92,9 @@ public final class Codec {
      * @throws IllegalArgumentException if the value cannot be encoded
      */
     public byte[] encodeValue(Object value) {
+        if (value instanceof Long || value instanceof Integer || value instanceof Boolean) {
+            return value.toString().getBytes(StandardCharsets.US_ASCII); // what Jackson writes, without Jackson
+        }
         try {
             return mapper.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
@@ -98,12 +105,32 @@ public final class Codec {
     }
 
     /** Decodes a stored value as {@code type} ({@code Object.class}: natural JSON types). */
+    @SuppressWarnings("unchecked")
     public <T> T decodeValue(byte[] bytes, Class<T> type) {
+        if (type == Long.class) {
+            Long fast = parseLong(bytes);
+            if (fast != null) return (T) fast;
+        }
         JavaType t = valueTypes.computeIfAbsent(type, c -> mapper.getTypeFactory().constructType(c));
         return decode(bytes, 0, t, "stored value as " + type.getName());
     }
 
     // ---- calls ----
+
+    /** The value of a JSON integer that fits a long, or null (then Jackson decides). */
+    private static Long parseLong(byte[] b) {
+        int n = b.length;
+        if (n == 0 || n > 18) return null;
+        int i = b[0] == '-' ? 1 : 0;
+        if (i == n) return null;
+        long v = 0;
+        for (; i < n; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) return null;
+            v = v * 10 + d;
+        }
+        return b[0] == '-' ? -v : v;
+    }
 
     /**
      * Encodes the arguments of a call to {@code method}.
@@ -130,6 +157,7 @@ public final class Codec {
 
     /** Decodes the arguments of a call to {@code method} by its declared parameter types. */
     public Object[] decodeArgs(Method method, byte[] bytes) {
+        if (bytes == null) throw new IllegalArgumentException("arguments of " + describe(method) + " are missing (null)");
         JavaType[] types = parameterTypes(method);
         Object[] out = new Object[types.length];
         try (JsonParser p = mapper.createParser(bytes)) {

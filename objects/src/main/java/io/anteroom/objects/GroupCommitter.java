@@ -12,15 +12,15 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Invariants: {@link StorageEngine#commit} is called only from this thread, never concurrently;
  * batches are committed in submission order; each submitted batch gets exactly one callback
- * (success, or the failure of the commit that carried it); after {@link #close()} returns every
- * batch submitted before it has been committed or failed.
+ * (success, or the failure of the commit that carried it), on a virtual thread after its commit;
+ * after {@link #close()} returns every batch submitted before it has been committed or failed.
  */
 final class GroupCommitter implements AutoCloseable {
     /** A batch with its confirmation. */
     interface Flush {
         StorageEngine.Batch batch();
 
-        /** Called on the writer thread; {@code failure} is null on success. Must be quick. */
+        /** Called once the commit ended; {@code failure} is null on success. */
         void done(Throwable failure);
     }
 
@@ -85,9 +85,14 @@ final class GroupCommitter implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 failure = e;
             }
-            for (Flush f : group) {
-                f.done(failure);
-            }
+            // Confirm on a virtual thread: waking the callers is slow from this platform thread and
+            // the next commit should not wait for it. Order between groups does not matter: an
+            // object has at most one flush in flight, submitted only after the previous confirmed.
+            List<Flush> done = List.copyOf(group);
+            Throwable result = failure;
+            Thread.ofVirtual().name("anteroom-objects-confirm").start(() -> {
+                for (Flush f : done) f.done(result);
+            });
         }
     }
 

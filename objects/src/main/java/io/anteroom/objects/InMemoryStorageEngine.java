@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class InMemoryStorageEngine implements StorageEngine {
     private final TreeMap<String, TreeMap<String, byte[]>> data = new TreeMap<>();
     private final Map<String, Instant> alarms = new HashMap<>();
-    private final List<List<Batch>> commitLog = new ArrayList<>();
+    /** The most recent commits (bounded, so that long simulations do not grow without end). */
+    private final java.util.ArrayDeque<List<Batch>> commitLog = new java.util.ArrayDeque<>();
+    private static final int COMMIT_LOG_LIMIT = 10_000;
     private final AtomicInteger failingCommits = new AtomicInteger();
     private volatile Hold readHold;
     private volatile Hold commitHold;
@@ -91,6 +93,7 @@ public final class InMemoryStorageEngine implements StorageEngine {
             for (Batch b : batches) {
                 apply(b);
             }
+            if (commitLog.size() == COMMIT_LOG_LIMIT) commitLog.removeFirst();
             commitLog.add(List.copyOf(batches));
         }
     }
@@ -153,7 +156,7 @@ public final class InMemoryStorageEngine implements StorageEngine {
         return copy;
     }
 
-    /** Every commit so far, each the list of batches it made durable together. */
+    /** The commits so far (the last 10,000), each the list of batches it made durable together. */
     public synchronized List<List<Batch>> commits() {
         return List.copyOf(commitLog);
     }

@@ -90,18 +90,16 @@ public final class Namespace<T> {
             Object[] copied = copyArgs(codec, method, args);
             boolean async = Codec.isAsync(method);
             if (caller == null) {
-                CompletableFuture<Object> reply;
+                if (!async) return ObjectContextImpl.join(runtime.invokeBlocking(this, id, method, copied));
                 try {
-                    reply = runtime.invoke(this, id, method, copied, false);
+                    return runtime.detached(runtime.invoke(this, id, method, copied, false));
                 } catch (ObjectOverloadedException e) {
-                    if (async) return CompletableFuture.failedFuture(e);
-                    throw e;
+                    return CompletableFuture.failedFuture(e);
                 }
-                return async ? runtime.offWriterThread(reply) : ObjectContextImpl.join(reply);
             }
             ObjectContextImpl ctx = caller.context;
             if (async) {
-                return runtime.offWriterThread(ctx.heldByOutputGate(() -> runtime.invoke(this, id, method, copied, false)));
+                return runtime.detached(ctx.heldByOutputGate(() -> runtime.invoke(this, id, method, copied, false)));
             }
             return ctx.outgoing(() -> runtime.invoke(this, id, method, copied, false));
         };

@@ -41,12 +41,15 @@ final class ObjectContextImpl implements ObjectContext {
 
     @Override
     public <R> R blockConcurrencyWhile(Callable<R> task) {
+        host.checkHolder("blockConcurrencyWhile");
         host.throwIfBroken();
+        Thread caller = Thread.currentThread();
         Duration limit = host.runtime.blockConcurrencyTimeout;
         CompletableFuture<R> result = new CompletableFuture<>();
         host.blockDepth++;
         // the task runs on its own virtual thread so that the timeout can end the wait for it
         Thread worker = Thread.ofVirtual().name("object-" + host.namespace.name() + "-block").start(() -> {
+            host.holder = Thread.currentThread();
             try {
                 result.complete(task.call());
             } catch (Throwable t) {
@@ -66,6 +69,7 @@ final class ObjectContextImpl implements ObjectContext {
                     + " was reset: " + cause, cause);
         } finally {
             timeout.cancel();
+            host.holder = caller;
             host.blockDepth--;
         }
     }
@@ -88,6 +92,7 @@ final class ObjectContextImpl implements ObjectContext {
 
     /** Sends once every earlier confirmed write is durable, without waiting here. */
     <R> CompletableFuture<R> heldByOutputGate(Supplier<CompletableFuture<R>> send) {
+        host.checkHolder("an outgoing call");
         checkNotInTransaction();
         CompletableFuture<Object> confirmed = host.storage.whenConfirmed();
         if (host.blockDepth > 0) host.storage.onYield(); // nothing else will seal the writes it waits for
@@ -96,6 +101,7 @@ final class ObjectContextImpl implements ObjectContext {
 
     @Override
     public <R> R outgoing(Supplier<CompletableFuture<R>> send) {
+        host.checkHolder("outgoing");
         checkNotInTransaction();
         CompletableFuture<Object> confirmed = host.storage.whenConfirmed();
         if (host.blockDepth > 0) {
@@ -114,6 +120,7 @@ final class ObjectContextImpl implements ObjectContext {
 
     @Override
     public <R> R await(CompletableFuture<R> future) {
+        host.checkHolder("await");
         if (future.isDone() || host.blockDepth > 0) return join(future);
         host.exitGate();
         try {

@@ -56,6 +56,13 @@ final class ObjectHost {
     private long lastActivityMillis;
     private List<CompletableFuture<Void>> idleWaiters;
 
+    /**
+     * The thread running this object's code (the gate holder, or the worker of a
+     * blockConcurrencyWhile task). Storage and context calls from any other thread would bypass
+     * the gate, so they are refused.
+     */
+    volatile Thread holder;
+
     // touched only by the gate holder
     private Object instance;
     int blockDepth;
@@ -103,15 +110,22 @@ final class ObjectHost {
 
     // ---------------------------------------------------------------- input gate
 
+    /** Outcomes of {@link #submit}. */
+    static final int CLOSED = 0;
+    static final int ACCEPTED = 1;
+    static final int RUN_HERE = 2;
+
     /**
-     * Queues an event. Returns false if this host is closed (the caller creates a new host).
+     * Queues an event. Returns {@link #CLOSED} if this host is closed (the caller creates a new
+     * host), {@link #RUN_HERE} if the gate was free, {@code runHere} was asked, and the calling
+     * thread now holds the gate and must call {@link #runHere}; otherwise {@link #ACCEPTED}.
      *
      * @throws ObjectOverloadedException if too many events already wait
      */
-    boolean submit(Event e) {
+    int submit(Event e, boolean runHere) {
         e.submittedNanos = System.nanoTime();
         synchronized (gateLock) {
-            if (closed) return false;
+            if (closed) return CLOSED;
             if (held) {
                 if (waitingEvents >= runtime.maxQueuedEvents) {
                     runtime.metrics.overloadRejections.mark();
@@ -120,16 +134,28 @@ final class ObjectHost {
                 }
                 waiting.add(e);
                 waitingEvents++;
-                return true;
+                return ACCEPTED;
             }
             held = true;
         }
+        if (runHere) return RUN_HERE;
         Thread.ofVirtual().name("object-" + namespace.name()).start(() -> serve(e));
-        return true;
+        return ACCEPTED;
+    }
+
+    /**
+     * Runs an event on the calling (virtual) thread, which holds the gate, then hands the gate on.
+     * A blocking in-process caller would only wait meanwhile: this saves a thread per call.
+     */
+    void runHere(Event e) {
+        holder = Thread.currentThread();
+        runEvent(e);
+        handOff(false);
     }
 
     /** Runs events while this thread holds the gate and the next queued item is a new event. */
     private void serve(Event first) {
+        holder = Thread.currentThread();
         Event e = first;
         while (e != null) {
             runEvent(e);
@@ -148,6 +174,7 @@ final class ObjectHost {
             Object w = waiting.poll();
             if (w == null) {
                 held = false;
+                holder = null;
                 lastActivityMillis = runtime.clock().millis();
                 if (idleWaiters != null && storage.isQuiescent()) {
                     idle = idleWaiters;
@@ -194,12 +221,22 @@ final class ObjectHost {
         if (r != null) {
             while (!r.granted) LockSupport.park(this);
         }
+        holder = Thread.currentThread();
         throwIfBroken();
     }
 
     int queuedEvents() {
         synchronized (gateLock) {
             return waitingEvents;
+        }
+    }
+
+    /** @throws IllegalStateException unless called from this object's running event */
+    void checkHolder(String what) {
+        if (holder != Thread.currentThread()) {
+            throw new IllegalStateException(what + " of object " + namespace.name() + "/" + id
+                    + " was called outside of the object's own event (from thread " + Thread.currentThread()
+                    + "); use it only from the object's methods, constructor, alarm handler or blockConcurrencyWhile task");
         }
     }
 

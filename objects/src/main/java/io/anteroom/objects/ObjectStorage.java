@@ -200,6 +200,7 @@ final class ObjectStorage implements Storage {
     }
 
     private void checkUsable() {
+        host.checkHolder("storage");
         if (broken != null) {
             throw new ObjectResetException("object " + object + " was reset: " + broken.getMessage(), broken);
         }
@@ -477,6 +478,7 @@ final class ObjectStorage implements Storage {
 
     @Override
     public Optional<Instant> getAlarm() {
+        host.checkHolder("storage");
         loadAlarm();
         synchronized (lock) {
             checkUsable();

@@ -189,18 +189,33 @@ public final class Runtime implements AutoCloseable {
     CompletableFuture<Object> invoke(Namespace<?> ns, ObjectId id, Method method, Object[] args, boolean encoded) {
         checkOpen();
         ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), encoded);
-        dispatch(ns, id, e);
+        dispatch(ns, id, e, false);
         return e.reply;
     }
 
-    private void dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
+    /**
+     * As {@link #invoke}, for a caller that will block on the reply: if it is a virtual thread and
+     * the object is idle, the event runs right here instead of on a new thread.
+     */
+    CompletableFuture<Object> invokeBlocking(Namespace<?> ns, ObjectId id, Method method, Object[] args) {
+        checkOpen();
+        ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), false);
+        ObjectHost ran = dispatch(ns, id, e, Thread.currentThread().isVirtual());
+        if (ran != null) ran.runHere(e);
+        return e.reply;
+    }
+
+    /** Delivers {@code e}; returns the host if the caller must run it here (see {@link ObjectHost#submit}). */
+    private ObjectHost dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e, boolean runHere) {
         String key = objectKey(ns.name(), id);
         while (true) {
             ObjectHost h = hosts.get(key);
             if (h == null) {
                 h = hosts.computeIfAbsent(key, k -> new ObjectHost(this, ns, id, draining.getOrDefault(k, CompletableFuture.completedFuture(null))));
             }
-            if (h.submit(e)) return;
+            int outcome = h.submit(e, runHere);
+            if (outcome == ObjectHost.RUN_HERE) return h;
+            if (outcome == ObjectHost.ACCEPTED) return null;
             // closed a moment ago: hostClosed is about to replace it
             Thread.onSpinWait();
             Thread.yield();
@@ -214,7 +229,7 @@ public final class Runtime implements AutoCloseable {
             return;
         }
         try {
-            dispatch(ns, id, e);
+            dispatch(ns, id, e, false);
         } catch (RuntimeException failure) {
             e.reply.completeExceptionally(failure);
         }
@@ -228,8 +243,8 @@ public final class Runtime implements AutoCloseable {
         hosts.remove(host.objectKey, host);
     }
 
-    /** Completes async replies on virtual threads, never on the group-commit writer. */
-    <R> CompletableFuture<R> offWriterThread(CompletableFuture<R> f) {
+    /** Runs the dependents of an async reply on their own virtual thread, not on the thread confirming flushes. */
+    <R> CompletableFuture<R> detached(CompletableFuture<R> f) {
         return f.whenCompleteAsync((v, x) -> {}, callbacks);
     }
 
@@ -289,7 +304,7 @@ public final class Runtime implements AutoCloseable {
             if (x != null) LOG.warn("alarm event of {}/{} failed: {}", ns.name(), id, x.toString());
         });
         try {
-            dispatch(ns, id, e);
+            dispatch(ns, id, e, false);
         } catch (ObjectOverloadedException overloaded) {
             scheduleAlarm(ns, id, stored, clock.instant().plus(ALARM_FIRST_BACKOFF));
         }

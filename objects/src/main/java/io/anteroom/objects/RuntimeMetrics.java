@@ -2,7 +2,7 @@ package io.anteroom.objects;
 
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.Histogram;
-import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.codahale.metrics.SlidingWindowReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.RatioGauge;
@@ -46,12 +46,15 @@ final class RuntimeMetrics {
         });
     }
 
-    // lock-free reservoirs: these are updated on every event from many threads
+    // These are updated on every event and flush: a sliding window of the last 1,028 values is
+    // the cheapest reservoir (an array write), and shows recent behaviour.
+    private static final int WINDOW = 1028;
+
     private Timer timer(String name) {
-        return registry.timer(PREFIX + name, () -> new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        return registry.timer(PREFIX + name, () -> new Timer(new SlidingWindowReservoir(WINDOW)));
     }
 
     private Histogram histogram(String name) {
-        return registry.histogram(PREFIX + name, () -> new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        return registry.histogram(PREFIX + name, () -> new Histogram(new SlidingWindowReservoir(WINDOW)));
     }
 }

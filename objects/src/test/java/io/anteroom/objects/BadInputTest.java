@@ -180,6 +180,30 @@ class BadInputTest {
         }
     }
 
+    interface Leaky {
+        String useStorageFromAnotherThread() throws Exception;
+    }
+
+    @Test
+    void storageUsedOutsideTheObjectsOwnEventIsRefused() throws Exception {
+        try (Fixture f = new Fixture()) {
+            Leaky leaky = f.runtime.namespace("leaky", Leaky.class, ctx -> () -> {
+                java.util.concurrent.CompletableFuture<String> outcome = new java.util.concurrent.CompletableFuture<>();
+                Thread.ofPlatform().start(() -> {
+                    try {
+                        ctx.storage().put("k", 1);
+                        outcome.complete("allowed");
+                    } catch (IllegalStateException e) {
+                        outcome.complete(e.getMessage());
+                    }
+                }).join();
+                return outcome.get();
+            }).get("l");
+            assertThat(leaky.useStorageFromAnotherThread()).contains("storage of object leaky/")
+                    .contains("outside of the object's own event");
+        }
+    }
+
     interface Overloaded {
         void add(int a);
 
