@@ -219,7 +219,13 @@ final class ObjectHost {
             }
         }
         if (r != null) {
-            while (!r.granted) LockSupport.park(this);
+            boolean interrupted = false;
+            while (!r.granted) {
+                LockSupport.park(this);
+                // an interrupt must not turn this wait into a spin; it is kept for the object's code
+                if (Thread.interrupted()) interrupted = true;
+            }
+            if (interrupted) Thread.currentThread().interrupt();
         }
         holder = Thread.currentThread();
         throwIfBroken();
