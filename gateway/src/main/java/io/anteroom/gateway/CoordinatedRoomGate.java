@@ -154,7 +154,8 @@ final class CoordinatedRoomGate implements RoomGate {
     String failMode = current.settings().failMode();
     boolean useFallback = degraded && failMode.equals("degrade");
     RoomWorker worker = useFallback ? shard.fallback() : shard.worker();
-    if (current.settings().queueAll() && (ticket == null || !ticket.admitted())) {
+    if (current.settings().queueAll() && (ticket == null || !ticket.admitted()
+        || !live(ticket, now, current))) {
       // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
       return CompletableFuture.completedFuture(queueAll(worker, ticket, now, current));
     }
@@ -207,17 +208,7 @@ final class CoordinatedRoomGate implements RoomGate {
   }
 
   private Verdict queueAll(RoomWorker worker, Ticket ticket, Instant now, Setup current) {
-    Decision d = worker.decide(ticket, now);
-    if (d instanceof Decision.Queue q) {
-      return verdict(q, ticket, worker, current);
-    }
-    // the worker would let this user draw or enter; queue-all holds everyone: keep the
-    // waiting ticket it had (or none) and count nothing new
-    Ticket waiting = ticket != null && !ticket.admitted() ? ticket : null;
-    RoomState state = worker.state();
-    return new Verdict(Outcome.QUEUE, waiting == null ? null : TicketBytes.encode(waiting),
-        view(worker.estimateWait(waiting == null ? Ticket.bucketOf(now) : waiting.bucketId()),
-            state));
+    return verdict(worker.holdInQueue(ticket, now), ticket, worker, current);
   }
 
   private static QueueView view(WaitEstimate e, RoomState state) {
@@ -230,9 +221,17 @@ final class CoordinatedRoomGate implements RoomGate {
   }
 
   @Override
-  public void revoke(byte[] ticket, long nowMillis) {
-    // The room core has no "session ended" delta yet: the user's slot is released when its
-    // ticket's expiry minute passes, as for a user who simply left.
+  public void revoke(byte[] ticketBytes, long nowMillis) {
+    Ticket ticket = TicketBytes.decode(setup.settings().id(), ticketBytes);
+    if (ticket != null) {
+      shard().worker().endSession(ticket, Instant.ofEpochMilli(nowMillis)); // slot freed at once
+    }
+  }
+
+  /** Whether an admitted ticket's session is still running (queue-all keeps those users in). */
+  private static boolean live(Ticket ticket, Instant now, Setup current) {
+    return Duration.between(ticket.lastCheckInTime(), now)
+        .compareTo(current.config().sessionDuration()) < 0;
   }
 
   /**

@@ -34,6 +34,7 @@ class BackPressureTest {
         waiting.get("/", "Accept", "application/json");
       }
       h.clock.advance(Duration.ofMillis(200)); // past the 100 ms a threshold decision is reused
+      waiting.get("/", "Accept", "application/json"); // decides throttle; the pace halves after it
       last = waiting.get("/", "Accept", "application/json");
       var busy = JSON.readTree(last.body());
       assertThat(busy.get("throttle").asBoolean()).isTrue();

@@ -199,6 +199,30 @@ class WaitingRoomEndToEndTest {
   }
 
   @Test
+  void revokedSessionsFreeTheirPlacesBeforeTheyWouldHaveExpired() throws Exception {
+    try (var h = new Harness(dataDir, """
+        rooms: [ { id: shop, totalActiveUsers: 3, newUsersPerMinute: 10,
+                   sessionDurationMinutes: 30 } ]""")) {
+      var insiders = List.of(h.browser(), h.browser(), h.browser());
+      for (Browser b : insiders) {
+        assertThat(Browser.reachedOrigin(b.get("/"))).isTrue();
+      }
+      Browser next = h.browser();
+      h.report("shop");
+      assertThat(Browser.reachedOrigin(next.get("/"))).as("the site is full").isFalse();
+      insiders.get(0).get("/revoke");
+      insiders.get(1).get("/revoke");
+      h.report("shop");
+      // the next minute's pool sees the freed places (minus one the room core keeps back for
+      // admissions not yet reported)
+      h.clock.advance(Duration.ofSeconds(60));
+      h.report("shop");
+      assertThat(Browser.reachedOrigin(next.get("/")))
+          .as("in long before the revoked sessions' 30 minutes are over").isTrue();
+    }
+  }
+
+  @Test
   void anAdmittedUserKeepsItsSessionAndTheCookieIsRenewedOnEveryRequest() throws Exception {
     try (var h = new Harness(dataDir, """
         rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 2, cookieSecure: true,
