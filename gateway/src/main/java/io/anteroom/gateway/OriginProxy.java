@@ -1,6 +1,5 @@
 package io.anteroom.gateway;
 
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -34,14 +33,12 @@ final class OriginProxy implements AutoCloseable {
   private final HttpClient client;
   private final HttpProxy webSockets;
   private final SocketAddress address;
-  private final String originHost;
   private final long timeoutMillis;
 
   OriginProxy(Vertx vertx, URI origin, int timeoutSeconds) {
     boolean tls = "https".equals(origin.getScheme());
     int port = origin.getPort() > 0 ? origin.getPort() : tls ? 443 : 80;
     this.address = SocketAddress.inetSocketAddress(port, origin.getHost());
-    this.originHost = origin.getHost();
     this.timeoutMillis = timeoutSeconds * 1000L;
     var options = new HttpClientOptions().setKeepAlive(true).setSsl(tls)
         .setConnectTimeout((int) Math.min(timeoutMillis, 10_000)).setMaxInitialLineLength(8192)
@@ -107,17 +104,8 @@ final class OriginProxy implements AutoCloseable {
         .putHeader("Cache-Control", "no-store").end(text);
   }
 
-  String originHost() {
-    return originHost;
-  }
-
   @Override
   public void close() {
     client.close();
-  }
-
-  static Future<Void> closeAll(Iterable<OriginProxy> proxies) {
-    proxies.forEach(OriginProxy::close);
-    return Future.succeededFuture();
   }
 }

@@ -14,22 +14,4 @@ interface QueuePacing {
 
   /** True when the queue-status operation is over its threshold. */
   boolean throttle();
-
-  /** Pacing that always announces the room's {@code queueRefreshSeconds} and never throttles. */
-  static QueuePacing fixed(int seconds) {
-    return new QueuePacing() {
-      @Override
-      public void recordQueueStatus(long nanos) {}
-
-      @Override
-      public int refreshIntervalSeconds() {
-        return seconds;
-      }
-
-      @Override
-      public boolean throttle() {
-        return false;
-      }
-    };
-  }
 }

@@ -132,14 +132,13 @@ final class Rooms implements AutoCloseable {
     if (!s.originProtection().enabled()) {
       gate.limitNewUsersPerMinute(s.newUsersPerMinute());
     }
-    var metrics = meters;
     var protection = s.originProtection().enabled() ? new OriginProtection(s, clock) : null;
     registry.remove("anteroom.room." + s.id() + ".effective_new_users_per_minute");
     registry.gauge("anteroom.room." + s.id() + ".effective_new_users_per_minute",
         () -> () -> protection != null ? protection.effectiveNewUsersPerMinute()
             : s.newUsersPerMinute());
     return new RoomRuntime(s, gate, new BypassMatcher(s.bypass()), new QueueResponder(s),
-        origin(s.origin().orElse(defaultOrigin)), pacing.apply(s), metrics, protection);
+        origin(s.origin().orElse(defaultOrigin)), pacing.apply(s), meters, protection);
   }
 
   private synchronized OriginProxy origin(URI uri) {

@@ -242,6 +242,35 @@ class WaitingRoomEndToEndTest {
   }
 
   @Test
+  void passthroughRoomsLetEveryoneThroughButStillHandOutTickets() throws Exception {
+    try (var h = new Harness(dataDir, """
+        rooms: [ { id: shop, totalActiveUsers: 1, queueingMethod: passthrough } ]""")) {
+      for (int i = 0; i < 3; i++) {
+        Browser b = h.browser();
+        assertThat(Browser.reachedOrigin(b.get("/"))).isTrue();
+        assertThat(b.cookies).containsKey("__anteroom_shop");
+      }
+      assertThat(h.gateway.rooms().get("shop").orElseThrow().meters().queued().getCount())
+          .isZero();
+    }
+  }
+
+  @Test
+  void anOperatorTemplateReplacesTheQueuePage() throws Exception {
+    Path template = dataDir.resolve("page.mustache");
+    java.nio.file.Files.writeString(template,
+        "<p>Custom line: wait {{waitTimeFormatted}}, next check in {{refreshIntervalSeconds}} s,"
+            + " fifo={{isFIFOQueue}}</p>");
+    try (var h = new Harness(dataDir, """
+        rooms: [ { id: shop, totalActiveUsers: 1, template: "%s" } ]""".formatted(template))) {
+      h.browser().get("/");
+      String page = h.browser().get("/").body();
+      assertThat(page).startsWith("<p>Custom line: wait ").contains("fifo=true")
+          .doesNotContain("You are in line");
+    }
+  }
+
+  @Test
   void suspendedRoomsLetEveryoneThroughUncounted() throws Exception {
     try (var h = new Harness(dataDir, """
         rooms: [ { id: shop, totalActiveUsers: 1, suspended: true } ]""")) {
