@@ -106,6 +106,7 @@ final class CoordinatedRoomGate implements RoomGate {
           default -> Strategy.COUNTERS;
         })
         .curveFactor(s.curveFactor())
+        .sessionRenewal(!s.disableSessionRenewal())
         .build();
   }
 
@@ -163,7 +164,7 @@ final class CoordinatedRoomGate implements RoomGate {
     if (d instanceof Decision.Draw draw) {
       return draw(worker, draw, now, current);
     }
-    return CompletableFuture.completedFuture(verdict(d, ticket, worker, current));
+    return CompletableFuture.completedFuture(verdict(d, worker, current));
   }
 
   private CompletionStage<Verdict> draw(RoomWorker worker, Decision.Draw draw, Instant now,
@@ -189,18 +190,13 @@ final class CoordinatedRoomGate implements RoomGate {
     if (d instanceof Decision.Draw next) {
       return draw(worker, next, now, current);
     }
-    return CompletableFuture.completedFuture(verdict(d, null, worker, current));
+    return CompletableFuture.completedFuture(verdict(d, worker, current));
   }
 
-  private Verdict verdict(Decision d, Ticket presented, RoomWorker worker, Setup current) {
+  private Verdict verdict(Decision d, RoomWorker worker, Setup current) {
     return switch (d) {
-      case Decision.Admit a -> {
-        boolean session = a.reason() == Decision.AdmitReason.SESSION;
-        Ticket give = session && current.settings().disableSessionRenewal() ? presented
-            : a.ticket();
-        yield new Verdict(session ? Outcome.ADMIT_SESSION : Outcome.ADMIT,
-            TicketBytes.encode(give), null);
-      }
+      case Decision.Admit a -> new Verdict(a.reason() == Decision.AdmitReason.SESSION
+          ? Outcome.ADMIT_SESSION : Outcome.ADMIT, TicketBytes.encode(a.ticket()), null);
       case Decision.Queue q -> new Verdict(Outcome.QUEUE, TicketBytes.encode(q.ticket()),
           view(q.estimate(), worker.state()));
       case Decision.Draw x -> throw new IllegalStateException("undrawn counter " + x);
@@ -208,7 +204,7 @@ final class CoordinatedRoomGate implements RoomGate {
   }
 
   private Verdict queueAll(RoomWorker worker, Ticket ticket, Instant now, Setup current) {
-    return verdict(worker.holdInQueue(ticket, now), ticket, worker, current);
+    return verdict(worker.holdInQueue(ticket, now), worker, current);
   }
 
   private static QueueView view(WaitEstimate e, RoomState state) {
@@ -228,10 +224,15 @@ final class CoordinatedRoomGate implements RoomGate {
     }
   }
 
-  /** Whether an admitted ticket's session is still running (queue-all keeps those users in). */
+  /**
+   * Whether an admitted ticket's session is still running (queue-all keeps those users in). This
+   * repeats the room core's session rule because {@code RoomWorker} does not expose it; a
+   * {@code decide} call would count the user and might admit an expired one.
+   */
   private static boolean live(Ticket ticket, Instant now, Setup current) {
-    return Duration.between(ticket.lastCheckInTime(), now)
-        .compareTo(current.config().sessionDuration()) < 0;
+    Instant start = current.config().sessionRenewal() ? ticket.lastCheckInTime()
+        : ticket.acceptedAt();
+    return Duration.between(start, now).compareTo(current.config().sessionDuration()) < 0;
   }
 
   /**

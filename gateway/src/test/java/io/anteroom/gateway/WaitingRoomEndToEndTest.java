@@ -271,6 +271,28 @@ class WaitingRoomEndToEndTest {
   }
 
   @Test
+  void withoutSessionRenewalASessionEndsItsDurationAfterAdmission() throws Exception {
+    for (boolean renewal : List.of(true, false)) {
+      try (var h = new Harness(dataDir.resolve("r" + renewal), """
+          rooms: [ { id: shop, totalActiveUsers: 5, sessionDurationMinutes: 2,
+                     disableSessionRenewal: %s } ]""".formatted(!renewal))) {
+        Browser user = h.browser();
+        assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
+        for (int i = 0; i < 2; i++) {
+          h.clock.advance(Duration.ofSeconds(90));
+          h.report("shop");
+          assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
+        }
+        var meters = h.gateway.rooms().get("shop").orElseThrow().meters();
+        // at 180 s: renewed sessions run on; otherwise the session (2 min from admission) is
+        // over and the user is admitted again as a new user
+        assertThat(meters.admittedNew().getCount()).as("renewal %s", renewal)
+            .isEqualTo(renewal ? 1 : 2);
+      }
+    }
+  }
+
+  @Test
   void suspendedRoomsLetEveryoneThroughUncounted() throws Exception {
     try (var h = new Harness(dataDir, """
         rooms: [ { id: shop, totalActiveUsers: 1, suspended: true } ]""")) {
