@@ -31,7 +31,7 @@ public final class DataCenterLedger {
     /** Workers silent for longer are forgotten (their retries are then too old to matter). */
     static final Duration FORGET_WORKER_AFTER = Duration.ofMinutes(10);
 
-    private final RoomConfig config;
+    private RoomConfig config;
     private final String dataCenter;
     private final Tally totals = new Tally();
     private final Map<String, AppliedReports> workers = new HashMap<>();
@@ -45,6 +45,15 @@ public final class DataCenterLedger {
 
     public String dataCenter() {
         return dataCenter;
+    }
+
+    /** Takes an operator's new limits into account from now on (the counts are kept). */
+    public synchronized void configure(RoomConfig newer) {
+        if (!newer.roomId().equals(config.roomId())) {
+            throw new IllegalArgumentException("data center ledger of room '" + config.roomId()
+                    + "' cannot take the config of room '" + newer.roomId() + "'");
+        }
+        config = newer;
     }
 
     /**

@@ -123,6 +123,7 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
                     + "', data center '" + dataCenter + "'");
         }
         config = roomConfig;
+        ledger.configure(roomConfig);
     }
 
     /** DC → global pacing: AIMD on the global object's throttle, never faster than {@code r_dc}. */

@@ -12,13 +12,28 @@ import java.util.TreeMap;
  * idempotent and order-insensitive (an older one than the held one is ignored).
  *
  * <p>Invariant: methods are {@code synchronized}; for each data center the held aggregate only gets newer.
+ *
+ * <pre>{@code
+ * GlobalLedger global = new GlobalLedger(config);
+ * global.apply(dublin.aggregate(now));                     // every dataCenterReportInterval, from each data center
+ * List<DataCenterAggregate> view = global.view(now);       // back to the data center, for its roomState(view, now)
+ * }</pre>
  */
 public final class GlobalLedger {
-    private final RoomConfig config;
+    private RoomConfig config;
     private final Map<String, DataCenterAggregate> latest = new TreeMap<>();
 
     public GlobalLedger(RoomConfig config) {
         this.config = config;
+    }
+
+    /** Takes an operator's new limits into account from now on. */
+    public synchronized void configure(RoomConfig newer) {
+        if (!newer.roomId().equals(config.roomId())) {
+            throw new IllegalArgumentException("global ledger of room '" + config.roomId()
+                    + "' cannot take the config of room '" + newer.roomId() + "'");
+        }
+        config = newer;
     }
 
     /** Keeps {@code a} if it is newer than the held aggregate of its data center; returns whether it did. */

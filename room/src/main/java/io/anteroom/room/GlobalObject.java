@@ -61,6 +61,7 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
             ledger = new GlobalLedger(roomConfig);
         }
         config = roomConfig;
+        ledger.configure(roomConfig);
         Instant now = ctx.clock().instant();
         if (ledger.apply(aggregate)) {
             changed.add(aggregate.dataCenter());

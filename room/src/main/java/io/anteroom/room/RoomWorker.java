@@ -34,6 +34,8 @@ public final class RoomWorker {
     private final MinuteCounter local;
     private final Tally pending = new Tally();
     private RoomState state;
+    /** Whether {@code state} came from a coordinator (not {@link RoomState#initial}). */
+    private boolean coordinated;
     private MinutePool pool;
     private long sequence;
 
@@ -64,10 +66,14 @@ public final class RoomWorker {
         return workerId;
     }
 
-    /** Replaces the held state, unless the given one is older than the held one. */
+    /**
+     * Replaces the held state, unless the given one is older than the held coordinator state (the first
+     * coordinator state always replaces the initial one, whatever the two clocks say).
+     */
     public synchronized void applyState(RoomState newer) {
-        if (!newer.asOf().isBefore(state.asOf())) {
+        if (!coordinated || !newer.asOf().isBefore(state.asOf())) {
             state = newer;
+            coordinated = true;
         }
     }
 

@@ -53,6 +53,20 @@ class LedgerTest {
     }
 
     @Test
+    void newLimitsApplyToTheNextStateAndKeepTheCounts() {
+        DataCenterLedger dc = new DataCenterLedger(CONFIG, "dc");
+        dc.apply(admissions("w1", 1, 30), NOW);
+        assertThat(dc.roomState(List.of(), NOW).freeSlots()).isEqualTo(70);
+
+        dc.configure(Fixtures.room(200, 200).build());
+
+        assertThat(dc.roomState(List.of(), NOW).freeSlots()).isEqualTo(170);
+        assertThatThrownBy(() -> dc.configure(RoomConfig.builder("blog").totalActiveUsers(1).newUsersPerMinute(1)
+                .sessionDurationMinutes(1).build()))
+                .hasMessage("data center ledger of room 'shop' cannot take the config of room 'blog'");
+    }
+
+    @Test
     void aReportForAnotherDataCenterIsRejected() {
         DataCenterLedger dc = new DataCenterLedger(CONFIG, "dc");
 

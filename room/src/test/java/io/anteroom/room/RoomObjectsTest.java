@@ -68,7 +68,7 @@ class RoomObjectsTest {
             WorkerReport report = w.report(START);
 
             objects.dataCenter("shop", "dublin").report(CONFIG, report);
-            RoomState again = objects.dataCenter("shop", "dublin").report(CONFIG, report).state();
+            RoomState again = objects.dataCenter("shop", "dublin").reportAsync(CONFIG, report).join().state();
 
             assertThat(again.activeUsers()).isEqualTo(1);
         }

@@ -345,6 +345,18 @@ class RoomWorkerTest {
     }
 
     @Test
+    void theFirstCoordinatorStateReplacesTheInitialOneEvenFromASlowerClock() {
+        RoomWorker w = new RoomWorker(EVEN, "dc", "w1", NOW);
+        RoomState fromBehind = state(List.of(new BucketState(M - 3, 10, 0)), 0);
+        RoomState behindBy10s = new RoomState("dc", NOW.minusSeconds(10), M, fromBehind.activeByExpiryMinute(), 0, 0,
+                fromBehind.buckets(), fromBehind.trafficHistory(), 1, 1, 30, 0, 0, fromBehind.pool());
+
+        w.applyState(behindBy10s);
+
+        assertThat(w.state()).isEqualTo(behindBy10s);
+    }
+
+    @Test
     void aQueuedUserSeesTheEstimateAndItsSpread() {
         RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 30, 0), new BucketState(M, 30, 0)), 0));
 
