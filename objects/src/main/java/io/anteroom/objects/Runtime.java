@@ -373,6 +373,14 @@ public final class Runtime implements AutoCloseable {
         return h == null ? 0 : h.queuedEvents();
     }
 
+    /**
+     * Waits until no live object runs or queues an event and every write is durable. For tests:
+     * idle eviction skips objects whose last flush is still being confirmed.
+     */
+    void awaitIdle() {
+        CompletableFuture.allOf(hosts.values().stream().map(ObjectHost::whenIdle).toArray(CompletableFuture[]::new)).join();
+    }
+
     /** How many object instances are live (for tests and metrics). */
     int liveObjects() {
         return hosts.size();

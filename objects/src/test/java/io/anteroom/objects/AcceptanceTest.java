@@ -848,6 +848,7 @@ class AcceptanceTest {
             }).get("c");
             counter.next();
             counter.next();
+            f.runtime.awaitIdle(); // the last batch's confirmation may still be in progress
             assertThat(f.runtime.liveObjects()).isEqualTo(1);
             f.time.advance(Duration.ofSeconds(29));
             assertThat(f.runtime.liveObjects()).isEqualTo(1);
