@@ -1,0 +1,54 @@
+package io.anteroom.sim;
+
+/**
+ * The figures of one run (one scenario, one strategy), all from the simulator's own bookkeeping of
+ * its simulated users (true active users, true admissions), not from the core's counts.
+ *
+ * <p>Utilization at an instant is {@code max(activeUsers / T, admissions in the last 60 s / N)}:
+ * the share of the tighter limit in use. Wait errors are relative, {@code |shown - actual| /
+ * actual}, over users queued after the first 10 minutes of the run (warm-up) who were admitted
+ * after waiting at least a minute and were shown a known estimate on their first queue page.
+ *
+ * @param peakActiveRatio highest global active users / T (sampled every second)
+ * @param p99ActiveRatio 99th percentile of global active users / T
+ * @param admissions users admitted in the run
+ * @param minutesOverN complete minutes whose admissions exceeded N
+ * @param minutesOver105N complete minutes whose admissions exceeded 1.05 × N
+ * @param maxAdmissionsRatio highest admissions of a minute / N
+ * @param queuedUsers users who were queued at least once
+ * @param utilizationAtFirstQueue utilization when the first user was queued (NaN: nobody was)
+ * @param shareQueuedBelow90 share of queued users queued while utilization was below 90 %
+ * @param shareQueuedBelow95 same, below 95 %
+ * @param fifoInversions admissions while a user of an older bucket was still waiting (strict: the
+ *     older user may be between two refreshes with its slot already reserved)
+ * @param inOrderShare 1 - fifoInversions / admissions
+ * @param overtakes admissions after which a user of an older bucket was still waiting one
+ *     refresh interval (R + 2 s) later: the older user really was passed over
+ * @param notOvertakenShare 1 - overtakes / admissions
+ * @param waitSamples queued users the wait error is measured on
+ * @param meanWaitError mean relative error of the wait shown (NaN without samples)
+ * @param medianWaitError median relative error of the wait shown (NaN without samples)
+ * @param medianWaitBias median of the signed relative error {@code (shown - actual) / actual}:
+ *     above 0 the estimates run long, below 0 short
+ * @param abandoned queued users who gave up
+ */
+public record Metrics(
+    double peakActiveRatio,
+    double p99ActiveRatio,
+    long admissions,
+    int minutesOverN,
+    int minutesOver105N,
+    double maxAdmissionsRatio,
+    long queuedUsers,
+    double utilizationAtFirstQueue,
+    double shareQueuedBelow90,
+    double shareQueuedBelow95,
+    long fifoInversions,
+    double inOrderShare,
+    long overtakes,
+    double notOvertakenShare,
+    long waitSamples,
+    double meanWaitError,
+    double medianWaitError,
+    double medianWaitBias,
+    long abandoned) {}

@@ -1,0 +1,210 @@
+package io.anteroom.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Ground truth of one run: the simulator's bookkeeping of its own users (who is active, who waits
+ * in which bucket, who was admitted when), sampled into time series and reduced to {@link Metrics}.
+ * Single-threaded, fed by the event loop.
+ */
+final class Observations {
+  /** The room's reason for admitting a user of a whole bucket (they enter even if numbers are spent). */
+  static final String WHOLE_BUCKET = "WHOLE_BUCKET";
+
+  /**
+   * Wait errors count users queued after the first 10 minutes: before that the 3-minute averages
+   * the estimate uses and the queue itself are still building up.
+   */
+  static final long WAIT_WARM_UP_MILLIS = 10 * 60_000L;
+
+  private final int totalActiveUsers;
+  private final int newUsersPerMinute;
+  private final int minutes;
+
+  private int active;
+  private int waiting;
+  private final TreeMap<Long, Integer> waitingByBucket = new TreeMap<>();
+  private final long[] admissionTimes; // ring of recent admission times, for the 60 s window
+  private int admissionHead;
+  private int admissionCount;
+
+  private final int[] activeBySecond;
+  private final int[] waitingBySecond;
+  private final int[] admissionsByMinute;
+  private final int[] wholeBucketAdmissionsByMinute;
+
+  private long admissions;
+  private long inversions;
+  private final TreeMap<String, Long> admissionsByReason = new TreeMap<>();
+  private long overtaken;
+  private long queued;
+  private long queuedBelow90;
+  private long queuedBelow95;
+  private double utilizationAtFirstQueue = Double.NaN;
+  private long abandoned;
+  private final List<Double> waitErrors = new ArrayList<>(); // signed: (shown - actual) / actual
+
+  Observations(int totalActiveUsers, int newUsersPerMinute, int minutes) {
+    this.totalActiveUsers = totalActiveUsers;
+    this.newUsersPerMinute = newUsersPerMinute;
+    this.minutes = minutes;
+    this.activeBySecond = new int[minutes * 60];
+    this.waitingBySecond = new int[minutes * 60];
+    this.admissionsByMinute = new int[minutes];
+    this.wholeBucketAdmissionsByMinute = new int[minutes];
+    // a 60 s window never holds more admissions than this unless a strategy admits far beyond N
+    this.admissionTimes = new long[Math.max(1024, newUsersPerMinute * 64)];
+  }
+
+  /** Utilization now: the share of the tighter limit in use. */
+  double utilization(long now) {
+    while (admissionCount > 0 && admissionTimes[admissionHead] <= now - 60_000) {
+      admissionHead = (admissionHead + 1) % admissionTimes.length;
+      admissionCount--;
+    }
+    return Math.max((double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute);
+  }
+
+  void sessionStarted() {
+    active++;
+  }
+
+  void sessionExpired() {
+    active--;
+  }
+
+  /** A user (new or waiting, of {@code bucket}) was admitted; call after {@link #leftQueue}. */
+  void admitted(long now, long bucket, String reason) {
+    admissions++;
+    admissionsByReason.merge(reason, 1L, Long::sum);
+    int minute = (int) (now / 60_000);
+    if (minute < minutes) {
+      admissionsByMinute[minute]++;
+      if (WHOLE_BUCKET.equals(reason)) {
+        wholeBucketAdmissionsByMinute[minute]++;
+      }
+    }
+    if (!waitingByBucket.isEmpty() && waitingByBucket.firstKey() < bucket) {
+      inversions++;
+    }
+    if (admissionCount == admissionTimes.length) { // window overflow: drop the oldest
+      admissionHead = (admissionHead + 1) % admissionTimes.length;
+      admissionCount--;
+    }
+    admissionTimes[(admissionHead + admissionCount) % admissionTimes.length] = now;
+    admissionCount++;
+  }
+
+  /**
+   * One refresh interval after an admission of {@code bucket}: an older-bucket user still waiting
+   * now was waiting at the admission too (its minute ended before this bucket's began) and has had
+   * a refresh since, so it was overtaken, not merely between two refreshes.
+   */
+  void checkOvertaken(long bucket) {
+    if (!waitingByBucket.isEmpty() && waitingByBucket.firstKey() < bucket) {
+      overtaken++;
+    }
+  }
+
+  /** A user was queued for the first time. */
+  void queued(long now, long bucket) {
+    double u = utilization(now);
+    if (queued == 0) {
+      utilizationAtFirstQueue = u;
+    }
+    queued++;
+    if (u < 0.90) {
+      queuedBelow90++;
+    }
+    if (u < 0.95) {
+      queuedBelow95++;
+    }
+    waiting++;
+    waitingByBucket.merge(bucket, 1, Integer::sum);
+  }
+
+  /** A waiting user left the queue (admitted or gave up). */
+  void leftQueue(long bucket) {
+    waiting--;
+    waitingByBucket.compute(bucket, (k, v) -> v == 1 ? null : v - 1);
+  }
+
+  void abandoned() {
+    abandoned++;
+  }
+
+  /** A queued user shown {@code shownMinutes} was admitted after {@code actualMinutes}. */
+  void waited(double shownMinutes, double actualMinutes) {
+    if (actualMinutes >= 1.0 && !Double.isNaN(shownMinutes)) {
+      waitErrors.add((shownMinutes - actualMinutes) / actualMinutes);
+    }
+  }
+
+  /** Called once per simulated second, at the end of that second. */
+  void sample(int second) {
+    if (second < activeBySecond.length) {
+      activeBySecond[second] = active;
+      waitingBySecond[second] = waiting;
+    }
+  }
+
+  SimulationResult.Series series() {
+    return new SimulationResult.Series(activeBySecond.clone(), waitingBySecond.clone(), admissionsByMinute.clone(),
+        wholeBucketAdmissionsByMinute.clone());
+  }
+
+  /** Admissions (not renewals) by the room's reason, e.g. {@code WHOLE_BUCKET}. */
+  java.util.SortedMap<String, Long> admissionsByReason() {
+    return java.util.Collections.unmodifiableSortedMap(new TreeMap<>(admissionsByReason));
+  }
+
+  private static double median(double[] sorted) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int half = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+  }
+
+  Metrics metrics() {
+    int[] sorted = activeBySecond.clone();
+    Arrays.sort(sorted);
+    double peak = sorted.length == 0 ? 0 : sorted[sorted.length - 1];
+    double p99 = sorted.length == 0 ? 0 : sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
+    int overN = 0;
+    int over105 = 0;
+    int maxAdmissions = 0;
+    for (int a : admissionsByMinute) {
+      overN += a > newUsersPerMinute ? 1 : 0;
+      over105 += a > 1.05 * newUsersPerMinute ? 1 : 0;
+      maxAdmissions = Math.max(maxAdmissions, a);
+    }
+    double[] errors = waitErrors.stream().mapToDouble(Math::abs).sorted().toArray();
+    double mean = errors.length == 0 ? Double.NaN : Arrays.stream(errors).sum() / errors.length;
+    double median = median(errors);
+    double bias = median(waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray());
+    return new Metrics(
+        peak / totalActiveUsers,
+        p99 / totalActiveUsers,
+        admissions,
+        overN,
+        over105,
+        (double) maxAdmissions / newUsersPerMinute,
+        queued,
+        utilizationAtFirstQueue,
+        queued == 0 ? 0 : (double) queuedBelow90 / queued,
+        queued == 0 ? 0 : (double) queuedBelow95 / queued,
+        inversions,
+        admissions == 0 ? 1 : 1 - (double) inversions / admissions,
+        overtaken,
+        admissions == 0 ? 1 : 1 - (double) overtaken / admissions,
+        errors.length,
+        mean,
+        median,
+        bias,
+        abandoned);
+  }
+}
