@@ -171,6 +171,49 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
   }
 
   @Override
+  public String queueExplanationHeader() {
+    return "path,state_age_ms,state_active,state_free_slots,state_adm_per_min,pool_base,pool_n_left,pool_expiring,"
+        + "pool_available,whole_reserved,counters_spent";
+  }
+
+  /**
+   * The worker's view when it queued the user: whether it queued behind an older bucket without
+   * slots ({@code behind-queue}), kept the user's own bucket waiting ({@code own-bucket-waiting}) or
+   * drew and was refused ({@code draw-refused}); the age of its state; its pool of the minute; the
+   * seats reserved for whole buckets; the numbers the minute's counters have granted.
+   */
+  @Override
+  public String explainQueued(int dc, int w, Ticket ticket) {
+    RoomWorker worker = workers.get(dc).get(w);
+    RoomState state = worker.state();
+    Instant now = now();
+    long bucket = ticket.bucketId();
+    String path = "draw-refused";
+    long wholeReserved = 0;
+    for (var b : state.buckets()) {
+      if (b.whole()) {
+        wholeReserved += b.waiting();
+      }
+      if (b.bucketId() < bucket && b.eligibleSlots() < b.waiting() && path.equals("draw-refused")) {
+        path = "behind-queue";
+      } else if (b.bucketId() == bucket && bucket < state.minute() && b.eligibleSlots() == 0) {
+        path = "own-bucket-waiting";
+      }
+    }
+    long m = Math.floorDiv(now.getEpochSecond(), 60);
+    long spent = anywhere.consumed(m);
+    for (MinuteCounter c : dataCenterCounters) {
+      spent += c.consumed(m);
+    }
+    var pool = worker.pool(now);
+    return String.join(",", path, Long.toString(Duration.between(state.asOf(), now).toMillis()),
+        Long.toString(state.activeUsers()), Long.toString(state.freeSlots()),
+        String.format(java.util.Locale.ROOT, "%.1f", state.admissionsPerMinute()), Long.toString(pool.base()),
+        Long.toString(pool.newUsersLeft()), Long.toString(pool.expiring()), Long.toString(pool.available(now)),
+        Long.toString(wholeReserved), Long.toString(spent));
+  }
+
+  @Override
   public long bucketOf(Ticket ticket) {
     return ticket.bucketId();
   }

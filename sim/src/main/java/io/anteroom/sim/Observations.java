@@ -68,6 +68,20 @@ final class Observations {
     return Math.max((double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute);
   }
 
+  static final String QUEUE_EXPLANATION_HEADER = "t_s,second_of_minute,active_over_T,window_adm_over_N,"
+      + "minute_adm_so_far,true_active_at_minute_start,waiting,minutes_behind_oldest_waiting";
+
+  /** Ground truth when a user of {@code bucket} is queued: the fields of {@link #QUEUE_EXPLANATION_HEADER}. */
+  String queueExplanation(long now, long bucket) {
+    utilization(now); // drops admissions older than 60 s from the window
+    int minute = (int) (now / 60_000);
+    int startActive = minute == 0 ? 0 : activeBySecond[Math.min(activeBySecond.length, minute * 60) - 1];
+    return String.format(java.util.Locale.ROOT, "%.3f,%d,%.4f,%.4f,%d,%d,%d,%d", now / 1000.0,
+        (now % 60_000) / 1000, (double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute,
+        minute < admissionsByMinute.length ? admissionsByMinute[minute] : -1, startActive, waiting,
+        waitingByBucket.isEmpty() ? -1 : bucket - waitingByBucket.firstKey());
+  }
+
   void sessionStarted() {
     active++;
   }
