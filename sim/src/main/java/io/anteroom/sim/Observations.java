@@ -23,6 +23,8 @@ final class Observations {
   private final int totalActiveUsers;
   private final int newUsersPerMinute;
   private final int minutes;
+  /** How long after its queueing a user's slot can only go to users ahead of it: one refresh interval and grace. */
+  private final long refreshHorizonMillis;
 
   private int active;
   private int waiting;
@@ -32,6 +34,9 @@ final class Observations {
   private int admissionCount;
 
   private final int[] activeBySecond;
+  private final double[] utilizationBySecond;
+  /** When each user queued below 95 % utilization was queued (ms). */
+  private final List<Long> queuedBelow95At = new ArrayList<>();
   private final int[] waitingBySecond;
   private final int[] admissionsByMinute;
   private final int[] wholeBucketAdmissionsByMinute;
@@ -47,7 +52,9 @@ final class Observations {
   private long abandoned;
   private final List<Double> waitErrors = new ArrayList<>(); // signed: (shown - actual) / actual
 
-  Observations(int totalActiveUsers, int newUsersPerMinute, int minutes) {
+  Observations(int totalActiveUsers, int newUsersPerMinute, int minutes, long refreshHorizonMillis) {
+    this.refreshHorizonMillis = refreshHorizonMillis;
+    this.utilizationBySecond = new double[minutes * 60];
     this.totalActiveUsers = totalActiveUsers;
     this.newUsersPerMinute = newUsersPerMinute;
     this.minutes = minutes;
@@ -135,6 +142,7 @@ final class Observations {
     }
     if (u < 0.95) {
       queuedBelow95++;
+      queuedBelow95At.add(now);
     }
     waiting++;
     waitingByBucket.merge(bucket, 1, Integer::sum);
@@ -160,6 +168,7 @@ final class Observations {
   /** Called once per simulated second, at the end of that second. */
   void sample(int second) {
     if (second < activeBySecond.length) {
+      utilizationBySecond[second] = utilization((second + 1) * 1000L);
       activeBySecond[second] = active;
       waitingBySecond[second] = waiting;
     }
@@ -181,6 +190,25 @@ final class Observations {
     }
     int half = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+  }
+
+  /**
+   * Users queued below 95 % utilization while it also stayed below 95 % for the next refresh
+   * interval (every second's sample up to {@code queuedAt + refreshHorizonMillis}): the queue ahead
+   * of them did not take the room's spare capacity before they could have used it themselves.
+   */
+  private long queuedBelow95ForARefresh() {
+    long count = 0;
+    for (long at : queuedBelow95At) {
+      int from = (int) (at / 1000);
+      int to = (int) Math.min(utilizationBySecond.length - 1, (at + refreshHorizonMillis) / 1000);
+      boolean stayedBelow = true;
+      for (int s = from; s <= to && stayedBelow; s++) {
+        stayedBelow = utilizationBySecond[s] < 0.95;
+      }
+      count += stayedBelow ? 1 : 0;
+    }
+    return count;
   }
 
   Metrics metrics() {
@@ -211,6 +239,7 @@ final class Observations {
         utilizationAtFirstQueue,
         queued == 0 ? 0 : (double) queuedBelow90 / queued,
         queued == 0 ? 0 : (double) queuedBelow95 / queued,
+        queued == 0 ? 0 : (double) queuedBelow95ForARefresh() / queued,
         inversions,
         admissions == 0 ? 1 : 1 - (double) inversions / admissions,
         overtaken,

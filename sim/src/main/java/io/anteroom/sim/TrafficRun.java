@@ -57,7 +57,8 @@ final class TrafficRun<T> {
     this.seed = seed;
     this.arrivals = new SplittableRandom(mix(seed));
     this.observations = new Observations(
-        scenario.limits().totalActiveUsers(), scenario.limits().newUsersPerMinute(), scenario.minutes());
+        scenario.limits().totalActiveUsers(), scenario.limits().newUsersPerMinute(), scenario.minutes(),
+        scenario.limits().queueRefreshSeconds() * 1_000L + OVERTAKE_GRACE_MILLIS);
     this.sessionMillis = scenario.limits().sessionDurationMinutes() * 60_000L;
     this.refreshMillis = scenario.limits().queueRefreshSeconds() * 1_000L;
   }
