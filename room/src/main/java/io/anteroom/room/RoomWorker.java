@@ -219,10 +219,18 @@ public final class RoomWorker {
             }
             return own.partial() ? draw(prior, bucketId, false, now) : queue(prior, bucketId, now);
         }
+        long waitingBefore = 0;
         for (BucketState older : state.buckets()) {
-            if (older.bucketId() < bucketId && older.eligibleSlots() < older.waiting()) {
+            // the state's own minute's bucket has no eligible slots by rule (SlotMath.eligible), not for want of
+            // slots: once that minute is over (a state from the previous minute) it blocks newer users only if the
+            // state's free slots would not have made it whole
+            boolean blocks = older.bucketId() < state.minute()
+                    ? older.eligibleSlots() < older.waiting()
+                    : state.freeSlots() - waitingBefore < older.waiting();
+            if (older.bucketId() < bucketId && blocks) {
                 return queue(prior, bucketId, now);
             }
+            waitingBefore += older.waiting();
         }
         return draw(prior, bucketId, false, now);
     }

@@ -365,6 +365,21 @@ class RoomWorkerTest {
     }
 
     @Test
+    void thePreviousMinutesBucketBlocksNewUsersOnlyIfTheFreeSlotsWouldNotHaveMadeItWhole() {
+        // a state of minute M: its own bucket M has no eligible slots by rule; the worker still holds it in M + 1
+        RoomState few = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(new BucketState(M, 3, 0)),
+                state(List.of(), 0).trafficHistory(), 1, 1, 30, 0, 10, null);
+        RoomState many = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(new BucketState(M, 20, 0)),
+                few.trafficHistory(), 1, 1, 30, 0, 10, null);
+        Instant nextMinute = NOW.plusSeconds(60);
+
+        assertThat(worker(EVEN, few).decide(null, nextMinute)).isInstanceOf(Decision.Admit.class);
+        assertThat(worker(EVEN, many).decide(null, nextMinute)).isInstanceOf(Decision.Queue.class);
+        // within minute M the same bucket is the new users' own: they draw
+        assertThat(worker(EVEN, many).decide(null, NOW)).isInstanceOf(Decision.Admit.class);
+    }
+
+    @Test
     void anOlderStateDoesNotReplaceANewerOne() {
         RoomWorker w = worker(EVEN, state(List.of(), 3));
         RoomState older = RoomState.initial(EVEN, "dc", NOW.minusSeconds(10));
