@@ -14,7 +14,8 @@ final class RoomStates {
     /**
      * @param sum          the sum of all data centers' totals
      * @param trafficByDc  each data center's traffic per minute
-     * @param pool         the data center's pool of {@code now}'s minute, or {@code null} to fix it from this state
+     * @param pool         the data center's pool of {@code now}'s minute (revised by this state), or {@code null} to fix it
+     *                     from this state
      */
     static RoomState compute(RoomConfig config, String dataCenter, Deltas sum,
                              Map<String, SortedMap<Long, Long>> trafficByDc, int dcWorkers, int globalWorkers,
@@ -37,7 +38,7 @@ final class RoomStates {
                 buckets, history, dcWorkers, globalWorkers,
                 Counting.admissionsPerMinute(sum.admissionsByMinute(), m),
                 Counting.abandonmentsPerMinute(sum.waitingByBucket(), m, config), free, null);
-        MinutePool fixed = pool != null && pool.minute() == m ? pool : MinutePool.of(m, state, config);
+        MinutePool fixed = pool != null && pool.minute() == m ? pool.revisedBy(state, config) : MinutePool.of(m, state, config);
         return new RoomState(dataCenter, now, m, state.activeByExpiryMinute(), active, admitted, buckets, history,
                 dcWorkers, globalWorkers, state.admissionsPerMinute(), state.abandonmentsPerMinute(), free, fixed);
     }

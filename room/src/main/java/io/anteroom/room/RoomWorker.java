@@ -10,8 +10,8 @@ import java.time.Instant;
  *
  * <p>Invariants: all methods are {@code synchronized}, so decisions and the pending deltas they record are
  * serialized; a decision's deltas are recorded exactly when it becomes final ({@link Decision.Admit} or
- * {@link Decision.Queue}); the pool of a minute is fixed at the worker's first decision in that minute and never
- * grows except by its refill; nothing here blocks or does I/O.
+ * {@link Decision.Queue}); the pool of a minute is fixed at the worker's first decision in that minute and then changes
+ * only by its refill and by newer states of the minute (which release the in-flight margin); nothing here blocks or does I/O.
  *
  * <pre>{@code
  * RoomWorker worker = new RoomWorker(config, "dublin", "gw-1", now);
@@ -37,6 +37,8 @@ public final class RoomWorker {
     /** Whether {@code state} came from a coordinator (not {@link RoomState#initial}). */
     private boolean coordinated;
     private MinutePool pool;
+    /** The state {@code pool} was fixed or last revised from. */
+    private RoomState poolFrom;
     private long sequence;
 
     /**
@@ -188,10 +190,19 @@ public final class RoomWorker {
         return poolOf(Minutes.minuteOf(now));
     }
 
+    /**
+     * Fixed at the worker's first decision of the minute (from the coordinator's pool when the held state is of that
+     * minute); every newer state of the minute then revises its {@code R} and {@code E} ({@link MinutePool#revisedBy}:
+     * the in-flight margin is released as the states catch up).
+     */
     private MinutePool poolOf(long m) {
         if (pool == null || pool.minute() != m) {
             pool = state.minute() == m && state.pool() != null && state.pool().minute() == m
                     ? state.pool() : MinutePool.of(m, state, config);
+            poolFrom = state;
+        } else if (poolFrom != state && state.minute() == m) {
+            pool = pool.revisedBy(state, config);
+            poolFrom = state;
         }
         return pool;
     }
@@ -208,10 +219,18 @@ public final class RoomWorker {
             }
             return own.partial() ? draw(prior, bucketId, false, now) : queue(prior, bucketId, now);
         }
+        long waitingBefore = 0;
         for (BucketState older : state.buckets()) {
-            if (older.bucketId() < bucketId && older.eligibleSlots() < older.waiting()) {
+            // the state's own minute's bucket has no eligible slots by rule (SlotMath.eligible), not for want of
+            // slots: once that minute is over (a state from the previous minute) it blocks newer users only if the
+            // state's free slots would not have made it whole
+            boolean blocks = older.bucketId() < state.minute()
+                    ? older.eligibleSlots() < older.waiting()
+                    : state.freeSlots() - waitingBefore < older.waiting();
+            if (older.bucketId() < bucketId && blocks) {
                 return queue(prior, bucketId, now);
             }
+            waitingBefore += older.waiting();
         }
         return draw(prior, bucketId, false, now);
     }

@@ -324,14 +324,59 @@ class RoomWorkerTest {
 
     @Test
     void aStateUpdateLaterInTheMinuteNeverRegrantsWhatWasSpent() {
-        RoomWorker w = worker(EVEN, state(List.of(), 3));
+        // T = 100: 97 sessions from before the minute, so the pool is 3
+        TreeMap<Long, Long> before = new TreeMap<>(Map.of(M + 5, 97L));
+        RoomState first = new RoomState("dc", NOW, M, before, 97, 0, List.of(), state(List.of(), 3).trafficHistory(),
+                1, 1, 30, 0, 3, new MinutePool(M, 3, 100, 0));
+        RoomWorker w = worker(EVEN, first);
         for (int i = 0; i < 3; i++) {
             assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
         }
-        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 0, 0, List.of(),
-                state(List.of(), 3).trafficHistory(), 1, 1, 30, 0, 10, new MinutePool(M, 10, 100, 0)));
-
+        // 15 s into the minute: no margin left; the state has not seen the 3 admissions yet
+        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, before, 97, 0, List.of(), first.trafficHistory(), 1, 1,
+                30, 0, 3, new MinutePool(M, 3, 100, 0)));
         assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
+        // and once it has, they still count as spent (on the worker's own count), not as sessions from before
+        w.applyState(new RoomState("dc", NOW.plusSeconds(7), M, new TreeMap<>(Map.of(M + 5, 100L)), 100, 3, List.of(),
+                first.trafficHistory(), 1, 1, 30, 0, 0, new MinutePool(M, 3, 100, 0)));
+        assertThat(w.decide(null, NOW.plusSeconds(8))).isInstanceOf(Decision.Queue.class);
+    }
+
+    @Test
+    void aNewerStateOfTheMinuteReleasesTheInFlightMargin() {
+        // T = 100, 90 sessions from before the minute; 60 admissions a minute lately: at 10 s into the minute the
+        // state may still miss 5 s of them (5 slots held back), at 15 s none
+        TreeMap<Long, Long> before = new TreeMap<>(Map.of(M + 5, 90L));
+        RoomState early = new RoomState("dc", NOW, M, before, 90, 0, List.of(), state(List.of(), 0).trafficHistory(),
+                1, 1, 60, 0, 10, null);
+        RoomWorker w = worker(EVEN, early);
+        for (int i = 0; i < 5; i++) {
+            assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
+        }
+        assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Queue.class);
+
+        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, before, 90, 0, List.of(), early.trafficHistory(), 1, 1,
+                60, 0, 10, null));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Admit.class);
+        }
+        assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
+    }
+
+    @Test
+    void thePreviousMinutesBucketBlocksNewUsersOnlyIfTheFreeSlotsWouldNotHaveMadeItWhole() {
+        // a state of minute M: its own bucket M has no eligible slots by rule; the worker still holds it in M + 1
+        RoomState few = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(new BucketState(M, 3, 0)),
+                state(List.of(), 0).trafficHistory(), 1, 1, 30, 0, 10, null);
+        RoomState many = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(new BucketState(M, 20, 0)),
+                few.trafficHistory(), 1, 1, 30, 0, 10, null);
+        Instant nextMinute = NOW.plusSeconds(60);
+
+        assertThat(worker(EVEN, few).decide(null, nextMinute)).isInstanceOf(Decision.Admit.class);
+        assertThat(worker(EVEN, many).decide(null, nextMinute)).isInstanceOf(Decision.Queue.class);
+        // within minute M the same bucket is the new users' own: they draw
+        assertThat(worker(EVEN, many).decide(null, NOW)).isInstanceOf(Decision.Admit.class);
     }
 
     @Test

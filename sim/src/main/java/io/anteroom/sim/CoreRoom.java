@@ -171,6 +171,52 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
   }
 
   @Override
+  public String queueExplanationHeader() {
+    return "path,state_age_ms,state_active,state_free_slots,state_adm_per_min,pool_base,pool_n_left,pool_expiring,"
+        + "pool_available,whole_reserved,counters_spent,state_minute_behind";
+  }
+
+  /**
+   * The worker's view when it queued the user: whether it queued behind an older bucket without
+   * slots ({@code behind-queue}), kept the user's own bucket waiting ({@code own-bucket-waiting}) or
+   * drew and was refused ({@code draw-refused}); the age of its state; its state's pool (the
+   * coordinator's, of the state's minute; the worker's own may differ in N_m); the
+   * seats reserved for whole buckets; the numbers the minute's counters have granted.
+   */
+  @Override
+  public String explainQueued(int dc, int w, Ticket ticket) {
+    RoomWorker worker = workers.get(dc).get(w);
+    RoomState state = worker.state();
+    Instant now = now();
+    long bucket = ticket.bucketId();
+    String path = "draw-refused";
+    long wholeReserved = 0;
+    for (var b : state.buckets()) {
+      if (b.whole()) {
+        wholeReserved += b.waiting();
+      }
+      if (b.bucketId() < bucket && b.eligibleSlots() < b.waiting() && path.equals("draw-refused")) {
+        path = "behind-queue";
+      } else if (b.bucketId() == bucket && bucket < state.minute() && b.eligibleSlots() == 0) {
+        path = "own-bucket-waiting";
+      }
+    }
+    long m = Math.floorDiv(now.getEpochSecond(), 60);
+    long spent = anywhere.consumed(m);
+    for (MinuteCounter c : dataCenterCounters) {
+      spent += c.consumed(m);
+    }
+    // the coordinator's pool as the state carries it: RoomWorker.pool(now) would fix the worker's own pool
+    // (a diagnostic must not change the run)
+    var pool = state.pool() != null ? state.pool() : new io.anteroom.room.MinutePool(m, 0, 0, 0);
+    return String.join(",", path, Long.toString(Duration.between(state.asOf(), now).toMillis()),
+        Long.toString(state.activeUsers()), Long.toString(state.freeSlots()),
+        String.format(java.util.Locale.ROOT, "%.1f", state.admissionsPerMinute()), Long.toString(pool.base()),
+        Long.toString(pool.newUsersLeft()), Long.toString(pool.expiring()), Long.toString(pool.available(now)),
+        Long.toString(wholeReserved), Long.toString(spent), Long.toString(m - state.minute()));
+  }
+
+  @Override
   public long bucketOf(Ticket ticket) {
     return ticket.bucketId();
   }

@@ -18,7 +18,11 @@ package io.anteroom.sim;
  * @param queuedUsers users who were queued at least once
  * @param utilizationAtFirstQueue utilization when the first user was queued (NaN: nobody was)
  * @param shareQueuedBelow90 share of queued users queued while utilization was below 90 %
- * @param shareQueuedBelow95 same, below 95 %
+ * @param shareQueuedBelow95 same, below 95 % (at the instant of queueing)
+ * @param shareQueuedBelow95ForARefresh share of queued users queued below 95 % while utilization
+ *     also stayed below 95 % for the next refresh interval (R + 2 s): the issue's target. A user
+ *     queued behind older waiting users (FIFO) while the room briefly ran below 95 % is not
+ *     counted when those users took the spare capacity on their next refresh
  * @param fifoInversions admissions while a user of an older bucket was still waiting (strict: the
  *     older user may be between two refreshes with its slot already reserved)
  * @param inOrderShare 1 - fifoInversions / admissions
@@ -43,6 +47,7 @@ public record Metrics(
     double utilizationAtFirstQueue,
     double shareQueuedBelow90,
     double shareQueuedBelow95,
+    double shareQueuedBelow95ForARefresh,
     long fifoInversions,
     double inOrderShare,
     long overtakes,

@@ -23,6 +23,8 @@ final class Observations {
   private final int totalActiveUsers;
   private final int newUsersPerMinute;
   private final int minutes;
+  /** How long after its queueing a user's slot can only go to users ahead of it: one refresh interval and grace. */
+  private final long refreshHorizonMillis;
 
   private int active;
   private int waiting;
@@ -32,6 +34,9 @@ final class Observations {
   private int admissionCount;
 
   private final int[] activeBySecond;
+  private final double[] utilizationBySecond;
+  /** When each user queued below 95 % utilization was queued (ms). */
+  private final List<Long> queuedBelow95At = new ArrayList<>();
   private final int[] waitingBySecond;
   private final int[] admissionsByMinute;
   private final int[] wholeBucketAdmissionsByMinute;
@@ -47,7 +52,9 @@ final class Observations {
   private long abandoned;
   private final List<Double> waitErrors = new ArrayList<>(); // signed: (shown - actual) / actual
 
-  Observations(int totalActiveUsers, int newUsersPerMinute, int minutes) {
+  Observations(int totalActiveUsers, int newUsersPerMinute, int minutes, long refreshHorizonMillis) {
+    this.refreshHorizonMillis = refreshHorizonMillis;
+    this.utilizationBySecond = new double[minutes * 60];
     this.totalActiveUsers = totalActiveUsers;
     this.newUsersPerMinute = newUsersPerMinute;
     this.minutes = minutes;
@@ -66,6 +73,20 @@ final class Observations {
       admissionCount--;
     }
     return Math.max((double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute);
+  }
+
+  static final String QUEUE_EXPLANATION_HEADER = "t_s,second_of_minute,active_over_T,window_adm_over_N,"
+      + "minute_adm_so_far,true_active_at_minute_start,waiting,minutes_behind_oldest_waiting";
+
+  /** Ground truth when a user of {@code bucket} is queued: the fields of {@link #QUEUE_EXPLANATION_HEADER}. */
+  String queueExplanation(long now, long bucket) {
+    utilization(now); // drops admissions older than 60 s from the window
+    int minute = (int) (now / 60_000);
+    int startActive = minute == 0 ? 0 : activeBySecond[Math.min(activeBySecond.length, minute * 60) - 1];
+    return String.format(java.util.Locale.ROOT, "%.3f,%d,%.4f,%.4f,%d,%d,%d,%d", now / 1000.0,
+        (now % 60_000) / 1000, (double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute,
+        minute < admissionsByMinute.length ? admissionsByMinute[minute] : -1, startActive, waiting,
+        waitingByBucket.isEmpty() ? -1 : bucket - waitingByBucket.firstKey());
   }
 
   void sessionStarted() {
@@ -121,6 +142,7 @@ final class Observations {
     }
     if (u < 0.95) {
       queuedBelow95++;
+      queuedBelow95At.add(now);
     }
     waiting++;
     waitingByBucket.merge(bucket, 1, Integer::sum);
@@ -146,6 +168,7 @@ final class Observations {
   /** Called once per simulated second, at the end of that second. */
   void sample(int second) {
     if (second < activeBySecond.length) {
+      utilizationBySecond[second] = utilization((second + 1) * 1000L);
       activeBySecond[second] = active;
       waitingBySecond[second] = waiting;
     }
@@ -167,6 +190,25 @@ final class Observations {
     }
     int half = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+  }
+
+  /**
+   * Users queued below 95 % utilization while it also stayed below 95 % for the next refresh
+   * interval (every second's sample up to {@code queuedAt + refreshHorizonMillis}): the queue ahead
+   * of them did not take the room's spare capacity before they could have used it themselves.
+   */
+  private long queuedBelow95ForARefresh() {
+    long count = 0;
+    for (long at : queuedBelow95At) {
+      int from = (int) (at / 1000);
+      int to = (int) Math.min(utilizationBySecond.length - 1, (at + refreshHorizonMillis) / 1000);
+      boolean stayedBelow = true;
+      for (int s = from; s <= to && stayedBelow; s++) {
+        stayedBelow = utilizationBySecond[s] < 0.95;
+      }
+      count += stayedBelow ? 1 : 0;
+    }
+    return count;
   }
 
   Metrics metrics() {
@@ -197,6 +239,7 @@ final class Observations {
         utilizationAtFirstQueue,
         queued == 0 ? 0 : (double) queuedBelow90 / queued,
         queued == 0 ? 0 : (double) queuedBelow95 / queued,
+        queued == 0 ? 0 : (double) queuedBelow95ForARefresh() / queued,
         inversions,
         admissions == 0 ? 1 : 1 - (double) inversions / admissions,
         overtaken,

@@ -13,7 +13,7 @@ final class Report {
 
   static final String[] COLUMNS = {
     "strategy", "peak/T", "p99/T", "min>N", "min>1.05N", "max adm/N", "util@1st queue",
-    "queued<90%", "queued<95%", "in order", "not overtaken", "whole-bucket adm", "wait err mean", "wait err median", "wait bias", "queued", "gave up", "targets"
+    "queued<90%", "queued<95%", "<95% for R+2s", "in order", "not overtaken", "whole-bucket adm", "wait err mean", "wait err median", "wait bias", "queued", "gave up", "targets"
   };
 
   static String[] row(SimulationResult r) {
@@ -28,6 +28,7 @@ final class Report {
       Double.isNaN(m.utilizationAtFirstQueue()) ? "-" : pct(m.utilizationAtFirstQueue()),
       pct(m.shareQueuedBelow90()),
       pct(m.shareQueuedBelow95()),
+      pct(m.shareQueuedBelow95ForARefresh()),
       String.format(Locale.ROOT, "%.2f%%", 100 * m.inOrderShare()),
       String.format(Locale.ROOT, "%.2f%%", 100 * m.notOvertakenShare()),
       pct(r.wholeBucketShare()),
@@ -80,16 +81,16 @@ final class Report {
   static String csvHeader() {
     return "scenario,minutes,seed,strategy,peak_active_ratio,p99_active_ratio,admissions,minutes_over_n,"
         + "minutes_over_105n,max_admissions_ratio,queued_users,utilization_at_first_queue,share_queued_below_90,"
-        + "share_queued_below_95,fifo_inversions,in_order_share,overtakes,not_overtaken_share,whole_bucket_share,wait_samples,mean_wait_error,median_wait_error,median_wait_bias,"
+        + "share_queued_below_95,share_queued_below_95_for_a_refresh,fifo_inversions,in_order_share,overtakes,not_overtaken_share,whole_bucket_share,wait_samples,mean_wait_error,median_wait_error,median_wait_bias,"
         + "abandoned,targets_missed\n";
   }
 
   static String csvLine(SimulationResult r) {
     Metrics m = r.metrics();
-    return String.format(Locale.ROOT, "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%d%n",
+    return String.format(Locale.ROOT, "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%d%n",
         r.scenario().name(), r.minutes(), r.seed(), r.strategy().cliName(), m.peakActiveRatio(), m.p99ActiveRatio(),
         m.admissions(), m.minutesOverN(), m.minutesOver105N(), m.maxAdmissionsRatio(), m.queuedUsers(),
-        m.utilizationAtFirstQueue(), m.shareQueuedBelow90(), m.shareQueuedBelow95(), m.fifoInversions(),
+        m.utilizationAtFirstQueue(), m.shareQueuedBelow90(), m.shareQueuedBelow95(), m.shareQueuedBelow95ForARefresh(), m.fifoInversions(),
         m.inOrderShare(), m.overtakes(), m.notOvertakenShare(), r.wholeBucketShare(), m.waitSamples(), m.meanWaitError(), m.medianWaitError(), m.medianWaitBias(), m.abandoned(), r.misses().size());
   }
 

@@ -25,6 +25,20 @@ interface RoomUnderTest<T> {
   long bucketOf(T ticket);
 
   /**
+   * Why the room just queued the holder of {@code ticket} at this worker, as CSV fields matching
+   * {@link #queueExplanationHeader()} (the diagnostic of {@code --explain-queued}); empty when the
+   * room cannot say.
+   */
+  default String explainQueued(int dc, int worker, T ticket) {
+    return "";
+  }
+
+  /** The CSV header of {@link #explainQueued}'s fields. */
+  default String queueExplanationHeader() {
+    return "";
+  }
+
+  /**
    * The room's answer to a request.
    *
    * @param admitted whether the user passes to the site

@@ -51,6 +51,10 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--no-charts", description = "skip the PNG charts")
   boolean noCharts;
 
+  @Option(names = "--explain-queued", description = "diagnostic: write queued-below-95-SCENARIO-STRATEGY.csv, one row "
+      + "per user first queued below 95 % utilization (ground truth, and the deciding worker's state age, pool, counters)")
+  boolean explainQueued;
+
   @Option(names = "--list", description = "list the scenarios and strategies, then exit")
   boolean list;
 
@@ -100,7 +104,15 @@ public final class SimulateCommand implements Callable<Integer> {
         if (minutes != null) {
           b.minutes(minutes);
         }
+        StringBuilder explained = new StringBuilder();
+        if (explainQueued) {
+          b.explainQueued(row -> explained.append(row).append('\n'));
+        }
         runs.add(b.run());
+        if (explainQueued) {
+          Files.writeString(out.resolve("queued-below-95-" + s.name() + "-" + strategy.cliName() + ".csv"),
+              explained.toString(), StandardCharsets.UTF_8);
+        }
       }
       stdout.println(Report.text(runs));
       stdout.flush();

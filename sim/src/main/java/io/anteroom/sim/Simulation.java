@@ -31,8 +31,11 @@ public final class Simulation {
   private final Strategy strategy;
   private final long seed;
   private final RoomFactory rooms;
+  private final java.util.function.Consumer<String> queueLog;
 
-  private Simulation(Scenario scenario, Strategy strategy, long seed, RoomFactory rooms) {
+  private Simulation(Scenario scenario, Strategy strategy, long seed, RoomFactory rooms,
+      java.util.function.Consumer<String> queueLog) {
+    this.queueLog = queueLog;
     this.scenario = scenario;
     this.strategy = strategy;
     this.seed = seed;
@@ -52,6 +55,9 @@ public final class Simulation {
 
   private <T> SimulationResult runWith(RoomUnderTest<T> room, EventLoop loop) {
     TrafficRun<T> traffic = new TrafficRun<>(scenario, room, loop, seed);
+    if (queueLog != null) {
+      traffic.explainQueued(queueLog);
+    }
     traffic.run();
     Metrics metrics = traffic.observations().metrics();
     return new SimulationResult(scenario, strategy, seed, scenario.minutes(), metrics,
@@ -66,6 +72,7 @@ public final class Simulation {
     private long seed = 1;
     private Integer minutes;
     private RoomFactory rooms = CoreRoom::create;
+    private java.util.function.Consumer<String> queueLog;
 
     private Builder() {}
 
@@ -93,6 +100,15 @@ public final class Simulation {
       return this;
     }
 
+    /**
+     * Diagnostic: one CSV row (header first) per user first queued while utilization was below 95 %, with the
+     * ground truth then and the deciding worker's view (path, state age, pool, counters).
+     */
+    public Builder explainQueued(java.util.function.Consumer<String> sink) {
+      this.queueLog = Objects.requireNonNull(sink, "sink");
+      return this;
+    }
+
     Builder rooms(RoomFactory factory) {
       this.rooms = Objects.requireNonNull(factory, "room factory");
       return this;
@@ -102,7 +118,7 @@ public final class Simulation {
       if (scenario == null) {
         throw new IllegalStateException("Simulation.builder(): set a scenario, e.g. .scenario(Scenarios.require(\"steady\"))");
       }
-      return new Simulation(minutes == null ? scenario : scenario.withMinutes(minutes), strategy, seed, rooms);
+      return new Simulation(minutes == null ? scenario : scenario.withMinutes(minutes), strategy, seed, rooms, queueLog);
     }
 
     /** Shorthand for {@code build().run()}. */

@@ -28,6 +28,8 @@ final class TrafficRun<T> {
   private final long sessionMillis;
   private final long refreshMillis;
   private long nextUserId;
+  /** Sink of one CSV row per user first queued below 95 % utilization ({@code --explain-queued}); null: off. */
+  private java.util.function.Consumer<String> queueLog;
 
   private final class User {
     final int dc;
@@ -55,9 +57,16 @@ final class TrafficRun<T> {
     this.seed = seed;
     this.arrivals = new SplittableRandom(mix(seed));
     this.observations = new Observations(
-        scenario.limits().totalActiveUsers(), scenario.limits().newUsersPerMinute(), scenario.minutes());
+        scenario.limits().totalActiveUsers(), scenario.limits().newUsersPerMinute(), scenario.minutes(),
+        scenario.limits().queueRefreshSeconds() * 1_000L + OVERTAKE_GRACE_MILLIS);
     this.sessionMillis = scenario.limits().sessionDurationMinutes() * 60_000L;
     this.refreshMillis = scenario.limits().queueRefreshSeconds() * 1_000L;
+  }
+
+  /** Explains every user first queued below 95 % utilization as a CSV row (header first) into {@code sink}. */
+  void explainQueued(java.util.function.Consumer<String> sink) {
+    this.queueLog = sink;
+    sink.accept(Observations.QUEUE_EXPLANATION_HEADER + "," + room.queueExplanationHeader());
   }
 
   Observations observations() {
@@ -122,10 +131,11 @@ final class TrafficRun<T> {
       worker++;
     }
     long sentAt = loop.now();
-    room.request(user.dc, worker, user.ticket, reply -> answered(user, sentAt, reply));
+    int at = worker;
+    room.request(user.dc, worker, user.ticket, reply -> answered(user, at, sentAt, reply));
   }
 
-  private void answered(User user, long sentAt, RoomUnderTest.Reply<T> reply) {
+  private void answered(User user, int worker, long sentAt, RoomUnderTest.Reply<T> reply) {
     long now = loop.now();
     user.ticket = reply.ticket();
     if (reply.admitted()) {
@@ -169,6 +179,10 @@ final class TrafficRun<T> {
       user.shownWait = reply.shownWaitMinutes();
       user.patienceDeadline =
           now + exponential(user.random, scenario.behaviour().meanPatienceMinutes() * 60_000);
+      if (queueLog != null && observations.utilization(now) < 0.95) {
+        queueLog.accept(observations.queueExplanation(now, user.bucket) + ","
+            + room.explainQueued(user.dc, worker, reply.ticket()));
+      }
       observations.queued(now, user.bucket);
     }
     long jitter = scenario.behaviour().refreshJitterMillis();
