@@ -1,5 +1,6 @@
 package io.anteroom.objects.http;
 
+import io.anteroom.objects.ObjectOverloadedException;
 import io.anteroom.objects.ObjectTransport;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -223,8 +224,7 @@ public final class HttpObjectServer implements AutoCloseable {
 
     /** How a failure of the transport (not of the object: those are encoded in the reply) maps to a status. */
     static int statusFor(Throwable cause) {
-        String type = cause.getClass().getSimpleName();
-        if (type.equals("ObjectOverloadedException") || cause instanceof java.util.concurrent.RejectedExecutionException) {
+        if (cause instanceof ObjectOverloadedException || cause instanceof java.util.concurrent.RejectedExecutionException) {
             return 503;
         }
         if (cause instanceof IllegalStateException) {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.objects.InMemoryStorageEngine;
+import io.anteroom.objects.Codec;
 import io.anteroom.objects.Namespace;
+import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectResetException;
 import io.anteroom.objects.ObjectTransportException;
 import io.anteroom.objects.Runtime;
@@ -133,6 +135,18 @@ class RemoteObjectsTest {
         assertThatThrownBy(wrong::nope)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has no method nope");
+    }
+
+    @Test
+    void malformedArgumentsComeBackAsAClearIllegalArgumentException() throws Exception {
+        byte[] garbage = "not the codec's encoding".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] reply = remote.transport().call("counter", ObjectId.fromName("counter", "x"), "next", garbage).join();
+
+        assertThatThrownBy(() -> Codec.standard().decodeReply(Counter.class.getMethod("next"), reply))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("arguments of")
+                .hasMessageContaining("next");
+        assertThat(counters.get("x").current()).as("the malformed call did not run").isZero();
     }
 
     @Test
