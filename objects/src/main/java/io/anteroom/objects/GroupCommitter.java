@@ -46,7 +46,8 @@ final class GroupCommitter implements AutoCloseable {
 
     void submit(Flush flush) {
         if (stopped) {
-            flush.done(new IllegalStateException("runtime is closed: storage no longer accepts writes"));
+            // not on this thread: the submitter holds its object's storage lock
+            Thread.ofVirtual().start(() -> flush.done(new IllegalStateException("runtime is closed: storage no longer accepts writes")));
             return;
         }
         queue.add(flush);

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * the gates:
  *
  * <ul>
- *   <li>Outgoing calls ({@link #namespace} stubs, {@link #outgoing}) are held by the output gate
+ *   <li>Outgoing calls ({@link #namespace} stubs, {@link #fetch}, {@link #outgoing}) are held by the output gate
  *       until the object's earlier writes are durable, and open the input gate while they wait:
  *       other events may run then, and only then.</li>
  *   <li>{@link #await} and {@link #sleep} open the input gate while waiting.</li>
@@ -59,6 +59,13 @@ public interface ObjectContext {
      * gate is open until its result arrives, then the result is returned (blocking).
      */
     <R> R outgoing(Supplier<CompletableFuture<R>> send);
+
+    /**
+     * Sends an HTTP request with the runtime's client ({@link java.net.http.HttpClient}): like
+     * {@link #outgoing}, it leaves only once every earlier write is durable, and the input gate is
+     * open until the response arrives.
+     */
+    <T> java.net.http.HttpResponse<T> fetch(java.net.http.HttpRequest request, java.net.http.HttpResponse.BodyHandler<T> body);
 
     /** Waits for {@code future} with the input gate open (not held by the output gate). */
     <R> R await(CompletableFuture<R> future);

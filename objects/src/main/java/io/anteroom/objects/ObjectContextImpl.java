@@ -119,6 +119,11 @@ final class ObjectContextImpl implements ObjectContext {
     }
 
     @Override
+    public <T> java.net.http.HttpResponse<T> fetch(java.net.http.HttpRequest request, java.net.http.HttpResponse.BodyHandler<T> body) {
+        return outgoing(() -> host.runtime.httpClient().sendAsync(request, body));
+    }
+
+    @Override
     public <R> R await(CompletableFuture<R> future) {
         host.checkHolder("await");
         if (future.isDone() || host.blockDepth > 0) return join(future);

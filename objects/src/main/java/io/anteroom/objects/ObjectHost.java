@@ -52,6 +52,8 @@ final class ObjectHost {
     private boolean held;
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private int waitingEvents;
+    /** Events suspended in an outgoing wait (gate open meanwhile): the instance is still in use. */
+    private int suspended;
     private boolean closed;
     private long lastActivityMillis;
     private List<CompletableFuture<Void>> idleWaiters;
@@ -176,7 +178,7 @@ final class ObjectHost {
                 held = false;
                 holder = null;
                 lastActivityMillis = runtime.clock().millis();
-                if (idleWaiters != null && storage.isQuiescent()) {
+                if (idleWaiters != null && suspended == 0 && storage.isQuiescent()) {
                     idle = idleWaiters;
                     idleWaiters = null;
                 }
@@ -199,11 +201,14 @@ final class ObjectHost {
     /** Called by the holder before waiting on something outside: seals writes, opens the gate. */
     void exitGate() {
         storage.onYield();
-        handOff(false);
+        exitGateSealed();
     }
 
     /** Opens the gate without sealing (the caller sealed already). */
     void exitGateSealed() {
+        synchronized (gateLock) {
+            suspended++;
+        }
         handOff(false);
     }
 
@@ -211,6 +216,7 @@ final class ObjectHost {
     void enterGate() {
         Resume r = null;
         synchronized (gateLock) {
+            suspended--;
             if (!held) {
                 held = true;
             } else {
@@ -219,7 +225,13 @@ final class ObjectHost {
             }
         }
         if (r != null) {
-            while (!r.granted) LockSupport.park(this);
+            boolean interrupted = false;
+            while (!r.granted) {
+                LockSupport.park(this);
+                // an interrupt must not turn this wait into a spin; it is kept for the object's code
+                if (Thread.interrupted()) interrupted = true;
+            }
+            if (interrupted) Thread.currentThread().interrupt();
         }
         holder = Thread.currentThread();
         throwIfBroken();
@@ -254,6 +266,16 @@ final class ObjectHost {
     // ---------------------------------------------------------------- events
 
     private void runEvent(Event e) {
+        try {
+            deliver(e);
+        } catch (RuntimeException | Error bug) {
+            // never leave the gate held or the caller waiting because of a failure in the runtime itself
+            LOG.error("object {}/{}: event failed in the runtime", namespace.name(), id, bug);
+            e.reply.completeExceptionally(bug);
+        }
+    }
+
+    private void deliver(Event e) {
         runtime.metrics.gateWait.update(System.nanoTime() - e.submittedNanos, TimeUnit.NANOSECONDS);
         if (brokenCause != null) {
             // never ran here: a fresh instance serves it
@@ -301,7 +323,13 @@ final class ObjectHost {
             } else if (!(error instanceof ObjectResetException)) {
                 Throwable original = error;
                 error = codec.recreate(e.method, original.getClass().getName(), original.getMessage());
-                if (error.getCause() == null && error != original) error.initCause(original);
+                if (error.getCause() == null && error != original) {
+                    try {
+                        error.initCause(original); // keeps the object's stack trace for in-process callers
+                    } catch (IllegalStateException | IllegalArgumentException causeAlreadySet) {
+                        error.addSuppressed(original);
+                    }
+                }
             }
         }
         long confirmationPoint = storage.confirmationPoint();
@@ -374,7 +402,7 @@ final class ObjectHost {
     /** Closes this host if idle since {@code idleMillis} with nothing unflushed; true if closed. */
     boolean evictIfIdle(long nowMillis, long idleMillis) {
         synchronized (gateLock) {
-            if (closed || held || !waiting.isEmpty()) return false;
+            if (closed || held || !waiting.isEmpty() || suspended > 0) return false;
             if (nowMillis - lastActivityMillis < idleMillis) return false;
             if (!storage.isQuiescent()) return false;
             closed = true;
@@ -388,7 +416,7 @@ final class ObjectHost {
     /** Completes when no event runs or waits and every write is durable (or the host broke). */
     CompletableFuture<Void> whenIdle() {
         synchronized (gateLock) {
-            if ((!held && waiting.isEmpty() && storage.isQuiescent()) || brokenCause != null) {
+            if ((!held && waiting.isEmpty() && suspended == 0 && storage.isQuiescent()) || brokenCause != null) {
                 return CompletableFuture.completedFuture(null);
             }
             if (idleWaiters == null) idleWaiters = new ArrayList<>();
@@ -402,7 +430,7 @@ final class ObjectHost {
     void flushed() {
         List<CompletableFuture<Void>> idle = null;
         synchronized (gateLock) {
-            if (idleWaiters != null && !held && waiting.isEmpty() && storage.isQuiescent()) {
+            if (idleWaiters != null && !held && waiting.isEmpty() && suspended == 0 && storage.isQuiescent()) {
                 idle = idleWaiters;
                 idleWaiters = null;
             }

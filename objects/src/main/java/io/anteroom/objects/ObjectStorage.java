@@ -72,7 +72,6 @@ final class ObjectStorage implements Storage {
     private boolean alarmLoaded;
     private Instant alarm;
     private long alarmVersion;
-    private boolean inAlarmHandler;
     private Instant alarmBeforeHandler;
 
     private final ArrayDeque<TxnFrame> txns = new ArrayDeque<>();
@@ -534,7 +533,6 @@ final class ObjectStorage implements Storage {
     /** Enters the alarm handler: getAlarm() is empty until it sets a new one. */
     long beginAlarm() {
         synchronized (lock) {
-            inAlarmHandler = true;
             alarmBeforeHandler = alarm;
             alarm = null; // as the handler sees it; deleted for good at the end unless replaced
             return alarmVersion;
@@ -547,7 +545,6 @@ final class ObjectStorage implements Storage {
      */
     void endAlarm(long versionAtStart, boolean keepStored) {
         synchronized (lock) {
-            inAlarmHandler = false;
             if (alarmVersion != versionAtStart) return;
             if (keepStored) {
                 alarm = alarmBeforeHandler;

@@ -84,6 +84,7 @@ public final class Runtime implements AutoCloseable {
     private final LocalTransport transport = new LocalTransport(this);
     private volatile boolean closed;
     private Scheduler.Cancellable sweep;
+    private java.net.http.HttpClient httpClient;
 
     private Runtime(Builder b) {
         this.engine = b.engine;
@@ -241,6 +242,15 @@ public final class Runtime implements AutoCloseable {
             host.retired.whenComplete((v, x) -> draining.remove(host.objectKey, host.retired));
         }
         hosts.remove(host.objectKey, host);
+    }
+
+    /** The HTTP client of {@link ObjectContext#fetch}, created on first use. */
+    synchronized java.net.http.HttpClient httpClient() {
+        checkOpen();
+        if (httpClient == null) {
+            httpClient = java.net.http.HttpClient.newBuilder().executor(callbacks).build();
+        }
+        return httpClient;
     }
 
     /** Runs the dependents of an async reply on their own virtual thread, not on the thread confirming flushes. */
@@ -405,6 +415,9 @@ public final class Runtime implements AutoCloseable {
             LOG.warn("closing the runtime: {}", e.getCause().toString());
         }
         committer.close();
+        synchronized (this) {
+            if (httpClient != null) httpClient.close();
+        }
         callbacks.shutdown();
         if (ownsScheduler) scheduler.close();
         engine.close();
@@ -413,6 +426,7 @@ public final class Runtime implements AutoCloseable {
     /** Builder with documented defaults. */
     public static final class Builder {
         private StorageEngine engine;
+        private Path dataDir;
         private Clock clock;
         private Scheduler scheduler;
         private MetricRegistry metrics;
@@ -425,19 +439,25 @@ public final class Runtime implements AutoCloseable {
 
         private Builder() {}
 
-        /** SQLite storage in {@code dir} ({@link SqliteStorageEngine}). */
+        /** SQLite storage in {@code dir} ({@link SqliteStorageEngine}), opened by {@link #build()}. */
         public Builder dataDir(Path dir) {
-            this.engine = SqliteStorageEngine.open(dir);
+            this.dataDir = Objects.requireNonNull(dir, "dir");
+            this.engine = null;
             return this;
         }
 
         /** Any storage engine (the runtime closes it on {@link Runtime#close()}). */
         public Builder storage(StorageEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
+            this.dataDir = null;
             return this;
         }
 
-        /** The clock (default: the scheduler's clock, or the system UTC clock). */
+        /**
+         * The clock (default: the scheduler's clock, or the system UTC clock). With a custom
+         * {@link #scheduler}, leave this unset or pass the same clock: the scheduler defines when
+         * "at" is.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
@@ -493,6 +513,7 @@ public final class Runtime implements AutoCloseable {
 
         /** @throws IllegalStateException if no storage was chosen */
         public Runtime build() {
+            if (dataDir != null) engine = SqliteStorageEngine.open(dataDir);
             if (engine == null) {
                 throw new IllegalStateException("choose a storage: Runtime.builder().dataDir(path) for SQLite, or .storage(engine)");
             }

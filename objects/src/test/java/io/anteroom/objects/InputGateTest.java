@@ -65,4 +65,121 @@ class InputGateTest {
             assertThat(busy.work(false)).isEqualTo(48 * 40 + 1);
         }
     }
+
+    interface Sleeper {
+        String nap(int seconds);
+
+        String sendAfterWrite();
+
+        String hello();
+    }
+
+    static final class SleeperObject implements Sleeper {
+        static volatile boolean sent;
+        private final ObjectContext ctx;
+
+        SleeperObject(ObjectContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public String nap(int seconds) {
+            ctx.sleep(java.time.Duration.ofSeconds(seconds));
+            return "rested at " + ctx.clock().instant();
+        }
+
+        @Override
+        public String sendAfterWrite() {
+            ctx.storage().put("about-to-send", true);
+            return ctx.outgoing(() -> {
+                sent = true; // e.g. an HTTP request: must not leave before the write is durable
+                return CompletableFuture.completedFuture("sent");
+            });
+        }
+
+        @Override
+        public String hello() {
+            return "hello";
+        }
+    }
+
+    @Test
+    void sleepOpensTheGateAndWakesOnTheScheduler() throws Exception {
+        try (Fixture f = new Fixture()) {
+            Sleeper sleeper = f.runtime.namespace("sleeper", Sleeper.class, SleeperObject::new).get("s");
+            CompletableFuture<String> nap = f.async(() -> sleeper.nap(5));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> f.time.pending() >= 2);
+            assertThat(sleeper.hello()).isEqualTo("hello"); // runs while the first event sleeps
+            assertThat(nap).isNotDone();
+            f.time.advance(java.time.Duration.ofSeconds(5));
+            assertThat(nap.get()).isEqualTo("rested at 2026-01-01T00:00:05Z");
+        }
+    }
+
+    @Test
+    void anObjectSuspendedInAnOutgoingWaitIsNotEvictedAsIdle() throws Exception {
+        try (Fixture f = new Fixture()) {
+            Sleeper sleeper = f.runtime.namespace("sleeper", Sleeper.class, SleeperObject::new).get("s");
+            CompletableFuture<String> nap = f.async(() -> sleeper.nap(60));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> f.time.pending() >= 2);
+            f.time.advance(java.time.Duration.ofSeconds(45)); // past the 30 s idle timeout, still asleep
+            assertThat(f.runtime.liveObjects()).isEqualTo(1);
+            f.time.advance(java.time.Duration.ofSeconds(15));
+            assertThat(nap.get()).isEqualTo("rested at 2026-01-01T00:01:00Z");
+            f.time.advance(java.time.Duration.ofSeconds(40));
+            assertThat(f.runtime.liveObjects()).isZero();
+        }
+    }
+
+    @Test
+    void outgoingMessagesWaitForEarlierWrites() throws Exception {
+        SleeperObject.sent = false;
+        try (Fixture f = new Fixture()) {
+            Sleeper sleeper = f.runtime.namespace("sleeper", Sleeper.class, SleeperObject::new).get("s");
+            sleeper.hello();
+            InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
+            CompletableFuture<String> send = f.async(sleeper::sendAfterWrite);
+            commits.awaitBlocked();
+            assertThat(SleeperObject.sent).isFalse();
+            commits.release();
+            assertThat(send.get()).isEqualTo("sent");
+            assertThat(SleeperObject.sent).isTrue();
+        }
+    }
+
+    interface Fetcher {
+        String writeThenFetch(String url) throws Exception;
+    }
+
+    @Test
+    void fetchLeavesOnlyAfterEarlierWritesAreDurable() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            byte[] body = "pong".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try (Fixture f = new Fixture()) {
+            Fetcher fetcher = f.runtime.namespace("fetcher", Fetcher.class, ctx -> url -> {
+                ctx.storage().put("asked", url);
+                return ctx.fetch(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            }).get("f");
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+            InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
+            CompletableFuture<String> call = f.async(() -> fetcher.writeThenFetch(url));
+            commits.awaitBlocked();
+            assertThat(requests).hasValue(0); // held by the output gate
+            commits.release();
+            assertThat(call.get()).isEqualTo("pong");
+            assertThat(requests).hasValue(1);
+        } finally {
+            server.stop(0);
+        }
+    }
 }

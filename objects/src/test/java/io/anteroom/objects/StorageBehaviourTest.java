@@ -44,6 +44,29 @@ class StorageBehaviourTest {
         }
     }
 
+    @Test
+    void aFailedGroupCommitResetsEveryObjectItCarried() throws Exception {
+        try (Fixture f = new Fixture()) {
+            Namespace<Counter> ns = f.runtime.namespace("counter", Counter.class, CounterObject::new);
+            for (int i = 0; i < 10; i++) ns.get("o" + i).next();
+            InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
+            CompletableFuture<Long> first = f.async(() -> ns.get("o0").next());
+            commits.awaitBlocked();
+            List<CompletableFuture<Long>> others = new ArrayList<>();
+            for (int i = 1; i < 10; i++) {
+                int n = i;
+                others.add(f.async(() -> ns.get("o" + n).next()));
+            }
+            await().atMost(WAIT).until(() -> f.runtime.committer.queued() == 9);
+            f.engine.failNextCommits(2);
+            commits.release();
+            assertThatThrownBy(first::get).hasCauseInstanceOf(ObjectResetException.class);
+            for (CompletableFuture<Long> o : others) assertThatThrownBy(o::get).hasCauseInstanceOf(ObjectResetException.class);
+            assertThat(f.meter("resets")).isEqualTo(10);
+            for (int i = 0; i < 10; i++) assertThat(ns.get("o" + i).next()).as("o%d re-issues the unreceived number", i).isEqualTo(1);
+        }
+    }
+
     interface Bulk {
         void write(int count, int size);
 

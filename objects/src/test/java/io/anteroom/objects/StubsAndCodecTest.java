@@ -155,6 +155,43 @@ class StubsAndCodecTest {
     }
 
     @Test
+    void transportEncodesResetsAndOverloadAsErrorReplies() throws Exception {
+        try (Fixture f = new Fixture(b -> b.maxQueuedEvents(1))) {
+            Namespace<Counter> ns = f.runtime.namespace("counter", Counter.class, CounterObject::new);
+            java.lang.reflect.Method next = Counter.class.getMethod("next");
+            ObjectId id = ns.idFromName("c");
+            InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
+            CompletableFuture<byte[]> held = f.runtime.transport().call("counter", id, "next", "[]".getBytes());
+            commits.awaitBlocked();
+            f.engine.failNextCommits(1);
+            commits.release();
+            byte[] reply = held.get();
+            assertThatThrownBy(() -> Codec.standard().decodeReply(next, reply)).isInstanceOf(ObjectResetException.class);
+
+            BlockerGate.release = new CompletableFuture<>();
+            Namespace<Blocking> blockers = f.runtime.namespace("blocking", Blocking.class, ctx -> () -> BlockerGate.release.join());
+            ObjectId b = blockers.idFromName("b");
+            CompletableFuture<byte[]> running = f.runtime.transport().call("blocking", b, "block", "[]".getBytes());
+            org.awaitility.Awaitility.await().until(() -> f.meter("events") >= 2);
+            CompletableFuture<byte[]> queued = f.runtime.transport().call("blocking", b, "block", "[]".getBytes());
+            byte[] rejected = f.runtime.transport().call("blocking", b, "block", "[]".getBytes()).get();
+            java.lang.reflect.Method block = Blocking.class.getMethod("block");
+            assertThatThrownBy(() -> Codec.standard().decodeReply(block, rejected)).isInstanceOf(ObjectOverloadedException.class);
+            BlockerGate.release.complete(null);
+            running.get();
+            queued.get();
+        }
+    }
+
+    interface Blocking {
+        void block();
+    }
+
+    static final class BlockerGate {
+        static volatile CompletableFuture<Void> release = new CompletableFuture<>();
+    }
+
+    @Test
     void asyncMethodsCompleteAfterTheOutputGate() throws Exception {
         try (Fixture f = new Fixture()) {
             Counter counter = f.runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
