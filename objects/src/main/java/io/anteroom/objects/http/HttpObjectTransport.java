@@ -101,7 +101,16 @@ public final class HttpObjectTransport implements ObjectTransport {
             return result;
         }
         new Exchange(url, path, encodedArgs, result).start();
-        return result.thenApplyAsync(bytes -> bytes, COMPLETIONS);
+        // re-complete on a virtual thread, failures included (thenApplyAsync would pass a failure on synchronously)
+        CompletableFuture<byte[]> delivered = new CompletableFuture<>();
+        result.whenCompleteAsync((bytes, failure) -> {
+            if (failure == null) {
+                delivered.complete(bytes);
+            } else {
+                delivered.completeExceptionally(failure);
+            }
+        }, COMPLETIONS);
+        return delivered;
     }
 
     /** Closes the pooled connections (and the private Vert.x instance). Calls in flight fail. */
