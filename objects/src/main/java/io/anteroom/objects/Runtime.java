@@ -99,8 +99,8 @@ public final class Runtime implements AutoCloseable {
         this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
         this.cacheBudget = new CacheBudget(b.cacheBudgetBytes, () -> new ArrayList<>(hosts.values()));
         this.committer = new GroupCommitter(engine, metrics);
-        metrics.registry.register(RuntimeMetrics.PREFIX + "cache.bytes", (Gauge<Long>) cacheBudget::bytes);
-        metrics.registry.register(RuntimeMetrics.PREFIX + "live", (Gauge<Integer>) hosts::size);
+        metrics.gauge("cache.bytes", (Gauge<Long>) cacheBudget::bytes);
+        metrics.gauge("live", (Gauge<Integer>) hosts::size);
         unclaimedAlarms.putAll(engine.alarms());
         scheduleSweep();
     }

@@ -38,12 +38,18 @@ final class RuntimeMetrics {
         this.resets = registry.meter(PREFIX + "resets");
         this.overloadRejections = registry.meter(PREFIX + "overload.rejections");
         this.alarmRetries = registry.counter(PREFIX + "alarms.retries");
-        registry.register(PREFIX + "cache.hit-ratio", new RatioGauge() {
+        gauge("cache.hit-ratio", new RatioGauge() {
             @Override
             protected Ratio getRatio() {
                 return Ratio.of(cacheHits.getCount(), cacheHits.getCount() + cacheMisses.getCount());
             }
         });
+    }
+
+    /** Registers a gauge of this runtime, replacing one left by an earlier runtime on a shared registry. */
+    void gauge(String name, com.codahale.metrics.Gauge<?> gauge) {
+        registry.remove(PREFIX + name);
+        registry.register(PREFIX + name, gauge);
     }
 
     // These are updated on every event and flush: a sliding window of the last 1,028 values is

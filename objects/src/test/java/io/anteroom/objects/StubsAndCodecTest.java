@@ -258,6 +258,19 @@ class StubsAndCodecTest {
     }
 
     @Test
+    void aRestartedRuntimeCanShareTheMetricRegistry() {
+        com.codahale.metrics.MetricRegistry shared = new com.codahale.metrics.MetricRegistry();
+        InMemoryStorageEngine engine = new InMemoryStorageEngine();
+        for (int run = 0; run < 2; run++) {
+            try (Runtime runtime = Runtime.builder().storage(engine).metrics(shared).build()) {
+                runtime.namespace("counter", Counter.class, CounterObject::new).get("c").next();
+                assertThat(shared.getGauges().get("objects.live").getValue()).isEqualTo(1);
+            }
+        }
+        assertThat(shared.meter("objects.events").getCount()).isEqualTo(2);
+    }
+
+    @Test
     void codecRoundTripsRepliesAndErrors() throws Exception {
         Codec codec = Codec.standard();
         java.lang.reflect.Method add = Shop.class.getMethod("add", List.class);
