@@ -149,6 +149,28 @@ class RemoteObjectsTest {
         assertThat(counters.get("x").current()).as("the malformed call did not run").isZero();
     }
 
+    /**
+     * Regression: requests started from virtual threads each got their own Vert.x context, and
+     * about one reply in a few hundred fresh connections was never delivered (30 s timeout).
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("slow")
+    void aThousandFreshConnectionsNeverLoseAReply() {
+        for (int i = 0; i < 1_000; i++) {
+            try (Runtime fresh = Runtime.inMemory()) {
+                Namespace<Counter> local = fresh.namespace("counter", Counter.class, CounterObject::new);
+                try (HttpObjectServer s = HttpObjectServer.builder(fresh.transport()).namespaces(fresh::hasNamespace).start();
+                     RemoteObjects r = RemoteObjects.over(HttpObjectTransport.builder(s.uri()).timeout(java.time.Duration.ofSeconds(10)).build())) {
+                    Counter viaHttp = r.get("counter", Counter.class, "orders");
+                    viaHttp.next();
+                    viaHttp.next();
+                    local.get("orders").next();
+                    assertThat(viaHttp.current()).as("iteration " + i).isEqualTo(3);
+                }
+            }
+        }
+    }
+
     @Test
     void anUnknownNamespaceIs404() {
         Counter nowhere = remote.get("nowhere", Counter.class, "x");
