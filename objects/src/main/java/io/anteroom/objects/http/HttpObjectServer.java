@@ -1,5 +1,6 @@
 package io.anteroom.objects.http;
 
+import io.anteroom.objects.ObjectOverloadedException;
 import io.anteroom.objects.ObjectTransport;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -46,6 +47,7 @@ import java.util.function.Predicate;
  *
  * <pre>{@code
  * try (HttpObjectServer server = HttpObjectServer.builder(runtime.transport())
+ *         .namespaces(runtime::hasNamespace) // 404 for the others
  *         .port(8081)                        // default: 127.0.0.1, port 0 (any free port)
  *         .start()) {
  *     System.out.println("objects served at " + server.uri());
@@ -57,6 +59,9 @@ public final class HttpObjectServer implements AutoCloseable {
     /** Content type of encoded arguments and replies. */
     static final String CODEC_CONTENT_TYPE = "application/octet-stream";
     static final String TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
+    /** Virtual threads need no shutdown: one executor serves every server of the process. */
+    private static final ExecutorService CALLERS = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("http-object-call-", 0).factory());
 
     private final ObjectTransport transport;
     private final Predicate<String> knownNamespace;
@@ -65,9 +70,6 @@ public final class HttpObjectServer implements AutoCloseable {
     private final Vertx vertx;
     private final boolean ownsVertx;
     private final HttpServer server;
-    /** Virtual threads need no shutdown: one executor serves every server of the process. */
-    private static final ExecutorService CALLERS = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("http-object-call-", 0).factory());
     private final String host;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -223,8 +225,7 @@ public final class HttpObjectServer implements AutoCloseable {
 
     /** How a failure of the transport (not of the object: those are encoded in the reply) maps to a status. */
     static int statusFor(Throwable cause) {
-        String type = cause.getClass().getSimpleName();
-        if (type.equals("ObjectOverloadedException") || cause instanceof java.util.concurrent.RejectedExecutionException) {
+        if (cause instanceof ObjectOverloadedException || cause instanceof java.util.concurrent.RejectedExecutionException) {
             return 503;
         }
         if (cause instanceof IllegalStateException) {

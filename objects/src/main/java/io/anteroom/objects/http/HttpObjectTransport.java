@@ -56,6 +56,13 @@ public final class HttpObjectTransport implements ObjectTransport {
     private final Vertx vertx;
     private final boolean ownsVertx;
     private final HttpClientAgent client;
+    /**
+     * Every exchange starts, and so runs all its callbacks, on this one event-loop context.
+     * Requests started from arbitrary (virtual) threads each got a fresh context, so the
+     * response could arrive on one event loop while the request's callbacks ran on another;
+     * under load about one reply in a few hundred was then never delivered.
+     */
+    private final io.vertx.core.Context context;
     /** Virtual threads need no shutdown: one executor serves every transport of the process. */
     private static final ExecutorService COMPLETIONS = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("http-object-reply-", 0).factory());
@@ -74,6 +81,7 @@ public final class HttpObjectTransport implements ObjectTransport {
                 .setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis()));
         this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(b.poolSize));
+        this.context = vertx.getOrCreateContext();
     }
 
     /** A builder for a transport to the server at {@code baseUri}, e.g. {@code http://127.0.0.1:8081}. */
@@ -100,8 +108,18 @@ public final class HttpObjectTransport implements ObjectTransport {
                     "transport to " + base + " is closed: the call to " + url + " was not sent"));
             return result;
         }
-        new Exchange(url, path, encodedArgs, result).start();
-        return result.thenApplyAsync(bytes -> bytes, COMPLETIONS);
+        Exchange exchange = new Exchange(url, path, encodedArgs, result);
+        context.runOnContext(v -> exchange.start());
+        // re-complete on a virtual thread, failures included (thenApplyAsync would pass a failure on synchronously)
+        CompletableFuture<byte[]> delivered = new CompletableFuture<>();
+        result.whenCompleteAsync((bytes, failure) -> {
+            if (failure == null) {
+                delivered.complete(bytes);
+            } else {
+                delivered.completeExceptionally(failure);
+            }
+        }, COMPLETIONS);
+        return delivered;
     }
 
     /** Closes the pooled connections (and the private Vert.x instance). Calls in flight fail. */

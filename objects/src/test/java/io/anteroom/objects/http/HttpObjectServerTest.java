@@ -260,6 +260,23 @@ class HttpObjectServerTest {
     }
 
     @Test
+    void closingTheTransportFailsCallsInFlightAndRefusesNewOnes() {
+        HttpObjectTransport transport = HttpObjectTransport.builder(serve().uri()).build();
+        CompletableFuture<byte[]> inFlight = transport.call("fake", ID, "hang", new byte[0]);
+        org.awaitility.Awaitility.await().until(() -> fake.hanging.size() == 1);
+
+        transport.close();
+
+        assertThatThrownBy(inFlight::join).cause()
+                .isInstanceOf(ObjectTransportException.class)
+                .hasMessageContaining("the call may or may not have run; not retried");
+        assertThatThrownBy(() -> transport.call("fake", ID, "echo", new byte[0]).join()).cause()
+                .isInstanceOf(ObjectTransportException.class)
+                .hasMessageContaining("is closed")
+                .hasMessageContaining("was not sent");
+    }
+
+    @Test
     void builderRejectsNonsenseWithClearMessages() {
         assertThatThrownBy(() -> HttpObjectTransport.builder(URI.create("https://x:1")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be http://host:port");

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.objects.InMemoryStorageEngine;
+import io.anteroom.objects.Codec;
 import io.anteroom.objects.Namespace;
+import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectResetException;
 import io.anteroom.objects.ObjectTransportException;
 import io.anteroom.objects.Runtime;
@@ -133,6 +135,40 @@ class RemoteObjectsTest {
         assertThatThrownBy(wrong::nope)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has no method nope");
+    }
+
+    @Test
+    void malformedArgumentsComeBackAsAClearIllegalArgumentException() throws Exception {
+        byte[] garbage = "not the codec's encoding".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] reply = remote.transport().call("counter", ObjectId.fromName("counter", "x"), "next", garbage).join();
+
+        assertThatThrownBy(() -> Codec.standard().decodeReply(Counter.class.getMethod("next"), reply))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("arguments of")
+                .hasMessageContaining("next");
+        assertThat(counters.get("x").current()).as("the malformed call did not run").isZero();
+    }
+
+    /**
+     * Regression: requests started from virtual threads each got their own Vert.x context, and
+     * about one reply in a few hundred fresh connections was never delivered (30 s timeout).
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("slow")
+    void aThousandFreshConnectionsNeverLoseAReply() {
+        for (int i = 0; i < 1_000; i++) {
+            try (Runtime fresh = Runtime.inMemory()) {
+                Namespace<Counter> local = fresh.namespace("counter", Counter.class, CounterObject::new);
+                try (HttpObjectServer s = HttpObjectServer.builder(fresh.transport()).namespaces(fresh::hasNamespace).start();
+                     RemoteObjects r = RemoteObjects.over(HttpObjectTransport.builder(s.uri()).timeout(java.time.Duration.ofSeconds(10)).build())) {
+                    Counter viaHttp = r.get("counter", Counter.class, "orders");
+                    viaHttp.next();
+                    viaHttp.next();
+                    local.get("orders").next();
+                    assertThat(viaHttp.current()).as("iteration " + i).isEqualTo(3);
+                }
+            }
+        }
     }
 
     @Test
