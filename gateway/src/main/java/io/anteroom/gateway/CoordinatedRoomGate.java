@@ -155,8 +155,7 @@ final class CoordinatedRoomGate implements RoomGate {
     String failMode = current.settings().failMode();
     boolean useFallback = degraded && failMode.equals("degrade");
     RoomWorker worker = useFallback ? shard.fallback() : shard.worker();
-    if (current.settings().queueAll() && (ticket == null || !ticket.admitted()
-        || !live(ticket, now, current))) {
+    if (current.settings().queueAll() && !worker.hasRunningSession(ticket, now)) {
       // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
       return CompletableFuture.completedFuture(queueAll(worker, ticket, now, current));
     }
@@ -222,17 +221,6 @@ final class CoordinatedRoomGate implements RoomGate {
     if (ticket != null) {
       shard().worker().endSession(ticket, Instant.ofEpochMilli(nowMillis)); // slot freed at once
     }
-  }
-
-  /**
-   * Whether an admitted ticket's session is still running (queue-all keeps those users in). This
-   * repeats the room core's session rule because {@code RoomWorker} does not expose it; a
-   * {@code decide} call would count the user and might admit an expired one.
-   */
-  private static boolean live(Ticket ticket, Instant now, Setup current) {
-    Instant start = current.config().sessionRenewal() ? ticket.lastCheckInTime()
-        : ticket.acceptedAt();
-    return Duration.between(start, now).compareTo(current.config().sessionDuration()) < 0;
   }
 
   /**

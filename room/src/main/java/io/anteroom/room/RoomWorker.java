@@ -123,6 +123,15 @@ public final class RoomWorker {
         return valid;
     }
 
+    /**
+     * Whether {@code ticket} is an admitted ticket of this room whose session is still running at {@code now} (the
+     * session rule {@link #decide} applies). Counts nothing: for callers that must honour a running session without
+     * deciding, such as a queue-all switch that keeps admitted users in.
+     */
+    public boolean hasRunningSession(Ticket ticket, Instant now) {
+        return ticket != null && ticket.roomId().equals(config.roomId()) && ticket.admitted() && sessionValid(ticket, now);
+    }
+
     /** The ticket if it is this room's, counting the user's traffic on its first request of the minute. */
     private Ticket seen(Ticket ticket, Instant now) {
         long m = Minutes.minuteOf(now);

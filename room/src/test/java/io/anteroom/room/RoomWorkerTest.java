@@ -230,6 +230,21 @@ class RoomWorkerTest {
     }
 
     @Test
+    void hasRunningSessionFollowsTheSessionRuleAndCountsNothing() {
+        RoomWorker w = worker(EVEN, state(List.of(), 50));
+        Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+        Ticket expired = new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0);
+        Ticket otherRoom = new Ticket("blog", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+        assertThat(w.hasRunningSession(admitted, NOW)).isTrue();
+        assertThat(w.hasRunningSession(expired, NOW)).isFalse();
+        assertThat(w.hasRunningSession(otherRoom, NOW)).isFalse();
+        assertThat(w.hasRunningSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
+        assertThat(w.hasRunningSession(null, NOW)).isFalse();
+        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
+    }
+
+    @Test
     void expiredAdmittedTicketMakesTheUserNew() {
         RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
         Ticket stale = new Ticket("shop", M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
