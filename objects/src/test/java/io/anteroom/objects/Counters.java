@@ -2,23 +2,27 @@ package io.anteroom.objects;
 
 import java.util.concurrent.CompletableFuture;
 
-/** Test objects shared by the runtime tests. */
-final class Counters {
+/** The counter object of the spec, shared by the runtime tests, the HTTP tests and the crash test's child process. */
+public final class Counters {
     private Counters() {}
 
-    interface Counter {
+    public interface Counter {
         long next();
 
         long current();
 
         CompletableFuture<Long> nextAsync();
+
+        void fail(String message);
+
+        void failChecked() throws java.io.IOException;
     }
 
-    /** The naive counter of the spec. */
-    static final class CounterObject implements Counter {
+    /** The naive counter of the spec, plus methods that throw. */
+    public static final class CounterObject implements Counter {
         private final Storage storage;
 
-        CounterObject(ObjectContext ctx) {
+        public CounterObject(ObjectContext ctx) {
             this.storage = ctx.storage();
         }
 
@@ -37,6 +41,16 @@ final class Counters {
         @Override
         public CompletableFuture<Long> nextAsync() {
             return CompletableFuture.completedFuture(next());
+        }
+
+        @Override
+        public void fail(String message) {
+            throw new IllegalStateException(message);
+        }
+
+        @Override
+        public void failChecked() throws java.io.IOException {
+            throw new java.io.IOException("disk on fire");
         }
     }
 }

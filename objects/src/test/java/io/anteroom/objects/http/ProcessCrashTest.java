@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.ObjectTransportException;
-import io.anteroom.objects.http.RemoteCounters.Counter;
+import io.anteroom.objects.Counters.Counter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import io.anteroom.objects.http.RemoteCounters.Counter;
-import io.anteroom.objects.http.RemoteCounters.CounterObject;
+import io.anteroom.objects.Counters.Counter;
+import io.anteroom.objects.Counters.CounterObject;
 
 /** Typed stubs over HTTP against a real runtime: same semantics as local stubs, gates included. */
 class RemoteObjectsTest {
