@@ -1,0 +1,358 @@
+package io.anteroom.gateway;
+
+import io.anteroom.gateway.GatewayConfig.RoomSettings;
+import io.anteroom.room.BucketState;
+import io.anteroom.room.Decision;
+import io.anteroom.room.Grant;
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomState;
+import io.anteroom.room.RoomWorker;
+import io.anteroom.room.Strategy;
+import io.anteroom.room.Ticket;
+import io.anteroom.room.WaitEstimate;
+import io.anteroom.room.WorkerReport;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A room's admission gate backed by the room core: one {@link RoomWorker} per event-loop thread
+ * (a worker shard, so the admitted path takes only an uncontended monitor), counters and room
+ * state through a {@link Coordination}. All decisions are the room core's; this class only
+ * carries tickets, counter calls and reports, and applies the room's {@code failMode} when the
+ * coordination fails.
+ *
+ * <p>Invariants: a worker is used only by its own thread for {@code decide}; its
+ * {@code onCounterReply} may run on the coordination's thread (the worker is synchronized). A
+ * report that failed is resent as the same object before the worker's later deltas (the data
+ * center applies each report once). Settings changes flush the old workers' deltas into the
+ * pending reports before new workers replace them. {@code degraded} is true from a failed
+ * coordination call until the next successful report.
+ */
+final class CoordinatedRoomGate implements RoomGate {
+
+  /** Room settings and the room-core config derived from them; replaced as a whole. */
+  private record Setup(RoomSettings settings, RoomConfig config) {}
+
+  /** The workers of one event-loop thread: the configured strategy and the degraded fallback. */
+  private record Shard(RoomWorker worker, RoomWorker fallback) {}
+
+  private final String dataCenter;
+  private final String processId;
+  private final Coordination coordination;
+  private final Clock clock;
+  private final AtomicLong shardIds = new AtomicLong();
+  private volatile Setup setup;
+  private volatile Map<Thread, Shard> shards = new ConcurrentHashMap<>();
+  private final Map<RoomWorker, WorkerReport> unsent = new ConcurrentHashMap<>();
+  private final List<WorkerReport> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile RoomState lastState;
+  private volatile boolean degraded;
+  private volatile boolean configured;
+  private long nextReportAt;
+  private boolean reporting;
+
+  CoordinatedRoomGate(RoomSettings settings, String dataCenter, String processId,
+      Coordination coordination, Clock clock) {
+    this.dataCenter = dataCenter;
+    this.processId = processId;
+    this.coordination = coordination;
+    this.clock = clock;
+    this.setup = new Setup(settings, roomConfig(settings));
+    this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
+    configureCoordinator();
+  }
+
+  /** The room core's view of a room's settings (its own validation applies). */
+  static RoomConfig roomConfig(RoomSettings s) {
+    return RoomConfig.builder(s.id())
+        .totalActiveUsers(s.totalActiveUsers())
+        .newUsersPerMinute(s.newUsersPerMinute())
+        .sessionDurationMinutes(s.sessionDurationMinutes())
+        .queueRefreshSeconds(s.queueRefreshSeconds())
+        .queueTimeout(Duration.ofMinutes(s.queueTimeoutMinutes()))
+        .strategy(switch (s.strategy()) {
+          case "evenSplit" -> Strategy.EVEN_SPLIT;
+          case "utilizationScaled" -> Strategy.UTILIZATION_SCALED;
+          default -> Strategy.COUNTERS;
+        })
+        .curveFactor(s.curveFactor())
+        .build();
+  }
+
+  private void configureCoordinator() {
+    configured = false;
+    coordination.configure(setup.config()).whenComplete((v, e) -> {
+      if (e != null) {
+        degraded = true;
+      } else {
+        configured = true;
+      }
+    });
+  }
+
+  private Shard shard() {
+    Thread t = Thread.currentThread();
+    Shard s = shards.get(t);
+    if (s == null) {
+      s = shards.computeIfAbsent(t, k -> newShard(setup.config()));
+    }
+    return s;
+  }
+
+  private Shard newShard(RoomConfig config) {
+    String id = config.roomId() + "/" + processId + "/" + shardIds.incrementAndGet();
+    Instant now = clock.instant();
+    var worker = new RoomWorker(config, dataCenter, id, now);
+    worker.applyState(lastState);
+    RoomWorker fallback = worker;
+    if (config.strategy() != Strategy.EVEN_SPLIT) {
+      // failMode degrade decides from the last known state with even split: no counter calls
+      fallback = new RoomWorker(config.withStrategy(Strategy.EVEN_SPLIT), dataCenter,
+          id + "/degraded", now);
+      fallback.applyState(lastState);
+    }
+    return new Shard(worker, fallback);
+  }
+
+  @Override
+  public CompletionStage<Verdict> decide(byte[] ticketBytes, long nowMillis) {
+    Setup current = setup;
+    Instant now = Instant.ofEpochMilli(nowMillis);
+    Ticket ticket = ticketBytes == null ? null : TicketBytes.decode(current.settings().id(),
+        ticketBytes);
+    Shard shard = shard();
+    String failMode = current.settings().failMode();
+    boolean useFallback = degraded && failMode.equals("degrade");
+    RoomWorker worker = useFallback ? shard.fallback() : shard.worker();
+    if (current.settings().queueAll() && (ticket == null || !ticket.admitted())) {
+      // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
+      return CompletableFuture.completedFuture(queueAll(worker, ticket, now, current));
+    }
+    Decision d = worker.decide(ticket, now);
+    if (d instanceof Decision.Draw draw) {
+      return draw(worker, draw, now, current);
+    }
+    return CompletableFuture.completedFuture(verdict(d, ticket, worker, current));
+  }
+
+  private CompletionStage<Verdict> draw(RoomWorker worker, Decision.Draw draw, Instant now,
+      Setup current) {
+    if (degraded && !current.settings().failMode().equals("degrade")) {
+      // open: let new users through (still counted); closed: queue them (a refusal)
+      Grant grant = current.settings().failMode().equals("open")
+          ? new Grant(draw.counter().minute(), 0, true)
+          : Grant.unavailable(draw.counter().minute());
+      return settle(worker, worker.onCounterReply(draw, grant, now), now, current);
+    }
+    return coordination.take(draw.counter(), draw.limit())
+        .exceptionally(failure -> {
+          degraded = true;
+          return Grant.unavailable(draw.counter().minute());
+        })
+        .thenCompose(grant -> settle(worker, worker.onCounterReply(draw, grant, now), now,
+            current));
+  }
+
+  private CompletionStage<Verdict> settle(RoomWorker worker, Decision d, Instant now,
+      Setup current) {
+    if (d instanceof Decision.Draw next) {
+      return draw(worker, next, now, current);
+    }
+    return CompletableFuture.completedFuture(verdict(d, null, worker, current));
+  }
+
+  private Verdict verdict(Decision d, Ticket presented, RoomWorker worker, Setup current) {
+    return switch (d) {
+      case Decision.Admit a -> {
+        boolean session = a.reason() == Decision.AdmitReason.SESSION;
+        Ticket give = session && current.settings().disableSessionRenewal() ? presented
+            : a.ticket();
+        yield new Verdict(session ? Outcome.ADMIT_SESSION : Outcome.ADMIT,
+            TicketBytes.encode(give), null);
+      }
+      case Decision.Queue q -> new Verdict(Outcome.QUEUE, TicketBytes.encode(q.ticket()),
+          view(q.estimate(), worker.state()));
+      case Decision.Draw x -> throw new IllegalStateException("undrawn counter " + x);
+    };
+  }
+
+  private Verdict queueAll(RoomWorker worker, Ticket ticket, Instant now, Setup current) {
+    Decision d = worker.decide(ticket, now);
+    if (d instanceof Decision.Queue q) {
+      return verdict(q, ticket, worker, current);
+    }
+    // the worker would let this user draw or enter; queue-all holds everyone: keep the
+    // waiting ticket it had (or none) and count nothing new
+    Ticket waiting = ticket != null && !ticket.admitted() ? ticket : null;
+    RoomState state = worker.state();
+    return new Verdict(Outcome.QUEUE, waiting == null ? null : TicketBytes.encode(waiting),
+        view(worker.estimateWait(waiting == null ? Ticket.bucketOf(now) : waiting.bucketId()),
+            state));
+  }
+
+  private static QueueView view(WaitEstimate e, RoomState state) {
+    return new QueueView(e.known(), minutes(e.minutes()), minutes(e.p25()), minutes(e.p50()),
+        minutes(e.p75()), state.asOf().toEpochMilli(), state.freeSlots() == 0);
+  }
+
+  private static int minutes(double m) {
+    return Double.isFinite(m) ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(m)) : 0;
+  }
+
+  @Override
+  public void revoke(byte[] ticket, long nowMillis) {
+    // The room core has no "session ended" delta yet: the user's slot is released when its
+    // ticket's expiry minute passes, as for a user who simply left.
+  }
+
+  /**
+   * Sends every worker's report (or its unsent previous one) and applies the answered state to
+   * all workers; re-announces the room first when the coordinator may not know it (start-up
+   * failure, coordinator restart). Completes when all sends are settled; never fails.
+   */
+  CompletionStage<Void> reportNow() {
+    Instant now = clock.instant();
+    String roomId = setup.settings().id();
+    var batch = new ArrayList<WorkerReport>(retired);
+    retired.clear();
+    for (Shard s : shards.values()) {
+      for (RoomWorker w : workersOf(s)) {
+        WorkerReport r = unsent.remove(w);
+        batch.add(r != null ? r : w.report(now));
+      }
+    }
+    if (batch.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletionStage<Void> announced = configured ? CompletableFuture.completedFuture(null)
+        : coordination.configure(setup.config()).thenRun(() -> configured = true);
+    var failed = new java.util.concurrent.atomic.AtomicBoolean();
+    var sends = new ArrayList<CompletableFuture<Void>>();
+    for (WorkerReport r : batch) {
+      sends.add(announced.thenCompose(v -> coordination.report(roomId, r))
+          .handle((state, failure) -> {
+            if (failure != null) {
+              failed.set(true);
+              retry(r);
+            } else {
+              applyState(state);
+            }
+            return (Void) null;
+          }).toCompletableFuture());
+    }
+    return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenRun(() -> {
+      degraded = failed.get();
+      if (failed.get()) {
+        configured = false; // the coordinator may have restarted and forgotten the room
+      }
+    });
+  }
+
+  /** Reports when due and no report round is in flight (ticks come from one timer thread). */
+  @Override
+  public synchronized void tick(long nowMillis) {
+    if (reporting || nowMillis < nextReportAt) {
+      return;
+    }
+    reporting = true;
+    nextReportAt = nowMillis + reportInterval().toMillis();
+    reportNow().whenComplete((v, e) -> {
+      synchronized (this) {
+        reporting = false;
+      }
+    });
+  }
+
+  private static List<RoomWorker> workersOf(Shard s) {
+    return s.worker() == s.fallback() ? List.of(s.worker()) : List.of(s.worker(), s.fallback());
+  }
+
+  private void retry(WorkerReport r) {
+    for (Shard s : shards.values()) {
+      if (s.worker().workerId().equals(r.workerId())) {
+        unsent.put(s.worker(), r);
+        return;
+      }
+      if (s.fallback().workerId().equals(r.workerId())) {
+        unsent.put(s.fallback(), r);
+        return;
+      }
+    }
+    retired.add(r); // a worker replaced by a settings change: resend its last report as is
+  }
+
+  private void applyState(RoomState state) {
+    if (state.asOf().isBefore(lastState.asOf())) {
+      return;
+    }
+    lastState = state;
+    for (Shard s : shards.values()) {
+      s.worker().applyState(state);
+      s.fallback().applyState(state);
+    }
+  }
+
+  /** The interval the room core asks workers to report at (before any back-pressure). */
+  Duration reportInterval() {
+    return setup.config().workerReportInterval();
+  }
+
+  boolean degraded() {
+    return degraded;
+  }
+
+  @Override
+  public RoomStatus status(long nowMillis) {
+    Setup current = setup;
+    RoomState state = lastState;
+    long waiting = state.totalWaiting();
+    List<BucketState> buckets = state.buckets();
+    int maxWait = 0;
+    if (!buckets.isEmpty()) {
+      Shard any = shards.values().stream().findFirst().orElse(null);
+      RoomWorker w = any != null ? any.worker()
+          : new RoomWorker(current.config(), dataCenter, "status", state.asOf());
+      w.applyState(state);
+      maxWait = minutes(w.estimateWait(buckets.get(buckets.size() - 1).bucketId()).minutes());
+    }
+    String status = current.settings().suspended() ? "suspended"
+        : waiting > 0 || current.settings().queueAll() ? "queueing" : "not_queueing";
+    return new RoomStatus(status, waiting, state.activeUsers(), maxWait, degraded,
+        current.settings().newUsersPerMinute(), state.asOf().toEpochMilli());
+  }
+
+  @Override
+  public synchronized void reconfigure(RoomSettings settings) {
+    RoomConfig config = roomConfig(settings);
+    Setup old = setup;
+    setup = new Setup(settings, config);
+    if (!config.equals(old.config())) {
+      Map<Thread, Shard> previous = shards;
+      shards = new ConcurrentHashMap<>();
+      Instant now = clock.instant();
+      for (Shard s : previous.values()) {
+        for (RoomWorker w : workersOf(s)) {
+          WorkerReport pending = unsent.remove(w);
+          if (pending != null) {
+            retired.add(pending);
+          }
+          retired.add(w.report(now));
+        }
+      }
+      configureCoordinator();
+    }
+  }
+
+  @Override
+  public void close() {
+    reportNow();
+  }
+}

@@ -1,0 +1,246 @@
+package io.anteroom.gateway;
+
+import io.anteroom.gateway.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.RoomGate.Outcome;
+import io.anteroom.gateway.RoomGate.QueueView;
+import io.anteroom.gateway.RoomGate.Verdict;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.CookieSameSite;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.httpproxy.ProxyResponse;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The public listener's request handler: route to a room, skip bypassed traffic, open the ticket
+ * cookie, and either proxy (admitted) or answer from the queue (HTML, JSON, or 429 for
+ * {@code reject}). Every response carries {@code Anteroom-Throttle}.
+ *
+ * <p>Invariants: the admitted path (valid admitted cookie) is synchronous on the event loop:
+ * decrypt, {@link RoomGate#renewAdmitted}, re-encrypt, proxy; no lock, no remote call. Other
+ * users are decided asynchronously by {@link RoomGate#decide} while the request body is paused;
+ * the answer is written back on the request's own event-loop context. A gate failure never
+ * admits: the user sees the queue page.
+ */
+final class Gatekeeper implements Handler<HttpServerRequest> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Gatekeeper.class);
+  static final String THROTTLE_HEADER = "Anteroom-Throttle";
+  static final String POLL_HEADER = "Anteroom-Poll";
+
+  private final Rooms rooms;
+  private final TicketCodec codec;
+  private final Clock clock;
+
+  Gatekeeper(Rooms rooms, TicketCodec codec, Clock clock) {
+    this.rooms = rooms;
+    this.codec = codec;
+    this.clock = clock;
+  }
+
+  @Override
+  public void handle(HttpServerRequest request) {
+    RoomRuntime room = rooms.snapshot().router().route(request.getHeader("Host"), request.path());
+    if (room == null) {
+      forward(request, null, rooms.defaultProxy(), null, null);
+      return;
+    }
+    RoomSettings s = room.settings();
+    if (s.suspended() || !room.bypass().isEmpty() && room.bypass().bypasses(facts(request))) {
+      room.meters().bypassed().mark();
+      forward(request, room, room.origin(), null, null);
+      return;
+    }
+    long now = clock.millis();
+    Cookie cookie = request.getCookie(s.cookieName());
+    byte[] ticket = cookie == null ? null : codec.open(s.id(), cookie.getValue()).orElse(null);
+    long started = System.nanoTime();
+    CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
+    if (decided.isDone() && !decided.isCompletedExceptionally()) {
+      answer(request, room, decided.join(), started); // the hot path: no pause, no hop
+      return;
+    }
+    request.pause();
+    Context context = io.vertx.core.Vertx.currentContext();
+    decided.whenComplete((verdict, failure) -> context.runOnContext(v -> {
+      if (failure != null) {
+        LOG.warn("room {}: admission decision failed, queueing the user", s.id(), failure);
+      }
+      answer(request, room, failure == null ? verdict
+          : new Verdict(Outcome.QUEUE, ticket, new QueueView(false, 0, 0, 0, 0, now, true)),
+          started);
+    }));
+  }
+
+  private void answer(HttpServerRequest request, RoomRuntime room, Verdict verdict,
+      long started) {
+    RoomSettings s = room.settings();
+    boolean poll = request.getHeader(POLL_HEADER) != null;
+    switch (verdict.outcome()) {
+      case ADMIT_SESSION -> {
+        room.meters().admittedReturning().mark();
+        forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
+      }
+      case ADMIT -> {
+        room.meters().admittedNew().mark();
+        if (poll && room.responder().wantsJson(request.getHeader("Accept"))) {
+          // the page's own status poll: tell the script to reload instead of fetching the page
+          // from the origin twice
+          queueResponse(request, room, verdict, false, started);
+        } else {
+          forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
+        }
+      }
+      case QUEUE -> {
+        if (s.queueingMethod().equals("reject")) {
+          reject(request, room);
+        } else if (s.queueingMethod().equals("passthrough")) {
+          room.meters().admittedNew().mark();
+          forward(request, room, room.origin(), verdict.ticket(), null);
+        } else {
+          room.meters().queued().mark();
+          queueResponse(request, room, verdict, true, started);
+        }
+      }
+      case REJECT -> reject(request, room);
+    }
+  }
+
+  private void queueResponse(HttpServerRequest request, RoomRuntime room, Verdict verdict,
+      boolean inWaitingRoom, long started) {
+    RoomSettings s = room.settings();
+    request.resume(); // drain and drop any body: a queued request never reaches the origin
+    QueuePacing pacing = room.pacing();
+    QueueView q = verdict.queue() != null ? verdict.queue()
+        : new QueueView(false, 0, 0, 0, 0, clock.millis(), false);
+    var fields = room.responder().fields(inWaitingRoom, q, s.queueAll(),
+        pacing.refreshIntervalSeconds(), pacing.throttle());
+    HttpServerResponse response = request.response();
+    setTicket(response, s, verdict.ticket());
+    response.putHeader("Cache-Control", "no-store");
+    response.putHeader(THROTTLE_HEADER, pacing.throttle() ? "1" : "0");
+    if (room.responder().wantsJson(request.getHeader("Accept"))) {
+      response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
+    } else {
+      response.putHeader("Content-Type", "text/html; charset=utf-8")
+          .end(room.responder().html(fields, q.lastUpdatedMillis()));
+    }
+    pacing.recordQueueStatus(System.nanoTime() - started);
+  }
+
+  private void reject(HttpServerRequest request, RoomRuntime room) {
+    room.meters().rejected().mark();
+    request.resume();
+    RoomSettings s = room.settings();
+    HttpServerResponse response = request.response();
+    clearTicket(response, s);
+    int retry = room.pacing().refreshIntervalSeconds();
+    response.setStatusCode(429).putHeader("Retry-After", Integer.toString(retry))
+        .putHeader("Cache-Control", "no-store")
+        .putHeader(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
+    if (room.responder().wantsJson(request.getHeader("Accept"))) {
+      var fields = room.responder().fields(false,
+          new QueueView(false, 0, 0, 0, 0, clock.millis(), true), s.queueAll(), retry,
+          room.pacing().throttle());
+      response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
+    } else {
+      response.putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end("429 Too Many Requests: the site is full right now. Please try again in " + retry
+              + " seconds.\n");
+    }
+  }
+
+  /**
+   * Proxies to the origin. {@code ticket} (if not null) is sealed into the cookie;
+   * {@code sessionTicket} is the admitted ticket a revocation by the origin ends.
+   */
+  private void forward(HttpServerRequest request, RoomRuntime room, OriginProxy origin,
+      byte[] ticket, byte[] sessionTicket) {
+    long started = System.nanoTime();
+    origin.forward(request, response -> onOriginResponse(room, response, ticket, sessionTicket,
+        started));
+  }
+
+  private void onOriginResponse(RoomRuntime room, ProxyResponse response, byte[] ticket,
+      byte[] sessionTicket, long started) {
+    var headers = response.headers();
+    if (room == null) {
+      headers.set(THROTTLE_HEADER, "0");
+      return;
+    }
+    room.meters().origin().update(System.nanoTime() - started,
+        java.util.concurrent.TimeUnit.NANOSECONDS);
+    headers.set(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
+    RoomSettings s = room.settings();
+    String command = headers.get(OriginProxy.REVOKE_HEADER);
+    if (command != null) {
+      headers.remove(OriginProxy.REVOKE_HEADER);
+      if (command.trim().equalsIgnoreCase("revoke")) {
+        room.meters().revoked().mark();
+        if (sessionTicket != null) {
+          room.gate().revoke(sessionTicket, clock.millis());
+        }
+        headers.add("Set-Cookie", clearCookie(s).encode());
+        return;
+      }
+    }
+    if (ticket != null) {
+      headers.add("Set-Cookie", ticketCookie(s, ticket).encode());
+    }
+  }
+
+  private void setTicket(HttpServerResponse response, RoomSettings s, byte[] ticket) {
+    if (ticket == null) {
+      clearTicket(response, s);
+    } else {
+      response.headers().add("Set-Cookie", ticketCookie(s, ticket).encode());
+    }
+  }
+
+  private static void clearTicket(HttpServerResponse response, RoomSettings s) {
+    response.headers().add("Set-Cookie", clearCookie(s).encode());
+  }
+
+  private Cookie ticketCookie(RoomSettings s, byte[] ticket) {
+    return attributes(Cookie.cookie(s.cookieName(), codec.seal(s.id(), ticket)), s);
+  }
+
+  private static Cookie clearCookie(RoomSettings s) {
+    return attributes(Cookie.cookie(s.cookieName(), ""), s).setMaxAge(0);
+  }
+
+  private static Cookie attributes(Cookie c, RoomSettings s) {
+    return c.setPath("/").setHttpOnly(true).setSecure(s.cookieSecure())
+        .setSameSite(CookieSameSite.valueOf(s.cookieSameSite().toUpperCase()));
+  }
+
+  private static BypassMatcher.Request facts(HttpServerRequest request) {
+    return new BypassMatcher.Request() {
+      @Override
+      public String path() {
+        return request.path();
+      }
+
+      @Override
+      public String header(String name) {
+        return request.getHeader(name);
+      }
+
+      @Override
+      public String cookie(String name) {
+        Cookie c = request.getCookie(name);
+        return c == null ? null : c.getValue();
+      }
+
+      @Override
+      public String clientIp() {
+        return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+      }
+    };
+  }
+}

@@ -1,0 +1,146 @@
+package io.anteroom.gateway;
+
+import com.codahale.metrics.MetricRegistry;
+import io.anteroom.gateway.GatewayConfig.RoomSettings;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running gateway: the public listener (rooms, proxy, queue) and the admin listener (admin API,
+ * status page, metrics, health). Built by {@link #start}; {@link #close} drains in-flight requests
+ * for up to {@code drainSeconds} before closing.
+ *
+ * <pre>{@code
+ * GatewayConfig config = ConfigLoader.forOrigin(URI.create("http://127.0.0.1:3000"));
+ * try (Gateway gw = Gateway.start(config, gates, Clock.systemUTC())) {
+ *   System.out.println("listening on " + gw.port());
+ * }
+ * }</pre>
+ *
+ * <p>Thread safety: start and close are called once, from one thread; everything else runs on
+ * Vert.x event loops (see {@link Gatekeeper}, {@link AdminApi}).
+ */
+public final class Gateway implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+  private final Vertx vertx;
+  private final Rooms rooms;
+  private final HttpServer publicServer;
+  private final HttpServer adminServer;
+  private final AdminApi admin;
+  private final int drainSeconds;
+
+  private Gateway(Vertx vertx, Rooms rooms, HttpServer publicServer, HttpServer adminServer,
+      AdminApi admin, int drainSeconds) {
+    this.vertx = vertx;
+    this.rooms = rooms;
+    this.publicServer = publicServer;
+    this.adminServer = adminServer;
+    this.admin = admin;
+    this.drainSeconds = drainSeconds;
+  }
+
+  /**
+   * Starts both listeners; ports 0 pick free ports (see {@link #port()}, {@link #adminPort()}).
+   * Fails with a message naming the address when a port is taken.
+   */
+  static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
+      Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry) {
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+    try {
+      var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()));
+      var rooms = new Rooms(vertx, config, gates, registry, pacing);
+      var gatekeeper = new Gatekeeper(rooms, codec, clock);
+      HttpServer publicServer = vertx.createHttpServer(new HttpServerOptions()
+              .setMaxHeaderSize(16 * 1024).setMaxInitialLineLength(8 * 1024)
+              .setCompressionSupported(false).setIdleTimeout(120))
+          .requestHandler(gatekeeper);
+      publicServer = await(publicServer.listen(config.listen().port(), config.listen().host()),
+          "listen", config.listen().toString());
+      var admin = new AdminApi(vertx, rooms, registry, AdminToken.resolve(config), clock);
+      HttpServer adminServer = await(vertx.createHttpServer().requestHandler(admin.router())
+              .listen(config.admin().listen().port(), config.admin().listen().host()),
+          "admin.listen", config.admin().listen().toString());
+      // background work of the rooms (reports to the coordinator) on one periodic timer
+      vertx.setPeriodic(250, id -> rooms.snapshot().byId().values()
+          .forEach(r -> r.gate().tick(clock.millis())));
+      return new Gateway(vertx, rooms, publicServer, adminServer, admin, config.drainSeconds());
+    } catch (RuntimeException e) {
+      vertx.close();
+      throw e;
+    }
+  }
+
+  private static HttpServer await(Future<HttpServer> listening, String key, String address) {
+    try {
+      return listening.await(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(key + ": cannot listen on " + address + " (" + e.getMessage()
+          + "); is another process using the port?", e);
+    }
+  }
+
+  /** The public port (useful when configured as 0). */
+  public int port() {
+    return publicServer.actualPort();
+  }
+
+  /** The admin port. */
+  public int adminPort() {
+    return adminServer.actualPort();
+  }
+
+  Rooms rooms() {
+    return rooms;
+  }
+
+  AdminApi admin() {
+    return admin;
+  }
+
+  Vertx vertx() {
+    return vertx;
+  }
+
+  /**
+   * Graceful shutdown: stops accepting, lets in-flight requests finish (up to
+   * {@code drainSeconds}), then closes the rooms and Vert.x.
+   */
+  @Override
+  public void close() {
+    try {
+      admin.markDraining();
+      publicServer.shutdown(drainSeconds, TimeUnit.SECONDS).await(drainSeconds + 5L,
+          TimeUnit.SECONDS);
+      adminServer.close().await(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("shutdown did not complete cleanly", e);
+    } finally {
+      rooms.close();
+      try {
+        vertx.close().await(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("Vert.x did not close in time", e);
+      }
+    }
+  }
+
+  static void requireDirectory(java.nio.file.Path dir) {
+    try {
+      java.nio.file.Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("dataDir: cannot create " + dir.toAbsolutePath(), e);
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package io.anteroom.gateway;
+
+import com.codahale.metrics.MetricRegistry;
+import io.anteroom.gateway.GatewayConfig.HostPort;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code anteroom} command line.
+ *
+ * <pre>
+ * anteroom run [--config anteroom.yaml] [--origin URL]     gateway + coordination in one process
+ * anteroom demo                                            run + demo origin + low limits
+ * anteroom coordinator [--listen 127.0.0.1:7070]           the coordinating objects, over HTTP
+ * anteroom gateway --coordinator URL --datacenter NAME     a stateless edge node
+ * </pre>
+ */
+@Command(name = "anteroom", mixinStandardHelpOptions = true, version = "anteroom 0.1.0",
+    description = "Anteroom: a self-hosted virtual waiting room in front of your site.",
+    subcommands = {Main.Run.class, Main.Demo.class, Main.Coordinator.class, Main.Edge.class,
+        CommandLine.HelpCommand.class},
+    footer = {"", "Also: anteroom simulate --scenario NAME: the traffic simulator (run by the"
+        + " launcher, from the sim module)", "",
+        "Configuration keys, defaults and the admin API: docs/gateway.md"})
+public final class Main implements Runnable {
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  static CommandLine commandLine() {
+    var cl = new CommandLine(new Main());
+    cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+      commandLine.getErr().println("anteroom: " + e.getMessage());
+      return 2;
+    });
+    return cl;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Options shared by the commands that run a gateway. */
+  static class GatewayOptions {
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "YAML configuration (default: ./anteroom.yaml when it exists)")
+    Path config;
+
+    @Option(names = "--origin", paramLabel = "URL",
+        description = "the site to protect; without --config, one room protects all of it")
+    URI origin;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", description = "overrides 'listen'")
+    String listen;
+
+    @Option(names = "--admin-listen", paramLabel = "HOST:PORT",
+        description = "overrides 'admin.listen'")
+    String adminListen;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "overrides 'dataDir'")
+    Path dataDir;
+
+    GatewayConfig load() {
+      GatewayConfig c;
+      Path file = config != null ? config : Path.of("anteroom.yaml");
+      if (config != null || Files.exists(file)) {
+        c = ConfigLoader.load(file);
+        if (origin != null) {
+          // the file's rooms stay; only the default origin changes
+          c = new GatewayConfig(c.listen(), origin, c.dataDir(), c.admin(), c.ticketKeys(),
+              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms());
+        }
+      } else if (origin != null) {
+        c = ConfigLoader.forOrigin(origin);
+      } else {
+        throw new IllegalArgumentException("give --origin URL (protect a site with the default"
+            + " room) or --config FILE; see anteroom run --help");
+      }
+      return overrides(c);
+    }
+
+    GatewayConfig overrides(GatewayConfig c) {
+      if (listen != null || adminListen != null) {
+        c = c.withListen(listen != null ? hostPort("--listen", listen) : c.listen(),
+            adminListen != null ? hostPort("--admin-listen", adminListen) : c.admin().listen());
+      }
+      return dataDir != null ? c.withDataDir(dataDir) : c;
+    }
+  }
+
+  static HostPort hostPort(String option, String value) {
+    int colon = value.lastIndexOf(':');
+    try {
+      return new HostPort(value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(option + ": \"" + value + "\" is not HOST:PORT (e.g."
+          + " 127.0.0.1:8080)", e);
+    }
+  }
+
+  @Command(name = "run", mixinStandardHelpOptions = true,
+      description = "Run the gateway and the coordination of its rooms in one process.")
+  static class Run implements Callable<Integer> {
+    @CommandLine.Mixin
+    GatewayOptionsMixin options;
+
+    @Override
+    public Integer call() {
+      GatewayConfig config = options.load();
+      var coordination = new LocalCoordination(Clock.systemUTC());
+      return serve(config, coordination, "local", List.of(), null);
+    }
+  }
+
+  /** picocli mixin wrapper of {@link GatewayOptions}. */
+  static class GatewayOptionsMixin extends GatewayOptions {}
+
+  @Command(name = "demo", mixinStandardHelpOptions = true,
+      description = "Run a gateway in front of a built-in demo site with low limits, plus a few"
+          + " synthetic visitors, so you see the queue in your browser at once.")
+  static class Demo implements Callable<Integer> {
+    @Option(names = "--listen", defaultValue = "127.0.0.1:8080", paramLabel = "HOST:PORT")
+    String listen;
+
+    @Option(names = "--data-dir", defaultValue = "./data", paramLabel = "DIR")
+    Path dataDir;
+
+    @Override
+    public Integer call() {
+      var demoOrigin = new DemoOrigin("127.0.0.1", 8081);
+      GatewayConfig config = ConfigLoader.parse("""
+          listen: %s
+          origin: http://127.0.0.1:%d
+          dataDir: %s
+          rooms:
+            - id: demo
+              totalActiveUsers: 3
+              newUsersPerMinute: 3
+              sessionDurationMinutes: 1
+              queueRefreshSeconds: 5
+          """.formatted(listen, demoOrigin.port(), dataDir), "demo settings");
+      String url = "http://" + listen;
+      var closeables = new ArrayList<AutoCloseable>();
+      closeables.add(demoOrigin);
+      return serve(config, new LocalCoordination(Clock.systemUTC()), "local", closeables, gw -> {
+        closeables.add(new DemoCrowd("http://127.0.0.1:" + gw.port(), 3, Duration.ofSeconds(40),
+            Duration.ofSeconds(10)));
+        System.out.printf("""
+
+            Anteroom demo is running.
+              Open %s in your browser: 3 synthetic visitors have just filled the room
+              (3 users at most, 3 new per minute, 1-minute sessions), so you get the queue
+              page. They leave after 40 s; you are let in a minute or two later.
+              The site itself (without the waiting room): http://127.0.0.1:%d
+              Status page: http://%s/  (admin token in %s)
+              JSON:  curl -H 'Accept: application/json' %s/
+            Ctrl-C stops it.
+            """, url, demoOrigin.port(), config.admin().listen(),
+            config.dataDir().resolve(AdminToken.FILE), url);
+      });
+    }
+  }
+
+  @Command(name = "coordinator", mixinStandardHelpOptions = true,
+      description = "Host the coordinating objects of all rooms over HTTP for remote gateways.")
+  static class Coordinator implements Callable<Integer> {
+    @Option(names = "--listen", defaultValue = "127.0.0.1:7070", paramLabel = "HOST:PORT",
+        description = "default: ${DEFAULT-VALUE}")
+    String listen;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      HostPort at = hostPort("--listen", listen);
+      var server = new CoordinatorServer(new LocalCoordination(Clock.systemUTC()), at.host(),
+          at.port());
+      System.out.println("anteroom coordinator listening on http://" + at.host() + ":"
+          + server.port());
+      var stopped = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        server.close();
+        stopped.countDown();
+      }));
+      stopped.await();
+      return 0;
+    }
+  }
+
+  @Command(name = "gateway", mixinStandardHelpOptions = true,
+      description = "Run a stateless gateway that shares its rooms' counts through a coordinator.")
+  static class Edge implements Callable<Integer> {
+    @CommandLine.Mixin
+    GatewayOptionsMixin options;
+
+    @Option(names = "--coordinator", required = true, paramLabel = "URL",
+        description = "the coordinator, e.g. http://10.0.0.2:7070")
+    URI coordinator;
+
+    @Option(names = "--datacenter", required = true, paramLabel = "NAME",
+        description = "this gateway's data center (gateways of one data center share counters)")
+    String dataCenter;
+
+    @Override
+    public Integer call() {
+      GatewayConfig config = options.load();
+      return serve(config, new HttpCoordination(coordinator, Duration.ofSeconds(2)), dataCenter,
+          List.of(), null);
+    }
+  }
+
+  /** Runs a gateway until the process is asked to stop, then drains it. */
+  static int serve(GatewayConfig config, Coordination coordination, String dataCenter,
+      List<AutoCloseable> extras, java.util.function.Consumer<Gateway> started) {
+    String processId = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
+    Clock clock = Clock.systemUTC();
+    Gateway gw = Gateway.start(config, s -> new CoordinatedRoomGate(s, dataCenter, processId,
+        coordination, clock), clock, s -> QueuePacing.fixed(s.queueRefreshSeconds()),
+        new MetricRegistry());
+    var out = new PrintWriter(System.out, true);
+    out.printf("anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",
+        config.listen().host(), gw.port(), config.admin().listen().host(), gw.adminPort(),
+        config.rooms().size(), config.origin());
+    if (started != null) {
+      started.accept(gw);
+    }
+    var stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      gw.close();
+      coordination.close();
+      for (AutoCloseable c : extras) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          System.err.println("anteroom: closing " + c + ": " + e);
+        }
+      }
+      stopped.countDown();
+    }, "anteroom-shutdown"));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,35 @@
+package io.anteroom.gateway;
+
+/**
+ * How often queued clients should poll, and whether the queue-status operation is overloaded
+ * ({@code throttle}). Every queue response reports both; implementations must be thread-safe.
+ */
+interface QueuePacing {
+
+  /** Records one answered queue-status request and how long it took. */
+  void recordQueueStatus(long nanos);
+
+  /** The interval the page script and JSON {@code refreshIntervalSeconds} announce. */
+  int refreshIntervalSeconds();
+
+  /** True when the queue-status operation is over its threshold. */
+  boolean throttle();
+
+  /** Pacing that always announces the room's {@code queueRefreshSeconds} and never throttles. */
+  static QueuePacing fixed(int seconds) {
+    return new QueuePacing() {
+      @Override
+      public void recordQueueStatus(long nanos) {}
+
+      @Override
+      public int refreshIntervalSeconds() {
+        return seconds;
+      }
+
+      @Override
+      public boolean throttle() {
+        return false;
+      }
+    };
+  }
+}

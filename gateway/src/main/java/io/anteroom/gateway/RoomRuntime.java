@@ -1,0 +1,32 @@
+package io.anteroom.gateway;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import io.anteroom.gateway.GatewayConfig.RoomSettings;
+
+/**
+ * One configured room as the edge runs it: its settings, its admission gate, compiled bypass
+ * rules, queue renderer, origin and meters. Immutable; a settings change builds a new runtime
+ * around the same {@link RoomGate} (so counts survive) and swaps it into {@link Rooms}.
+ */
+record RoomRuntime(RoomSettings settings, RoomGate gate, BypassMatcher bypass,
+    QueueResponder responder, OriginProxy origin, QueuePacing pacing, Meters meters) {
+
+  /** Dropwizard meters of one room, named {@code anteroom.room.<id>.<what>}. */
+  record Meters(Meter admittedNew, Meter admittedReturning, Meter queued, Meter rejected,
+      Meter bypassed, Meter revoked, Timer origin) {
+
+    static Meters register(MetricRegistry registry, String roomId) {
+      String p = "anteroom.room." + roomId + ".";
+      return new Meters(registry.meter(p + "admitted_new"),
+          registry.meter(p + "admitted_returning"), registry.meter(p + "queued"),
+          registry.meter(p + "rejected"), registry.meter(p + "bypassed"),
+          registry.meter(p + "revoked"), registry.timer(p + "origin_latency"));
+    }
+
+    static void unregister(MetricRegistry registry, String roomId) {
+      registry.removeMatching((name, m) -> name.startsWith("anteroom.room." + roomId + "."));
+    }
+  }
+}

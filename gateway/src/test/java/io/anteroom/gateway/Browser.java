@@ -1,0 +1,65 @@
+package io.anteroom.gateway;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One user with its own cookie jar, over a shared JDK HTTP client (the jar is ours, so a hundred
+ * users do not need a hundred clients).
+ */
+final class Browser {
+  static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+
+  final Map<String, String> cookies = new LinkedHashMap<>();
+  private final String base;
+
+  Browser(String base) {
+    this.base = base;
+  }
+
+  CompletableFuture<HttpResponse<String>> getAsync(String path, String... headers) {
+    var b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    synchronized (cookies) {
+      if (!cookies.isEmpty()) {
+        var sb = new StringBuilder();
+        cookies.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "; ").append(k).append('=')
+            .append(v));
+        b.header("Cookie", sb.toString());
+      }
+    }
+    return CLIENT.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
+      for (String set : r.headers().allValues("set-cookie")) {
+        String pair = set.split(";", 2)[0];
+        int eq = pair.indexOf('=');
+        String name = pair.substring(0, eq).trim();
+        String value = pair.substring(eq + 1).trim();
+        synchronized (cookies) {
+          if (value.isEmpty() || set.toLowerCase().contains("max-age=0")) {
+            cookies.remove(name);
+          } else {
+            cookies.put(name, value);
+          }
+        }
+      }
+      return r;
+    });
+  }
+
+  HttpResponse<String> get(String path, String... headers) {
+    return getAsync(path, headers).join();
+  }
+
+  static boolean reachedOrigin(HttpResponse<String> r) {
+    return r.body().startsWith("origin:");
+  }
+}

@@ -1,0 +1,53 @@
+package io.anteroom.gateway;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers
+ * {@code /revoke} with {@code Anteroom-Command: revoke} and never answers {@code /hang}.
+ */
+final class TestOrigin implements AutoCloseable {
+  final Vertx vertx = Vertx.vertx();
+  final AtomicInteger requests = new AtomicInteger();
+  final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
+  private final HttpServer server;
+
+  TestOrigin() throws Exception {
+    server = vertx.createHttpServer().requestHandler(req -> {
+      if (req.path().equals("/hang")) {
+        return; // never answers: the gateway's origin timeout must end it
+      }
+      requests.incrementAndGet();
+      lastHeaders.clear();
+      req.headers().forEach(e -> lastHeaders.put(e.getKey().toLowerCase(), e.getValue()));
+      req.body().onSuccess(body -> {
+        var resp = req.response().putHeader("Content-Type", "text/plain")
+            .putHeader("X-Origin-Method", req.method().name())
+            .putHeader("X-Origin-Uri", req.uri())
+            .putHeader("Connection", "close-not-really"); // a hop-by-hop-looking header name
+        if (req.path().equals("/revoke")) {
+          resp.putHeader("Anteroom-Command", "revoke");
+        }
+        resp.end("origin:" + req.path() + ":" + body.toString());
+      });
+    }).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+  }
+
+  String url() {
+    return "http://127.0.0.1:" + server.actualPort();
+  }
+
+  int port() {
+    return server.actualPort();
+  }
+
+  @Override
+  public void close() throws Exception {
+    vertx.close().await(10, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,9 @@
+package io.anteroom.room;
+
+/** 2023 counters: no division by workers; the split's two parts are the limits of the two counters. */
+final class Counters implements SlotStrategy {
+    @Override
+    public Allowance allowance(SlotSplit split, int dcWorkers, int globalWorkers, double utilization) {
+        return new Allowance.ViaCounters(split.dataCenterSlots(), split.anywhereSlots());
+    }
+}
