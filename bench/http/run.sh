@@ -17,11 +17,12 @@
 # Usage (from anywhere; Anteroom is started from the repository root with ./anteroom):
 #   bench/http/run.sh
 # Environment (defaults in brackets):
-#   DURATION_S [15]  seconds per measured wrk run     WARMUP_S [20]   seconds of JVM warm-up
+#   DURATION_S [15]  seconds per measured wrk run
+#   WARMUP_S [20] WARMUP_MAX_S [120]  JVM warm-up: at least / at most, until the rates are steady
 #   LOAD_THREADS [2] LOAD_CONNECTIONS [64]            LATENCY_CONNECTIONS [4] (1 wrk thread)
 #   PIN [1]          1: wrk on CPU 0, nginx + Anteroom on CPU 1 (taskset); 0: no pinning
 #   NGINX_WORKERS    [1 when pinned, else nproc]      ANTEROOM_JAVA_OPTS  passed to the JVM
-#   MAX_SECONDS [900] hard bound of the whole run      KEEP [0] 1 keeps the temp dir (logs)
+#   MAX_SECONDS [1200] hard bound of the whole run      KEEP [0] 1 keeps the temp dir (logs)
 #   RESULTS [unset]  also write the table to this file
 # Needs root only to install what is missing (apt-get install nginx wrk curl).
 set -euo pipefail
@@ -30,17 +31,18 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 DURATION_S=${DURATION_S:-15}
 WARMUP_S=${WARMUP_S:-20}
+WARMUP_MAX_S=${WARMUP_MAX_S:-120}
 LOAD_THREADS=${LOAD_THREADS:-2}
 LOAD_CONNECTIONS=${LOAD_CONNECTIONS:-64}
 LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
 PIN=${PIN:-1}
-MAX_SECONDS=${MAX_SECONDS:-900}
+MAX_SECONDS=${MAX_SECONDS:-1200}
 KEEP=${KEEP:-0}
 export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench/http: $*"; exit 1; }
-for v in DURATION_S WARMUP_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS; do
+for v in DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS; do
   [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive whole number"
 done
 [[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
@@ -309,12 +311,35 @@ measure() { # measure LABEL URL EXPECTED_SIZE [COOKIE [METRIC]]
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-say "warming up ($WARMUP_S s on the admitted path, $((WARMUP_S / 2 + 1)) s on each queue page, 2 s on nginx)..."
+# warm-up: nginx briefly; Anteroom in rounds (admitted path, then both queue pages, so the JIT sees
+# every measured path before any is measured) until the admitted path's and the queue page's rates
+# each move less than 10% from one round to the next, for at least WARMUP_S and at most
+# WARMUP_MAX_S seconds. On a loaded machine the JIT needs far longer than a fixed 10 s (measured:
+# a 1-core JVM still compiling after 30 s gave a tenth of its warm rate).
+rate() { awk -v r="$(field "$1" requests)" -v d="$(field "$1" duration_us)" 'BEGIN {printf "%.0f", r / (d / 1e6)}'; }
+steady() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(b > 0 && a < b * 1.1 && a > b * 0.9)}'; }
+say "warming up (nginx 2 s each; Anteroom in rounds of 5 + 3 + 3 s until steady, ${WARMUP_S}-${WARMUP_MAX_S} s)..."
 run_wrk warmup-direct load 2 "$origin_url" "$admitted_cookie" >/dev/null
 run_wrk warmup-proxy load 2 "$proxy_url" "$admitted_cookie" >/dev/null
-run_wrk warmup-admitted load "$WARMUP_S" "$open_url" "$admitted_cookie" >/dev/null
-run_wrk warmup-queue load $((WARMUP_S / 2 + 1)) "$full_url" >/dev/null
-run_wrk warmup-requeue load $((WARMUP_S / 2 + 1)) "$full_url" "$queued_cookie" >/dev/null
+warm=0
+prev_admitted=0
+prev_queue=0
+warm_rates=""
+while :; do
+  a=$(rate "$(run_wrk warmup-admitted load 5 "$open_url" "$admitted_cookie")")
+  q=$(rate "$(run_wrk warmup-queue load 3 "$full_url")")
+  run_wrk warmup-requeue load 3 "$full_url" "$queued_cookie" >/dev/null
+  warm=$((warm + 11))
+  warm_rates+="${warm_rates:+, }$a/$q"
+  say "  after ${warm} s: admitted $a req/s, queue page $q req/s"
+  if ((warm >= WARMUP_S)) && steady "$a" "$prev_admitted" && steady "$q" "$prev_queue"; then break; fi
+  if ((warm >= WARMUP_MAX_S)); then
+    say "WARNING: Anteroom's rates were still moving after ${warm} s of warm-up"
+    break
+  fi
+  prev_admitted=$a
+  prev_queue=$q
+done
 
 say "measuring (${DURATION_S} s per run)..."
 # the nginx runs send the same cookie header as the admitted path: the same request bytes
@@ -330,7 +355,7 @@ rps() { # rps LABEL: req/s of the load run
   local l
   for l in "${results[@]}"; do
     if [[ "$(field "$l" label)" == "$1" && "$(field "$l" kind)" == load ]]; then
-      awk -v r="$(field "$l" requests)" -v d="$(field "$l" duration_us)" 'BEGIN {printf "%.0f", r / (d / 1e6)}'
+      rate "$l"
     fi
   done
 }
@@ -364,6 +389,7 @@ requeue_rps=$(rps anteroom-queue-returning)
   else
     echo "pinning: none; wrk, nginx ($NGINX_WORKERS workers) and Anteroom share all CPUs"
   fi
+  echo "Anteroom warm-up: ${warm} s; admitted/queue-page req/s per round: $warm_rates"
   echo "load average before / after: $load_before / $load_after (shared machine: figures are noisy)"
   echo "req/s: wrk -t$LOAD_THREADS -c$LOAD_CONNECTIONS -d${DURATION_S}s; p50/p99: wrk -t1 -c$LATENCY_CONNECTIONS -d${DURATION_S}s --latency"
   echo
