@@ -151,6 +151,9 @@ public final class ConfigLoader {
     o.putObject("originProtection").put("enabled", p.enabled())
         .put("maxLatencyMillis", p.maxLatencyMillis()).put("maxErrorRatio", p.maxErrorRatio())
         .put("minNewUsersPerMinute", p.minNewUsersPerMinute());
+    o.put("queueStatusMaxQps", r.queueStatusMaxQps())
+        .put("queueStatusMaxLatencyMillis", r.queueStatusMaxLatencyMillis())
+        .put("maxQueueRefreshSeconds", r.maxQueueRefreshSeconds());
     return o;
   }
 
@@ -202,6 +205,7 @@ public final class ConfigLoader {
   }
 
   private static RoomSettings readRoom(Obj r) {
+    int errorsBefore = r.errors.size();
     String id = r.string("id", null);
     if (id == null) {
       r.error("id", "missing; every room needs an id (letters, digits, '-' or '_')");
@@ -220,11 +224,11 @@ public final class ConfigLoader {
     int total = r.integer("totalActiveUsers", DEFAULT_TOTAL_ACTIVE_USERS, 1, 100_000_000);
     int perMinute = r.integer("newUsersPerMinute", total, 1, 100_000_000);
     int session = r.integer("sessionDurationMinutes", DEFAULT_SESSION_MINUTES, 1, 30 * 24 * 60);
-    int refresh = r.integer("queueRefreshSeconds", DEFAULT_QUEUE_REFRESH_SECONDS, 5, 3600);
+    int refresh = r.integer("queueRefreshSeconds", DEFAULT_QUEUE_REFRESH_SECONDS, 1, 300);
     int timeout = r.integer("queueTimeoutMinutes", DEFAULT_QUEUE_TIMEOUT_MINUTES, 1, 24 * 60);
     String strategy = r.choice("strategy", "counters", "counters", "evenSplit",
         "utilizationScaled");
-    double curve = r.decimal("curveFactor", 1.0, 0.0, 10.0);
+    double curve = r.decimal("curveFactor", 1.0, 0.01, 10.0);
     String method = r.choice("queueingMethod", "fifo", "fifo", "passthrough", "reject");
     boolean queueAll = r.bool("queueAll", false);
     boolean suspended = r.bool("suspended", false);
@@ -274,10 +278,21 @@ public final class ConfigLoader {
         p.decimal("maxErrorRatio", 0.05, 0.0, 1.0),
         p.integer("minNewUsersPerMinute", 1, 1, 100_000_000));
     p.rejectUnknown();
+    int statusQps = r.integer("queueStatusMaxQps", 2000, 1, 10_000_000);
+    int statusLatency = r.integer("queueStatusMaxLatencyMillis", 250, 1, 600_000);
+    int maxRefresh = r.integer("maxQueueRefreshSeconds", Math.max(120, refresh), refresh, 3600);
     r.rejectUnknown();
-    return new RoomSettings(id, host, path, extra, origin, total, perMinute, session, refresh,
+    var room = new RoomSettings(id, host, path, extra, origin, total, perMinute, session, refresh,
         timeout, strategy, curve, method, queueAll, suspended, noRenewal, suffix, sameSite, secure,
-        template, json, bypass, failMode, protection);
+        template, json, bypass, failMode, protection, statusQps, statusLatency, maxRefresh);
+    if (r.errors.size() == errorsBefore) {
+      try {
+        CoordinatedRoomGate.roomConfig(room); // the room core's own rules, e.g. queueTimeout >= R
+      } catch (IllegalArgumentException e) {
+        r.error("", e.getMessage());
+      }
+    }
+    return room;
   }
 
   private static String locationOf(JsonProcessingException e) {

@@ -1,5 +1,7 @@
 package io.anteroom.gateway;
 
+import io.anteroom.backpressure.AimdRateController;
+import io.anteroom.backpressure.RateController;
 import io.anteroom.gateway.GatewayConfig.RoomSettings;
 import io.anteroom.room.BucketState;
 import io.anteroom.room.Decision;
@@ -44,6 +46,8 @@ final class CoordinatedRoomGate implements RoomGate {
   /** The workers of one event-loop thread: the configured strategy and the degraded fallback. */
   private record Shard(RoomWorker worker, RoomWorker fallback) {}
 
+  static final Duration MAX_REPORT_INTERVAL = Duration.ofSeconds(20);
+
   private final String dataCenter;
   private final String processId;
   private final Coordination coordination;
@@ -57,6 +61,11 @@ final class CoordinatedRoomGate implements RoomGate {
   private volatile boolean degraded;
   private volatile boolean configured;
   private long nextReportAt;
+  /**
+   * Report pacing: from the room core's {@code workerReportInterval} up to 20 s, so a worker
+   * still reports well within the 30 s window that counts it as active.
+   */
+  private final RateController reportPace;
   private boolean reporting;
 
   CoordinatedRoomGate(RoomSettings settings, String dataCenter, String processId,
@@ -67,6 +76,11 @@ final class CoordinatedRoomGate implements RoomGate {
     this.clock = clock;
     this.setup = new Setup(settings, roomConfig(settings));
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
+    Duration min = setup.config().workerReportInterval();
+    this.reportPace = RateController.synchronizedController(AimdRateController.builder()
+        .minInterval(min).maxInterval(MAX_REPORT_INTERVAL.compareTo(min) > 0
+            ? MAX_REPORT_INTERVAL : min)
+        .clock(clock).build());
     configureCoordinator();
   }
 
@@ -235,20 +249,26 @@ final class CoordinatedRoomGate implements RoomGate {
     CompletionStage<Void> announced = configured ? CompletableFuture.completedFuture(null)
         : coordination.configure(setup.config()).thenRun(() -> configured = true);
     var failed = new java.util.concurrent.atomic.AtomicBoolean();
+    var throttled = new java.util.concurrent.atomic.AtomicBoolean();
     var sends = new ArrayList<CompletableFuture<Void>>();
     for (WorkerReport r : batch) {
       sends.add(announced.thenCompose(v -> coordination.report(roomId, r))
-          .handle((state, failure) -> {
+          .handle((reply, failure) -> {
             if (failure != null) {
               failed.set(true);
               retry(r);
             } else {
-              applyState(state);
+              applyState(reply.state());
+              if (reply.throttle()) {
+                throttled.set(true);
+              }
             }
             return (Void) null;
           }).toCompletableFuture());
     }
     return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenRun(() -> {
+      // an overloaded coordinator that fails or times out should also see fewer reports
+      reportPace.onResponse(throttled.get() || failed.get());
       degraded = failed.get();
       if (failed.get()) {
         configured = false; // the coordinator may have restarted and forgotten the room
@@ -263,7 +283,7 @@ final class CoordinatedRoomGate implements RoomGate {
       return;
     }
     reporting = true;
-    nextReportAt = nowMillis + reportInterval().toMillis();
+    nextReportAt = nowMillis + reportPace.nextDelay().toMillis();
     reportNow().whenComplete((v, e) -> {
       synchronized (this) {
         reporting = false;
@@ -300,9 +320,9 @@ final class CoordinatedRoomGate implements RoomGate {
     }
   }
 
-  /** The interval the room core asks workers to report at (before any back-pressure). */
+  /** The current report interval (AIMD on the data center's throttle), without jitter. */
   Duration reportInterval() {
-    return setup.config().workerReportInterval();
+    return reportPace.interval();
   }
 
   boolean degraded() {

@@ -18,8 +18,14 @@ interface Coordination extends AutoCloseable {
   /** Tells the coordinator a room's limits (at start and after an admin change). */
   CompletionStage<Void> configure(RoomConfig config);
 
-  /** Sends a worker's report to its data center; answers the data center's fresh room state. */
-  CompletionStage<RoomState> report(String roomId, WorkerReport report);
+  /**
+   * Sends a worker's report to its data center; answers the data center's fresh room state and
+   * its throttle signal (reporters slow down while it is set).
+   */
+  CompletionStage<ReportReply> report(String roomId, WorkerReport report);
+
+  /** The data center's answer to a report. */
+  record ReportReply(RoomState state, boolean throttle) {}
 
   /** {@code take(limit)} on the counter object named by {@code key}. */
   CompletionStage<Grant> take(CounterKey key, long limit);

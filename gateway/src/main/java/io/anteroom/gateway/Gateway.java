@@ -57,6 +57,15 @@ public final class Gateway implements AutoCloseable {
    */
   static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
       Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry) {
+    return start(config, gates, clock, pacing, registry, TICK_MILLIS);
+  }
+
+  /** Period of the rooms' background ticks (reports when due). */
+  static final long TICK_MILLIS = 250;
+
+  /** As above; {@code tickMillis} 0 turns background ticks off (tests drive reports). */
+  static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
+      Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry, long tickMillis) {
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
     try {
       var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()));
@@ -73,8 +82,10 @@ public final class Gateway implements AutoCloseable {
               .listen(config.admin().listen().port(), config.admin().listen().host()),
           "admin.listen", config.admin().listen().toString());
       // background work of the rooms (reports to the coordinator) on one periodic timer
-      vertx.setPeriodic(250, id -> rooms.snapshot().byId().values()
-          .forEach(r -> r.gate().tick(clock.millis())));
+      if (tickMillis > 0) {
+        vertx.setPeriodic(tickMillis, id -> rooms.snapshot().byId().values()
+            .forEach(r -> r.gate().tick(clock.millis())));
+      }
       return new Gateway(vertx, rooms, publicServer, adminServer, admin, config.drainSeconds());
     } catch (RuntimeException e) {
       vertx.close();

@@ -108,7 +108,10 @@ public record GatewayConfig(
       boolean jsonResponse,
       List<BypassRule> bypass,
       String failMode,
-      OriginProtection originProtection) {
+      OriginProtection originProtection,
+      int queueStatusMaxQps,
+      int queueStatusMaxLatencyMillis,
+      int maxQueueRefreshSeconds) {
 
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
@@ -133,7 +136,8 @@ public record GatewayConfig(
           newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds, queueTimeoutMinutes,
           strategy, curveFactor, queueingMethod, newQueueAll, newSuspended, disableSessionRenewal,
           cookieSuffix, cookieSameSite, cookieSecure, template, jsonResponse, bypass, failMode,
-          originProtection);
+          originProtection, queueStatusMaxQps, queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds);
     }
   }
 

@@ -123,8 +123,7 @@ public final class Main implements Runnable {
     @Override
     public Integer call() {
       GatewayConfig config = options.load();
-      var coordination = new LocalCoordination(Clock.systemUTC());
-      return serve(config, coordination, "local", List.of(), null);
+      return serve(config, embedded(config), "local", List.of(), null);
     }
   }
 
@@ -158,7 +157,7 @@ public final class Main implements Runnable {
       String url = "http://" + listen;
       var closeables = new ArrayList<AutoCloseable>();
       closeables.add(demoOrigin);
-      return serve(config, new LocalCoordination(Clock.systemUTC()), "local", closeables, gw -> {
+      return serve(config, embedded(config), "local", closeables, gw -> {
         closeables.add(new DemoCrowd("http://127.0.0.1:" + gw.port(), 3, Duration.ofSeconds(40),
             Duration.ofSeconds(10)));
         System.out.printf("""
@@ -184,16 +183,22 @@ public final class Main implements Runnable {
         description = "default: ${DEFAULT-VALUE}")
     String listen;
 
+    @Option(names = "--data-dir", defaultValue = "./data", paramLabel = "DIR",
+        description = "where the objects' SQLite file lives (default: ${DEFAULT-VALUE})")
+    Path dataDir;
+
     @Override
     public Integer call() throws InterruptedException {
       HostPort at = hostPort("--listen", listen);
-      var server = new CoordinatorServer(new LocalCoordination(Clock.systemUTC()), at.host(),
-          at.port());
-      System.out.println("anteroom coordinator listening on http://" + at.host() + ":"
-          + server.port());
+      Gateway.requireDirectory(dataDir);
+      var runtime = io.anteroom.objects.Runtime.builder().dataDir(dataDir).build();
+      var server = ObjectCoordination.serve(runtime, at.host(), at.port());
+      System.out.println("anteroom coordinator on http://" + at.host() + ":"
+          + server.actualPort() + " (objects in " + dataDir.toAbsolutePath() + ")");
       var stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         server.close();
+        runtime.close();
         stopped.countDown();
       }));
       stopped.await();
@@ -218,9 +223,16 @@ public final class Main implements Runnable {
     @Override
     public Integer call() {
       GatewayConfig config = options.load();
-      return serve(config, new HttpCoordination(coordinator, Duration.ofSeconds(2)), dataCenter,
-          List.of(), null);
+      return serve(config, ObjectCoordination.remote(coordinator, Duration.ofSeconds(2)),
+          dataCenter, List.of(), null);
     }
+  }
+
+  /** Gateway and room objects in one process: SQLite in {@code dataDir}. */
+  static Coordination embedded(GatewayConfig config) {
+    Gateway.requireDirectory(config.dataDir());
+    return ObjectCoordination.embedded(io.anteroom.objects.Runtime.builder()
+        .dataDir(config.dataDir()).build());
   }
 
   /** Runs a gateway until the process is asked to stop, then drains it. */
@@ -229,7 +241,7 @@ public final class Main implements Runnable {
     String processId = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
     Clock clock = Clock.systemUTC();
     Gateway gw = Gateway.start(config, s -> new CoordinatedRoomGate(s, dataCenter, processId,
-        coordination, clock), clock, s -> QueuePacing.fixed(s.queueRefreshSeconds()),
+        coordination, clock), clock, s -> new MonitoredQueuePacing(s, clock),
         new MetricRegistry());
     var out = new PrintWriter(System.out, true);
     out.printf("anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",

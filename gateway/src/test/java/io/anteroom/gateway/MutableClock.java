@@ -1,25 +1,26 @@
 package io.anteroom.gateway;
 
+import io.anteroom.objects.ManualScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A test clock that moves only when told to. */
+/**
+ * Virtual time for tests: a clock that moves only when told to, backed by the objects runtime's
+ * {@link ManualScheduler}, so moving it also fires the durable objects' due alarms (the data
+ * center's reports to the global object).
+ */
 final class MutableClock extends Clock {
-  private volatile Instant now;
+  final ManualScheduler scheduler;
 
   MutableClock(Instant start) {
-    this.now = start;
+    this.scheduler = new ManualScheduler(start);
   }
 
   void advance(Duration d) {
-    now = now.plus(d);
-  }
-
-  void set(Instant t) {
-    now = t;
+    scheduler.advance(d);
   }
 
   @Override
@@ -34,6 +35,6 @@ final class MutableClock extends Clock {
 
   @Override
   public Instant instant() {
-    return now;
+    return scheduler.clock().instant();
   }
 }

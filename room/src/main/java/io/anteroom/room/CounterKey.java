@@ -1,5 +1,7 @@
 package io.anteroom.room;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * Names one minute of one counter: a data center's counter or the room's global <em>Anywhere</em> counter.
  * {@link #objectName()} is the durable-object name the counter lives under (one object per data center and room, one
@@ -21,6 +23,7 @@ public record CounterKey(String roomId, String dataCenter, long minute) {
         return new CounterKey(roomId, ANYWHERE, minute);
     }
 
+    @JsonIgnore
     public boolean isAnywhere() {
         return ANYWHERE.equals(dataCenter);
     }

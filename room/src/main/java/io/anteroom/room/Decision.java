@@ -35,15 +35,13 @@ public sealed interface Decision {
     final class Draw implements Decision {
         final CounterKey counter;
         final long limit;
-        final boolean wholeBucket;
         final Ticket prior;
         final long bucketId;
         final long anywhereLimit;
 
-        Draw(CounterKey counter, long limit, boolean wholeBucket, Ticket prior, long bucketId, long anywhereLimit) {
+        Draw(CounterKey counter, long limit, Ticket prior, long bucketId, long anywhereLimit) {
             this.counter = counter;
             this.limit = limit;
-            this.wholeBucket = wholeBucket;
             this.prior = prior;
             this.bucketId = bucketId;
             this.anywhereLimit = anywhereLimit;
@@ -54,7 +52,7 @@ public sealed interface Decision {
             return counter;
         }
 
-        /** The limit to pass to {@code take}; {@link MinuteCounter#UNLIMITED} for whole-bucket users (counted only). */
+        /** The limit to pass to {@code take}. */
         public long limit() {
             return limit;
         }
@@ -67,7 +65,7 @@ public sealed interface Decision {
 
         @Override
         public String toString() {
-            return "Draw[" + counter + ", limit=" + (limit == MinuteCounter.UNLIMITED ? "unlimited" : limit) + "]";
+            return "Draw[" + counter + ", limit=" + limit + "]";
         }
     }
 

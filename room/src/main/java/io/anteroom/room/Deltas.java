@@ -1,5 +1,6 @@
 package io.anteroom.room;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
@@ -14,19 +15,24 @@ import java.util.TreeMap;
  * @param waitingByBucket      waiting users by bucket, then by refresh-slot key
  * @param admissionsByMinute   admissions per minute
  * @param trafficByMinute      distinct users seen per minute (one data center's, or one worker's)
+ * @param wholeBucketAdmissionsByMinute admissions of whole-bucket users per minute (part of
+ *                                      {@code admissionsByMinute}); they stay reserved out of the minute's pool
  */
 public record Deltas(SortedMap<Long, Long> activeByExpiryMinute,
                      SortedMap<Long, SortedMap<Long, Long>> waitingByBucket,
                      SortedMap<Long, Long> admissionsByMinute,
-                     SortedMap<Long, Long> trafficByMinute) {
+                     SortedMap<Long, Long> trafficByMinute,
+                     SortedMap<Long, Long> wholeBucketAdmissionsByMinute) {
 
     /** No counts at all. */
-    public static final Deltas EMPTY = new Deltas(new TreeMap<>(), new TreeMap<>(), new TreeMap<>(), new TreeMap<>());
+    public static final Deltas EMPTY = new Deltas(new TreeMap<>(), new TreeMap<>(), new TreeMap<>(), new TreeMap<>(),
+            new TreeMap<>());
 
     public Deltas {
         activeByExpiryMinute = frozen(activeByExpiryMinute);
         admissionsByMinute = frozen(admissionsByMinute);
         trafficByMinute = frozen(trafficByMinute);
+        wholeBucketAdmissionsByMinute = frozen(wholeBucketAdmissionsByMinute);
         TreeMap<Long, SortedMap<Long, Long>> w = new TreeMap<>();
         if (waitingByBucket != null) {
             waitingByBucket.forEach((bucket, keys) -> {
@@ -47,9 +53,10 @@ public record Deltas(SortedMap<Long, Long> activeByExpiryMinute,
         return t.toDeltas();
     }
 
+    @JsonIgnore
     public boolean isEmpty() {
         return activeByExpiryMinute.isEmpty() && waitingByBucket.isEmpty() && admissionsByMinute.isEmpty()
-                && trafficByMinute.isEmpty();
+                && trafficByMinute.isEmpty() && wholeBucketAdmissionsByMinute.isEmpty();
     }
 
     private static SortedMap<Long, Long> frozen(Map<Long, Long> m) {

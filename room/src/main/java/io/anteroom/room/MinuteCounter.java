@@ -17,9 +17,6 @@ package io.anteroom.room;
  * }</pre>
  */
 public final class MinuteCounter {
-    /** A limit that always grants: used to count admissions that happen anyway (whole buckets). */
-    public static final long UNLIMITED = Long.MAX_VALUE;
-
     private final boolean consumeOnlyWhenGranted;
     private long minute = Long.MIN_VALUE;
     private long count;

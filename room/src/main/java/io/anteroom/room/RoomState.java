@@ -20,6 +20,7 @@ import java.util.TreeMap;
  *                                pool of a later minute and the pro-rata release at any instant
  * @param activeUsers             {@code activeUsers(asOf)}
  * @param newUsersThisMinute      admissions in {@code minute} so far
+ * @param wholeBucketAdmissionsThisMinute the part of them that were whole-bucket users
  * @param buckets                 waiting buckets, oldest first, with their eligible slots
  * @param trafficHistory          per minute: distinct users per data center
  * @param dataCenterWorkersActive workers of this data center that reported within 30 s
@@ -31,7 +32,8 @@ import java.util.TreeMap;
  *                                used by a worker that held no state when the minute started
  */
 public record RoomState(String dataCenter, Instant asOf, long minute, SortedMap<Long, Long> activeByExpiryMinute,
-                        long activeUsers, long newUsersThisMinute, List<BucketState> buckets,
+                        long activeUsers, long newUsersThisMinute, long wholeBucketAdmissionsThisMinute,
+                        List<BucketState> buckets,
                         SortedMap<Long, Map<String, Long>> trafficHistory, int dataCenterWorkersActive,
                         int globalWorkersActive, double admissionsPerMinute, double abandonmentsPerMinute,
                         long freeSlots, MinutePool pool) {
@@ -46,7 +48,7 @@ public record RoomState(String dataCenter, Instant asOf, long minute, SortedMap<
 
     /** The state of a room nobody has reported to yet: only the configured limits count. */
     public static RoomState initial(RoomConfig config, String dataCenter, Instant now) {
-        return new RoomState(dataCenter, now, Minutes.minuteOf(now), new TreeMap<>(), 0, 0, List.of(), new TreeMap<>(),
+        return new RoomState(dataCenter, now, Minutes.minuteOf(now), new TreeMap<>(), 0, 0, 0, List.of(), new TreeMap<>(),
                 0, 0, 0, 0, SlotMath.freeSlots(config, 0, 0),
                 new MinutePool(Minutes.minuteOf(now), config.totalActiveUsers(), config.newUsersPerMinute(), 0));
     }

@@ -22,10 +22,11 @@ final class RoomStates {
         long m = Minutes.minuteOf(now);
         long active = Counting.activeUsers(sum.activeByExpiryMinute(), now, config.rules());
         long admitted = Math.max(0, sum.admissionsByMinute().getOrDefault(m, 0L));
+        long wholeAdmitted = Math.max(0, sum.wholeBucketAdmissionsByMinute().getOrDefault(m, 0L));
         long free = SlotMath.freeSlots(config, active, admitted);
         TreeMap<Long, Long> waiting = new TreeMap<>();
         sum.waitingByBucket().forEach((bucket, keys) -> waiting.put(bucket, Counting.waiting(keys, now, config)));
-        List<BucketState> buckets = SlotMath.eligible(waiting, free);
+        List<BucketState> buckets = SlotMath.eligible(waiting, free, m);
         TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
         long oldest = m - config.historyLagMinutes() - 1;
         trafficByDc.forEach((dc, perMinute) -> perMinute.tailMap(oldest).forEach((minute, users) -> {
@@ -34,11 +35,11 @@ final class RoomStates {
             }
         }));
         RoomState state = new RoomState(dataCenter, now, m, sum.activeByExpiryMinute().tailMap(m), active, admitted,
-                buckets, history, dcWorkers, globalWorkers,
+                wholeAdmitted, buckets, history, dcWorkers, globalWorkers,
                 Counting.admissionsPerMinute(sum.admissionsByMinute(), m),
                 Counting.abandonmentsPerMinute(sum.waitingByBucket(), m, config), free, null);
         MinutePool fixed = pool != null && pool.minute() == m ? pool : MinutePool.of(m, state, config);
-        return new RoomState(dataCenter, now, m, state.activeByExpiryMinute(), active, admitted, buckets, history,
-                dcWorkers, globalWorkers, state.admissionsPerMinute(), state.abandonmentsPerMinute(), free, fixed);
+        return new RoomState(dataCenter, now, m, state.activeByExpiryMinute(), active, admitted, wholeAdmitted, buckets,
+                history, dcWorkers, globalWorkers, state.admissionsPerMinute(), state.abandonmentsPerMinute(), free, fixed);
     }
 }

@@ -30,7 +30,7 @@ public final class RoomWorker {
     private final String dataCenter;
     private final String workerId;
     private final SlotStrategy strategy;
-    /** The worker's own admissions per minute (even split, utilization-scaled, and whole buckets there). */
+    /** The worker's own admissions of new and partial-bucket users per minute (even split, utilization-scaled). */
     private final MinuteCounter local;
     private final Tally pending = new Tally();
     private RoomState state;
@@ -103,12 +103,9 @@ public final class RoomWorker {
 
     /**
      * Continues a decision with a counter's answer. Pass {@link Grant#unavailable} when the counter could not be
-     * reached (a refusal; whole-bucket users are admitted anyway).
+     * reached (a refusal).
      */
     public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
-        if (draw.wholeBucket) {
-            return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
-        }
         if (grant.granted()) {
             Decision.AdmitReason reason = draw.counter.isAnywhere()
                     ? Decision.AdmitReason.ANYWHERE_SLOT : Decision.AdmitReason.DATA_CENTER_SLOT;
@@ -116,7 +113,7 @@ public final class RoomWorker {
         }
         if (!draw.counter.isAnywhere() && draw.anywhereLimit > 0) {
             return new Decision.Draw(CounterKey.anywhere(config.roomId(), draw.counter.minute()), draw.anywhereLimit,
-                    false, draw.prior, draw.bucketId, 0);
+                    draw.prior, draw.bucketId, 0);
         }
         return queue(draw.prior, draw.bucketId, now);
     }
@@ -146,12 +143,15 @@ public final class RoomWorker {
         return pool;
     }
 
-    /** FIFO: whole buckets enter, the partial bucket draws, buckets without slots wait, unknown buckets act new. */
+    /**
+     * FIFO: whole buckets enter, the partial bucket draws, buckets without slots wait; unknown buckets, and the
+     * bucket of the state's own minute (which gets no eligible slots), act as new users of their bucket.
+     */
     private Decision placeInQueue(Ticket prior, long bucketId, Instant now) {
-        BucketState own = state.bucket(bucketId).orElse(null);
+        BucketState own = bucketId < state.minute() ? state.bucket(bucketId).orElse(null) : null;
         if (own != null) {
             if (own.whole()) {
-                return drawWhole(prior, bucketId, now);
+                return admitWhole(prior, bucketId, now);
             }
             return own.partial() ? drawShare(prior, bucketId, now) : queue(prior, bucketId, now);
         }
@@ -163,21 +163,22 @@ public final class RoomWorker {
         return drawShare(prior, bucketId, now);
     }
 
-    /** Whole-bucket users enter even if the numbers are spent, but still draw one so that they are counted. */
-    private Decision drawWhole(Ticket prior, long bucketId, Instant now) {
-        long m = Minutes.minuteOf(now);
-        if (config.strategy() == Strategy.COUNTERS) {
-            return new Decision.Draw(CounterKey.dataCenter(config.roomId(), dataCenter, m), MinuteCounter.UNLIMITED,
-                    true, prior, bucketId, 0);
-        }
-        local.take(m, MinuteCounter.UNLIMITED);
+    /**
+     * Whole-bucket users enter at once, from any data center. They are counted in the ledger rather than on a
+     * counter: the pool reserves {@code Σ waiting(whole) + wholeBucketAdmissions(m)} for them, a sum that an
+     * admission does not change (it moves one user from the first term to the second in the same report), so new
+     * users can never take their slots twice. (Drawing a number for them, as the spec first said, put their numbers
+     * on the data center's counter while new users drew mostly on Anywhere: up to 1.6 × N per minute in model runs.)
+     */
+    private Decision admitWhole(Ticket prior, long bucketId, Instant now) {
+        pending.addWholeBucketAdmission(Minutes.minuteOf(now), 1);
         return admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
     }
 
     /** New users and the partial bucket draw against {@code G'(t)}, split by traffic history, spent per strategy. */
     private Decision drawShare(Ticket prior, long bucketId, Instant now) {
         long m = Minutes.minuteOf(now);
-        long reservedForWholeBuckets = 0;
+        long reservedForWholeBuckets = state.minute() == m ? state.wholeBucketAdmissionsThisMinute() : 0;
         for (BucketState b : state.buckets()) {
             if (b.whole()) {
                 reservedForWholeBuckets += b.waiting();
@@ -197,10 +198,10 @@ public final class RoomWorker {
             case SlotStrategy.Allowance.ViaCounters c -> {
                 if (c.dataCenterLimit() > 0) {
                     yield new Decision.Draw(CounterKey.dataCenter(config.roomId(), dataCenter, m),
-                            c.dataCenterLimit(), false, prior, bucketId, c.anywhereLimit());
+                            c.dataCenterLimit(), prior, bucketId, c.anywhereLimit());
                 }
                 if (c.anywhereLimit() > 0) {
-                    yield new Decision.Draw(CounterKey.anywhere(config.roomId(), m), c.anywhereLimit(), false, prior,
+                    yield new Decision.Draw(CounterKey.anywhere(config.roomId(), m), c.anywhereLimit(), prior,
                             bucketId, 0);
                 }
                 yield queue(prior, bucketId, now);

@@ -14,6 +14,7 @@ final class Tally {
     final TreeMap<Long, TreeMap<Long, Long>> waiting = new TreeMap<>();
     final TreeMap<Long, Long> admissions = new TreeMap<>();
     final TreeMap<Long, Long> traffic = new TreeMap<>();
+    final TreeMap<Long, Long> wholeBucketAdmissions = new TreeMap<>();
 
     void addActive(long expiryMinute, long delta) {
         add(active, expiryMinute, delta);
@@ -35,19 +36,26 @@ final class Tally {
         add(traffic, minute, delta);
     }
 
+    void addWholeBucketAdmission(long minute, long delta) {
+        add(wholeBucketAdmissions, minute, delta);
+    }
+
     void add(Deltas d) {
         d.activeByExpiryMinute().forEach(this::addActive);
         d.waitingByBucket().forEach((b, keys) -> keys.forEach((k, v) -> addWaiting(b, k, v)));
         d.admissionsByMinute().forEach(this::addAdmission);
         d.trafficByMinute().forEach(this::addTraffic);
+        d.wholeBucketAdmissionsByMinute().forEach(this::addWholeBucketAdmission);
     }
 
     Deltas toDeltas() {
-        return new Deltas(active, new TreeMap<Long, SortedMap<Long, Long>>(waiting), admissions, traffic);
+        return new Deltas(active, new TreeMap<Long, SortedMap<Long, Long>>(waiting), admissions, traffic,
+                wholeBucketAdmissions);
     }
 
     boolean isEmpty() {
-        return active.isEmpty() && waiting.isEmpty() && admissions.isEmpty() && traffic.isEmpty();
+        return active.isEmpty() && waiting.isEmpty() && admissions.isEmpty() && traffic.isEmpty()
+                && wholeBucketAdmissions.isEmpty();
     }
 
     void clear() {
@@ -55,6 +63,7 @@ final class Tally {
         waiting.clear();
         admissions.clear();
         traffic.clear();
+        wholeBucketAdmissions.clear();
     }
 
     /**
@@ -65,6 +74,7 @@ final class Tally {
         active.headMap(minute, false).clear();
         long keepMinutes = Counting.AVERAGE_MINUTES + 1;
         admissions.headMap(minute - keepMinutes, false).clear();
+        wholeBucketAdmissions.headMap(minute, false).clear();
         traffic.headMap(minute - config.historyLagMinutes() - 1, false).clear();
         Iterator<Map.Entry<Long, TreeMap<Long, Long>>> buckets = waiting.entrySet().iterator();
         while (buckets.hasNext()) {

@@ -38,7 +38,7 @@ final class Fixtures {
     /** A state with the given buckets (eligible slots as given) and averages; nothing active. */
     static RoomState state(Instant now, List<BucketState> buckets, double admissionsPerMinute, double abandonments) {
         long m = Minutes.minuteOf(now);
-        return new RoomState("dc", now, m, new java.util.TreeMap<>(), 0, 0, buckets, new java.util.TreeMap<>(), 1, 1,
+        return new RoomState("dc", now, m, new java.util.TreeMap<>(), 0, 0, 0, buckets, new java.util.TreeMap<>(), 1, 1,
                 admissionsPerMinute, abandonments, 0, null);
     }
 }

@@ -1,0 +1,61 @@
+package io.anteroom.gateway;
+
+import io.anteroom.backpressure.AimdRateController;
+import io.anteroom.backpressure.RateController;
+import io.anteroom.backpressure.ThresholdMonitor;
+import io.anteroom.backpressure.ThroughputSignal;
+import io.anteroom.gateway.GatewayConfig.RoomSettings;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Queue-status pacing of one room: a {@link ThresholdMonitor} (10 s throughput window, median
+ * latency) on the room's queue responses decides {@code throttle}; a shared rate-space AIMD
+ * controller fed with that decision on every queue response sets the announced
+ * {@code refreshIntervalSeconds}, between {@code queueRefreshSeconds} and
+ * {@code maxQueueRefreshSeconds}. So when queue polling overloads the gateway, every page and app
+ * polls at once less often, and speeds up slowly afterwards.
+ *
+ * <p>Thread safety: the monitor is thread-safe; the controller is wrapped with
+ * {@link RateController#synchronizedController}.
+ */
+final class MonitoredQueuePacing implements QueuePacing {
+
+  private final ThresholdMonitor monitor;
+  private final RateController pace;
+
+  MonitoredQueuePacing(RoomSettings room, Clock clock) {
+    this.monitor = ThresholdMonitor.builder()
+        .maxQps(room.queueStatusMaxQps())
+        .maxLatency(Duration.ofMillis(room.queueStatusMaxLatencyMillis()))
+        .signal(ThroughputSignal.TEN_SECOND_WINDOW)
+        .clock(clock)
+        .build();
+    this.pace = RateController.synchronizedController(AimdRateController.builder()
+        .minInterval(Duration.ofSeconds(room.queueRefreshSeconds()))
+        .maxInterval(Duration.ofSeconds(Math.max(room.queueRefreshSeconds(),
+            room.maxQueueRefreshSeconds())))
+        .clock(clock)
+        .build());
+  }
+
+  @Override
+  public void recordQueueStatus(long nanos) {
+    monitor.record(Duration.ofNanos(nanos));
+    pace.onResponse(monitor.thresholdExceeded());
+  }
+
+  @Override
+  public int refreshIntervalSeconds() {
+    return (int) Math.max(1, Math.ceil(pace.nextDelay().toMillis() / 1000.0));
+  }
+
+  @Override
+  public boolean throttle() {
+    return monitor.thresholdExceeded();
+  }
+
+  ThresholdMonitor monitor() {
+    return monitor;
+  }
+}

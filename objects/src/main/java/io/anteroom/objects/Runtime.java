@@ -1,0 +1,497 @@
+package io.anteroom.objects;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Durable Objects runtime: hosts objects of registered namespaces, one live instance per id,
+ * each with private durable storage behind input and output gates (see {@link Storage}).
+ *
+ * <pre>{@code
+ * interface Counter { long next(); }
+ *
+ * final class CounterObject implements Counter {
+ *     private final Storage storage;
+ *     CounterObject(ObjectContext ctx) { this.storage = ctx.storage(); }
+ *     public long next() {
+ *         long v = storage.get("counter", Long.class).orElse(0L);
+ *         storage.put("counter", v + 1);
+ *         return v;                    // reaches the caller only once v + 1 is durable
+ *     }
+ * }
+ *
+ * try (Runtime runtime = Runtime.builder().dataDir(Path.of("data")).build()) {
+ *     Namespace<Counter> counters = runtime.namespace("counter", Counter.class, CounterObject::new);
+ *     long n = counters.get("orders").next();
+ * }
+ * }</pre>
+ *
+ * <p>Invariants: at most one live {@link ObjectHost} per object key is reachable from
+ * {@code hosts}; a host that closes is removed from it by {@link #hostClosed}, and a successor is
+ * not allowed to read storage before the predecessor's last flush ended ({@code draining}).
+ * After {@link #close()} no event is accepted ({@link IllegalStateException}), every accepted
+ * event has run, every write is durable, and the engine is closed.
+ */
+public final class Runtime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
+    private static final Pattern NAMESPACE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+    static final int ALARM_RETRIES = 6;
+    static final Duration ALARM_FIRST_BACKOFF = Duration.ofSeconds(2);
+
+    final StorageEngine engine;
+    final Scheduler scheduler;
+    private final boolean ownsScheduler;
+    private final Clock clock;
+    final Codec codec = Codec.standard();
+    final RuntimeMetrics metrics;
+    final GroupCommitter committer;
+    final CacheBudget cacheBudget;
+    final int maxValueBytes;
+    final long maxUnflushedBytes;
+    final int maxQueuedEvents;
+    final Duration idleTimeout;
+    final Duration blockConcurrencyTimeout;
+
+    private final Map<String, Namespace<?>> namespaces = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ObjectHost> hosts = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, CompletableFuture<Void>> draining = new ConcurrentHashMap<>();
+    private final Map<String, Instant> unclaimedAlarms = new HashMap<>();
+    private final Map<String, Scheduler.Cancellable> alarmTasks = new HashMap<>();
+    private final Map<String, Integer> alarmAttempts = new HashMap<>();
+    private final Object alarmLock = new Object();
+    private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
+    private final LocalTransport transport = new LocalTransport(this);
+    private volatile boolean closed;
+    private Scheduler.Cancellable sweep;
+
+    private Runtime(Builder b) {
+        this.engine = b.engine;
+        this.clock = b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());
+        this.ownsScheduler = b.scheduler == null;
+        this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.system(clock);
+        this.metrics = new RuntimeMetrics(b.metrics != null ? b.metrics : new MetricRegistry());
+        this.maxValueBytes = b.maxValueBytes;
+        this.maxUnflushedBytes = b.maxUnflushedBytes;
+        this.maxQueuedEvents = b.maxQueuedEvents;
+        this.idleTimeout = b.idleTimeout;
+        this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
+        this.cacheBudget = new CacheBudget(b.cacheBudgetBytes, () -> new ArrayList<>(hosts.values()));
+        this.committer = new GroupCommitter(engine, metrics);
+        metrics.registry.register(RuntimeMetrics.PREFIX + "cache.bytes", (Gauge<Long>) cacheBudget::bytes);
+        metrics.registry.register(RuntimeMetrics.PREFIX + "live", (Gauge<Integer>) hosts::size);
+        unclaimedAlarms.putAll(engine.alarms());
+        scheduleSweep();
+    }
+
+    /** A builder; set {@link Builder#dataDir} (SQLite) or {@link Builder#storage}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A runtime over a fresh {@link InMemoryStorageEngine}, for tests. */
+    public static Runtime inMemory() {
+        return builder().storage(new InMemoryStorageEngine()).build();
+    }
+
+    /**
+     * Registers namespace {@code name}: objects implementing {@code iface}, created by
+     * {@code factory} on their first event (in that event, so it may call
+     * {@link ObjectContext#blockConcurrencyWhile}).
+     *
+     * @throws IllegalArgumentException if the name is taken or malformed, or the interface is unusable
+     */
+    public <T> Namespace<T> namespace(String name, Class<T> iface, Function<ObjectContext, ? extends T> factory) {
+        checkOpen();
+        Objects.requireNonNull(iface, "iface");
+        Objects.requireNonNull(factory, "factory");
+        if (name == null || !NAMESPACE_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("namespace name must be 1-100 characters of [A-Za-z0-9._-], got: " + name);
+        }
+        Namespace<T> ns = new Namespace<>(this, name, iface, factory, null);
+        if (namespaces.putIfAbsent(name, ns) != null) {
+            throw new IllegalArgumentException("namespace " + name + " is already registered in this runtime");
+        }
+        claimAlarms(ns);
+        return ns;
+    }
+
+    /** The registered namespace {@code name}, typed. */
+    @SuppressWarnings("unchecked")
+    <T> Namespace<T> namespace(String name, Class<T> iface) {
+        Namespace<?> ns = namespaces.get(name);
+        if (ns == null) throw new IllegalArgumentException("no namespace " + name + " in this runtime; registered: " + namespaces.keySet());
+        if (ns.iface() != iface) {
+            throw new IllegalArgumentException("namespace " + name + " serves " + ns.iface().getName() + ", not " + iface.getName());
+        }
+        return (Namespace<T>) ns;
+    }
+
+    /** Whether a namespace of this name is registered (for transports that serve this runtime). */
+    public boolean hasNamespace(String name) {
+        return namespaces.containsKey(name);
+    }
+
+    /** The registered namespace names. */
+    public Set<String> namespaceNames() {
+        return Set.copyOf(namespaces.keySet());
+    }
+
+    /**
+     * The in-process transport: codec-encoded arguments in, codec-encoded reply out; the future
+     * completes once the object's output gate released the reply. An HTTP server serves exactly
+     * this.
+     */
+    public ObjectTransport transport() {
+        return transport;
+    }
+
+    /** This runtime's metrics (names in {@code docs/objects.md}). */
+    public MetricRegistry metrics() {
+        return metrics.registry;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    Namespace<?> namespaceOrNull(String name) {
+        return namespaces.get(name);
+    }
+
+    static String objectKey(String namespace, ObjectId id) {
+        return namespace + "/" + id;
+    }
+
+    // ---------------------------------------------------------------- calls
+
+    /** Delivers a call; the future completes with the (copied or encoded) reply once released. */
+    CompletableFuture<Object> invoke(Namespace<?> ns, ObjectId id, Method method, Object[] args, boolean encoded) {
+        checkOpen();
+        ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), encoded);
+        dispatch(ns, id, e);
+        return e.reply;
+    }
+
+    private void dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
+        String key = objectKey(ns.name(), id);
+        while (true) {
+            ObjectHost h = hosts.get(key);
+            if (h == null) {
+                h = hosts.computeIfAbsent(key, k -> new ObjectHost(this, ns, id, draining.getOrDefault(k, CompletableFuture.completedFuture(null))));
+            }
+            if (h.submit(e)) return;
+            // closed a moment ago: hostClosed is about to replace it
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    /** An event that never ran on a host that broke: give it to the next instance. */
+    void redeliver(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
+        if (closed) {
+            e.reply.completeExceptionally(new IllegalStateException("runtime is closed"));
+            return;
+        }
+        try {
+            dispatch(ns, id, e);
+        } catch (RuntimeException failure) {
+            e.reply.completeExceptionally(failure);
+        }
+    }
+
+    void hostClosed(ObjectHost host) {
+        if (!host.retired.isDone()) {
+            draining.put(host.objectKey, host.retired);
+            host.retired.whenComplete((v, x) -> draining.remove(host.objectKey, host.retired));
+        }
+        hosts.remove(host.objectKey, host);
+    }
+
+    /** Completes async replies on virtual threads, never on the group-commit writer. */
+    <R> CompletableFuture<R> offWriterThread(CompletableFuture<R> f) {
+        return f.whenCompleteAsync((v, x) -> {}, callbacks);
+    }
+
+    // ---------------------------------------------------------------- alarms
+
+    private void claimAlarms(Namespace<?> ns) {
+        List<Map.Entry<String, Instant>> mine = new ArrayList<>();
+        synchronized (alarmLock) {
+            String prefix = ns.name() + "/";
+            unclaimedAlarms.entrySet().removeIf(e -> {
+                if (e.getKey().startsWith(prefix)) {
+                    mine.add(e);
+                    return true;
+                }
+                return false;
+            });
+        }
+        for (Map.Entry<String, Instant> e : mine) {
+            ObjectId id = ObjectId.parse(e.getKey().substring(ns.name().length() + 1));
+            scheduleAlarm(ns, id, e.getValue(), e.getValue());
+        }
+    }
+
+    /** A batch carrying an alarm change is durable: (re)schedule it. */
+    void alarmCommitted(ObjectHost host, Instant at) {
+        if (at == null) {
+            synchronized (alarmLock) {
+                Scheduler.Cancellable old = alarmTasks.remove(host.objectKey);
+                if (old != null) old.cancel();
+                alarmAttempts.remove(host.objectKey);
+            }
+            return;
+        }
+        synchronized (alarmLock) {
+            alarmAttempts.remove(host.objectKey);
+        }
+        scheduleAlarm(host.namespace, host.id, at, at);
+    }
+
+    private void scheduleAlarm(Namespace<?> ns, ObjectId id, Instant stored, Instant fireAt) {
+        String key = objectKey(ns.name(), id);
+        synchronized (alarmLock) {
+            if (closed) return;
+            Scheduler.Cancellable old = alarmTasks.remove(key);
+            if (old != null) old.cancel();
+            alarmTasks.put(key, scheduler.schedule(fireAt, () -> fireAlarm(ns, id, stored)));
+        }
+    }
+
+    private void fireAlarm(Namespace<?> ns, ObjectId id, Instant stored) {
+        if (closed) return;
+        synchronized (alarmLock) {
+            alarmTasks.remove(objectKey(ns.name(), id));
+        }
+        ObjectHost.Event e = new ObjectHost.Event(null, null, stored, new CompletableFuture<>(), false);
+        e.reply.whenComplete((v, x) -> {
+            if (x != null) LOG.warn("alarm event of {}/{} failed: {}", ns.name(), id, x.toString());
+        });
+        try {
+            dispatch(ns, id, e);
+        } catch (ObjectOverloadedException overloaded) {
+            scheduleAlarm(ns, id, stored, clock.instant().plus(ALARM_FIRST_BACKOFF));
+        }
+    }
+
+    /** The alarm handler threw: schedule a retry (true) or give up (false). */
+    boolean alarmFailed(ObjectHost host, Instant stored, Exception failure) {
+        int attempt;
+        synchronized (alarmLock) {
+            attempt = alarmAttempts.merge(host.objectKey, 1, Integer::sum);
+            if (attempt > ALARM_RETRIES) alarmAttempts.remove(host.objectKey);
+        }
+        if (attempt > ALARM_RETRIES) {
+            LOG.error("alarm of {}/{} failed {} times; giving up and deleting it", host.namespace.name(), host.id, attempt, failure);
+            return false;
+        }
+        metrics.alarmRetries.inc();
+        Duration backoff = ALARM_FIRST_BACKOFF.multipliedBy(1L << (attempt - 1));
+        LOG.warn("alarm of {}/{} failed (attempt {}), retrying in {}: {}", host.namespace.name(), host.id, attempt, backoff, failure.toString());
+        scheduleAlarm(host.namespace, host.id, stored, clock.instant().plus(backoff));
+        return true;
+    }
+
+    void alarmSucceeded(String objectKey) {
+        synchronized (alarmLock) {
+            alarmAttempts.remove(objectKey);
+        }
+    }
+
+    // ---------------------------------------------------------------- idle eviction
+
+    private void scheduleSweep() {
+        Duration every = idleTimeout.dividedBy(4);
+        if (every.isZero()) every = idleTimeout;
+        Instant next = clock.instant().plus(every);
+        synchronized (alarmLock) {
+            if (closed) return;
+            sweep = scheduler.schedule(next, () -> {
+                evictIdle();
+                scheduleSweep();
+            });
+        }
+    }
+
+    private void evictIdle() {
+        long now = clock.millis();
+        long idle = idleTimeout.toMillis();
+        for (ObjectHost h : new ArrayList<>(hosts.values())) {
+            h.evictIfIdle(now, idle);
+        }
+    }
+
+    /** Events waiting at the input gate of an object (0 if it is not live). For tests. */
+    int queuedEvents(String namespace, ObjectId id) {
+        ObjectHost h = hosts.get(objectKey(namespace, id));
+        return h == null ? 0 : h.queuedEvents();
+    }
+
+    /** How many object instances are live (for tests and metrics). */
+    int liveObjects() {
+        return hosts.size();
+    }
+
+    // ---------------------------------------------------------------- close
+
+    private void checkOpen() {
+        if (closed) throw new IllegalStateException("runtime is closed: it accepts no more calls");
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Stops accepting events, lets accepted events finish, flushes every write, closes storage.
+     * Waits at most the block-concurrency timeout for running events.
+     */
+    @Override
+    public void close() {
+        synchronized (alarmLock) {
+            if (closed) return;
+            closed = true;
+            if (sweep != null) sweep.cancel();
+            alarmTasks.values().forEach(Scheduler.Cancellable::cancel);
+            alarmTasks.clear();
+        }
+        List<CompletableFuture<Void>> idle = new ArrayList<>();
+        for (ObjectHost h : hosts.values()) idle.add(h.whenIdle());
+        draining.values().forEach(idle::add);
+        try {
+            CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new))
+                    .get(blockConcurrencyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("closing the runtime: some objects were still busy after {}; unconfirmed writes may be lost", blockConcurrencyTimeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException e) {
+            LOG.warn("closing the runtime: {}", e.getCause().toString());
+        }
+        committer.close();
+        callbacks.shutdown();
+        if (ownsScheduler) scheduler.close();
+        engine.close();
+    }
+
+    /** Builder with documented defaults. */
+    public static final class Builder {
+        private StorageEngine engine;
+        private Clock clock;
+        private Scheduler scheduler;
+        private MetricRegistry metrics;
+        private long cacheBudgetBytes = 16L << 20;
+        private int maxValueBytes = Storage.DEFAULT_MAX_VALUE_BYTES;
+        private long maxUnflushedBytes = 8L << 20;
+        private int maxQueuedEvents = 1000;
+        private Duration idleTimeout = Duration.ofSeconds(30);
+        private Duration blockConcurrencyTimeout = Duration.ofSeconds(30);
+
+        private Builder() {}
+
+        /** SQLite storage in {@code dir} ({@link SqliteStorageEngine}). */
+        public Builder dataDir(Path dir) {
+            this.engine = SqliteStorageEngine.open(dir);
+            return this;
+        }
+
+        /** Any storage engine (the runtime closes it on {@link Runtime#close()}). */
+        public Builder storage(StorageEngine engine) {
+            this.engine = Objects.requireNonNull(engine, "engine");
+            return this;
+        }
+
+        /** The clock (default: the scheduler's clock, or the system UTC clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The scheduler for alarms, idle eviction and timeouts (default: real time). */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where metrics go (default: a new registry). */
+        public Builder metrics(MetricRegistry registry) {
+            this.metrics = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** Soft memory budget of all caches (default 16 MiB). */
+        public Builder cacheBudgetBytes(long bytes) {
+            this.cacheBudgetBytes = positive(bytes, "cacheBudgetBytes");
+            return this;
+        }
+
+        /** Largest encoded value (default 128 KiB). */
+        public Builder maxValueBytes(int bytes) {
+            this.maxValueBytes = (int) positive(bytes, "maxValueBytes");
+            return this;
+        }
+
+        /** Unflushed bytes per object above which writes wait for the flush (default 8 MiB). */
+        public Builder maxUnflushedBytes(long bytes) {
+            this.maxUnflushedBytes = positive(bytes, "maxUnflushedBytes");
+            return this;
+        }
+
+        /** Events waiting for one object above which calls are rejected (default 1,000). */
+        public Builder maxQueuedEvents(int events) {
+            this.maxQueuedEvents = (int) positive(events, "maxQueuedEvents");
+            return this;
+        }
+
+        /** Time without events after which an object is evicted from memory (default 30 s). */
+        public Builder idleTimeout(Duration timeout) {
+            this.idleTimeout = positive(timeout, "idleTimeout");
+            return this;
+        }
+
+        /** Timeout of a blockConcurrencyWhile task (default 30 s). */
+        public Builder blockConcurrencyTimeout(Duration timeout) {
+            this.blockConcurrencyTimeout = positive(timeout, "blockConcurrencyTimeout");
+            return this;
+        }
+
+        /** @throws IllegalStateException if no storage was chosen */
+        public Runtime build() {
+            if (engine == null) {
+                throw new IllegalStateException("choose a storage: Runtime.builder().dataDir(path) for SQLite, or .storage(engine)");
+            }
+            return new Runtime(this);
+        }
+
+        private static long positive(long v, String what) {
+            if (v <= 0) throw new IllegalArgumentException(what + " must be greater than 0, got " + v);
+            return v;
+        }
+
+        private static Duration positive(Duration d, String what) {
+            if (d == null || d.isNegative() || d.isZero()) throw new IllegalArgumentException(what + " must be a positive duration, got " + d);
+            return d;
+        }
+    }
+}

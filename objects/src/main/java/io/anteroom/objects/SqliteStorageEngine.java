@@ -1,0 +1,251 @@
+package io.anteroom.objects;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * The default {@link StorageEngine}: one SQLite file ({@code objects.db}) under a data directory,
+ * WAL journal, {@code synchronous=FULL} (every commit is fsynced), one {@code WITHOUT ROWID}
+ * table keyed by (object, key) and one small table of alarms.
+ *
+ * <p>Invariants: commits use one dedicated write connection and are only ever called from the
+ * runtime's single group-commit writer thread; reads borrow one of a few read-only connections
+ * (WAL lets them run while a commit is in progress and they see only committed data).
+ *
+ * <pre>{@code
+ * Runtime runtime = Runtime.builder().storage(SqliteStorageEngine.open(Path.of("data"))).build();
+ * }</pre>
+ */
+public final class SqliteStorageEngine implements StorageEngine {
+    /** The file name of the database inside the data directory. */
+    public static final String FILE_NAME = "objects.db";
+    private static final int READERS = 4;
+
+    private final Path file;
+    private final Connection writer;
+    private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+    private final List<Connection> allReaders = new ArrayList<>();
+    private volatile boolean closed;
+
+    private SqliteStorageEngine(Path file) throws SQLException {
+        this.file = file;
+        this.writer = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Statement s = writer.createStatement()) {
+            s.execute("PRAGMA journal_mode=WAL");
+            s.execute("PRAGMA synchronous=FULL");
+            s.execute("PRAGMA busy_timeout=10000");
+            s.execute("CREATE TABLE IF NOT EXISTS kv (object TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
+                    + " PRIMARY KEY (object, key)) WITHOUT ROWID");
+            s.execute("CREATE TABLE IF NOT EXISTS alarms (object TEXT NOT NULL PRIMARY KEY, at_millis INTEGER NOT NULL)"
+                    + " WITHOUT ROWID");
+        }
+        writer.setAutoCommit(false);
+        for (int i = 0; i < READERS; i++) {
+            Connection r = DriverManager.getConnection("jdbc:sqlite:" + file);
+            try (Statement s = r.createStatement()) {
+                s.execute("PRAGMA busy_timeout=10000");
+                s.execute("PRAGMA query_only=true");
+            }
+            allReaders.add(r);
+            readers.add(r);
+        }
+    }
+
+    /**
+     * Opens (creating if needed) the database in {@code dataDir}.
+     *
+     * @throws UncheckedIOException if the directory cannot be created or the file opened
+     */
+    public static SqliteStorageEngine open(Path dataDir) {
+        try {
+            Files.createDirectories(dataDir);
+            return new SqliteStorageEngine(dataDir.resolve(FILE_NAME));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create data directory " + dataDir, e);
+        } catch (SQLException e) {
+            throw new UncheckedIOException(new IOException("cannot open SQLite database " + dataDir.resolve(FILE_NAME) + ": " + e.getMessage(), e));
+        }
+    }
+
+    /** The database file. */
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public byte[] get(String object, String key) {
+        return withReader(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT value FROM kv WHERE object = ? AND key = ?")) {
+                ps.setString(1, object);
+                ps.setString(2, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getBytes(1) : null;
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
+        if (range.isEmpty()) return List.of();
+        StringBuilder sql = new StringBuilder("SELECT key, value FROM kv WHERE object = ?");
+        if (range.start() != null) sql.append(range.startInclusive() ? " AND key >= ?" : " AND key > ?");
+        if (range.end() != null) sql.append(" AND key < ?");
+        sql.append(range.reverse() ? " ORDER BY key DESC" : " ORDER BY key");
+        if (range.limit() > 0) sql.append(" LIMIT ").append(range.limit());
+        return withReader(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                int i = 1;
+                ps.setString(i++, object);
+                if (range.start() != null) ps.setString(i++, range.start());
+                if (range.end() != null) ps.setString(i, range.end());
+                List<Map.Entry<String, byte[]>> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) out.add(Map.entry(rs.getString(1), rs.getBytes(2)));
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public Optional<Instant> getAlarm(String object) {
+        return withReader(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT at_millis FROM alarms WHERE object = ?")) {
+                ps.setString(1, object);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(Instant.ofEpochMilli(rs.getLong(1))) : Optional.<Instant>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public Map<String, Instant> alarms() {
+        return withReader(c -> {
+            Map<String, Instant> out = new HashMap<>();
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT object, at_millis FROM alarms")) {
+                while (rs.next()) out.put(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)));
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public void commit(List<Batch> batches) {
+        checkOpen();
+        try {
+            try (PreparedStatement deleteAll = writer.prepareStatement("DELETE FROM kv WHERE object = ?");
+                 PreparedStatement upsert = writer.prepareStatement("INSERT OR REPLACE INTO kv (object, key, value) VALUES (?, ?, ?)");
+                 PreparedStatement delete = writer.prepareStatement("DELETE FROM kv WHERE object = ? AND key = ?");
+                 PreparedStatement setAlarm = writer.prepareStatement("INSERT OR REPLACE INTO alarms (object, at_millis) VALUES (?, ?)");
+                 PreparedStatement deleteAlarm = writer.prepareStatement("DELETE FROM alarms WHERE object = ?")) {
+                for (Batch b : batches) {
+                    if (b.deleteAll()) {
+                        deleteAll.setString(1, b.object());
+                        deleteAll.executeUpdate();
+                    }
+                    for (Map.Entry<String, byte[]> w : b.writes().entrySet()) {
+                        if (w.getValue() == null) {
+                            delete.setString(1, b.object());
+                            delete.setString(2, w.getKey());
+                            delete.addBatch();
+                        } else {
+                            upsert.setString(1, b.object());
+                            upsert.setString(2, w.getKey());
+                            upsert.setBytes(3, w.getValue());
+                            upsert.addBatch();
+                        }
+                    }
+                    // deletes and upserts touch distinct keys within a batch, so their order is free
+                    delete.executeBatch();
+                    upsert.executeBatch();
+                    if (b.alarm() != null) {
+                        if (b.alarm().at() == null) {
+                            deleteAlarm.setString(1, b.object());
+                            deleteAlarm.executeUpdate();
+                        } else {
+                            setAlarm.setString(1, b.object());
+                            setAlarm.setLong(2, b.alarm().at().toEpochMilli());
+                            setAlarm.executeUpdate();
+                        }
+                    }
+                }
+            }
+            writer.commit();
+        } catch (SQLException e) {
+            try {
+                writer.rollback();
+            } catch (SQLException rollbackFailure) {
+                e.addSuppressed(rollbackFailure);
+            }
+            throw new IllegalStateException("SQLite commit of " + batches.size() + " batches failed in " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        List<SQLException> failures = new ArrayList<>();
+        for (Connection c : allReaders) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                failures.add(e);
+            }
+        }
+        try {
+            writer.close();
+        } catch (SQLException e) {
+            failures.add(e);
+        }
+        if (!failures.isEmpty()) {
+            IllegalStateException e = new IllegalStateException("closing SQLite database " + file + " failed", failures.get(0));
+            failures.stream().skip(1).forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) throw new IllegalStateException("storage engine is closed: " + file);
+    }
+
+    private interface Read<R> {
+        R apply(Connection c) throws SQLException;
+    }
+
+    private <R> R withReader(Read<R> read) {
+        checkOpen();
+        Connection c;
+        try {
+            c = readers.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a SQLite read connection", e);
+        }
+        try {
+            return read.apply(c);
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQLite read failed in " + file + ": " + e.getMessage(), e);
+        } finally {
+            readers.add(c);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package io.anteroom.objects.http;
+
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransport;
+import io.anteroom.objects.ObjectTransportException;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.net.ConnectException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An {@link ObjectTransport} that reaches the objects of a remote runtime served by
+ * {@link HttpObjectServer}, over pooled keep-alive HTTP/1.1 connections.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>Never retries. Each {@link #call} sends at most one request; if it fails after the
+ *       request may have reached the server, the exception says the call "may or may not have
+ *       run", because retrying could apply it twice. Only the caller can decide (e.g. with an
+ *       idempotent method) whether to call again.</li>
+ *   <li>Every call ends within its timeout (default 30 s, from the moment of the call, including
+ *       waiting for a pooled connection): with the reply, or with an
+ *       {@link ObjectTransportException} naming the URL. A request that timed out is reset, so
+ *       its late reply can never be mistaken for another call's.</li>
+ *   <li>Futures are completed on virtual threads, never on the Vert.x event loop, so code chained
+ *       on them may block.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * try (HttpObjectTransport transport = HttpObjectTransport.builder(URI.create("http://127.0.0.1:8081"))
+ *         .poolSize(64).timeout(Duration.ofSeconds(5)).build()) {
+ *     byte[] reply = transport.call("counter", id, "next", encodedArgs).join();
+ * }
+ * }</pre>
+ * Most code uses typed stubs from {@link RemoteObjects} instead of calling this directly.
+ */
+public final class HttpObjectTransport implements ObjectTransport {
+    private final String base;
+    private final String host;
+    private final int port;
+    private final Duration timeout;
+    private final Vertx vertx;
+    private final boolean ownsVertx;
+    private final HttpClientAgent client;
+    /** Virtual threads need no shutdown: one executor serves every transport of the process. */
+    private static final ExecutorService COMPLETIONS = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("http-object-reply-", 0).factory());
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private HttpObjectTransport(Builder b) {
+        URI uri = b.baseUri;
+        this.host = uri.getHost();
+        this.port = uri.getPort() < 0 ? 80 : uri.getPort();
+        this.base = "http://" + uri.getRawAuthority();
+        this.timeout = b.timeout;
+        this.ownsVertx = b.vertx == null;
+        this.vertx = ownsVertx ? Vertx.vertx() : b.vertx;
+        HttpClientOptions options = new HttpClientOptions()
+                .setKeepAlive(true)
+                .setTcpNoDelay(true)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis()));
+        this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(b.poolSize));
+    }
+
+    /** A builder for a transport to the server at {@code baseUri}, e.g. {@code http://127.0.0.1:8081}. */
+    public static Builder builder(URI baseUri) {
+        return new Builder(baseUri);
+    }
+
+    /** The per-call timeout. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    @Override
+    public CompletableFuture<byte[]> call(String namespace, ObjectId id, String method, byte[] encodedArgs) {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(encodedArgs, "encodedArgs");
+        String path = ObjectPaths.path(namespace, id, method);
+        String url = base + path;
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        if (closed.get()) {
+            result.completeExceptionally(new ObjectTransportException(
+                    "transport to " + base + " is closed: the call to " + url + " was not sent"));
+            return result;
+        }
+        new Exchange(url, path, encodedArgs, result).start();
+        return result.thenApplyAsync(bytes -> bytes, COMPLETIONS);
+    }
+
+    /** Closes the pooled connections (and the private Vert.x instance). Calls in flight fail. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        try {
+            client.close().await(10, TimeUnit.SECONDS);
+            if (ownsVertx) {
+                vertx.close().await(10, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the HTTP object transport to " + base + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * One request and its reply. {@code sent} records whether the request may have left this
+     * process: before that, a failure means the call certainly did not run.
+     */
+    private final class Exchange {
+        private final String url;
+        private final String path;
+        private final byte[] args;
+        private final CompletableFuture<byte[]> result;
+        private volatile boolean sent;
+        private volatile HttpClientRequest request;
+
+        Exchange(String url, String path, byte[] args, CompletableFuture<byte[]> result) {
+            this.url = url;
+            this.path = path;
+            this.args = args;
+            this.result = result;
+        }
+
+        void start() {
+            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), t -> onTimeout());
+            result.whenComplete((r, e) -> vertx.cancelTimer(timer));
+            RequestOptions options = new RequestOptions()
+                    .setMethod(HttpMethod.POST).setHost(host).setPort(port).setURI(path)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, HttpObjectServer.CODEC_CONTENT_TYPE);
+            client.request(options)
+                    .compose(req -> {
+                        request = req;
+                        if (result.isDone()) {              // timed out while waiting for a connection
+                            req.reset();
+                            return io.vertx.core.Future.failedFuture("timed out before sending");
+                        }
+                        sent = true;
+                        return req.send(Buffer.buffer(args));
+                    })
+                    .compose(response -> response.body().map(body -> {
+                        int status = response.statusCode();
+                        if (status == 200) {
+                            result.complete(body.getBytes());
+                        } else {
+                            result.completeExceptionally(httpError(status, body.toString()));
+                        }
+                        return null;
+                    }))
+                    .onFailure(this::onFailure);
+        }
+
+        private void onTimeout() {
+            boolean mayHaveRun = sent;
+            if (result.completeExceptionally(new ObjectTransportException("no reply within " + format(timeout) + " from " + url
+                    + (mayHaveRun ? ": the call may or may not have run; not retried"
+                                  : ": no connection became available, the call was not sent; not retried")))) {
+                HttpClientRequest req = request;
+                if (req != null) {
+                    req.reset();    // close the connection: a late reply must not reach another call
+                }
+            }
+        }
+
+        private void onFailure(Throwable failure) {
+            if (result.isDone()) return;
+            String why = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+            if (!sent || failure instanceof ConnectException) {
+                result.completeExceptionally(new ObjectTransportException("could not connect to " + base + " for " + url
+                        + " (" + why + "): the call was not sent; not retried", failure));
+            } else {
+                result.completeExceptionally(new ObjectTransportException("connection to " + base + " failed before the reply of "
+                        + url + " (" + why + "): the call may or may not have run; not retried", failure));
+            }
+        }
+
+        private ObjectTransportException httpError(int status, String body) {
+            String message = body.strip();
+            String consequence = status == 500
+                    ? "the call may or may not have run; not retried"
+                    : "the call was not run; not retried";
+            return new ObjectTransportException("HTTP " + status + " from " + url + ": " + message + " (" + consequence + ")");
+        }
+    }
+
+    static String format(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+    }
+
+    /** Options of an {@link HttpObjectTransport}. */
+    public static final class Builder {
+        private final URI baseUri;
+        private int poolSize = 64;
+        private Duration timeout = Duration.ofSeconds(30);
+        private Vertx vertx;
+
+        private Builder(URI baseUri) {
+            Objects.requireNonNull(baseUri, "baseUri");
+            if (!"http".equalsIgnoreCase(baseUri.getScheme()) || baseUri.getHost() == null) {
+                throw new IllegalArgumentException("remote runtime URI must be http://host:port, got " + baseUri);
+            }
+            String p = baseUri.getRawPath();
+            if (p != null && !p.isEmpty() && !p.equals("/")) {
+                throw new IllegalArgumentException("remote runtime URI must have no path (calls go to " + ObjectPaths.PREFIX
+                        + "...), got " + baseUri);
+            }
+            this.baseUri = baseUri;
+        }
+
+        /** Maximum pooled keep-alive connections (default 64); more concurrent calls queue for one. */
+        public Builder poolSize(int poolSize) {
+            if (poolSize < 1) {
+                throw new IllegalArgumentException("poolSize must be at least 1, got " + poolSize);
+            }
+            this.poolSize = poolSize;
+            return this;
+        }
+
+        /** Per-call timeout, from the call to the reply (default 30 s). */
+        public Builder timeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** Runs on this Vert.x instance (not closed by the transport); default: a private one. */
+        public Builder vertx(Vertx vertx) {
+            this.vertx = Objects.requireNonNull(vertx, "vertx");
+            return this;
+        }
+
+        public HttpObjectTransport build() {
+            return new HttpObjectTransport(this);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.anteroom.room;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The RPC interface of a counter object ({@link RoomObjects#COUNTER_NAMESPACE}, object name
+ * {@link CounterKey#objectName()}): one per room and data center, plus the room's Anywhere counter. Its rule is
+ * {@link MinuteCounter#take}.
+ *
+ * <pre>{@code
+ * Decision d = worker.decide(ticket, now);
+ * if (d instanceof Decision.Draw draw) {
+ *     objects.counter(draw.counter()).takeAsync(config.rules(), draw.counter(), draw.limit())
+ *            .thenApply(grant -> worker.onCounterReply(draw, grant, clock.instant()));
+ * }
+ * }</pre>
+ */
+public interface RoomCounter {
+
+    /** Draws the next number of {@code key.minute()}; granted (and, with spec rules, only then consumed) below {@code limit}. */
+    Grant take(Rules rules, CounterKey key, long limit);
+
+    /** The same, without blocking the caller. */
+    CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit);
+}

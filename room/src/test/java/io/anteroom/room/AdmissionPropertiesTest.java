@@ -1,0 +1,59 @@
+package io.anteroom.room;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/** A single worker never admits more than the free slots, whatever the strategy, rules and arrivals. */
+class AdmissionPropertiesTest {
+    static final Instant MINUTE_START = Instant.parse("2026-01-01T10:00:00Z");
+    static final long M = Minutes.minuteOf(MINUTE_START);
+
+    @Property(tries = 300)
+    void aSingleWorkerNeverAdmitsMoreThanTheFreeSlots(
+            @ForAll @IntRange(min = 1, max = 300) int total,
+            @ForAll @IntRange(min = 1, max = 200) int perMinute,
+            @ForAll @IntRange(min = 0, max = 300) int expiringThisMinute,
+            @ForAll @IntRange(min = 0, max = 300) int activeLater,
+            @ForAll @IntRange(min = 0, max = 600) int history,
+            @ForAll @IntRange(min = 0, max = 300) int recentAdmissions,
+            @ForAll Strategy strategy,
+            @ForAll boolean published,
+            @ForAll @Size(max = 400) List<@IntRange(min = 0, max = 59_999) Integer> arrivalMillis) {
+        RoomConfig config = RoomConfig.builder("shop").totalActiveUsers(total).newUsersPerMinute(perMinute)
+                .sessionDurationMinutes(10).strategy(strategy)
+                .rules(published ? Rules.published() : Rules.spec()).build();
+        Instant asOf = MINUTE_START.minusSeconds(1);
+        Tally t = new Tally();
+        t.addActive(M, expiringThisMinute);
+        t.addActive(M + 4, activeLater);
+        t.addTraffic(M - config.historyLagMinutes(), history);
+        for (int i = 1; i <= 3; i++) {
+            t.addAdmission(M - i, recentAdmissions);
+        }
+        DataCenterLedger dc = new DataCenterLedger(config, "dc");
+        dc.apply(new WorkerReport("w", 1, "dc", asOf, t.toDeltas()), asOf);
+        RoomState atStart = dc.roomState(List.of(), asOf);
+        RoomWorker worker = new RoomWorker(config, "dc", "w", asOf);
+        worker.applyState(atStart);
+        MinuteCounter dcCounter = new MinuteCounter(config.rules());
+        MinuteCounter anywhere = new MinuteCounter(config.rules());
+
+        long admitted = 0;
+        for (int millis : arrivalMillis.stream().sorted().toList()) {
+            Instant now = MINUTE_START.plusMillis(millis);
+            Decision d = WorkedExamplesTest.settle(worker, worker.decide(null, now), dcCounter, anywhere, now);
+            if (d instanceof Decision.Admit) {
+                admitted++;
+                long free = SlotMath.freeSlots(config,
+                        Counting.activeUsers(atStart.activeByExpiryMinute(), now, config.rules()), 0);
+                assertThat(admitted).as("admitted by %s", now).isLessThanOrEqualTo(free);
+            }
+        }
+    }
+}
