@@ -8,9 +8,9 @@
 #                                 request carries a valid admitted cookie, so it is decrypted,
 #                                 renewed, re-sealed and proxied
 #   4. Anteroom queue page        room "full" (queueAll: true), requests without a cookie: every
-#                                 request is a new arrival that gets the queue page and a ticket
-#   5. Anteroom queue page        the same room, every request carrying a queued ticket cookie
-#      (returning)                (a waiting user refreshing the page)
+#                                 request is a new arrival that gets the queue page
+#   5. Anteroom queue page        room "wait" (1 user, taken by the checks), every request carrying
+#      (returning)                a queued user's ticket cookie (a waiting user refreshing the page)
 # each at high concurrency (req/s) and at 4 connections (p50/p99), after a warm-up of the JVM;
 # then prints a Markdown table and the ratios against the issue's targets.
 #
@@ -18,9 +18,12 @@
 #   bench/http/run.sh
 # Environment (defaults in brackets):
 #   DURATION_S [15]  seconds per measured wrk run
-#   WARMUP_S [20] WARMUP_MAX_S [120]  JVM warm-up: at least / at most, until the rates are steady
+#   WARMUP_S [20] WARMUP_MAX_S [180]  JVM warm-up: at least / at most, until the rates are steady
 #   LOAD_THREADS [2] LOAD_CONNECTIONS [64]            LATENCY_CONNECTIONS [4] (1 wrk thread)
-#   PIN [1]          1: wrk on CPU 0, nginx + Anteroom on CPU 1 (taskset); 0: no pinning
+#   PIN [0]          0: no pinning; 1: wrk on CPU 0, nginx + Anteroom on CPU 1 (taskset). Unpinned
+#                    is the default: on a machine shared with other work, pinning the servers to one
+#                    core left them that core's share only and the JIT took minutes to warm up
+#                    (docs/benchmarks-http.md has runs of both)
 #   NGINX_WORKERS    [1 when pinned, else nproc]      ANTEROOM_JAVA_OPTS  passed to the JVM
 #   MAX_SECONDS [1200] hard bound of the whole run      KEEP [0] 1 keeps the temp dir (logs)
 #   RESULTS [unset]  also write the table to this file
@@ -31,11 +34,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 DURATION_S=${DURATION_S:-15}
 WARMUP_S=${WARMUP_S:-20}
-WARMUP_MAX_S=${WARMUP_MAX_S:-120}
+WARMUP_MAX_S=${WARMUP_MAX_S:-180}
 LOAD_THREADS=${LOAD_THREADS:-2}
 LOAD_CONNECTIONS=${LOAD_CONNECTIONS:-64}
 LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
-PIN=${PIN:-1}
+PIN=${PIN:-0}
 MAX_SECONDS=${MAX_SECONDS:-1200}
 KEEP=${KEEP:-0}
 export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
@@ -188,6 +191,12 @@ rooms:
   - id: full
     path: /full/
     queueAll: true
+  # full after its first user (the check below): later users get the queue page and a ticket
+  - id: wait
+    path: /wait/
+    totalActiveUsers: 1
+    newUsersPerMinute: 1
+    sessionDurationMinutes: 60
 EOF
 
 say "building Anteroom if needed..."
@@ -221,6 +230,7 @@ origin_url="http://127.0.0.1:$origin_port/open/"
 proxy_url="http://127.0.0.1:$proxy_port/open/"
 open_url="http://127.0.0.1:$gw_port/open/"
 full_url="http://127.0.0.1:$gw_port/full/"
+wait_url="http://127.0.0.1:$gw_port/wait/"
 
 read -r status _ < <(fetch first "$open_url")
 [[ "$status" == 200 ]] && is_origin_page first \
@@ -239,16 +249,24 @@ read -r status proxied_size < <(fetch proxied "$proxy_url" -H "Cookie: $admitted
 read -r status queue_size < <(fetch queue "$full_url")
 [[ "$status" == 200 ]] && ! is_origin_page queue && grep -qi '<html' "$dir/queue.b" \
   || die "room full did not answer with a queue page (status $status)"
-queued_cookie=$(set_cookie queue __anteroom_full)
-[[ -n "$queued_cookie" ]] || die "room full set no __anteroom_full ticket cookie"
-read -r status requeue_size < <(fetch requeue "$full_url" -H "Cookie: $queued_cookie")
+# a queued user with a ticket: room wait admits its first user, then queues the next with a ticket
+fetch wait-first "$wait_url" >/dev/null
+read -r status _ < <(fetch wait-queued "$wait_url")
+[[ "$status" == 200 ]] && ! is_origin_page wait-queued \
+  || die "room wait did not queue its second user (status $status)"
+queued_cookie=$(set_cookie wait-queued __anteroom_wait)
+[[ "$queued_cookie" == __anteroom_wait=?* ]] \
+  || die "room wait gave its queued user no ticket cookie (Set-Cookie: ${queued_cookie:-none})"
+read -r status requeue_size < <(fetch requeue "$wait_url" -H "Cookie: $queued_cookie")
 [[ "$status" == 200 ]] && ! is_origin_page requeue \
   || die "a returning queued user did not get the queue page (status $status)"
 
 m_admitted=anteroom_room_open_admitted_returning
 m_queued=anteroom_room_full_queued
-[[ $(metric $m_admitted) -ge 0 && $(metric $m_queued) -ge 0 ]] \
-  || die "/metrics has no $m_admitted or $m_queued; the checks below need them"
+m_waiting=anteroom_room_wait_queued
+for m in $m_admitted $m_queued $m_waiting; do
+  [[ $(metric $m) -ge 0 ]] || die "/metrics has no $m; the checks below need it"
+done
 
 # ---------------------------------------------------------------- wrk
 # run_wrk LABEL KIND(load|latency) SECONDS URL [COOKIE]: prints the RESULT line of report.lua,
@@ -328,7 +346,7 @@ warm_rates=""
 while :; do
   a=$(rate "$(run_wrk warmup-admitted load 5 "$open_url" "$admitted_cookie")")
   q=$(rate "$(run_wrk warmup-queue load 3 "$full_url")")
-  run_wrk warmup-requeue load 3 "$full_url" "$queued_cookie" >/dev/null
+  run_wrk warmup-requeue load 3 "$wait_url" "$queued_cookie" >/dev/null
   warm=$((warm + 11))
   warm_rates+="${warm_rates:+, }$a/$q"
   say "  after ${warm} s: admitted $a req/s, queue page $q req/s"
@@ -347,7 +365,7 @@ measure nginx-direct "$origin_url" "$direct_size" "$admitted_cookie"
 measure nginx-proxy "$proxy_url" "$proxied_size" "$admitted_cookie"
 measure anteroom-admitted "$open_url" "$admitted_size" "$admitted_cookie" "$m_admitted"
 measure anteroom-queue "$full_url" "$queue_size" "" "$m_queued"
-measure anteroom-queue-returning "$full_url" "$requeue_size" "$queued_cookie" "$m_queued"
+measure anteroom-queue-returning "$wait_url" "$requeue_size" "$queued_cookie" "$m_waiting"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---------------------------------------------------------------- report
