@@ -40,8 +40,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CoordinatedRoomGate implements RoomGate {
 
-  /** Room settings and the room-core config derived from them; replaced as a whole. */
-  private record Setup(RoomSettings settings, RoomConfig config) {}
+  /**
+   * Room settings, the new users per minute in force (origin protection) and the room-core
+   * config derived from both; replaced as a whole.
+   */
+  private record Setup(RoomSettings settings, int effectiveNewUsersPerMinute, RoomConfig config) {}
 
   /** The workers of one event-loop thread: the configured strategy and the degraded fallback. */
   private record Shard(RoomWorker worker, RoomWorker fallback) {}
@@ -74,7 +77,8 @@ final class CoordinatedRoomGate implements RoomGate {
     this.processId = processId;
     this.coordination = coordination;
     this.clock = clock;
-    this.setup = new Setup(settings, roomConfig(settings));
+    this.setup = new Setup(settings, settings.newUsersPerMinute(),
+        roomConfig(settings, settings.newUsersPerMinute()));
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
     Duration min = setup.config().workerReportInterval();
     this.reportPace = RateController.synchronizedController(AimdRateController.builder()
@@ -86,9 +90,13 @@ final class CoordinatedRoomGate implements RoomGate {
 
   /** The room core's view of a room's settings (its own validation applies). */
   static RoomConfig roomConfig(RoomSettings s) {
+    return roomConfig(s, s.newUsersPerMinute());
+  }
+
+  private static RoomConfig roomConfig(RoomSettings s, int newUsersPerMinute) {
     return RoomConfig.builder(s.id())
         .totalActiveUsers(s.totalActiveUsers())
-        .newUsersPerMinute(s.newUsersPerMinute())
+        .newUsersPerMinute(newUsersPerMinute)
         .sessionDurationMinutes(s.sessionDurationMinutes())
         .queueRefreshSeconds(s.queueRefreshSeconds())
         .queueTimeout(Duration.ofMinutes(s.queueTimeoutMinutes()))
@@ -346,14 +354,27 @@ final class CoordinatedRoomGate implements RoomGate {
     String status = current.settings().suspended() ? "suspended"
         : waiting > 0 || current.settings().queueAll() ? "queueing" : "not_queueing";
     return new RoomStatus(status, waiting, state.activeUsers(), maxWait, degraded,
-        current.settings().newUsersPerMinute(), state.asOf().toEpochMilli());
+        current.effectiveNewUsersPerMinute(), state.asOf().toEpochMilli());
   }
 
   @Override
   public synchronized void reconfigure(RoomSettings settings) {
-    RoomConfig config = roomConfig(settings);
+    apply(settings, Math.min(setup.effectiveNewUsersPerMinute(), settings.newUsersPerMinute()));
+  }
+
+  @Override
+  public synchronized void limitNewUsersPerMinute(int effective) {
+    Setup current = setup;
+    int bounded = Math.max(1, Math.min(effective, current.settings().newUsersPerMinute()));
+    if (bounded != current.effectiveNewUsersPerMinute()) {
+      apply(current.settings(), bounded);
+    }
+  }
+
+  private void apply(RoomSettings settings, int effective) {
+    RoomConfig config = roomConfig(settings, effective);
     Setup old = setup;
-    setup = new Setup(settings, config);
+    setup = new Setup(settings, effective, config);
     if (!config.equals(old.config())) {
       Map<Thread, Shard> previous = shards;
       shards = new ConcurrentHashMap<>();

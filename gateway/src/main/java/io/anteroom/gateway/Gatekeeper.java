@@ -59,10 +59,9 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
     long now = clock.millis();
     Cookie cookie = request.getCookie(s.cookieName());
     byte[] ticket = cookie == null ? null : codec.open(s.id(), cookie.getValue()).orElse(null);
-    long started = System.nanoTime();
     CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
     if (decided.isDone() && !decided.isCompletedExceptionally()) {
-      answer(request, room, decided.join(), started); // the hot path: no pause, no hop
+      answer(request, room, decided.join()); // the hot path: no pause, no hop
       return;
     }
     request.pause();
@@ -72,13 +71,11 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
         LOG.warn("room {}: admission decision failed, queueing the user", s.id(), failure);
       }
       answer(request, room, failure == null ? verdict
-          : new Verdict(Outcome.QUEUE, ticket, new QueueView(false, 0, 0, 0, 0, now, true)),
-          started);
+          : new Verdict(Outcome.QUEUE, ticket, new QueueView(false, 0, 0, 0, 0, now, true)));
     }));
   }
 
-  private void answer(HttpServerRequest request, RoomRuntime room, Verdict verdict,
-      long started) {
+  private void answer(HttpServerRequest request, RoomRuntime room, Verdict verdict) {
     RoomSettings s = room.settings();
     boolean poll = request.getHeader(POLL_HEADER) != null;
     switch (verdict.outcome()) {
@@ -91,7 +88,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
         if (poll && room.responder().wantsJson(request.getHeader("Accept"))) {
           // the page's own status poll: tell the script to reload instead of fetching the page
           // from the origin twice
-          queueResponse(request, room, verdict, false, started);
+          queueResponse(request, room, verdict, false);
         } else {
           forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
         }
@@ -104,7 +101,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
           forward(request, room, room.origin(), verdict.ticket(), null);
         } else {
           room.meters().queued().mark();
-          queueResponse(request, room, verdict, true, started);
+          queueResponse(request, room, verdict, true);
         }
       }
       case REJECT -> reject(request, room);
@@ -112,7 +109,10 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
   }
 
   private void queueResponse(HttpServerRequest request, RoomRuntime room, Verdict verdict,
-      boolean inWaitingRoom, long started) {
+      boolean inWaitingRoom) {
+    // the monitored operation is the gateway's own work for a status request (render and
+    // write), not the counter call before it, which is the coordinator's load
+    long started = System.nanoTime();
     RoomSettings s = room.settings();
     request.resume(); // drain and drop any body: a queued request never reaches the origin
     QueuePacing pacing = room.pacing();
@@ -173,8 +173,11 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
       headers.set(THROTTLE_HEADER, "0");
       return;
     }
-    room.meters().origin().update(System.nanoTime() - started,
-        java.util.concurrent.TimeUnit.NANOSECONDS);
+    long took = System.nanoTime() - started;
+    room.meters().origin().update(took, java.util.concurrent.TimeUnit.NANOSECONDS);
+    if (room.protection() != null) {
+      room.protection().record(response.getStatusCode(), took);
+    }
     headers.set(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
     RoomSettings s = room.settings();
     String command = headers.get(OriginProxy.REVOKE_HEADER);

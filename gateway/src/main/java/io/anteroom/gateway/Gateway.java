@@ -69,7 +69,7 @@ public final class Gateway implements AutoCloseable {
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
     try {
       var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()));
-      var rooms = new Rooms(vertx, config, gates, registry, pacing);
+      var rooms = new Rooms(vertx, config, gates, registry, pacing, clock);
       var gatekeeper = new Gatekeeper(rooms, codec, clock);
       HttpServer publicServer = vertx.createHttpServer(new HttpServerOptions()
               .setMaxHeaderSize(16 * 1024).setMaxInitialLineLength(8 * 1024)
@@ -83,13 +83,29 @@ public final class Gateway implements AutoCloseable {
           "admin.listen", config.admin().listen().toString());
       // background work of the rooms (reports to the coordinator) on one periodic timer
       if (tickMillis > 0) {
-        vertx.setPeriodic(tickMillis, id -> rooms.snapshot().byId().values()
-            .forEach(r -> r.gate().tick(clock.millis())));
+        vertx.setPeriodic(tickMillis, id -> tick(rooms, clock.millis()));
+        vertx.setPeriodic(PROTECTION_TICK_MILLIS, id -> protect(rooms));
       }
       return new Gateway(vertx, rooms, publicServer, adminServer, admin, config.drainSeconds());
     } catch (RuntimeException e) {
       vertx.close();
       throw e;
+    }
+  }
+
+  /** How often origin protection re-evaluates the origin (AIMD step). */
+  static final long PROTECTION_TICK_MILLIS = 5_000;
+
+  static void tick(Rooms rooms, long nowMillis) {
+    rooms.snapshot().byId().values().forEach(r -> r.gate().tick(nowMillis));
+  }
+
+  /** One origin-protection step for every room that has it on. */
+  static void protect(Rooms rooms) {
+    for (RoomRuntime r : rooms.snapshot().byId().values()) {
+      if (r.protection() != null) {
+        r.gate().limitNewUsersPerMinute(r.protection().tick());
+      }
     }
   }
 

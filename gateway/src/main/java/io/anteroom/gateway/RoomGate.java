@@ -31,6 +31,12 @@ interface RoomGate extends AutoCloseable {
   void reconfigure(RoomSettings settings);
 
   /**
+   * Sets the new users per minute in force (origin protection), at most the configured value;
+   * takes effect from the next minute's pool.
+   */
+  void limitNewUsersPerMinute(int effective);
+
+  /**
    * Called about four times a second with the current time: background work such as sending
    * reports when due. Must not block.
    */

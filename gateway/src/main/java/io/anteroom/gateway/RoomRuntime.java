@@ -9,9 +9,11 @@ import io.anteroom.gateway.GatewayConfig.RoomSettings;
  * One configured room as the edge runs it: its settings, its admission gate, compiled bypass
  * rules, queue renderer, origin and meters. Immutable; a settings change builds a new runtime
  * around the same {@link RoomGate} (so counts survive) and swaps it into {@link Rooms}.
+ * {@code protection} is null unless the room's origin protection is enabled.
  */
 record RoomRuntime(RoomSettings settings, RoomGate gate, BypassMatcher bypass,
-    QueueResponder responder, OriginProxy origin, QueuePacing pacing, Meters meters) {
+    QueueResponder responder, OriginProxy origin, QueuePacing pacing, Meters meters,
+    OriginProtection protection) {
 
   /** Dropwizard meters of one room, named {@code anteroom.room.<id>.<what>}. */
   record Meters(Meter admittedNew, Meter admittedReturning, Meter queued, Meter rejected,

@@ -34,12 +34,14 @@ final class Rooms implements AutoCloseable {
   private final URI defaultOrigin;
   private final int originTimeoutSeconds;
   private final Function<RoomSettings, QueuePacing> pacing;
+  private final java.time.Clock clock;
   private final Map<URI, OriginProxy> origins = new HashMap<>();
   private final OriginProxy defaultProxy;
   private volatile Snapshot snapshot;
 
   Rooms(Vertx vertx, GatewayConfig config, GateFactory gates, MetricRegistry registry,
-      Function<RoomSettings, QueuePacing> pacing) {
+      Function<RoomSettings, QueuePacing> pacing, java.time.Clock clock) {
+    this.clock = clock;
     this.vertx = vertx;
     this.gates = gates;
     this.registry = registry;
@@ -127,8 +129,17 @@ final class Rooms implements AutoCloseable {
 
   private RoomRuntime build(RoomSettings s, RoomGate gate, RoomRuntime previous) {
     var meters = previous != null ? previous.meters() : RoomRuntime.Meters.register(registry, s.id());
+    if (!s.originProtection().enabled()) {
+      gate.limitNewUsersPerMinute(s.newUsersPerMinute());
+    }
+    var metrics = meters;
+    var protection = s.originProtection().enabled() ? new OriginProtection(s, clock) : null;
+    registry.remove("anteroom.room." + s.id() + ".effective_new_users_per_minute");
+    registry.gauge("anteroom.room." + s.id() + ".effective_new_users_per_minute",
+        () -> () -> protection != null ? protection.effectiveNewUsersPerMinute()
+            : s.newUsersPerMinute());
     return new RoomRuntime(s, gate, new BypassMatcher(s.bypass()), new QueueResponder(s),
-        origin(s.origin().orElse(defaultOrigin)), pacing.apply(s), meters);
+        origin(s.origin().orElse(defaultOrigin)), pacing.apply(s), metrics, protection);
   }
 
   private synchronized OriginProxy origin(URI uri) {

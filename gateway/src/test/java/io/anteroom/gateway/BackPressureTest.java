@@ -43,6 +43,33 @@ class BackPressureTest {
   }
 
   @Test
+  void ticksSendReportsOnlyWhenDue() throws Exception {
+    var clock = new MutableClock(Harness.START);
+    var coordination = Harness.objects(clock, ObjectCoordination.REPORT_MAX_QPS);
+    var room = ConfigLoader.parse("rooms: [ { id: shop, totalActiveUsers: 1 } ]", "t").rooms()
+        .get(0);
+    var gate = new CoordinatedRoomGate(room, "dc1", "p", coordination, clock);
+    try {
+      gate.decide(null, clock.millis()).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      gate.decide(null, clock.millis()).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      gate.tick(clock.millis()); // first tick: due at once
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+          .until(() -> gate.status(clock.millis()).estimatedQueuedUsers() == 1);
+      gate.decide(null, clock.millis()).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      gate.tick(clock.millis()); // not due yet: nothing is sent
+      clock.advance(Duration.ofSeconds(1));
+      gate.tick(clock.millis());
+      assertThat(gate.status(clock.millis()).estimatedQueuedUsers()).isEqualTo(1);
+      clock.advance(Duration.ofSeconds(6));
+      gate.tick(clock.millis());
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+          .until(() -> gate.status(clock.millis()).estimatedQueuedUsers() == 2);
+    } finally {
+      coordination.close();
+    }
+  }
+
+  @Test
   void reportersBackOffWhenTheDataCenterThrottles() throws Exception {
     var clock = new MutableClock(Harness.START);
     var coordination = Harness.objects(clock, 0.05); // one report per 20 s at most
