@@ -1,0 +1,428 @@
+#!/usr/bin/env bash
+# HTTP load benchmark of the Anteroom gateway (issue 4, "Benchmark"); results: docs/benchmarks-http.md
+#
+# In ONE run, on 127.0.0.1 only, wrk measures in this order:
+#   1. nginx direct               the origin: a 1 KiB static page
+#   2. nginx reverse proxy        a second nginx server block, keep-alive upstream to (1)
+#   3. Anteroom admitted path     room "open" (limits far above the load) in front of (1); every
+#                                 request carries a valid admitted cookie, so it is decrypted,
+#                                 renewed, re-sealed and proxied
+#   4. Anteroom queue page        room "full" (queueAll: true), requests without a cookie: every
+#                                 request is a new arrival that gets the queue page
+#   5. Anteroom queue page        room "wait" (1 user, taken by the checks), every request carrying
+#      (returning)                a queued user's ticket cookie (a waiting user refreshing the page)
+# each at high concurrency (req/s) and at 4 connections (p50/p99), after a warm-up of the JVM;
+# then prints a Markdown table and the ratios against the issue's targets.
+#
+# Usage (from anywhere; Anteroom is started from the repository root with ./anteroom):
+#   bench/http/run.sh
+# Environment (defaults in brackets):
+#   DURATION_S [15]  seconds per measured wrk run
+#   WARMUP_S [20] WARMUP_MAX_S [180]  JVM warm-up: at least / at most, until the rates are steady
+#   LOAD_THREADS [2] LOAD_CONNECTIONS [64]            LATENCY_CONNECTIONS [4] (1 wrk thread)
+#   PIN [0]          0: no pinning; 1: wrk on CPU 0, nginx + Anteroom on CPU 1 (taskset). Unpinned
+#                    is the default: on a machine shared with other work, pinning the servers to one
+#                    core left them that core's share only and the JIT took minutes to warm up
+#                    (docs/benchmarks-http.md has runs of both)
+#   NGINX_WORKERS    [1 when pinned, else nproc]      ANTEROOM_JAVA_OPTS  passed to the JVM
+#   MAX_SECONDS [1200] hard bound of the whole run      KEEP [0] 1 keeps the temp dir (logs)
+#   RESULTS [unset]  also write the table to this file
+# Needs root only to install what is missing (apt-get install nginx wrk curl).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+DURATION_S=${DURATION_S:-15}
+WARMUP_S=${WARMUP_S:-20}
+WARMUP_MAX_S=${WARMUP_MAX_S:-180}
+LOAD_THREADS=${LOAD_THREADS:-2}
+LOAD_CONNECTIONS=${LOAD_CONNECTIONS:-64}
+LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
+PIN=${PIN:-0}
+MAX_SECONDS=${MAX_SECONDS:-1200}
+KEEP=${KEEP:-0}
+export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench/http: $*"; exit 1; }
+for v in DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS; do
+  [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive whole number"
+done
+[[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
+
+# ---------------------------------------------------------------- tools
+missing=()
+for tool in nginx wrk curl taskset; do
+  command -v "$tool" >/dev/null 2>&1 || [[ -x "/usr/sbin/$tool" ]] || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+  [[ $EUID -eq 0 ]] || die "missing ${missing[*]}; run as root to install them, or apt-get install nginx wrk curl"
+  pkgs=("${missing[@]/taskset/util-linux}")
+  say "installing ${pkgs[*]}..."
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+if [[ "$PIN" == 1 ]]; then
+  (( $(nproc) >= 2 )) || die "PIN=1 needs 2 CPUs; this machine has $(nproc); use PIN=0"
+  client_cpu=(taskset -c 0)
+  server_cpu=(taskset -c 1)
+  NGINX_WORKERS=${NGINX_WORKERS:-1}
+else
+  client_cpu=()
+  server_cpu=()
+  NGINX_WORKERS=${NGINX_WORKERS:-$(nproc)}
+fi
+
+# ---------------------------------------------------------------- temp dir, cleanup, time bound
+dir="$(mktemp -d /tmp/anteroom-httpbench.XXXXXX)"
+mkdir -p "$dir"/{www,logs,tmp,data,wrk}
+chmod 755 "$dir" "$dir/www" # nginx workers run as an unprivileged user when started by root
+gw_pid=""
+watchdog_pid=""
+
+stop_pid() { # stop_pid PID SECONDS: TERM, wait, then KILL
+  local pid=$1 waited=0
+  kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null && ((waited < $2 * 10)); do sleep 0.1; waited=$((waited + 1)); done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM HUP
+  [[ -n "$watchdog_pid" ]] && kill "$watchdog_pid" 2>/dev/null
+  [[ -n "$gw_pid" ]] && stop_pid "$gw_pid" 20
+  if [[ -s "$dir/nginx.pid" ]]; then
+    local master
+    master=$(cat "$dir/nginx.pid")
+    stop_pid "$master" 10 # TERM = fast shutdown of the master and its workers
+  fi
+  if [[ "$KEEP" == 1 || $rc -ne 0 ]]; then
+    say "bench/http: logs kept in $dir"
+  else
+    rm -rf "$dir"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# the whole run is bounded: the watchdog stops this script (whose EXIT trap cleans up) after
+# MAX_SECONDS; every wrk and curl call has its own bound as well
+(
+  sleep "$MAX_SECONDS" &
+  s=$!
+  trap 'kill $s 2>/dev/null; exit 0' TERM
+  wait $s
+  echo "bench/http: still running after ${MAX_SECONDS}s; stopping" >&2
+  kill -TERM $$
+) &
+watchdog_pid=$!
+
+# ---------------------------------------------------------------- ports
+taken=" "
+free_port() { # a port nobody listens on, not handed out before in this run
+  local p
+  for _ in $(seq 200); do
+    p=$((20000 + RANDOM % 30000))
+    [[ "$taken" == *" $p "* ]] && continue
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      taken+="$p "
+      echo "$p"
+      return
+    fi
+  done
+  die "found no free port on 127.0.0.1"
+}
+origin_port=$(free_port)
+proxy_port=$(free_port)
+gw_port=$(free_port)
+admin_port=$(free_port)
+
+# ---------------------------------------------------------------- nginx: origin + reference proxy
+# exactly 1024 bytes of HTML; the marker lets the checks tell the origin's page from a queue page
+page_head='<!doctype html><html><head><title>origin</title></head><body><p>anteroom-bench-origin-page</p><p>'
+page_tail=$'</p></body></html>\n'
+{
+  printf '%s' "$page_head"
+  printf 'x%.0s' $(seq $((1024 - ${#page_head} - ${#page_tail})))
+  printf '%s' "$page_tail"
+} >"$dir/www/page.html"
+page_size=$(stat -c %s "$dir/www/page.html")
+((page_size == 1024)) || die "page is $page_size bytes, not 1024"
+
+sed -e "s#@DIR@#$dir#g" -e "s#@ORIGIN_PORT@#$origin_port#g" -e "s#@PROXY_PORT@#$proxy_port#g" \
+  -e "s#@WORKERS@#$NGINX_WORKERS#g" "$here/nginx.conf.template" >"$dir/nginx.conf"
+"${server_cpu[@]}" "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" \
+  || die "nginx did not start; see $dir/logs/error.log"
+
+wait_http() { # wait_http URL SECONDS [PID]: until the URL answers, or fail
+  local waited=0
+  until curl -s -o /dev/null --max-time 2 "$1"; do
+    [[ -z "${3:-}" ]] || kill -0 "$3" 2>/dev/null || return 1
+    ((waited < $2 * 5)) || return 1
+    sleep 0.2
+    waited=$((waited + 1))
+  done
+}
+wait_http "http://127.0.0.1:$origin_port/" 10 || die "nginx origin does not answer"
+wait_http "http://127.0.0.1:$proxy_port/" 10 || die "nginx proxy does not answer"
+
+# ---------------------------------------------------------------- Anteroom: two rooms
+admin_token=bench-$RANDOM$RANDOM$RANDOM
+cat >"$dir/anteroom.yaml" <<EOF
+listen: 127.0.0.1:$gw_port
+origin: http://127.0.0.1:$origin_port
+dataDir: $dir/data
+admin:
+  listen: 127.0.0.1:$admin_port
+  token: $admin_token
+rooms:
+  # never queues: the limits are far above what the benchmark can reach
+  - id: open
+    path: /open/
+    totalActiveUsers: 100000000
+    newUsersPerMinute: 100000000
+    sessionDurationMinutes: 60
+  # always queues: every user without an admitted ticket gets the queue page
+  - id: full
+    path: /full/
+    queueAll: true
+  # full after its first user (the check below): later users get the queue page and a ticket
+  - id: wait
+    path: /wait/
+    totalActiveUsers: 1
+    newUsersPerMinute: 1
+    sessionDurationMinutes: 60
+EOF
+
+say "building Anteroom if needed..."
+(cd "$root" && timeout 900 ./anteroom --help >/dev/null) || die "./anteroom did not build or start"
+(cd "$root" && exec "${server_cpu[@]}" ./anteroom run --config "$dir/anteroom.yaml" \
+  >"$dir/logs/anteroom.log" 2>&1) &
+gw_pid=$!
+wait_http "http://127.0.0.1:$admin_port/metrics" 90 "$gw_pid" \
+  || { tail -20 "$dir/logs/anteroom.log" >&2; die "Anteroom did not start"; }
+
+# ---------------------------------------------------------------- cookies and response checks
+fetch() { # fetch NAME URL [CURL ARGS...]: headers to $dir/NAME.h, body to $dir/NAME.b
+  local name=$1 url=$2
+  shift 2
+  curl -s --max-time 5 -D "$dir/$name.h" -o "$dir/$name.b" "$@" "$url" \
+    -w '%{http_code} %{size_header} %{size_download}\n' >"$dir/$name.w" || die "GET $url failed"
+  read -r status hsize bsize <"$dir/$name.w"
+  echo "$status $((hsize + bsize))"
+}
+set_cookie() { # set_cookie NAME COOKIE_NAME: "name=value" from the saved response's Set-Cookie
+  grep -i "^set-cookie: $2=" "$dir/$1.h" | head -1 | sed -e 's/^[^:]*: *//' -e 's/;.*//' | tr -d '\r' || true
+}
+is_origin_page() { cmp -s "$dir/$1.b" "$dir/www/page.html"; }
+
+metric() { # metric NAME: the current value of an Anteroom counter from /metrics
+  { curl -s --max-time 5 "http://127.0.0.1:$admin_port/metrics" || true; } \
+    | awk -v m="$1" '$1 ~ "^"m"(_total)?$" {print int($2); found=1} END {if (!found) print -1}'
+}
+
+origin_url="http://127.0.0.1:$origin_port/open/"
+proxy_url="http://127.0.0.1:$proxy_port/open/"
+open_url="http://127.0.0.1:$gw_port/open/"
+full_url="http://127.0.0.1:$gw_port/full/"
+wait_url="http://127.0.0.1:$gw_port/wait/"
+
+read -r status _ < <(fetch first "$open_url")
+[[ "$status" == 200 ]] && is_origin_page first \
+  || die "the first request to room open did not get the origin's page (status $status)"
+admitted_cookie=$(set_cookie first __anteroom_open)
+[[ -n "$admitted_cookie" ]] || die "room open set no __anteroom_open cookie"
+
+read -r status admitted_size < <(fetch admitted "$open_url" -H "Cookie: $admitted_cookie")
+[[ "$status" == 200 ]] && is_origin_page admitted \
+  || die "a request with the admitted cookie did not get the origin's page (status $status)"
+[[ -n "$(set_cookie admitted __anteroom_open)" ]] \
+  || die "the admitted path did not renew the cookie (no Set-Cookie)"
+read -r status direct_size < <(fetch direct "$origin_url" -H "Cookie: $admitted_cookie")
+read -r status proxied_size < <(fetch proxied "$proxy_url" -H "Cookie: $admitted_cookie")
+
+read -r status queue_size < <(fetch queue "$full_url")
+[[ "$status" == 200 ]] && ! is_origin_page queue && grep -qi '<html' "$dir/queue.b" \
+  || die "room full did not answer with a queue page (status $status)"
+# a queued user with a ticket: room wait admits its first user, then queues the next with a ticket
+fetch wait-first "$wait_url" >/dev/null
+read -r status _ < <(fetch wait-queued "$wait_url")
+[[ "$status" == 200 ]] && ! is_origin_page wait-queued \
+  || die "room wait did not queue its second user (status $status)"
+queued_cookie=$(set_cookie wait-queued __anteroom_wait)
+[[ "$queued_cookie" == __anteroom_wait=?* ]] \
+  || die "room wait gave its queued user no ticket cookie (Set-Cookie: ${queued_cookie:-none})"
+read -r status requeue_size < <(fetch requeue "$wait_url" -H "Cookie: $queued_cookie")
+[[ "$status" == 200 ]] && ! is_origin_page requeue \
+  || die "a returning queued user did not get the queue page (status $status)"
+
+m_admitted=anteroom_room_open_admitted_returning
+m_queued=anteroom_room_full_queued
+m_waiting=anteroom_room_wait_queued
+for m in $m_admitted $m_queued $m_waiting; do
+  [[ $(metric $m) -ge 0 ]] || die "/metrics has no $m; the checks below need it"
+done
+
+# ---------------------------------------------------------------- wrk
+# run_wrk LABEL KIND(load|latency) SECONDS URL [COOKIE]: prints the RESULT line of report.lua,
+# prefixed with the label and kind; the full wrk output goes to $dir/wrk/
+run_wrk() {
+  local label=$1 kind=$2 seconds=$3 url=$4 cookie=${5:-} args out
+  if [[ "$kind" == load ]]; then
+    args=(-t"$LOAD_THREADS" -c"$LOAD_CONNECTIONS")
+  else
+    args=(-t1 -c"$LATENCY_CONNECTIONS" --latency)
+  fi
+  [[ -n "$cookie" ]] && args+=(-H "Cookie: $cookie")
+  out="$dir/wrk/$label-$kind.txt"
+  timeout $((seconds + 30)) "${client_cpu[@]}" wrk "${args[@]}" -d"${seconds}s" --timeout 5s \
+    -s "$here/report.lua" "$url" >"$out" 2>&1 || die "wrk failed on $url: $(tail -3 "$out")"
+  { grep '^RESULT ' "$out" || true; } | sed "s/^RESULT /label=$label kind=$kind /"
+}
+
+field() { # field LINE KEY
+  sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1"
+}
+
+# check_run LINE EXPECTED_BYTES_PER_RESPONSE WHAT [METRIC BEFORE]: every response was 2xx, of the
+# expected size (the origin's page and the queue page differ in size), and, for Anteroom, its own
+# counter of the expected outcome moved with the requests (so they were not, e.g., queued)
+check_run() {
+  local line=$1 expect=$2 what=$3 requests status errors bpr
+  requests=$(field "$line" requests)
+  status=$(field "$line" status)
+  errors=$(($(field "$line" connect) + $(field "$line" read) + $(field "$line" write) + $(field "$line" timeout)))
+  bpr=$(($(field "$line" bytes) / (requests > 0 ? requests : 1)))
+  ((requests > 0)) || die "$what: no response at all"
+  ((status == 0)) || say "WARNING $what: $status responses were not 2xx/3xx"
+  ((errors == 0)) || say "WARNING $what: $errors socket errors"
+  ((bpr * 100 >= expect * 90 && bpr * 100 <= expect * 110)) \
+    || die "$what: $bpr bytes per response where one checked response had $expect; wrong content"
+  if [[ -n "${4:-}" ]]; then
+    local after
+    after=$(metric "$4")
+    ((after - $5 >= requests)) \
+      || die "$what: Anteroom counted $((after - $5)) $4 for $requests responses"
+  fi
+}
+
+results=()
+measure() { # measure LABEL URL EXPECTED_SIZE [COOKIE [METRIC]]
+  local label=$1 url=$2 size=$3 cookie=${4:-} m=${5:-} kind line before=""
+  for kind in load latency; do
+    [[ -n "$m" ]] && before=$(metric "$m")
+    line=$(run_wrk "$label" "$kind" "$DURATION_S" "$url" "$cookie")
+    [[ -n "$line" ]] || die "$label $kind: wrk printed no result; see $dir/wrk/$label-$kind.txt"
+    if [[ -n "$m" ]]; then
+      check_run "$line" "$size" "$label $kind" "$m" "$before"
+    else
+      check_run "$line" "$size" "$label $kind"
+    fi
+    results+=("$line")
+    say "  $label $kind: $(field "$line" requests) responses, p50 $(field "$line" p50_us) us"
+  done
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# warm-up: nginx briefly; Anteroom in rounds (admitted path, then both queue pages, so the JIT sees
+# every measured path before any is measured) until the admitted path's and the queue page's rates
+# each move less than 10% from one round to the next, for at least WARMUP_S and at most
+# WARMUP_MAX_S seconds. On a loaded machine the JIT needs far longer than a fixed 10 s (measured:
+# a 1-core JVM still compiling after 30 s gave a tenth of its warm rate).
+rate() { awk -v r="$(field "$1" requests)" -v d="$(field "$1" duration_us)" 'BEGIN {printf "%.0f", r / (d / 1e6)}'; }
+steady() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(b > 0 && a < b * 1.1 && a > b * 0.9)}'; }
+say "warming up (nginx 2 s each; Anteroom in rounds of 5 + 3 + 3 s until steady, ${WARMUP_S}-${WARMUP_MAX_S} s)..."
+run_wrk warmup-direct load 2 "$origin_url" "$admitted_cookie" >/dev/null
+run_wrk warmup-proxy load 2 "$proxy_url" "$admitted_cookie" >/dev/null
+warm=0
+prev_admitted=0
+prev_queue=0
+warm_rates=""
+while :; do
+  a=$(rate "$(run_wrk warmup-admitted load 5 "$open_url" "$admitted_cookie")")
+  q=$(rate "$(run_wrk warmup-queue load 3 "$full_url")")
+  run_wrk warmup-requeue load 3 "$wait_url" "$queued_cookie" >/dev/null
+  warm=$((warm + 11))
+  warm_rates+="${warm_rates:+, }$a/$q"
+  say "  after ${warm} s: admitted $a req/s, queue page $q req/s"
+  if ((warm >= WARMUP_S)) && steady "$a" "$prev_admitted" && steady "$q" "$prev_queue"; then break; fi
+  if ((warm >= WARMUP_MAX_S)); then
+    say "WARNING: Anteroom's rates were still moving after ${warm} s of warm-up"
+    break
+  fi
+  prev_admitted=$a
+  prev_queue=$q
+done
+
+say "measuring (${DURATION_S} s per run)..."
+# the nginx runs send the same cookie header as the admitted path: the same request bytes
+measure nginx-direct "$origin_url" "$direct_size" "$admitted_cookie"
+measure nginx-proxy "$proxy_url" "$proxied_size" "$admitted_cookie"
+measure anteroom-admitted "$open_url" "$admitted_size" "$admitted_cookie" "$m_admitted"
+measure anteroom-queue "$full_url" "$queue_size" "" "$m_queued"
+measure anteroom-queue-returning "$wait_url" "$requeue_size" "$queued_cookie" "$m_waiting"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---------------------------------------------------------------- report
+rps() { # rps LABEL: req/s of the load run
+  local l
+  for l in "${results[@]}"; do
+    if [[ "$(field "$l" label)" == "$1" && "$(field "$l" kind)" == load ]]; then
+      rate "$l"
+    fi
+  done
+}
+lat() { # lat LABEL KEY: a field of the latency run
+  local l
+  for l in "${results[@]}"; do
+    if [[ "$(field "$l" label)" == "$1" && "$(field "$l" kind)" == latency ]]; then field "$l" "$2"; fi
+  done
+}
+bad() { # bad LABEL: non-2xx responses + socket errors over both runs of LABEL
+  local l n=0
+  for l in "${results[@]}"; do
+    if [[ "$(field "$l" label)" == "$1" ]]; then
+      n=$((n + $(field "$l" status) + $(field "$l" connect) + $(field "$l" read) + $(field "$l" write) + $(field "$l" timeout)))
+    fi
+  done
+  echo "$n"
+}
+verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN {ok = op == ">=" ? v >= t : v <= t; print ok ? "met" : "**missed**"}'; }
+
+jdk=$("$(readlink -f "/proc/$gw_pid/exe")" -version 2>&1 | head -1)
+ratio=$(awk -v a="$(rps anteroom-admitted)" -v p="$(rps nginx-proxy)" 'BEGIN {printf "%.2f", a / p}')
+added=$(($(lat anteroom-admitted p50_us) - $(lat nginx-proxy p50_us)))
+queue_rps=$(rps anteroom-queue)
+requeue_rps=$(rps anteroom-queue-returning)
+
+{
+  echo "Anteroom HTTP benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs; $jdk; $("$NGINX" -v 2>&1 | sed 's/.*: //'); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
+  if [[ "$PIN" == 1 ]]; then
+    echo "pinning: wrk on CPU 0; nginx ($NGINX_WORKERS worker) and Anteroom on CPU 1"
+  else
+    echo "pinning: none; wrk, nginx ($NGINX_WORKERS workers) and Anteroom share all CPUs"
+  fi
+  echo "Anteroom warm-up: ${warm} s; admitted/queue-page req/s per round: $warm_rates"
+  echo "load average before / after: $load_before / $load_after (shared machine: figures are noisy)"
+  echo "req/s: wrk -t$LOAD_THREADS -c$LOAD_CONNECTIONS -d${DURATION_S}s; p50/p99: wrk -t1 -c$LATENCY_CONNECTIONS -d${DURATION_S}s --latency"
+  echo
+  echo "| target | req/s (c$LOAD_CONNECTIONS) | p50 µs (c$LATENCY_CONNECTIONS) | p99 µs (c$LATENCY_CONNECTIONS) | bytes/response | non-2xx + errors |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  for t in nginx-direct:"$direct_size" nginx-proxy:"$proxied_size" anteroom-admitted:"$admitted_size" \
+    anteroom-queue:"$queue_size" anteroom-queue-returning:"$requeue_size"; do
+    label=${t%%:*}
+    echo "| $label | $(rps "$label") | $(lat "$label" p50_us) | $(lat "$label" p99_us) | ${t#*:} | $(bad "$label") |"
+  done
+  echo
+  echo "| target (issue 4) | measured | goal | |"
+  echo "|---|---:|---:|---|"
+  echo "| admitted path / nginx proxy, req/s | $ratio | ≥ 0.9 | $(verdict "$ratio" 0.9 '>=') |"
+  echo "| added p50 latency vs nginx proxy, c$LATENCY_CONNECTIONS | $added µs | ≤ 150 µs | $(verdict "$added" 150 '<=') |"
+  echo "| queue page responses/s (new arrivals) | $queue_rps | ≥ 20000 | $(verdict "$queue_rps" 20000 '>=') |"
+  echo "| queue page responses/s (returning queued users) | $requeue_rps | ≥ 20000 | $(verdict "$requeue_rps" 20000 '>=') |"
+} | tee "${RESULTS:-/dev/null}"
