@@ -121,6 +121,11 @@ final class CoordinatedRoomGate implements RoomGate {
     });
   }
 
+  /** How many worker shards exist: one per event-loop thread that has decided for this room. */
+  int shardCount() {
+    return shards.size();
+  }
+
   private Shard shard() {
     Thread t = Thread.currentThread();
     Shard s = shards.get(t);

@@ -2,14 +2,16 @@ package io.anteroom.gateway;
 
 import com.codahale.metrics.MetricRegistry;
 import io.anteroom.gateway.GatewayConfig.RoomSettings;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -36,16 +38,17 @@ public final class Gateway implements AutoCloseable {
 
   private final Vertx vertx;
   private final Rooms rooms;
-  private final HttpServer publicServer;
+  /** The public listener's servers, one per event loop, all on the same port. */
+  private final List<HttpServer> publicServers;
   private final HttpServer adminServer;
   private final AdminApi admin;
   private final int drainSeconds;
 
-  private Gateway(Vertx vertx, Rooms rooms, HttpServer publicServer, HttpServer adminServer,
-      AdminApi admin, int drainSeconds) {
+  private Gateway(Vertx vertx, Rooms rooms, List<HttpServer> publicServers,
+      HttpServer adminServer, AdminApi admin, int drainSeconds) {
     this.vertx = vertx;
     this.rooms = rooms;
-    this.publicServer = publicServer;
+    this.publicServers = List.copyOf(publicServers);
     this.adminServer = adminServer;
     this.admin = admin;
     this.drainSeconds = drainSeconds;
@@ -66,17 +69,40 @@ public final class Gateway implements AutoCloseable {
   /** As above; {@code tickMillis} 0 turns background ticks off (tests drive reports). */
   static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
       Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry, long tickMillis) {
-    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+    return start(config, gates, clock, pacing, registry, tickMillis, defaultEventLoops());
+  }
+
+  /**
+   * Event loops serving the public listener by default: one per core, as nginx runs one worker
+   * per core (a single loop capped the admitted path at one core's worth of requests).
+   */
+  static int defaultEventLoops() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** As above, with the public listener on {@code eventLoops} event loops (at least 1). */
+  static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
+      Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry, long tickMillis,
+      int eventLoops) {
+    if (eventLoops < 1) {
+      throw new IllegalArgumentException("eventLoops: " + eventLoops + " is not allowed; the "
+          + "public listener needs at least 1 event loop");
+    }
+    // at least as many event loops as listener instances, so each instance gets its own loop
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false)
+        .setEventLoopPoolSize(Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)));
     try {
       var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()));
       var rooms = new Rooms(vertx, config, gates, registry, pacing, clock);
       var gatekeeper = new Gatekeeper(rooms, codec, clock);
-      HttpServer publicServer = vertx.createHttpServer(new HttpServerOptions()
-              .setMaxHeaderSize(16 * 1024).setMaxInitialLineLength(8 * 1024)
-              .setCompressionSupported(false).setIdleTimeout(120))
-          .requestHandler(gatekeeper);
-      publicServer = await(publicServer.listen(config.listen().port(), config.listen().host()),
-          "listen", config.listen().toString());
+      List<HttpServer> publicServers = new CopyOnWriteArrayList<>();
+      // Vert.x shares one bound socket among servers on the same host:port and hands them the
+      // connections in turn; port 0 is never shared, a negative port means "one free port shared
+      // by every server listening on this same negative port"
+      int port = config.listen().port() == 0 ? -1 : config.listen().port();
+      await(vertx.deployVerticle(() -> new PublicListener(gatekeeper, port,
+              config.listen().host(), publicServers),
+          new DeploymentOptions().setInstances(eventLoops)), "listen", config.listen().toString());
       var admin = new AdminApi(vertx, rooms, registry, AdminToken.resolve(config), clock);
       HttpServer adminServer = await(vertx.createHttpServer().requestHandler(admin.router())
               .listen(config.admin().listen().port(), config.admin().listen().host()),
@@ -86,7 +112,7 @@ public final class Gateway implements AutoCloseable {
         vertx.setPeriodic(tickMillis, id -> tick(rooms, clock.millis()));
         vertx.setPeriodic(PROTECTION_TICK_MILLIS, id -> protect(rooms));
       }
-      return new Gateway(vertx, rooms, publicServer, adminServer, admin, config.drainSeconds());
+      return new Gateway(vertx, rooms, publicServers, adminServer, admin, config.drainSeconds());
     } catch (RuntimeException e) {
       vertx.close();
       throw e;
@@ -109,7 +135,7 @@ public final class Gateway implements AutoCloseable {
     }
   }
 
-  private static HttpServer await(Future<HttpServer> listening, String key, String address) {
+  private static <T> T await(Future<T> listening, String key, String address) {
     try {
       return listening.await(30, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -120,7 +146,18 @@ public final class Gateway implements AutoCloseable {
 
   /** The public port (useful when configured as 0). */
   public int port() {
-    return publicServer.actualPort();
+    return publicServers.getFirst().actualPort();
+  }
+
+  /** How many event loops serve the public listener. */
+  int publicEventLoops() {
+    return publicServers.size();
+  }
+
+  /** The ports the public listener's servers report (one, shared by all of them). */
+  java.util.Set<Integer> publicPorts() {
+    return publicServers.stream().map(HttpServer::actualPort)
+        .collect(java.util.stream.Collectors.toSet());
   }
 
   /** The admin port. */
@@ -148,8 +185,9 @@ public final class Gateway implements AutoCloseable {
   public void close() {
     try {
       admin.markDraining();
-      publicServer.shutdown(drainSeconds, TimeUnit.SECONDS).await(drainSeconds + 5L,
-          TimeUnit.SECONDS);
+      Future.all(publicServers.stream()
+              .map(s -> s.shutdown(drainSeconds, TimeUnit.SECONDS)).toList())
+          .await(drainSeconds + 5L, TimeUnit.SECONDS);
       adminServer.close().await(5, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("shutdown did not complete cleanly", e);

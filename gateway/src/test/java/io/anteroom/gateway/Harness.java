@@ -29,6 +29,12 @@ final class Harness implements AutoCloseable {
   /** A gateway of data center {@code dc} on a shared coordination (null: its own, in-process). */
   Harness(Path dataDir, String roomsYaml, TestOrigin origin, MutableClock clock,
       Coordination shared, String dc) throws Exception {
+    this(dataDir, roomsYaml, origin, clock, shared, dc, Gateway.defaultEventLoops());
+  }
+
+  /** As above, with the public listener on {@code eventLoops} event loops. */
+  Harness(Path dataDir, String roomsYaml, TestOrigin origin, MutableClock clock,
+      Coordination shared, String dc, int eventLoops) throws Exception {
     this.origin = origin;
     this.clock = clock;
     this.ownsCoordination = shared == null;
@@ -43,7 +49,8 @@ final class Harness implements AutoCloseable {
         %s
         """.formatted(origin.url(), dataDir, token, roomsYaml), "test");
     gateway = Gateway.start(config, s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination,
-        clock), clock, s -> new MonitoredQueuePacing(s, clock), new MetricRegistry(), 0);
+        clock), clock, s -> new MonitoredQueuePacing(s, clock), new MetricRegistry(), 0,
+        eventLoops);
   }
 
   /** The room objects in an in-memory runtime on the test's virtual time. */
