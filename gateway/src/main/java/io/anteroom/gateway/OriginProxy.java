@@ -132,12 +132,35 @@ final class OriginProxy implements AutoCloseable {
   }
 
   private static void copyHeaders(MultiMap from, MultiMap to) {
+    Set<String> named = connectionOptions(from.get("connection"));
     for (Map.Entry<String, String> header : from) {
       String name = header.getKey();
-      if (!isHopByHop(name)) {
+      if (!isHopByHop(name)
+          && (named == null || !named.contains(name.toLowerCase(java.util.Locale.ROOT)))) {
         to.add(name, header.getValue());
       }
     }
+  }
+
+  /**
+   * The header names a {@code Connection} header lists (RFC 9110 §7.6.1: connection-specific, so
+   * never forwarded), lower case; null when it names none besides {@code close}/{@code keep-alive}.
+   */
+  static Set<String> connectionOptions(String connection) {
+    if (connection == null) {
+      return null;
+    }
+    Set<String> names = null;
+    for (String token : connection.split(",")) {
+      String name = token.trim().toLowerCase(java.util.Locale.ROOT);
+      if (!name.isEmpty() && !name.equals("close") && !name.equals("keep-alive")) {
+        if (names == null) {
+          names = new java.util.HashSet<>();
+        }
+        names.add(name);
+      }
+    }
+    return names;
   }
 
   private static boolean isHopByHop(String name) {
