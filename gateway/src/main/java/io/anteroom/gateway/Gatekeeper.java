@@ -10,7 +10,6 @@ import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.httpproxy.ProxyResponse;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -167,7 +166,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
         started));
   }
 
-  private void onOriginResponse(RoomRuntime room, ProxyResponse response, byte[] ticket,
+  private void onOriginResponse(RoomRuntime room, HttpServerResponse response, byte[] ticket,
       byte[] sessionTicket, long started) {
     var headers = response.headers();
     if (room == null) {

@@ -61,6 +61,17 @@ class ProxyBehaviourTest {
   }
 
   @Test
+  void headersNamedByConnectionAreNotForwarded() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      String reply = raw(h.gateway.port(), "GET /x HTTP/1.1\r\nHost: shop\r\n"
+          + "X-Hop-Only: secret\r\nX-End-To-End: yes\r\nConnection: close, X-Hop-Only\r\n\r\n");
+      assertThat(reply).startsWith("HTTP/1.1 200");
+      assertThat(h.origin.lastHeaders).containsEntry("x-end-to-end", "yes")
+          .doesNotContainKeys("x-hop-only");
+    }
+  }
+
+  @Test
   void anOriginThatRefusesConnectionsGivesA502PlainPage() throws Exception {
     int closedPort;
     try (var s = new ServerSocket(0)) {
