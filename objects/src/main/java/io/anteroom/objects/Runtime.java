@@ -331,10 +331,10 @@ public final class Runtime implements AutoCloseable {
             LOG.error("alarm of {}/{} failed {} times; giving up and deleting it", host.namespace.name(), host.id, attempt, failure);
             return false;
         }
-        metrics.alarmRetries.inc();
         Duration backoff = ALARM_FIRST_BACKOFF.multipliedBy(1L << (attempt - 1));
         LOG.warn("alarm of {}/{} failed (attempt {}), retrying in {}: {}", host.namespace.name(), host.id, attempt, backoff, failure.toString());
         scheduleAlarm(host.namespace, host.id, stored, clock.instant().plus(backoff));
+        metrics.alarmRetries.inc(); // after scheduling: an observer of the count sees the retry already planned
         return true;
     }
 
