@@ -11,6 +11,11 @@
 #                                 request is a new arrival that gets the queue page
 #   5. Anteroom queue page        room "wait" (1 user, taken by the checks), every request carrying
 #      (returning)                a queued user's ticket cookie (a waiting user refreshing the page)
+#   6. reference: Vert.x proxy    io.anteroom.bench.ReferenceProxy --kind vertx: the gateway's HTTP
+#                                 stack (Vert.x server + client, one per event loop) with no room
+#   7. reference: Netty proxy     ReferenceProxy --kind netty: plain Netty codecs on native epoll,
+#                                 one origin connection per client connection, no room
+#      (6 and 7 are not Anteroom: they show what a JVM proxy costs here before any room logic)
 # each at high concurrency (req/s) and at 4 connections (p50/p99), after a warm-up of the JVM;
 # then prints a Markdown table and the ratios against the issue's targets.
 #
@@ -27,6 +32,7 @@
 #   NGINX_WORKERS    [1 when pinned, else nproc]      ANTEROOM_JAVA_OPTS  passed to the JVM
 #   MAX_SECONDS [1200] hard bound of the whole run      KEEP [0] 1 keeps the temp dir (logs)
 #   RESULTS [unset]  also write the table to this file
+#   REFERENCE [1]    1: also measure the two reference proxies (6, 7; builds the bench module)
 # Needs root only to install what is missing (apt-get install nginx wrk curl).
 set -euo pipefail
 
@@ -41,6 +47,7 @@ LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
 PIN=${PIN:-0}
 MAX_SECONDS=${MAX_SECONDS:-1200}
 KEEP=${KEEP:-0}
+REFERENCE=${REFERENCE:-1}
 export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
 
 say() { printf '%s\n' "$*" >&2; }
@@ -49,6 +56,7 @@ for v in DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_
   [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive whole number"
 done
 [[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
+[[ "$REFERENCE" == 0 || "$REFERENCE" == 1 ]] || die "REFERENCE=$REFERENCE: use 1 (measure the reference proxies) or 0"
 
 # ---------------------------------------------------------------- tools
 missing=()
@@ -80,6 +88,7 @@ dir="$(mktemp -d /tmp/anteroom-httpbench.XXXXXX)"
 mkdir -p "$dir"/{www,logs,tmp,data,wrk}
 chmod 755 "$dir" "$dir/www" # nginx workers run as an unprivileged user when started by root
 gw_pid=""
+ref_pids=()
 watchdog_pid=""
 
 stop_pid() { # stop_pid PID SECONDS: TERM, wait, then KILL
@@ -95,6 +104,8 @@ cleanup() {
   trap - EXIT INT TERM HUP
   [[ -n "$watchdog_pid" ]] && kill "$watchdog_pid" 2>/dev/null
   [[ -n "$gw_pid" ]] && stop_pid "$gw_pid" 20
+  local ref
+  for ref in "${ref_pids[@]}"; do stop_pid "$ref" 10; done
   if [[ -s "$dir/nginx.pid" ]]; then
     local master
     master=$(cat "$dir/nginx.pid")
@@ -141,6 +152,8 @@ origin_port=$(free_port)
 proxy_port=$(free_port)
 gw_port=$(free_port)
 admin_port=$(free_port)
+ref_vertx_port=$(free_port)
+ref_netty_port=$(free_port)
 
 # ---------------------------------------------------------------- nginx: origin + reference proxy
 # exactly 1024 bytes of HTML; the marker lets the checks tell the origin's page from a queue page
@@ -201,6 +214,11 @@ EOF
 
 say "building Anteroom if needed..."
 (cd "$root" && timeout 900 ./anteroom --help >/dev/null) || die "./anteroom did not build or start"
+if [[ "$REFERENCE" == 1 ]]; then
+  say "building the reference proxies (bench module)..."
+  (cd "$root" && timeout 900 ./mvnw -q -B -DskipTests package -pl bench -am >"$dir/logs/bench-build.log" 2>&1) \
+    || { tail -20 "$dir/logs/bench-build.log" >&2; die "the bench module did not build"; }
+fi
 (cd "$root" && exec "${server_cpu[@]}" ./anteroom run --config "$dir/anteroom.yaml" \
   >"$dir/logs/anteroom.log" 2>&1) &
 gw_pid=$!
@@ -366,6 +384,29 @@ measure nginx-proxy "$proxy_url" "$proxied_size" "$admitted_cookie"
 measure anteroom-admitted "$open_url" "$admitted_size" "$admitted_cookie" "$m_admitted"
 measure anteroom-queue "$full_url" "$queue_size" "" "$m_queued"
 measure anteroom-queue-returning "$wait_url" "$requeue_size" "$queued_cookie" "$m_waiting"
+
+if [[ "$REFERENCE" == 1 ]]; then
+  # the same JDK as Anteroom (the launcher's pick), the bench module's classpath
+  java_bin=$(readlink -f "/proc/$gw_pid/exe")
+  ref_cp="$root/bench/target/classes:$(cat "$root/bench/target/classpath.txt")"
+  for kind in vertx netty; do
+    port_var=ref_${kind}_port
+    "${server_cpu[@]}" "$java_bin" --enable-native-access=ALL-UNNAMED ${ANTEROOM_JAVA_OPTS} -cp "$ref_cp" \
+      io.anteroom.bench.ReferenceProxy --kind "$kind" --port "${!port_var}" --origin-port "$origin_port" \
+      >"$dir/logs/reference-$kind.log" 2>&1 &
+    ref_pids+=($!)
+    wait_http "http://127.0.0.1:${!port_var}/open/" 60 "$!" \
+      || { tail -20 "$dir/logs/reference-$kind.log" >&2; die "reference proxy $kind did not start"; }
+    read -r status size < <(fetch "reference-$kind" "http://127.0.0.1:${!port_var}/open/" -H "Cookie: $admitted_cookie")
+    [[ "$status" == 200 ]] && is_origin_page "reference-$kind" \
+      || die "reference proxy $kind did not return the origin's page (status $status)"
+    printf -v "ref_${kind}_size" '%s' "$size"
+    say "warming up reference proxy $kind (${WARMUP_S} s)..."
+    run_wrk "warmup-reference-$kind" load "$WARMUP_S" "http://127.0.0.1:${!port_var}/open/" "$admitted_cookie" >/dev/null
+  done
+  measure reference-vertx "http://127.0.0.1:$ref_vertx_port/open/" "$ref_vertx_size" "$admitted_cookie"
+  measure reference-netty "http://127.0.0.1:$ref_netty_port/open/" "$ref_netty_size" "$admitted_cookie"
+fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---------------------------------------------------------------- report
@@ -413,8 +454,10 @@ requeue_rps=$(rps anteroom-queue-returning)
   echo
   echo "| target | req/s (c$LOAD_CONNECTIONS) | p50 µs (c$LATENCY_CONNECTIONS) | p99 µs (c$LATENCY_CONNECTIONS) | bytes/response | non-2xx + errors |"
   echo "|---|---:|---:|---:|---:|---:|"
-  for t in nginx-direct:"$direct_size" nginx-proxy:"$proxied_size" anteroom-admitted:"$admitted_size" \
-    anteroom-queue:"$queue_size" anteroom-queue-returning:"$requeue_size"; do
+  targets=(nginx-direct:"$direct_size" nginx-proxy:"$proxied_size" anteroom-admitted:"$admitted_size"
+    anteroom-queue:"$queue_size" anteroom-queue-returning:"$requeue_size")
+  [[ "$REFERENCE" == 1 ]] && targets+=(reference-vertx:"$ref_vertx_size" reference-netty:"$ref_netty_size")
+  for t in "${targets[@]}"; do
     label=${t%%:*}
     echo "| $label | $(rps "$label") | $(lat "$label" p50_us) | $(lat "$label" p99_us) | ${t#*:} | $(bad "$label") |"
   done
@@ -425,4 +468,12 @@ requeue_rps=$(rps anteroom-queue-returning)
   echo "| added p50 latency vs nginx proxy, c$LATENCY_CONNECTIONS | $added µs | ≤ 150 µs | $(verdict "$added" 150 '<=') |"
   echo "| queue page responses/s (new arrivals) | $queue_rps | ≥ 20000 | $(verdict "$queue_rps" 20000 '>=') |"
   echo "| queue page responses/s (returning queued users) | $requeue_rps | ≥ 20000 | $(verdict "$requeue_rps" 20000 '>=') |"
+  if [[ "$REFERENCE" == 1 ]]; then
+    echo
+    echo "| reference (no waiting room, not Anteroom) | req/s / nginx proxy | added p50 vs nginx proxy, c$LATENCY_CONNECTIONS |"
+    echo "|---|---:|---:|"
+    for label in reference-vertx reference-netty; do
+      echo "| $label | $(awk -v a="$(rps $label)" -v p="$(rps nginx-proxy)" 'BEGIN {printf "%.2f", a / p}') | $(($(lat $label p50_us) - $(lat nginx-proxy p50_us))) µs |"
+    done
+  fi
 } | tee "${RESULTS:-/dev/null}"

@@ -56,8 +56,8 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
       return;
     }
     long now = clock.millis();
-    Cookie cookie = request.getCookie(s.cookieName());
-    byte[] ticket = cookie == null ? null : codec.open(s.id(), cookie.getValue()).orElse(null);
+    String cookie = cookieValue(request, s.cookieName());
+    byte[] ticket = cookie == null ? null : codec.open(s.id(), cookie).orElse(null);
     CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
     if (decided.isDone() && !decided.isCompletedExceptionally()) {
       answer(request, room, decided.join()); // the hot path: no pause, no hop
@@ -193,7 +193,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
       }
     }
     if (ticket != null) {
-      headers.add("Set-Cookie", ticketCookie(s, ticket).encode());
+      headers.add("Set-Cookie", ticketCookie(s, ticket));
     }
   }
 
@@ -201,7 +201,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
     if (ticket == null) {
       clearTicket(response, s);
     } else {
-      response.headers().add("Set-Cookie", ticketCookie(s, ticket).encode());
+      response.headers().add("Set-Cookie", ticketCookie(s, ticket));
     }
   }
 
@@ -209,8 +209,87 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
     response.headers().add("Set-Cookie", clearCookie(s).encode());
   }
 
-  private Cookie ticketCookie(RoomSettings s, byte[] ticket) {
-    return attributes(Cookie.cookie(s.cookieName(), codec.seal(s.id(), ticket)), s);
+  /**
+   * The {@code Set-Cookie} value carrying {@code ticket}, in the form Vert.x's cookie encoder
+   * writes ({@code name=value; Path=/; [Secure; ]HTTPOnly; SameSite=X}), built directly: this is
+   * on every admitted response, and the sealed value is base64url, which needs no quoting.
+   */
+  private String ticketCookie(RoomSettings s, byte[] ticket) {
+    return setCookie(s.cookieName(), codec.seal(s.id(), ticket), s.cookieSecure(),
+        s.cookieSameSite());
+  }
+
+  static String setCookie(String name, String value, boolean secure, String sameSite) {
+    return name + '=' + value
+        + (secure ? "; Path=/; Secure; HTTPOnly; SameSite=" : "; Path=/; HTTPOnly; SameSite=")
+        + sameSite(sameSite);
+  }
+
+  private static String sameSite(String configured) {
+    return switch (configured) { // the config loader allows exactly these three
+      case "Lax", "Strict", "None" -> configured;
+      default -> switch (configured.toLowerCase(java.util.Locale.ROOT)) {
+        case "strict" -> "Strict";
+        case "none" -> "None";
+        default -> "Lax";
+      };
+    };
+  }
+
+  /**
+   * The value of cookie {@code name} in the request's {@code Cookie} header(s) (RFC 6265 §4.2.1:
+   * {@code name=value} pairs separated by {@code ;}), the first one if it occurs twice, without
+   * surrounding double quotes; null when absent. Reads only the one cookie the room needs rather
+   * than decoding every cookie of the site into objects.
+   */
+  static String cookieValue(HttpServerRequest request, String name) {
+    var headers = request.headers();
+    String first = headers.get("Cookie");
+    if (first == null) {
+      return null;
+    }
+    String found = cookieValue(first, name);
+    if (found != null) {
+      return found;
+    }
+    var all = headers.getAll("Cookie");
+    for (int i = 1; i < all.size(); i++) {
+      found = cookieValue(all.get(i), name);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  /** {@link #cookieValue(HttpServerRequest, String)} for one header value. */
+  static String cookieValue(String header, String name) {
+    int n = name.length();
+    int at = 0;
+    int length = header.length();
+    while (at < length) {
+      while (at < length && (header.charAt(at) == ' ' || header.charAt(at) == '\t')) {
+        at++;
+      }
+      int end = header.indexOf(';', at);
+      if (end < 0) {
+        end = length;
+      }
+      if (end - at > n && header.charAt(at + n) == '=' && header.startsWith(name, at)) {
+        int from = at + n + 1;
+        int to = end;
+        while (to > from && (header.charAt(to - 1) == ' ' || header.charAt(to - 1) == '\t')) {
+          to--;
+        }
+        if (to - from >= 2 && header.charAt(from) == '"' && header.charAt(to - 1) == '"') {
+          from++;
+          to--;
+        }
+        return header.substring(from, to);
+      }
+      at = end + 1;
+    }
+    return null;
   }
 
   private static Cookie clearCookie(RoomSettings s) {
@@ -236,8 +315,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
 
       @Override
       public String cookie(String name) {
-        Cookie c = request.getCookie(name);
-        return c == null ? null : c.getValue();
+        return cookieValue(request, name);
       }
 
       @Override

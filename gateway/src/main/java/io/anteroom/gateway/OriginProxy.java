@@ -34,8 +34,14 @@ import java.util.function.Consumer;
  * headers on every response, work a reverse proxy without a cache does not need (about a quarter
  * of the admitted path's CPU in a profile).
  *
- * <p>Thread safety: the Vert.x client and proxy are safe to share between event loops; this class
- * holds no other state.
+ * <p>Each event-loop thread forwards through its own {@link HttpClient}, created the first time it
+ * forwards: a Vert.x client opens its connections on the event loop that asks for one but hands
+ * any idle connection to any caller, so with one shared client a request read on one loop was
+ * often written and answered on another: two thread hand-offs per request (measured: 60–110 µs
+ * more p50 latency at 4 connections, docs/benchmarks-http.md).
+ *
+ * <p>Thread safety: the clients map is concurrent; each client is used from its own thread only
+ * (WebSocket upgrades use one shared client through http-proxy, which Vert.x allows).
  */
 final class OriginProxy implements AutoCloseable {
 
@@ -46,10 +52,14 @@ final class OriginProxy implements AutoCloseable {
       "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer",
       "transfer-encoding", "upgrade");
 
-  private final HttpClient client;
+  private final Vertx vertx;
+  private final HttpClientOptions options;
+  private final HttpClient shared;
+  private final Map<Thread, HttpClient> perThread = new java.util.concurrent.ConcurrentHashMap<>();
   private final HttpProxy webSockets;
   private final SocketAddress address;
   private final long timeoutMillis;
+  private volatile boolean closed;
 
   OriginProxy(Vertx vertx, URI origin, int timeoutSeconds) {
     boolean tls = "https".equals(origin.getScheme());
@@ -62,9 +72,28 @@ final class OriginProxy implements AutoCloseable {
     if (tls) {
       options.setVerifyHost(true);
     }
-    this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(256));
-    this.webSockets = HttpProxy.reverseProxy(new ProxyOptions().setSupportWebSocket(true), client)
+    this.vertx = vertx;
+    this.options = options;
+    this.shared = vertx.createHttpClient(options, pool());
+    this.webSockets = HttpProxy.reverseProxy(new ProxyOptions().setSupportWebSocket(true), shared)
         .origin(OriginRequestProvider.fixedAddress(address));
+  }
+
+  private static PoolOptions pool() {
+    return new PoolOptions().setHttp1MaxSize(256);
+  }
+
+  /** The calling thread's own client (its connections live on this event loop). */
+  private HttpClient client() {
+    HttpClient client = perThread.get(Thread.currentThread());
+    if (client == null) {
+      if (closed) {
+        return shared; // closed as well: the request fails with 502 instead of leaking a client
+      }
+      client = perThread.computeIfAbsent(Thread.currentThread(),
+          t -> vertx.createHttpClient(new HttpClientOptions(options), pool()));
+    }
+    return client;
   }
 
   /**
@@ -78,7 +107,7 @@ final class OriginProxy implements AutoCloseable {
       return;
     }
     request.pause(); // no body byte may be lost while a pooled connection is found
-    client.request(new RequestOptions().setServer(address).setIdleTimeout(timeoutMillis))
+    client().request(new RequestOptions().setServer(address).setIdleTimeout(timeoutMillis))
         .compose(originRequest -> send(request, originRequest))
         .compose(originResponse -> {
           HttpServerResponse response = request.response();
@@ -193,6 +222,9 @@ final class OriginProxy implements AutoCloseable {
 
   @Override
   public void close() {
-    client.close();
+    closed = true;
+    perThread.values().forEach(HttpClient::close);
+    perThread.clear();
+    shared.close();
   }
 }
