@@ -31,8 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * carries tickets, counter calls and reports, and applies the room's {@code failMode} when the
  * coordination fails.
  *
- * <p>Invariants: a worker is used only by its own thread for {@code decide}; its
- * {@code onCounterReply} may run on the coordination's thread (the worker is synchronized). A
+ * <p>Invariants: a shard worker is used only by its own thread for {@code decide}; its
+ * {@code onCounterReply} may run on the coordination's thread (the worker is synchronized). The
+ * degraded fallback (even split from the last known state) is one worker per gate, shared by all
+ * event loops: one share of the free slots for the whole process, never one per loop. A
  * report that failed is resent as the same object before the worker's later deltas (the data
  * center applies each report once). Settings changes flush the old workers' deltas into the
  * pending reports before new workers replace them. {@code degraded} is true from a failed
@@ -46,8 +48,23 @@ final class CoordinatedRoomGate implements RoomGate {
    */
   private record Setup(RoomSettings settings, int effectiveNewUsersPerMinute, RoomConfig config) {}
 
-  /** The workers of one event-loop thread: the configured strategy and the degraded fallback. */
-  private record Shard(RoomWorker worker, RoomWorker fallback) {}
+  /**
+   * The workers of one room configuration: one per event-loop thread with the configured
+   * strategy, and the process's single degraded fallback (the shard workers themselves, each on
+   * its own thread, when the strategy already is even split: {@code fallback} is null then).
+   */
+  private record Workers(RoomConfig config, Map<Thread, RoomWorker> shards,
+      RoomWorker fallback) {
+
+    /** Every worker that decides or reports: the shards and the fallback. */
+    List<RoomWorker> all() {
+      var all = new ArrayList<RoomWorker>(shards.values());
+      if (fallback != null) {
+        all.add(fallback);
+      }
+      return all;
+    }
+  }
 
   static final Duration MAX_REPORT_INTERVAL = Duration.ofSeconds(20);
 
@@ -57,7 +74,7 @@ final class CoordinatedRoomGate implements RoomGate {
   private final Clock clock;
   private final AtomicLong shardIds = new AtomicLong();
   private volatile Setup setup;
-  private volatile Map<Thread, Shard> shards = new ConcurrentHashMap<>();
+  private volatile Workers workers;
   private final Map<RoomWorker, WorkerReport> unsent = new ConcurrentHashMap<>();
   private final List<WorkerReport> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile RoomState lastState;
@@ -80,6 +97,7 @@ final class CoordinatedRoomGate implements RoomGate {
     this.setup = new Setup(settings, settings.newUsersPerMinute(),
         roomConfig(settings, settings.newUsersPerMinute()));
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
+    this.workers = newWorkers(setup.config());
     Duration min = setup.config().workerReportInterval();
     this.reportPace = RateController.synchronizedController(AimdRateController.builder()
         .minInterval(min).maxInterval(MAX_REPORT_INTERVAL.compareTo(min) > 0
@@ -123,31 +141,32 @@ final class CoordinatedRoomGate implements RoomGate {
 
   /** How many worker shards exist: one per event-loop thread that has decided for this room. */
   int shardCount() {
-    return shards.size();
+    return workers.shards().size();
   }
 
-  private Shard shard() {
+  /** The calling thread's worker of the current configuration, created on first use. */
+  private RoomWorker shard() {
+    Workers current = workers;
     Thread t = Thread.currentThread();
-    Shard s = shards.get(t);
-    if (s == null) {
-      s = shards.computeIfAbsent(t, k -> newShard(setup.config()));
+    RoomWorker w = current.shards().get(t);
+    if (w == null) {
+      w = current.shards().computeIfAbsent(t, k -> newWorker(current.config(), ""));
     }
-    return s;
+    return w;
   }
 
-  private Shard newShard(RoomConfig config) {
-    String id = config.roomId() + "/" + processId + "/" + shardIds.incrementAndGet();
-    Instant now = clock.instant();
-    var worker = new RoomWorker(config, dataCenter, id, now);
+  private Workers newWorkers(RoomConfig config) {
+    // failMode degrade decides from the last known state with even split: no counter calls
+    RoomWorker fallback = config.strategy() == Strategy.EVEN_SPLIT ? null
+        : newWorker(config.withStrategy(Strategy.EVEN_SPLIT), "/degraded");
+    return new Workers(config, new ConcurrentHashMap<>(), fallback);
+  }
+
+  private RoomWorker newWorker(RoomConfig config, String suffix) {
+    String id = config.roomId() + "/" + processId + "/" + shardIds.incrementAndGet() + suffix;
+    var worker = new RoomWorker(config, dataCenter, id, clock.instant());
     worker.applyState(lastState);
-    RoomWorker fallback = worker;
-    if (config.strategy() != Strategy.EVEN_SPLIT) {
-      // failMode degrade decides from the last known state with even split: no counter calls
-      fallback = new RoomWorker(config.withStrategy(Strategy.EVEN_SPLIT), dataCenter,
-          id + "/degraded", now);
-      fallback.applyState(lastState);
-    }
-    return new Shard(worker, fallback);
+    return worker;
   }
 
   @Override
@@ -156,10 +175,10 @@ final class CoordinatedRoomGate implements RoomGate {
     Instant now = Instant.ofEpochMilli(nowMillis);
     Ticket ticket = ticketBytes == null ? null : TicketBytes.decode(current.settings().id(),
         ticketBytes);
-    Shard shard = shard();
-    String failMode = current.settings().failMode();
-    boolean useFallback = degraded && failMode.equals("degrade");
-    RoomWorker worker = useFallback ? shard.fallback() : shard.worker();
+    RoomWorker fallback = workers.fallback();
+    boolean useFallback = degraded && fallback != null
+        && current.settings().failMode().equals("degrade");
+    RoomWorker worker = useFallback ? fallback : shard();
     if (current.settings().queueAll() && !worker.hasRunningSession(ticket, now)) {
       // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
       return CompletableFuture.completedFuture(queueAll(worker, ticket, now, current));
@@ -224,7 +243,7 @@ final class CoordinatedRoomGate implements RoomGate {
   public void revoke(byte[] ticketBytes, long nowMillis) {
     Ticket ticket = TicketBytes.decode(setup.settings().id(), ticketBytes);
     if (ticket != null) {
-      shard().worker().endSession(ticket, Instant.ofEpochMilli(nowMillis)); // slot freed at once
+      shard().endSession(ticket, Instant.ofEpochMilli(nowMillis)); // slot freed at once
     }
   }
 
@@ -238,11 +257,9 @@ final class CoordinatedRoomGate implements RoomGate {
     String roomId = setup.settings().id();
     var batch = new ArrayList<WorkerReport>(retired);
     retired.clear();
-    for (Shard s : shards.values()) {
-      for (RoomWorker w : workersOf(s)) {
-        WorkerReport r = unsent.remove(w);
-        batch.add(r != null ? r : w.report(now));
-      }
+    for (RoomWorker w : workers.all()) {
+      WorkerReport r = unsent.remove(w);
+      batch.add(r != null ? r : w.report(now));
     }
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(null);
@@ -292,18 +309,10 @@ final class CoordinatedRoomGate implements RoomGate {
     });
   }
 
-  private static List<RoomWorker> workersOf(Shard s) {
-    return s.worker() == s.fallback() ? List.of(s.worker()) : List.of(s.worker(), s.fallback());
-  }
-
   private void retry(WorkerReport r) {
-    for (Shard s : shards.values()) {
-      if (s.worker().workerId().equals(r.workerId())) {
-        unsent.put(s.worker(), r);
-        return;
-      }
-      if (s.fallback().workerId().equals(r.workerId())) {
-        unsent.put(s.fallback(), r);
+    for (RoomWorker w : workers.all()) {
+      if (w.workerId().equals(r.workerId())) {
+        unsent.put(w, r);
         return;
       }
     }
@@ -315,9 +324,8 @@ final class CoordinatedRoomGate implements RoomGate {
       return;
     }
     lastState = state;
-    for (Shard s : shards.values()) {
-      s.worker().applyState(state);
-      s.fallback().applyState(state);
+    for (RoomWorker w : workers.all()) {
+      w.applyState(state);
     }
   }
 
@@ -338,8 +346,8 @@ final class CoordinatedRoomGate implements RoomGate {
     List<BucketState> buckets = state.buckets();
     int maxWait = 0;
     if (!buckets.isEmpty()) {
-      Shard any = shards.values().stream().findFirst().orElse(null);
-      RoomWorker w = any != null ? any.worker()
+      RoomWorker any = workers.shards().values().stream().findFirst().orElse(null);
+      RoomWorker w = any != null ? any
           : new RoomWorker(current.config(), dataCenter, "status", state.asOf());
       w.applyState(state);
       maxWait = minutes(w.estimateWait(buckets.get(buckets.size() - 1).bucketId()).minutes());
@@ -369,17 +377,15 @@ final class CoordinatedRoomGate implements RoomGate {
     Setup old = setup;
     setup = new Setup(settings, effective, config);
     if (!config.equals(old.config())) {
-      Map<Thread, Shard> previous = shards;
-      shards = new ConcurrentHashMap<>();
+      Workers previous = workers;
+      workers = newWorkers(config);
       Instant now = clock.instant();
-      for (Shard s : previous.values()) {
-        for (RoomWorker w : workersOf(s)) {
-          WorkerReport pending = unsent.remove(w);
-          if (pending != null) {
-            retired.add(pending);
-          }
-          retired.add(w.report(now));
+      for (RoomWorker w : previous.all()) {
+        WorkerReport pending = unsent.remove(w);
+        if (pending != null) {
+          retired.add(pending);
         }
+        retired.add(w.report(now));
       }
       configureCoordinator();
     }

@@ -74,11 +74,11 @@ class CoordinatorTest {
 
   private Harness edge(MutableClock clock, Coordination link, String failMode)
       throws Exception {
-    // one event loop: the degrade bound below is one fallback worker's even-split share; with
-    // several loops each loop's fallback worker takes its own share of the last known state
+    // two event loops: the degrade bound below is one even-split share for the whole process,
+    // however many loops decide (one shared fallback worker, not one per loop)
     return new Harness(dataDir.resolve(failMode), """
         rooms: [ { id: shop, totalActiveUsers: 10, failMode: %s } ]""".formatted(failMode),
-        new TestOrigin(), clock, link, "dc1", 1);
+        new TestOrigin(), clock, link, "dc1", 2);
   }
 
   @Test
