@@ -31,6 +31,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(Gatekeeper.class);
   static final String THROTTLE_HEADER = "Anteroom-Throttle";
   static final String POLL_HEADER = "Anteroom-Poll";
+  private static final CharSequence SET_COOKIE = io.netty.util.AsciiString.cached("Set-Cookie");
 
   private final Rooms rooms;
   private final TicketCodec codec;
@@ -193,7 +194,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
       }
     }
     if (ticket != null) {
-      headers.add("Set-Cookie", ticketCookie(s, ticket));
+      headers.add(SET_COOKIE, ascii(ticketCookie(s, ticket)));
     }
   }
 
@@ -201,7 +202,7 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
     if (ticket == null) {
       clearTicket(response, s);
     } else {
-      response.headers().add("Set-Cookie", ticketCookie(s, ticket));
+      response.headers().add(SET_COOKIE, ascii(ticketCookie(s, ticket)));
     }
   }
 
@@ -217,6 +218,15 @@ final class Gatekeeper implements Handler<HttpServerRequest> {
   private String ticketCookie(RoomSettings s, byte[] ticket) {
     return setCookie(s.cookieName(), codec.seal(s.id(), ticket), s.cookieSecure(),
         s.cookieSameSite());
+  }
+
+  /**
+   * An ASCII header value as bytes: Netty writes an {@code AsciiString} as one block, a
+   * {@code String} character by character (the sealed cookie is about 150 characters).
+   */
+  private static CharSequence ascii(String value) {
+    return new io.netty.util.AsciiString(
+        value.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), false);
   }
 
   static String setCookie(String name, String value, boolean secure, String sameSite) {
