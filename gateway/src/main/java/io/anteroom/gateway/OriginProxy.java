@@ -83,6 +83,11 @@ final class OriginProxy implements AutoCloseable {
     return new PoolOptions().setHttp1MaxSize(256);
   }
 
+  /** The threads that have their own client (for tests: one per event loop that forwarded). */
+  Set<Thread> clientThreads() {
+    return Set.copyOf(perThread.keySet());
+  }
+
   /** The calling thread's own client (its connections live on this event loop). */
   private HttpClient client() {
     HttpClient client = perThread.get(Thread.currentThread());

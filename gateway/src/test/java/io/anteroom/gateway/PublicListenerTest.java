@@ -32,6 +32,22 @@ class PublicListenerTest {
   }
 
   @Test
+  void eachEventLoopForwardsThroughItsOwnOriginClient() throws Exception {
+    try (var h = new Harness(dataDir, ROOM, new TestOrigin(), new MutableClock(Harness.START),
+        null, "dc1", 3)) {
+      for (int i = 0; i < 6; i++) {
+        assertThat(ProxyBehaviourTest.raw(h.gateway.port(),
+            "GET /item/" + i + " HTTP/1.1\r\nHost: shop\r\nConnection: close\r\n\r\n"))
+            .startsWith("HTTP/1.1 200");
+      }
+      // a shared client would hand a request connections of other loops (thread hand-offs)
+      var threads = h.gateway.rooms().defaultProxy().clientThreads();
+      assertThat(threads).hasSize(h.gate("shop").shardCount()).hasSizeGreaterThan(1)
+          .allSatisfy(t -> assertThat(t.getName()).startsWith("vert.x-eventloop-thread"));
+    }
+  }
+
+  @Test
   void aSingleEventLoopStillServesOnTheSamePortAfterPortZero() throws Exception {
     try (var h = new Harness(dataDir, ROOM, new TestOrigin(), new MutableClock(Harness.START),
         null, "dc1", 1)) {
