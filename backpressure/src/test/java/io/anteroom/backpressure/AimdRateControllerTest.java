@@ -1,5 +1,6 @@
 package io.anteroom.backpressure;
 
+import io.anteroom.testkit.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -8,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class AimdRateControllerTest {
-    private final MutableClock clock = new MutableClock();
+    private final ManualClock clock = new ManualClock();
 
     private AimdRateController.Builder noJitter() {
         return AimdRateController.builder().jitter(0).clock(clock)

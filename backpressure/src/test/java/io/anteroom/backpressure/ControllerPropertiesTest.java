@@ -1,5 +1,6 @@
 package io.anteroom.backpressure;
 
+import io.anteroom.testkit.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -16,7 +17,7 @@ class ControllerPropertiesTest {
     void anySequenceOfRepliesKeepsTheIntervalWithinTheClamps(
             @ForAll @Size(max = 200) List<Boolean> throttles,
             @ForAll @Size(max = 200) List<@IntRange(min = 0, max = 600_000) Integer> gapsMillis) {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock();
         Duration min = Duration.ofMillis(500);
         Duration max = Duration.ofSeconds(90);
         List<RateController> controllers = List.of(
@@ -36,7 +37,7 @@ class ControllerPropertiesTest {
     void aThrottledReplyNeverSpeedsAClientUpAndAnUnthrottledOneNeverSlowsItDown(
             @ForAll @Size(max = 100) List<Boolean> throttles,
             @ForAll @IntRange(min = 0, max = 120_000) int gapMillis) {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock();
         List<RateController> controllers = List.of(
                 AimdRateController.builder().clock(clock).build(), IntervalRuleController.builder().build());
         for (boolean throttle : throttles) {

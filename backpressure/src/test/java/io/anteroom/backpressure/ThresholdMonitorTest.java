@@ -1,5 +1,6 @@
 package io.anteroom.backpressure;
 
+import io.anteroom.testkit.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ThresholdMonitorTest {
-    private final MutableClock clock = new MutableClock();
+    private final ManualClock clock = new ManualClock();
 
     private ThresholdMonitor monitor(ThroughputSignal signal, double maxQps) {
         return ThresholdMonitor.builder().maxQps(maxQps).signal(signal).clock(clock).build();
