@@ -1,0 +1,128 @@
+package io.anteroom.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tarball an operator installs: unpacked into an empty folder (no source tree, no Maven), its
+ * {@code bin/anteroom} answers {@code --help} and runs the sample configuration.
+ */
+class DistributionIT {
+  @TempDir static Path install;
+  static Path home;
+
+  @BeforeAll
+  static void unpack() throws Exception {
+    Path tarball = Path.of(System.getProperty("dist.tarball"));
+    assertThat(tarball).isRegularFile();
+    Process tar =
+        new ProcessBuilder("tar", "-xzf", tarball.toString(), "-C", install.toString())
+            .redirectErrorStream(true)
+            .start();
+    assertThat(tar.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(tar.exitValue()).as(new String(tar.getInputStream().readAllBytes())).isZero();
+    home = install.resolve("anteroom-" + System.getProperty("dist.version"));
+  }
+
+  @Test
+  void tarballHoldsTheStartScriptLibrariesSampleConfigUnitFileAndLicences() throws IOException {
+    assertThat(Files.getPosixFilePermissions(home.resolve("bin/anteroom")))
+        .contains(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
+    try (var jars = Files.list(home.resolve("lib"))) {
+      assertThat(jars.map(p -> p.getFileName().toString()))
+          .anyMatch(n -> n.startsWith("anteroom-gateway-"))
+          .anyMatch(n -> n.startsWith("anteroom-sim-"))
+          .anyMatch(n -> n.startsWith("vertx-core-"))
+          .noneMatch(n -> n.startsWith("junit") || n.startsWith("assertj"));
+    }
+    assertThat(home.resolve("anteroom.yaml")).isRegularFile();
+    assertThat(home.resolve("anteroom.service")).content().contains("ExecStart=/opt/anteroom/bin/anteroom run");
+    assertThat(home.resolve("LICENSE")).content().contains("Apache License");
+    assertThat(home.resolve("NOTICE")).isRegularFile();
+    assertThat(home.resolve("THIRD-PARTY.txt")).content().contains("vertx-core");
+  }
+
+  @Test
+  void startScriptPrintsEveryCommand() throws Exception {
+    Process p = start(List.of("--help"));
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("run", "gateway", "coordinator", "demo");
+  }
+
+  @Test
+  void startScriptRunsTheSampleConfigUntilTerminated() throws Exception {
+    int publicPort = freePort();
+    int adminPort = freePort();
+    Path data = Files.createDirectories(install.resolve("data"));
+    Path log = install.resolve("run.log");
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    home.resolve("bin/anteroom").toString(),
+                    "run",
+                    "--config",
+                    home.resolve("anteroom.yaml").toString(),
+                    "--listen",
+                    "127.0.0.1:" + publicPort,
+                    "--admin-listen",
+                    "127.0.0.1:" + adminPort,
+                    "--data-dir",
+                    data.toString()))
+            .directory(install.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      HttpClient http = HttpClient.newHttpClient();
+      HttpRequest health =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health"))
+              .timeout(Duration.ofSeconds(5))
+              .build();
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions()
+          .failFast("the process exited: " + "see " + log, () -> !p.isAlive())
+          .until(() -> http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+      assertThat(data.resolve("ticket-keys")).isRegularFile();
+    } finally {
+      p.destroy(); // SIGTERM: graceful drain
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+    assertThat(p.exitValue()).as(Files.readString(log)).isIn(0, 143);
+  }
+
+  private static Process start(List<String> args) throws IOException {
+    var cmd = new java.util.ArrayList<String>();
+    cmd.add(home.resolve("bin/anteroom").toString());
+    cmd.addAll(args);
+    return new ProcessBuilder(cmd).directory(install.toFile()).redirectErrorStream(true).start();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}
