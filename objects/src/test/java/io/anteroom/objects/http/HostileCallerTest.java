@@ -263,6 +263,22 @@ class HostileCallerTest {
     }
 
     @Test
+    void withoutASecretALoopbackServerAnswersUnsignedCalls() {
+        HttpObjectServer server = closing(HttpObjectServer.builder(fake).export("fake").start());
+        HttpObjectTransport unsigned = closing(HttpObjectTransport.builder(server.uri()).build());
+
+        assertThat(server.authenticated()).isFalse();
+        assertThat(unsigned.call("fake", ID, "echo", new byte[] {5}).join()).containsExactly(5);
+    }
+
+    @Test
+    void twoDifferentSecretsWithOneKeyIdAreRefused() {
+        assertThatThrownBy(() -> HttpObjectServer.builder(fake).secret(SECRET, OTHER))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("two different shared secrets with key id \"test\"");
+    }
+
+    @Test
     void aSecretShorterThan32BytesIsRefusedClearly() {
         assertThatThrownBy(() -> SharedSecret.of("k1", new byte[31]))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -279,9 +295,14 @@ class HostileCallerTest {
         assertThat(s.toString()).isEqualTo("SharedSecret[k7, 32 bytes]");
     }
 
+    /** Key generation is slow on a shared machine: one certificate for the TLS tests. */
+    private static final class Certificate {
+        static final SelfSignedCertificate LOCALHOST = SelfSignedCertificate.create("localhost");
+    }
+
     @Test
     void callsRoundTripOverTlsWithATrustedCertificate() {
-        SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
+        SelfSignedCertificate cert = Certificate.LOCALHOST;
         HttpObjectServer server = closing(HttpObjectServer.builder(fake).export("fake").secret(SECRET)
                 .tls(Path.of(cert.certificatePath()), Path.of(cert.privateKeyPath())).start());
         URI uri = URI.create("https://localhost:" + server.actualPort());
@@ -301,7 +322,7 @@ class HostileCallerTest {
 
     @Test
     void trustWithoutHttpsIsRefused() {
-        SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
+        SelfSignedCertificate cert = Certificate.LOCALHOST;
 
         assertThatThrownBy(() -> HttpObjectTransport.builder(URI.create("http://localhost:1"))
                 .trust(Path.of(cert.certificatePath())).build())
