@@ -12,8 +12,12 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.PemTrustOptions;
 import java.net.ConnectException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -38,10 +42,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       its late reply can never be mistaken for another call's.</li>
  *   <li>Futures are completed on virtual threads, never on the Vert.x event loop, so code chained
  *       on them may block.</li>
+ *   <li>With a {@link Builder#secret shared secret}, every request is signed when it is sent
+ *       (fresh date and nonce; see {@link HttpObjectServer}); a 401 fails the call with the
+ *       server's reason. With {@code https://} and {@link Builder#trust}, the server's
+ *       certificate must chain to the given PEM certificates and name the URI's host.</li>
  * </ul>
  *
  * <pre>{@code
- * try (HttpObjectTransport transport = HttpObjectTransport.builder(URI.create("http://127.0.0.1:8081"))
+ * try (HttpObjectTransport transport = HttpObjectTransport.builder(URI.create("https://coordinator:8081"))
+ *         .secret(SharedSecret.parse(System.getenv("ANTEROOM_COORDINATOR_SECRET")))
+ *         .trust(Path.of("coordinator-ca.pem"))
  *         .poolSize(64).timeout(Duration.ofSeconds(5)).build()) {
  *     byte[] reply = transport.call("counter", id, "next", encodedArgs).join();
  * }
@@ -53,6 +63,8 @@ public final class HttpObjectTransport implements ObjectTransport {
     private final String host;
     private final int port;
     private final Duration timeout;
+    private final SharedSecret secret;
+    private final Clock clock;
     private final Vertx vertx;
     private final boolean ownsVertx;
     private final HttpClientAgent client;
@@ -71,15 +83,29 @@ public final class HttpObjectTransport implements ObjectTransport {
     private HttpObjectTransport(Builder b) {
         URI uri = b.baseUri;
         this.host = uri.getHost();
-        this.port = uri.getPort() < 0 ? 80 : uri.getPort();
-        this.base = "http://" + uri.getRawAuthority();
+        boolean https = "https".equalsIgnoreCase(uri.getScheme());
+        this.port = uri.getPort() < 0 ? (https ? 443 : 80) : uri.getPort();
+        this.base = (https ? "https://" : "http://") + uri.getRawAuthority();
         this.timeout = b.timeout;
+        this.secret = b.secret;
+        this.clock = b.clock;
         this.ownsVertx = b.vertx == null;
         this.vertx = ownsVertx ? Vertx.vertx() : b.vertx;
         HttpClientOptions options = new HttpClientOptions()
                 .setKeepAlive(true)
+                // below the server's request read deadline (10 s by default), so that the server
+                // never closes a pooled connection just as a call is sent on it
+                .setKeepAliveTimeout(5)
                 .setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis()));
+        if (https) {
+            options.setSsl(true).setVerifyHost(true);
+            if (!b.trust.isEmpty()) {
+                PemTrustOptions trust = new PemTrustOptions();
+                b.trust.forEach(p -> trust.addCertPath(p.toString()));
+                options.setTrustOptions(trust);
+            }
+        }
         this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(b.poolSize));
         this.context = vertx.getOrCreateContext();
     }
@@ -108,7 +134,8 @@ public final class HttpObjectTransport implements ObjectTransport {
                     "transport to " + base + " is closed: the call to " + url + " was not sent"));
             return result;
         }
-        Exchange exchange = new Exchange(url, path, encodedArgs, result);
+        String bodyHash = secret == null ? null : CallSignature.bodyHash(encodedArgs);    // here, not on the event loop
+        Exchange exchange = new Exchange(url, path, encodedArgs, bodyHash, result);
         context.runOnContext(v -> exchange.start());
         // re-complete on a virtual thread, failures included (thenApplyAsync would pass a failure on synchronously)
         CompletableFuture<byte[]> delivered = new CompletableFuture<>();
@@ -144,14 +171,16 @@ public final class HttpObjectTransport implements ObjectTransport {
         private final String url;
         private final String path;
         private final byte[] args;
+        private final String bodyHash;
         private final CompletableFuture<byte[]> result;
         private volatile boolean sent;
         private volatile HttpClientRequest request;
 
-        Exchange(String url, String path, byte[] args, CompletableFuture<byte[]> result) {
+        Exchange(String url, String path, byte[] args, String bodyHash, CompletableFuture<byte[]> result) {
             this.url = url;
             this.path = path;
             this.args = args;
+            this.bodyHash = bodyHash;
             this.result = result;
         }
 
@@ -167,6 +196,12 @@ public final class HttpObjectTransport implements ObjectTransport {
                         if (result.isDone()) {              // timed out while waiting for a connection
                             req.reset();
                             return io.vertx.core.Future.failedFuture("timed out before sending");
+                        }
+                        if (secret != null) {
+                            // signed as late as possible: the date must not age while waiting for a connection
+                            CallSignature.Headers h = CallSignature.sign(secret, "POST", path, bodyHash, clock.millis());
+                            req.putHeader(CallSignature.KEY_ID, h.keyId()).putHeader(CallSignature.DATE, h.date())
+                                    .putHeader(CallSignature.NONCE, h.nonce()).putHeader(CallSignature.SIGNATURE, h.signature());
                         }
                         sent = true;
                         return req.send(Buffer.buffer(args));
@@ -227,11 +262,18 @@ public final class HttpObjectTransport implements ObjectTransport {
         private int poolSize = 64;
         private Duration timeout = Duration.ofSeconds(30);
         private Vertx vertx;
+        private SharedSecret secret;
+        private Clock clock = Clock.systemUTC();
+        private final java.util.List<Path> trust = new java.util.ArrayList<>();
 
         private Builder(URI baseUri) {
             Objects.requireNonNull(baseUri, "baseUri");
-            if (!"http".equalsIgnoreCase(baseUri.getScheme()) || baseUri.getHost() == null) {
-                throw new IllegalArgumentException("remote runtime URI must be http://host:port, got " + baseUri);
+            String scheme = baseUri.getScheme();
+            if (!("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) || baseUri.getHost() == null) {
+                throw new IllegalArgumentException("remote runtime URI must be http://host:port or https://host:port, got " + baseUri);
+            }
+            if (baseUri.getRawUserInfo() != null || baseUri.getRawQuery() != null || baseUri.getRawFragment() != null) {
+                throw new IllegalArgumentException("remote runtime URI must be only scheme://host:port, got " + baseUri);
             }
             String p = baseUri.getRawPath();
             if (p != null && !p.isEmpty() && !p.equals("/")) {
@@ -265,7 +307,39 @@ public final class HttpObjectTransport implements ObjectTransport {
             return this;
         }
 
+        /** Signs every call with this secret; the server must hold a secret with the same key id. */
+        public Builder secret(SharedSecret secret) {
+            this.secret = Objects.requireNonNull(secret, "secret");
+            return this;
+        }
+
+        /**
+         * For {@code https://} URIs: trust server certificates that chain to the certificates in
+         * these PEM files (a private CA, or the server's self-signed certificate itself) instead
+         * of the JVM's default trust store. The host name is always verified.
+         */
+        public Builder trust(Path... pemCertificates) {
+            for (Path p : pemCertificates) {
+                if (!Files.isReadable(p)) {
+                    throw new IllegalArgumentException("trusted certificate file " + p.toAbsolutePath()
+                            + " does not exist or is not readable");
+                }
+                trust.add(p);
+            }
+            return this;
+        }
+
+        /** The clock that dates signatures (tests); default the system clock. */
+        Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
         public HttpObjectTransport build() {
+            if (!trust.isEmpty() && !"https".equalsIgnoreCase(baseUri.getScheme())) {
+                throw new IllegalArgumentException("trusted certificates are given but the URI " + baseUri
+                        + " is not https://: calls would not use TLS");
+            }
             return new HttpObjectTransport(this);
         }
     }

@@ -17,11 +17,13 @@ import java.util.Objects;
  * // in the process that hosts the objects
  * Runtime runtime = Runtime.builder().dataDir(Path.of("data")).build();
  * runtime.namespace("counter", Counter.class, CounterObject::new);
+ * SharedSecret secret = SharedSecret.parse(System.getenv("ANTEROOM_COORDINATOR_SECRET"));
  * HttpObjectServer server = HttpObjectServer.builder(runtime.transport())
- *         .namespaces(runtime::hasNamespace).port(8081).start();
+ *         .export("counter").secret(secret).host("0.0.0.0").port(8081).start();
  *
  * // in any other process
- * try (RemoteObjects remote = RemoteObjects.connect(URI.create("http://127.0.0.1:8081"))) {
+ * try (RemoteObjects remote = RemoteObjects.over(HttpObjectTransport.builder(URI.create("http://10.0.0.2:8081"))
+ *         .secret(secret).build())) {
  *     Counter orders = remote.get("counter", Counter.class, "orders");
  *     long n = orders.next();     // durable on the remote side before it returns
  * }
@@ -36,7 +38,10 @@ public final class RemoteObjects implements AutoCloseable {
         this.transport = transport;
     }
 
-    /** Connects to the runtime served at {@code uri} with the default pool (64) and timeout (30 s). */
+    /**
+     * Connects without authentication to the runtime served at {@code uri} with the default pool
+     * (64) and timeout (30 s): only for a server on a loopback address without a secret.
+     */
     public static RemoteObjects connect(URI uri) {
         return new RemoteObjects(HttpObjectTransport.builder(uri).build());
     }

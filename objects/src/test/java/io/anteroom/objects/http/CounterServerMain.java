@@ -12,12 +12,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The child process of {@link ProcessCrashTest}: a SQLite-backed runtime on the data directory
- * given as the only argument, serving the naive counter over HTTP on 127.0.0.1, port 0. Prints
+ * given as the only argument, serving the naive counter over HTTP on 127.0.0.1, port 0, to callers
+ * holding the secret in {@value #SECRET_VARIABLE}. Prints
  * {@value #PORT_LINE}{@code <port>} once it accepts calls, and exits when its standard input
  * closes (so that it never outlives the test JVM), unless it is killed first, which is the point.
  */
 public final class CounterServerMain {
     static final String PORT_LINE = "ANTEROOM_PORT=";
+    /** The environment variable holding the shared secret ({@link SharedSecret#parse} form). */
+    static final String SECRET_VARIABLE = "ANTEROOM_TEST_SECRET";
 
     private CounterServerMain() {}
 
@@ -29,7 +32,8 @@ public final class CounterServerMain {
         ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
         Runtime runtime = Runtime.builder().dataDir(Path.of(args[0])).build();
         runtime.namespace("counter", Counter.class, CounterObject::new);
-        HttpObjectServer server = HttpObjectServer.builder(runtime.transport()).namespaces(runtime::hasNamespace).start();
+        HttpObjectServer server = HttpObjectServer.builder(runtime.transport()).export("counter")
+                .secret(SharedSecret.parse(System.getenv(SECRET_VARIABLE))).start();
         System.out.println(PORT_LINE + server.actualPort());
         System.out.flush();
         InputStream in = System.in;

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 /** The HTTP server and transport as a pair, in front of a fake in-test transport. */
 class HttpObjectServerTest {
     private static final ObjectId ID = ObjectId.fromName("fake", "one");
+    static final SharedSecret SECRET = SharedSecret.of("test", "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
 
     /**
      * A stand-in for a runtime's local transport: "next" returns a counter value, "echo" its
@@ -86,11 +87,11 @@ class HttpObjectServerTest {
     }
 
     private HttpObjectServer serve() {
-        return serve(HttpObjectServer.builder(fake).namespaces(Set.of("fake", "name with spaces/ü")::contains));
+        return serve(HttpObjectServer.builder(fake).export("fake", "name with spaces/ü").secret(SECRET));
     }
 
     private HttpObjectTransport connect(HttpObjectServer server, Duration timeout) {
-        HttpObjectTransport transport = HttpObjectTransport.builder(server.uri()).timeout(timeout).build();
+        HttpObjectTransport transport = HttpObjectTransport.builder(server.uri()).secret(SECRET).timeout(timeout).build();
         toClose.add(transport);
         return transport;
     }
@@ -231,7 +232,8 @@ class HttpObjectServerTest {
 
     @Test
     void aBodyAboveTheLimitIs413WhetherDeclaredOrStreamed() throws Exception {
-        HttpObjectServer server = serve(HttpObjectServer.builder(fake).maxBodyBytes(1_000));
+        // unauthenticated loopback mode: the raw requests below are not signed
+        HttpObjectServer server = serve(HttpObjectServer.builder(fake).export("fake").maxBodyBytes(1_000));
         String url = server.uri() + "/objects/fake/" + ID + "/echo";
 
         HttpResponse<String> declared = post(url, new byte[1_001]);
@@ -261,7 +263,7 @@ class HttpObjectServerTest {
 
     @Test
     void closingTheTransportFailsCallsInFlightAndRefusesNewOnes() {
-        HttpObjectTransport transport = HttpObjectTransport.builder(serve().uri()).build();
+        HttpObjectTransport transport = HttpObjectTransport.builder(serve().uri()).secret(SECRET).build();
         CompletableFuture<byte[]> inFlight = transport.call("fake", ID, "hang", new byte[0]);
         org.awaitility.Awaitility.await().until(() -> fake.hanging.size() == 1);
 
@@ -278,8 +280,10 @@ class HttpObjectServerTest {
 
     @Test
     void builderRejectsNonsenseWithClearMessages() {
-        assertThatThrownBy(() -> HttpObjectTransport.builder(URI.create("https://x:1")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be http://host:port");
+        assertThatThrownBy(() -> HttpObjectTransport.builder(URI.create("ftp://x:1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be http://host:port or https://host:port");
+        assertThatThrownBy(() -> HttpObjectTransport.builder(URI.create("http://user@x:1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be only scheme://host:port");
         assertThatThrownBy(() -> HttpObjectTransport.builder(URI.create("http://x:1/api")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must have no path");
         assertThatThrownBy(() -> HttpObjectTransport.builder(URI.create("http://x:1")).poolSize(0))

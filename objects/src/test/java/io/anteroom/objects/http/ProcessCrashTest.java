@@ -33,6 +33,7 @@ class ProcessCrashTest {
     private static final int CLIENTS = 16;
     private static final int SIGKILL_EXIT_STATUS = 128 + 9;
     private static final Duration CHILD_START = Duration.ofSeconds(60);
+    private static final SharedSecret SECRET = SharedSecret.generate("crash-test");
 
     @TempDir
     Path dir;
@@ -61,7 +62,7 @@ class ProcessCrashTest {
             int numbersBeforeKill = 50 + random.nextInt(400);
             try (Child child = Child.start(data, dir.resolve("child-" + round + ".log"));
                  RemoteObjects remote = RemoteObjects.over(HttpObjectTransport.builder(child.uri())
-                         .poolSize(CLIENTS).timeout(Duration.ofSeconds(20)).build())) {
+                         .secret(SECRET).poolSize(CLIENTS).timeout(Duration.ofSeconds(20)).build())) {
                 Counter counter = remote.get("counter", Counter.class, "crash");
                 int target = received.size() + numbersBeforeKill;
                 List<Thread> clients = new ArrayList<>();
@@ -78,7 +79,7 @@ class ProcessCrashTest {
             assertThat(duplicates).as("numbers received twice, round " + round).isEmpty();
         }
         try (Child child = Child.start(data, dir.resolve("child-final.log"));
-             RemoteObjects remote = RemoteObjects.connect(child.uri())) {
+             RemoteObjects remote = RemoteObjects.over(HttpObjectTransport.builder(child.uri()).secret(SECRET).build())) {
             long next = remote.get("counter", Counter.class, "crash").next();
             long highest = received.stream().mapToLong(Long::longValue).max().orElseThrow();
             assertThat(next).as("first number after the last restart").isGreaterThan(highest);
@@ -107,13 +108,14 @@ class ProcessCrashTest {
 
         static Child start(Path data, Path log) throws IOException {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process process = new ProcessBuilder(java,
+            ProcessBuilder builder = new ProcessBuilder(java,
                     "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED",
                     "-cp", System.getProperty("java.class.path"),
                     CounterServerMain.class.getName(), data.toString())
                     .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
+                    .redirectOutput(log.toFile());
+            builder.environment().put(CounterServerMain.SECRET_VARIABLE, SECRET.encoded());    // not on the command line
+            Process process = builder.start();
             try {
                 int port = await("child prints its port").atMost(CHILD_START).pollInterval(Duration.ofMillis(50))
                         .until(() -> portIn(log, process), Optional::isPresent).orElseThrow();

@@ -25,6 +25,7 @@ import io.anteroom.objects.Counters.CounterObject;
 /** Typed stubs over HTTP against a real runtime: same semantics as local stubs, gates included. */
 class RemoteObjectsTest {
 
+    static final SharedSecret SECRET = SharedSecret.of("test", new byte[32]);
     private final InMemoryStorageEngine engine = new InMemoryStorageEngine();
     private Runtime runtime;
     private Namespace<Counter> counters;
@@ -35,8 +36,8 @@ class RemoteObjectsTest {
     void start() {
         runtime = Runtime.builder().storage(engine).build();
         counters = runtime.namespace("counter", Counter.class, CounterObject::new);
-        server = HttpObjectServer.builder(runtime.transport()).namespaces(runtime::hasNamespace).start();
-        remote = RemoteObjects.connect(server.uri());
+        server = HttpObjectServer.builder(runtime.transport()).export("counter").secret(SECRET).start();
+        remote = RemoteObjects.over(HttpObjectTransport.builder(server.uri()).secret(SECRET).build());
     }
 
     @AfterEach
@@ -159,8 +160,9 @@ class RemoteObjectsTest {
         for (int i = 0; i < 1_000; i++) {
             try (Runtime fresh = Runtime.inMemory()) {
                 Namespace<Counter> local = fresh.namespace("counter", Counter.class, CounterObject::new);
-                try (HttpObjectServer s = HttpObjectServer.builder(fresh.transport()).namespaces(fresh::hasNamespace).start();
-                     RemoteObjects r = RemoteObjects.over(HttpObjectTransport.builder(s.uri()).timeout(java.time.Duration.ofSeconds(10)).build())) {
+                try (HttpObjectServer s = HttpObjectServer.builder(fresh.transport()).export("counter").secret(SECRET).start();
+                     RemoteObjects r = RemoteObjects.over(HttpObjectTransport.builder(s.uri()).secret(SECRET)
+                             .timeout(java.time.Duration.ofSeconds(10)).build())) {
                     Counter viaHttp = r.get("counter", Counter.class, "orders");
                     viaHttp.next();
                     viaHttp.next();
