@@ -194,7 +194,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         ObjectTransport noStorage = (namespace, id, method, args) -> CompletableFuture.completedFuture(
                 ByteBuffer.allocate(Long.BYTES).putLong(counter.getAndIncrement()).array());
         ObjectId id = ObjectId.fromName("noop", "one");
-        try (HttpObjectServer server = HttpObjectServer.builder(noStorage).start();
+        try (HttpObjectServer server = HttpObjectServer.builder(noStorage).export("noop").start();
              HttpObjectTransport transport = HttpObjectTransport.builder(server.uri()).poolSize(HTTP_CONNECTIONS).build()) {
             measure("HTTP round trip alone, no runtime, no storage", HTTP_CONNECTIONS,
                     caller -> ByteBuffer.wrap(transport.call("noop", id, "next", new byte[0]).join()).getLong());

@@ -1,0 +1,109 @@
+package io.anteroom.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import io.anteroom.room.violation.CoreClassThatImportsObjects;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The boundaries of the architecture (docs/architecture.md), checked over the main classes of
+ * every module: the room core is pure, modules depend only downward, and no package cycle lets a
+ * lower package reach a higher one.
+ */
+class LayeringTest {
+  private static JavaClasses production;
+
+  @BeforeAll
+  static void importMainClasses() {
+    production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.anteroom");
+    assertThat(production.contain("io.anteroom.room.RoomWorker")).isTrue();
+    assertThat(production.contain("io.anteroom.gateway.Main")).isTrue();
+  }
+
+  /**
+   * The waiting-room decisions are plain computations over data and a clock: no storage, no
+   * network, no logging, no other module of ours. This is what lets the simulator run the
+   * production algorithm in virtual time.
+   */
+  static final ArchRule ROOM_CORE_IS_PURE =
+      classes()
+          .that()
+          .resideInAPackage("io.anteroom.room..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "io.anteroom.room..", "java.lang", "java.lang.invoke", "java.lang.runtime",
+              "java.util..", "java.time..", "java.math..")
+          .as("the room core depends only on itself and java.lang/util/time/math (no I/O, no objects)");
+
+  static final ArchRule MODULES_DEPEND_ONLY_DOWNWARD =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("testkit").definedBy("io.anteroom.testkit..")
+          .layer("objects").definedBy("io.anteroom.objects..")
+          .layer("backpressure").definedBy("io.anteroom.backpressure..")
+          .layer("room").definedBy("io.anteroom.room..")
+          .layer("coordinator").definedBy("io.anteroom.coordinator..")
+          .layer("gateway").definedBy("io.anteroom.gateway..")
+          .layer("sim").definedBy("io.anteroom.sim..")
+          .layer("bench").definedBy("io.anteroom.bench..")
+          .whereLayer("testkit").mayNotBeAccessedByAnyLayer()
+          .whereLayer("objects").mayOnlyBeAccessedByLayers("coordinator", "gateway", "bench")
+          .whereLayer("backpressure").mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
+          .whereLayer("room").mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
+          .whereLayer("coordinator").mayOnlyBeAccessedByLayers("gateway", "bench")
+          .whereLayer("gateway").mayOnlyBeAccessedByLayers("bench")
+          .whereLayer("sim").mayNotBeAccessedByAnyLayer()
+          .whereLayer("bench").mayNotBeAccessedByAnyLayer();
+
+  /** A cycle between packages means some package depends upward; none is allowed. */
+  static final ArchRule NO_PACKAGE_CYCLES =
+      slices().matching("io.anteroom.(**)").should().beFreeOfCycles();
+
+  static final ArchRule NO_TEST_SUPPORT_IN_PRODUCTION =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.anteroom.testkit..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("io.anteroom.testkit..", "org.junit..", "org.assertj..", "net.jqwik..");
+
+  @Test
+  void roomCoreImportsNoIoAndNoOtherModule() {
+    ROOM_CORE_IS_PURE.check(production);
+  }
+
+  @Test
+  void modulesDependOnlyDownward() {
+    MODULES_DEPEND_ONLY_DOWNWARD.check(production);
+  }
+
+  @Test
+  void noPackageDependsUpward() {
+    NO_PACKAGE_CYCLES.check(production);
+  }
+
+  @Test
+  void productionCodeUsesNoTestSupport() {
+    NO_TEST_SUPPORT_IN_PRODUCTION.check(production);
+  }
+
+  /** The purity rule is not vacuous: a core class importing the objects runtime breaks it. */
+  @Test
+  void roomCoreRuleFailsForACoreClassImportingObjects() {
+    JavaClasses violating = new ClassFileImporter().importClasses(CoreClassThatImportsObjects.class);
+    assertThat(ROOM_CORE_IS_PURE.evaluate(violating).hasViolation()).isTrue();
+  }
+}
