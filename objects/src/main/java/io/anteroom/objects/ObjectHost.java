@@ -368,11 +368,11 @@ final class ObjectHost {
         try {
             handler.alarm();
         } catch (Exception failure) {
-            retry = runtime.alarmFailed(this, scheduledFor, failure);
+            retry = runtime.alarms.failed(this, scheduledFor, failure);
         } finally {
             storage.endAlarm(version, retry);
         }
-        if (!retry) runtime.alarmSucceeded(objectKey);
+        if (!retry) runtime.alarms.succeeded(objectKey);
     }
 
     // ---------------------------------------------------------------- lifecycle

@@ -1,5 +1,8 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.StorageEngine;
+import io.anteroom.objects.storage.internal.GroupCommitter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -748,7 +751,7 @@ final class ObjectStorage implements Storage {
         }
         if (released > 0) runtime.cacheBudget.charge(-released);
         if (failure == null && batch.alarm != null) {
-            runtime.alarmCommitted(host, batch.alarm.at());
+            runtime.alarms.committed(host, batch.alarm.at());
         }
         for (Held h : release) complete(h);
         done.complete(null);

@@ -4,7 +4,7 @@
  *
  * <p>Entry points: {@link io.anteroom.objects.Runtime} (builder, namespaces, transport, metrics),
  * {@link io.anteroom.objects.Namespace} (ids and stubs), {@link io.anteroom.objects.ObjectContext}
- * and {@link io.anteroom.objects.Storage} (what an object sees), {@link io.anteroom.objects.StorageEngine}
+ * and {@link io.anteroom.objects.Storage} (what an object sees), {@link io.anteroom.objects.storage.StorageEngine}
  * (SQLite by default, in memory for tests), {@link io.anteroom.objects.Stubs} and
  * {@link io.anteroom.objects.Codec} (stubs over any {@link io.anteroom.objects.ObjectTransport}).
  *

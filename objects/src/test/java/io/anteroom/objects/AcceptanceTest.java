@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.Counters.Counter;
 import io.anteroom.objects.Counters.CounterObject;
+import io.anteroom.objects.storage.StorageEngine;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.StorageEngine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,6 +2,9 @@ package io.anteroom.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.SqliteStorageEngine;
+import io.anteroom.objects.storage.StorageEngine;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.Counters.Counter;
 import io.anteroom.objects.Counters.CounterObject;
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.SqliteStorageEngine;
+import io.anteroom.objects.storage.StorageEngine;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

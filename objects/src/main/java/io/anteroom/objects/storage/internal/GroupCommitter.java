@@ -1,5 +1,8 @@
-package io.anteroom.objects;
+package io.anteroom.objects.storage.internal;
 
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import io.anteroom.objects.storage.StorageEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -14,10 +17,13 @@ import java.util.concurrent.TimeUnit;
  * batches are committed in submission order; each submitted batch gets exactly one callback
  * (success, or the failure of the commit that carried it), on a virtual thread after its commit;
  * after {@link #close()} returns every batch submitted before it has been committed or failed.
+ *
+ * <p>Not API: public only so that the runtime in {@code io.anteroom.objects} can drive it (see
+ * {@code package-info}).
  */
-final class GroupCommitter implements AutoCloseable {
+public final class GroupCommitter implements AutoCloseable {
     /** A batch with its confirmation. */
-    interface Flush {
+    public interface Flush {
         StorageEngine.Batch batch();
 
         /** Called once the commit ended; {@code failure} is null on success. */
@@ -31,20 +37,27 @@ final class GroupCommitter implements AutoCloseable {
     };
 
     private final StorageEngine engine;
-    private final RuntimeMetrics metrics;
+    private final Meter fsyncs;
+    private final Histogram batchesPerCommit;
     private final LinkedBlockingQueue<Flush> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean stopped;
 
-    GroupCommitter(StorageEngine engine, RuntimeMetrics metrics) {
+    /**
+     * Starts the writer thread of {@code engine}; each commit marks {@code fsyncs} and records the
+     * number of batches it carried in {@code batchesPerCommit}.
+     */
+    public GroupCommitter(StorageEngine engine, Meter fsyncs, Histogram batchesPerCommit) {
         this.engine = engine;
-        this.metrics = metrics;
+        this.fsyncs = fsyncs;
+        this.batchesPerCommit = batchesPerCommit;
         this.writer = new Thread(this::run, "anteroom-objects-group-commit");
         this.writer.setDaemon(true);
         this.writer.start();
     }
 
-    void submit(Flush flush) {
+    /** Queues {@code flush} for the next commit; after {@link #close()} it fails at once. */
+    public void submit(Flush flush) {
         if (stopped) {
             // not on this thread: the submitter holds its object's storage lock
             Thread.ofVirtual().start(() -> flush.done(new IllegalStateException("runtime is closed: storage no longer accepts writes")));
@@ -54,7 +67,7 @@ final class GroupCommitter implements AutoCloseable {
     }
 
     /** Batches waiting for the next commit. For tests. */
-    int queued() {
+    public int queued() {
         return queue.size();
     }
 
@@ -81,8 +94,8 @@ final class GroupCommitter implements AutoCloseable {
             Throwable failure = null;
             try {
                 engine.commit(batches);
-                metrics.fsyncs.mark();
-                metrics.batchesPerCommit.update(batches.size());
+                fsyncs.mark();
+                batchesPerCommit.update(batches.size());
             } catch (RuntimeException | Error e) {
                 failure = e;
             }
