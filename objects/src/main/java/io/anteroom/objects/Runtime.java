@@ -67,7 +67,7 @@ public final class Runtime implements AutoCloseable {
     final Codec codec = Codec.standard();
     final RuntimeMetrics metrics;
     final GroupCommitter committer;
-    final CacheBudget cacheBudget;
+    final ObjectCache.Budget cacheBudget;
     final int maxValueBytes;
     final long maxUnflushedBytes;
     final int maxQueuedEvents;
@@ -96,7 +96,8 @@ public final class Runtime implements AutoCloseable {
         this.maxQueuedEvents = b.maxQueuedEvents;
         this.idleTimeout = b.idleTimeout;
         this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
-        this.cacheBudget = new CacheBudget(b.cacheBudgetBytes, () -> new ArrayList<>(hosts.values()));
+        this.cacheBudget = new ObjectCache.Budget(b.cacheBudgetBytes,
+                () -> hosts.values().stream().map(h -> h.storage.cache).toList());
         this.committer = new GroupCommitter(engine, metrics.fsyncs, metrics.batchesPerCommit);
         metrics.gauge("cache.bytes", (Gauge<Long>) cacheBudget::bytes);
         metrics.gauge("live", (Gauge<Integer>) hosts::size);
