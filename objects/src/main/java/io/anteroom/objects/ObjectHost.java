@@ -93,14 +93,9 @@ final class ObjectHost {
      */
     int submit(Event e, boolean runHere) {
         e.submittedNanos = System.nanoTime();
-        switch (gate.arrive(e)) {
-            case CLOSED:
-                return CLOSED;
-            case QUEUED:
-                return ACCEPTED;
-            default:
-                break;
-        }
+        InputGate.Admission admission = gate.arrive(e);
+        if (admission == InputGate.Admission.CLOSED) return CLOSED;
+        if (admission == InputGate.Admission.QUEUED) return ACCEPTED;
         if (runHere) return RUN_HERE;
         startServing(e);
         return ACCEPTED;

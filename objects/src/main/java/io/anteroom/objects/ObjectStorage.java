@@ -2,7 +2,6 @@ package io.anteroom.objects;
 
 import io.anteroom.objects.storage.KeyRange;
 import io.anteroom.objects.storage.StorageEngine;
-import io.anteroom.objects.storage.internal.GroupCommitter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -601,18 +600,10 @@ final class ObjectStorage implements Storage {
         flushDone = new CompletableFuture<>();
         long started = System.nanoTime();
         StorageEngine.Batch b = new StorageEngine.Batch(object, batch.deleteAll, batch.writes, batch.alarm);
-        runtime.committer.submit(new GroupCommitter.Flush() {
-            @Override
-            public StorageEngine.Batch batch() {
-                return b;
-            }
-
-            @Override
-            public void done(Throwable failure) {
-                runtime.metrics.flushLatency.update(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                runtime.metrics.batchSize.update(b.size());
-                onFlushed(batch, failure);
-            }
+        runtime.committer.submit(b, failure -> {
+            runtime.metrics.flushLatency.update(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            runtime.metrics.batchSize.update(b.size());
+            onFlushed(batch, failure);
         });
     }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The single writer of a storage engine: takes every batch waiting (from any object), commits
@@ -22,19 +23,27 @@ import java.util.concurrent.TimeUnit;
  * {@code package-info}).
  */
 public final class GroupCommitter implements AutoCloseable {
-    /** A batch with its confirmation. */
-    public interface Flush {
-        StorageEngine.Batch batch();
+    /** A batch with its confirmation, called once the commit ended ({@code null}: success). Identity equality. */
+    private static final class Flush {
+        private final StorageEngine.Batch batch;
+        private final Consumer<Throwable> done;
 
-        /** Called once the commit ended; {@code failure} is null on success. */
-        void done(Throwable failure);
+        Flush(StorageEngine.Batch batch, Consumer<Throwable> done) {
+            this.batch = batch;
+            this.done = done;
+        }
+
+        StorageEngine.Batch batch() {
+            return batch;
+        }
+
+        void done(Throwable failure) {
+            done.accept(failure);
+        }
     }
 
     private static final int MAX_BATCHES_PER_COMMIT = 4096;
-    private static final Flush STOP = new Flush() {
-        public StorageEngine.Batch batch() { return null; }
-        public void done(Throwable failure) {}
-    };
+    private static final Flush STOP = new Flush(null, failure -> {});
 
     private final StorageEngine engine;
     private final Meter fsyncs;
@@ -56,8 +65,12 @@ public final class GroupCommitter implements AutoCloseable {
         this.writer.start();
     }
 
-    /** Queues {@code flush} for the next commit; after {@link #close()} it fails at once. */
-    public void submit(Flush flush) {
+    /**
+     * Queues {@code batch} for the next commit; {@code done} is called once that commit ended, with
+     * {@code null} on success or the failure. After {@link #close()} the batch fails at once.
+     */
+    public void submit(StorageEngine.Batch batch, Consumer<Throwable> done) {
+        Flush flush = new Flush(batch, done);
         if (stopped) {
             // not on this thread: the submitter holds its object's storage lock
             Thread.ofVirtual().start(() -> flush.done(new IllegalStateException("runtime is closed: storage no longer accepts writes")));
