@@ -188,4 +188,62 @@ class InputGateTest {
             server.stop(0);
         }
     }
+
+    // ------------------------------------------------------------------ the InputGate type on its own
+
+    private static InputGate<String> gate(int maxQueued) {
+        return new InputGate<>("test/g", maxQueued, java.time.Clock.systemUTC(), new com.codahale.metrics.Meter(), () -> true);
+    }
+
+    @Test
+    void aFreeGateIsEnteredAtOnceAndArrivalsQueueFirstInFirstOut() {
+        InputGate<String> g = gate(10);
+        assertThat(g.arrive("a")).isEqualTo(InputGate.Admission.ENTERED);
+        assertThat(g.arrive("b")).isEqualTo(InputGate.Admission.QUEUED);
+        assertThat(g.arrive("c")).isEqualTo(InputGate.Admission.QUEUED);
+        assertThat(g.queuedEvents()).isEqualTo(2);
+        assertThat(g.leave()).isEqualTo("b");
+        assertThat(g.leave()).isEqualTo("c");
+        assertThat(g.leave()).isNull();
+        assertThat(g.arrive("d")).isEqualTo(InputGate.Admission.ENTERED);
+    }
+
+    @Test
+    void arrivalsBeyondTheQueueLimitAreRefused() {
+        InputGate<String> g = gate(1);
+        g.arrive("running");
+        g.arrive("waiting");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> g.arrive("one too many"))
+                .isInstanceOf(ObjectOverloadedException.class).hasMessageContaining("limit 1");
+    }
+
+    @Test
+    void aSuspendedEventLetsTheNextInAndQueuesBehindItToResume() throws Exception {
+        InputGate<String> g = gate(10);
+        g.arrive("first");
+        g.arrive("second");
+        assertThat(g.suspend()).isEqualTo("second"); // the caller now serves "second"
+        Thread resumer = new Thread(g::resume, "resumption of first");
+        resumer.start();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> resumer.getState() == Thread.State.WAITING); // parked behind "second"
+        assertThat(g.whenIdle()).isNotDone();
+        assertThat(g.leave()).isNull(); // "second" done: the gate goes to the resumption
+        resumer.join(20_000);
+        assertThat(resumer.isAlive()).isFalse();
+        assertThat(g.leave()).isNull(); // "first" done: the gate is free
+        assertThat(g.whenIdle()).isDone();
+    }
+
+    @Test
+    void aFailedGateAdmitsNothingAndResumptionsSeeTheReset() {
+        InputGate<String> g = gate(10);
+        g.arrive("running");
+        assertThat(g.suspend()).isNull();
+        assertThat(g.fail(new IllegalStateException("flush failed"))).isTrue();
+        assertThat(g.fail(new IllegalStateException("again"))).isFalse();
+        assertThat(g.arrive("new")).isEqualTo(InputGate.Admission.CLOSED);
+        org.assertj.core.api.Assertions.assertThatThrownBy(g::resume)
+                .isInstanceOf(ObjectResetException.class).hasMessageContaining("flush failed");
+    }
 }
