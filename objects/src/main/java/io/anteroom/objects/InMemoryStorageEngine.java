@@ -1,5 +1,7 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.StorageEngine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

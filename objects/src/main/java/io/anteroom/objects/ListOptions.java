@@ -1,5 +1,8 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.StorageEngine;
+
 /**
  * Which keys {@link Storage#list} returns: between {@code start} (inclusive) or
  * {@code startAfter} (exclusive) and {@code end} (exclusive), starting with {@code prefix}, in
@@ -49,12 +52,12 @@ public final class ListOptions {
         boolean lowerInclusive = start != null || startAfter == null;
         String upper = end;
         if (prefix != null && !prefix.isEmpty()) {
-            if (lower == null || KeyRange.compareKeys(prefix, lower) > 0) {
+            if (lower == null || KeyRange.ORDER.compare(prefix, lower) > 0) {
                 lower = prefix;
                 lowerInclusive = true;
             }
-            String prefixEnd = KeyRange.prefixEnd(prefix);
-            if (prefixEnd != null && (upper == null || KeyRange.compareKeys(prefixEnd, upper) < 0)) {
+            String prefixEnd = prefixEnd(prefix);
+            if (prefixEnd != null && (upper == null || KeyRange.ORDER.compare(prefixEnd, upper) < 0)) {
                 upper = prefixEnd;
             }
         }
@@ -107,5 +110,26 @@ public final class ListOptions {
             }
             return new ListOptions(this);
         }
+    }
+
+    /**
+     * The smallest key greater than every key starting with {@code prefix}, or {@code null} if
+     * there is none (empty prefix, or only U+10FFFF code points).
+     */
+    private static String prefixEnd(String prefix) {
+        String p = prefix;
+        while (!p.isEmpty()) {
+            int last = p.offsetByCodePoints(p.length(), -1);
+            int cp = p.codePointAt(last);
+            if (cp < Character.MAX_CODE_POINT) {
+                int next = cp + 1;
+                if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
+                    next = Character.MAX_SURROGATE + 1;
+                }
+                return p.substring(0, last) + new String(Character.toChars(next));
+            }
+            p = p.substring(0, last);
+        }
+        return null;
     }
 }

@@ -49,7 +49,7 @@ final class ObjectContextImpl implements ObjectContext {
         host.blockDepth++;
         // the task runs on its own virtual thread so that the timeout can end the wait for it
         Thread worker = Thread.ofVirtual().name("object-" + host.namespace.name() + "-block").start(() -> {
-            host.holder = Thread.currentThread();
+            host.gate.runBy(Thread.currentThread());
             try {
                 result.complete(task.call());
             } catch (Throwable t) {
@@ -69,7 +69,7 @@ final class ObjectContextImpl implements ObjectContext {
                     + " was reset: " + cause, cause);
         } finally {
             timeout.cancel();
-            host.holder = caller;
+            host.gate.runBy(caller);
             host.blockDepth--;
         }
     }

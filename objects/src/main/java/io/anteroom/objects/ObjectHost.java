@@ -2,38 +2,26 @@ package io.anteroom.objects;
 
 import java.lang.reflect.Method;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live instance of one object: its input gate, its event loop and its lifecycle.
+ * The live instance of one object: a thin composition of its {@link InputGate} (which event runs),
+ * its {@link ObjectStorage} (cache, batches and {@link OutputGate}) and its event loop.
  *
- * <p>Input gate invariants (guarded by {@code gateLock}):
- * <ul>
- *   <li>At most one thread holds the gate ({@code held}); only the holder runs object code or
- *       waits on a storage read (storage operations keep the gate closed).</li>
- *   <li>{@code !held} implies the waiting queue is empty: an arriving event or resumption takes
- *       the gate at once when it is free, otherwise it queues, first-in first-out.</li>
- *   <li>New events are plain tasks, not threads: the holder that finishes an event runs the next
- *       queued event itself (one virtual thread serves a burst of calls without handoffs). A
- *       queued <em>resumption</em> (an event coming back from an outgoing call) is a parked
- *       thread; the gate is handed to it and the releasing thread stops serving.</li>
- *   <li>An outgoing call, {@code await} or {@code sleep} yields: it seals the event's writes into
- *       a batch (flush), hands the gate on, waits, and queues for the gate again. Inside
- *       {@code blockConcurrencyWhile} (and transactions) nothing yields.</li>
- * </ul>
+ * <p>Invariants: an event runs only while its thread holds the input gate; the reply of a call
+ * leaves only through the output gate ({@link ObjectStorage#release}). An outgoing call, {@code
+ * await} or {@code sleep} yields: it seals the event's writes into a batch (flush), suspends the
+ * event at the input gate, waits, and queues for the gate again. Inside {@code
+ * blockConcurrencyWhile} (and transactions) nothing yields.
  *
- * <p>Lifecycle: {@code closed} hosts accept no events (the runtime then creates a new host).
- * A host closes when evicted idle (nothing queued, nothing unflushed) or when broken (a flush
- * failed, or a {@code blockConcurrencyWhile} task failed): then every held reply fails with
- * {@link ObjectResetException}, queued events that never ran are redelivered to a fresh host,
- * and queued resumptions wake up to an {@link ObjectResetException}.
+ * <p>Lifecycle: a host whose gate is closed accepts no events (the runtime then creates a new
+ * host). A host closes when evicted idle (nothing queued, nothing unflushed) or when broken (a
+ * flush failed, or a {@code blockConcurrencyWhile} task failed): then every held reply fails with
+ * {@link ObjectResetException}, queued events that never ran are redelivered to a fresh host, and
+ * queued resumptions wake up to an {@link ObjectResetException}.
  */
 final class ObjectHost {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectHost.class);
@@ -48,27 +36,15 @@ final class ObjectHost {
     /** Completes once this closed host can no longer change storage (its last flush ended). */
     final CompletableFuture<Void> retired = new CompletableFuture<>();
 
-    private final Object gateLock = new Object();
-    private boolean held;
-    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
-    private int waitingEvents;
-    /** Events suspended in an outgoing wait (gate open meanwhile): the instance is still in use. */
-    private int suspended;
-    private boolean closed;
-    private long lastActivityMillis;
-    private List<CompletableFuture<Void>> idleWaiters;
-
     /**
-     * The thread running this object's code (the gate holder, or the worker of a
-     * blockConcurrencyWhile task). Storage and context calls from any other thread would bypass
-     * the gate, so they are refused.
+     * Which event runs. Storage and context calls from any thread but the current turn's would
+     * bypass it, so they are refused ({@link InputGate#checkTurn}).
      */
-    volatile Thread holder;
+    final InputGate<Event> gate;
 
     // touched only by the gate holder
     private Object instance;
     int blockDepth;
-    private volatile Throwable brokenCause;
 
     ObjectHost(Runtime runtime, Namespace<?> namespace, ObjectId id, CompletableFuture<Void> predecessorDone) {
         this.runtime = runtime;
@@ -77,8 +53,9 @@ final class ObjectHost {
         this.objectKey = Runtime.objectKey(namespace.name(), id);
         this.predecessorDone = predecessorDone;
         this.storage = new ObjectStorage(this);
+        this.gate = new InputGate<>(objectKey, runtime.maxQueuedEvents, runtime.clock(),
+                runtime.metrics.overloadRejections, storage::isQuiescent);
         this.context = new ObjectContextImpl(this);
-        this.lastActivityMillis = runtime.clock().millis();
     }
 
     /** One delivery: a call of {@code method} or (method null) the alarm set for {@code alarmAt}. */
@@ -100,16 +77,6 @@ final class ObjectHost {
         }
     }
 
-    private static final class Resume {
-        final Thread thread = Thread.currentThread();
-        volatile boolean granted;
-
-        void grant() {
-            granted = true;
-            LockSupport.unpark(thread);
-        }
-    }
-
     // ---------------------------------------------------------------- input gate
 
     /** Outcomes of {@link #submit}. */
@@ -126,22 +93,11 @@ final class ObjectHost {
      */
     int submit(Event e, boolean runHere) {
         e.submittedNanos = System.nanoTime();
-        synchronized (gateLock) {
-            if (closed) return CLOSED;
-            if (held) {
-                if (waitingEvents >= runtime.maxQueuedEvents) {
-                    runtime.metrics.overloadRejections.mark();
-                    throw new ObjectOverloadedException("object " + namespace.name() + "/" + id + " is overloaded: "
-                            + waitingEvents + " events already wait for it (limit " + runtime.maxQueuedEvents + "); back off and retry");
-                }
-                waiting.add(e);
-                waitingEvents++;
-                return ACCEPTED;
-            }
-            held = true;
-        }
+        InputGate.Admission admission = gate.arrive(e);
+        if (admission == InputGate.Admission.CLOSED) return CLOSED;
+        if (admission == InputGate.Admission.QUEUED) return ACCEPTED;
         if (runHere) return RUN_HERE;
-        Thread.ofVirtual().name("object-" + namespace.name()).start(() -> serve(e));
+        startServing(e);
         return ACCEPTED;
     }
 
@@ -150,52 +106,24 @@ final class ObjectHost {
      * A blocking in-process caller would only wait meanwhile: this saves a thread per call.
      */
     void runHere(Event e) {
-        holder = Thread.currentThread();
+        gate.runBy(Thread.currentThread());
         runEvent(e);
-        handOff(false);
+        Event next = gate.leave();
+        if (next != null) startServing(next);
+    }
+
+    private void startServing(Event first) {
+        Thread.ofVirtual().name("object-" + namespace.name()).start(() -> serve(first));
     }
 
     /** Runs events while this thread holds the gate and the next queued item is a new event. */
     private void serve(Event first) {
-        holder = Thread.currentThread();
+        gate.runBy(Thread.currentThread());
         Event e = first;
         while (e != null) {
             runEvent(e);
-            e = handOff(true);
+            e = gate.leave();
         }
-    }
-
-    /**
-     * Gives the gate to the next waiter. Returns the next new event if the caller should run it
-     * itself ({@code serveNext}); otherwise starts a thread for it.
-     */
-    private Event handOff(boolean serveNext) {
-        Event next = null;
-        List<CompletableFuture<Void>> idle = null;
-        synchronized (gateLock) {
-            Object w = waiting.poll();
-            if (w == null) {
-                held = false;
-                holder = null;
-                lastActivityMillis = runtime.clock().millis();
-                if (idleWaiters != null && suspended == 0 && storage.isQuiescent()) {
-                    idle = idleWaiters;
-                    idleWaiters = null;
-                }
-            } else if (w instanceof Event ev) {
-                waitingEvents--;
-                next = ev;
-            } else {
-                ((Resume) w).grant();
-            }
-        }
-        if (idle != null) idle.forEach(f -> f.complete(null));
-        if (next != null && !serveNext) {
-            Event n = next;
-            Thread.ofVirtual().name("object-" + namespace.name()).start(() -> serve(n));
-            return null;
-        }
-        return next;
     }
 
     /** Called by the holder before waiting on something outside: seals writes, opens the gate. */
@@ -206,61 +134,30 @@ final class ObjectHost {
 
     /** Opens the gate without sealing (the caller sealed already). */
     void exitGateSealed() {
-        synchronized (gateLock) {
-            suspended++;
-        }
-        handOff(false);
+        Event next = gate.suspend();
+        if (next != null) startServing(next);
     }
 
     /** Called after the wait: queues for the gate and returns holding it. */
     void enterGate() {
-        Resume r = null;
-        synchronized (gateLock) {
-            suspended--;
-            if (!held) {
-                held = true;
-            } else {
-                r = new Resume();
-                waiting.add(r);
-            }
-        }
-        if (r != null) {
-            boolean interrupted = false;
-            while (!r.granted) {
-                LockSupport.park(this);
-                // an interrupt must not turn this wait into a spin; it is kept for the object's code
-                if (Thread.interrupted()) interrupted = true;
-            }
-            if (interrupted) Thread.currentThread().interrupt();
-        }
-        holder = Thread.currentThread();
-        throwIfBroken();
+        gate.resume();
     }
 
     int queuedEvents() {
-        synchronized (gateLock) {
-            return waitingEvents;
-        }
+        return gate.queuedEvents();
     }
 
     /** @throws IllegalStateException unless called from this object's running event */
     void checkHolder(String what) {
-        if (holder != Thread.currentThread()) {
-            throw new IllegalStateException(what + " of object " + namespace.name() + "/" + id
-                    + " was called outside of the object's own event (from thread " + Thread.currentThread()
-                    + "); use it only from the object's methods, constructor, alarm handler or blockConcurrencyWhile task");
-        }
+        gate.checkTurn(what);
     }
 
     void throwIfBroken() {
-        Throwable cause = brokenCause;
-        if (cause != null) {
-            throw new ObjectResetException("object " + namespace.name() + "/" + id + " was reset: " + cause.getMessage(), cause);
-        }
+        gate.throwIfBroken();
     }
 
     boolean isBroken() {
-        return brokenCause != null;
+        return gate.isBroken();
     }
 
     // ---------------------------------------------------------------- events
@@ -277,7 +174,7 @@ final class ObjectHost {
 
     private void deliver(Event e) {
         runtime.metrics.gateWait.update(System.nanoTime() - e.submittedNanos, TimeUnit.NANOSECONDS);
-        if (brokenCause != null) {
+        if (gate.isBroken()) {
             // never ran here: a fresh instance serves it
             runtime.redeliver(namespace, id, e);
             return;
@@ -368,11 +265,11 @@ final class ObjectHost {
         try {
             handler.alarm();
         } catch (Exception failure) {
-            retry = runtime.alarmFailed(this, scheduledFor, failure);
+            retry = runtime.alarms.failed(this, scheduledFor, failure);
         } finally {
             storage.endAlarm(version, retry);
         }
-        if (!retry) runtime.alarmSucceeded(objectKey);
+        if (!retry) runtime.alarms.succeeded(objectKey);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -382,31 +279,17 @@ final class ObjectHost {
      * fresh. Safe to call from any thread, more than once.
      */
     void reset(Throwable cause) {
-        synchronized (gateLock) {
-            if (brokenCause != null) return;
-            brokenCause = cause;
-            closed = true;
-        }
+        if (!gate.fail(cause)) return;
         LOG.warn("object {}/{} reset: {}", namespace.name(), id, cause.toString());
         runtime.metrics.resets.mark();
         runtime.hostClosed(this);
         storage.breakAll(cause).whenComplete((v, x) -> retired.complete(null));
-        List<CompletableFuture<Void>> idle;
-        synchronized (gateLock) {
-            idle = idleWaiters;
-            idleWaiters = null;
-        }
-        if (idle != null) idle.forEach(f -> f.complete(null));
+        gate.wakeIdleWaiters();
     }
 
     /** Closes this host if idle since {@code idleMillis} with nothing unflushed; true if closed. */
     boolean evictIfIdle(long nowMillis, long idleMillis) {
-        synchronized (gateLock) {
-            if (closed || held || !waiting.isEmpty() || suspended > 0) return false;
-            if (nowMillis - lastActivityMillis < idleMillis) return false;
-            if (!storage.isQuiescent()) return false;
-            closed = true;
-        }
+        if (!gate.closeIfIdle(nowMillis, idleMillis)) return false;
         storage.dropCache();
         retired.complete(null);
         runtime.hostClosed(this);
@@ -415,26 +298,11 @@ final class ObjectHost {
 
     /** Completes when no event runs or waits and every write is durable (or the host broke). */
     CompletableFuture<Void> whenIdle() {
-        synchronized (gateLock) {
-            if ((!held && waiting.isEmpty() && suspended == 0 && storage.isQuiescent()) || brokenCause != null) {
-                return CompletableFuture.completedFuture(null);
-            }
-            if (idleWaiters == null) idleWaiters = new ArrayList<>();
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            idleWaiters.add(f);
-            return f;
-        }
+        return gate.whenIdle();
     }
 
     /** Called after a flush completes: wakes {@link #whenIdle} waiters if now idle. */
     void flushed() {
-        List<CompletableFuture<Void>> idle = null;
-        synchronized (gateLock) {
-            if (idleWaiters != null && !held && waiting.isEmpty() && suspended == 0 && storage.isQuiescent()) {
-                idle = idleWaiters;
-                idleWaiters = null;
-            }
-        }
-        if (idle != null) idle.forEach(f -> f.complete(null));
+        gate.writesSettled();
     }
 }

@@ -1,9 +1,10 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.StorageEngine;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -11,62 +12,52 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The storage of one live object: cache, coalescing, flushes and the output gate.
+ * The storage of one live object: the {@link Storage} API over its {@link ObjectCache}, its write
+ * batches (coalescing and flushes) and its {@link OutputGate}.
  *
- * <p>Invariants (all state guarded by {@code lock}; never call into the host's gate while holding
- * it):
+ * <p>Invariants (all state, including the cache's and the output gate's, guarded by {@code lock};
+ * never call into the host's input gate while holding it):
  * <ul>
  *   <li>Every write gets the next sequence number, updates the cache at once (dirty entry) and
  *       joins the {@code open} batch. At a yield of the current event {@code open} is sealed
  *       into {@code ready}; so a batch never splits an event's writes (except under
  *       backpressure or {@code sync()}, which seal explicitly).</li>
- *   <li>At most one flush is in flight; it carries {@code ready}. When it is durable,
- *       {@code durableSeq} advances to its last write, its entries become clean, and the next
+ *   <li>At most one flush is in flight; it carries {@code ready}. When it is durable, the output
+ *       gate's durable point advances to its last write, its entries become clean, and the next
  *       ready batch (if any) starts at once: flushes pipeline with events.</li>
- *   <li>Output gate: a reply captured when {@code confirmSeq} was {@code s} is released when
- *       {@code durableSeq >= s}; {@code confirmSeq} is the last write not made with
- *       {@code allowUnconfirmed}.</li>
- *   <li>Dirty entries are never evicted, so a key missing from the cache has no unflushed write,
- *       and the engine's value is current, except while a {@code deleteAll} is not yet durable
- *       (then a miss means absent).</li>
+ *   <li>A key missing from the cache has no unflushed write, and the engine's value is current,
+ *       except while a {@code deleteAll} is not yet durable (then a miss means absent).</li>
  *   <li>A read that went to the engine fills the cache only if the cache did not change shape
- *       meanwhile ({@code cacheEpoch}); while an {@code allowConcurrency} read is in flight no new
- *       flush starts, so the engine shows exactly the durable writes issued before the read.</li>
- *   <li>On failure ({@link #breakAll}) nothing held is ever released; it all fails.</li>
+ *       meanwhile (its epoch); while an {@code allowConcurrency} read is in flight no new flush
+ *       starts, so the engine shows exactly the durable writes issued before the read.</li>
+ *   <li>On failure ({@link #breakAll}, or a failed flush) the output gate breaks: nothing held is
+ *       ever released, and no later batch is ever flushed.</li>
  * </ul>
  */
 final class ObjectStorage implements Storage {
-    private static final long ENTRY_OVERHEAD = 64;
-
     private final ObjectHost host;
     private final Runtime runtime;
     private final String object;
     private final Codec codec;
     private final Object lock = new Object();
 
-    private final TreeMap<String, Entry> cache = new TreeMap<>(KeyRange.ORDER);
-    private long cachedBytes;
-    private long cacheEpoch;
+    final ObjectCache cache;
+    private final OutputGate output;
 
     private long writeSeq;
-    private long confirmSeq;
-    private long durableSeq;
     private long deleteAllSeq;
     private Pending open = new Pending();
     private Pending ready;
     private boolean flushing;
     private long unflushedBytes;
     private CompletableFuture<Void> flushDone = CompletableFuture.completedFuture(null);
-    private final PriorityQueue<Held> held = new PriorityQueue<>();
     private int concurrentReads;
-    private Throwable broken;
     private boolean dropped;
 
     private boolean alarmLoaded;
@@ -81,22 +72,8 @@ final class ObjectStorage implements Storage {
         this.runtime = host.runtime;
         this.object = host.objectKey;
         this.codec = runtime.codec;
-    }
-
-    static final class Entry {
-        byte[] value; // null: known absent
-        long dirtySeq; // 0: clean (equal to the engine)
-        boolean noCache;
-        long lastAccess;
-
-        Entry copy() {
-            Entry e = new Entry();
-            e.value = value;
-            e.dirtySeq = dirtySeq;
-            e.noCache = noCache;
-            e.lastAccess = lastAccess;
-            return e;
-        }
+        this.cache = new ObjectCache(lock, runtime.cacheBudget);
+        this.output = new OutputGate(lock, object);
     }
 
     /** Writes not yet handed to the writer. {@code writes} values: null deletes. */
@@ -134,13 +111,6 @@ final class ObjectStorage implements Storage {
         }
     }
 
-    private record Held(long seq, CompletableFuture<Object> future, Object result, Throwable error) implements Comparable<Held> {
-        @Override
-        public int compareTo(Held o) {
-            return Long.compare(seq, o.seq);
-        }
-    }
-
     private static final class TxnFrame {
         final Pending open;
         final long confirmSeq;
@@ -149,12 +119,12 @@ final class ObjectStorage implements Storage {
         final Instant alarm;
         final boolean alarmLoaded;
         final long alarmVersion;
-        final Map<String, Entry> undo = new HashMap<>(); // value null: key was not cached
-        TreeMap<String, Entry> cacheSnapshot;
+        final Map<String, ObjectCache.Entry> undo = new HashMap<>(); // value null: key was not cached
+        TreeMap<String, ObjectCache.Entry> cacheSnapshot;
 
         TxnFrame(ObjectStorage s) {
             open = s.open.copy();
-            confirmSeq = s.confirmSeq;
+            confirmSeq = s.output.confirmationPoint();
             deleteAllSeq = s.deleteAllSeq;
             unflushedBytes = s.unflushedBytes;
             alarm = s.alarm;
@@ -200,6 +170,7 @@ final class ObjectStorage implements Storage {
 
     private void checkUsable() {
         host.checkHolder("storage");
+        Throwable broken = output.failure();
         if (broken != null) {
             throw new ObjectResetException("object " + object + " was reset: " + broken.getMessage(), broken);
         }
@@ -231,35 +202,24 @@ final class ObjectStorage implements Storage {
         long epoch;
         synchronized (lock) {
             checkUsable();
-            Entry e = cache.get(key);
+            ObjectCache.Entry e = cache.read(key, options.noCache());
             if (e != null) {
                 runtime.metrics.cacheHits.mark();
-                e.lastAccess = runtime.cacheBudget.tick();
-                byte[] v = e.value;
-                if (options.noCache() && e.dirtySeq == 0) {
-                    long freed = removeEntry(key, e);
-                    runtime.cacheBudget.charge(-freed);
-                }
-                return v;
+                return e.value;
             }
-            if (deleteAllSeq > durableSeq) {
+            if (!output.isDurable(deleteAllSeq)) {
                 runtime.metrics.cacheHits.mark();
                 return null;
             }
             runtime.metrics.cacheMisses.mark();
-            epoch = cacheEpoch;
+            epoch = cache.epoch();
         }
         byte[] loaded = loadOutsideLock(options, () -> runtime.engine.get(object, key));
         if (!options.noCache()) {
             long added = 0;
             synchronized (lock) {
-                if (broken == null && cacheEpoch == epoch && !cache.containsKey(key) && deleteAllSeq <= durableSeq) {
-                    Entry e = new Entry();
-                    e.value = loaded;
-                    e.lastAccess = runtime.cacheBudget.tick();
-                    cache.put(key, e);
-                    added = size(key, loaded);
-                    cachedBytes += added;
+                if (output.failure() == null && output.isDurable(deleteAllSeq)) {
+                    added = cache.fill(key, loaded, epoch);
                 }
             }
             if (added > 0) runtime.cacheBudget.charge(added);
@@ -309,14 +269,9 @@ final class ObjectStorage implements Storage {
         long epoch;
         synchronized (lock) {
             checkUsable();
-            java.util.NavigableMap<String, Entry> view = cache;
-            if (range.start() != null) view = view.tailMap(range.start(), range.startInclusive());
-            if (range.end() != null) view = view.headMap(range.end(), false);
-            for (Map.Entry<String, Entry> e : view.entrySet()) {
-                if (e.getValue().dirtySeq != 0) overlay.put(e.getKey(), e.getValue().value);
-            }
-            engineHidden = deleteAllSeq > durableSeq;
-            epoch = cacheEpoch;
+            cache.dirtyIn(range, overlay);
+            engineHidden = !output.isDurable(deleteAllSeq);
+            epoch = cache.epoch();
         }
         List<Map.Entry<String, byte[]>> rows = List.of();
         if (!engineHidden) {
@@ -342,18 +297,8 @@ final class ObjectStorage implements Storage {
     private void populate(List<Map.Entry<String, byte[]>> rows, long epoch) {
         long added = 0;
         synchronized (lock) {
-            if (broken != null || cacheEpoch != epoch || deleteAllSeq > durableSeq) return;
-            for (Map.Entry<String, byte[]> r : rows) {
-                if (!cache.containsKey(r.getKey())) {
-                    Entry e = new Entry();
-                    e.value = r.getValue();
-                    e.lastAccess = runtime.cacheBudget.tick();
-                    cache.put(r.getKey(), e);
-                    long s = size(r.getKey(), r.getValue());
-                    cachedBytes += s;
-                    added += s;
-                }
-            }
+            if (output.failure() != null || !output.isDurable(deleteAllSeq)) return;
+            added = cache.fill(rows, epoch);
         }
         if (added > 0) runtime.cacheBudget.charge(added);
     }
@@ -411,26 +356,14 @@ final class ObjectStorage implements Storage {
                 byte[] value = w.getValue();
                 long seq = ++writeSeq;
                 recordUndo(key);
-                Entry e = cache.get(key);
-                if (e == null) {
-                    e = new Entry();
-                    cache.put(key, e);
-                    delta += size(key, value);
-                } else {
-                    delta += size(key, value) - size(key, e.value);
-                }
-                e.value = value;
-                e.dirtySeq = seq;
-                e.noCache = options.noCache();
-                e.lastAccess = runtime.cacheBudget.tick();
+                delta += cache.write(key, value, seq, options.noCache());
                 open.writes.put(key, value);
                 open.maxSeq = seq;
-                long bytes = size(key, value);
+                long bytes = ObjectCache.size(key, value);
                 open.bytes += bytes;
                 unflushedBytes += bytes;
             }
-            if (!options.allowUnconfirmed()) confirmSeq = writeSeq;
-            cachedBytes += delta;
+            if (!options.allowUnconfirmed()) output.holdOutputsUntil(writeSeq);
             overLimit = unflushedBytes > runtime.maxUnflushedBytes && txns.isEmpty();
         }
         if (delta != 0) runtime.cacheBudget.charge(delta);
@@ -446,8 +379,7 @@ final class ObjectStorage implements Storage {
                 if (unflushedBytes <= runtime.maxUnflushedBytes) return;
                 sealOpen();
                 maybeStartFlush();
-                wait = new CompletableFuture<>();
-                held.add(new Held(ready != null ? ready.maxSeq : writeSeq, wait, null, null));
+                wait = output.whenDurable(ready != null ? ready.maxSeq : writeSeq);
             }
             wait.join();
         }
@@ -461,14 +393,11 @@ final class ObjectStorage implements Storage {
             recordUndoAll();
             long seq = ++writeSeq;
             deleteAllSeq = seq;
-            released = cachedBytes;
-            cache.clear();
-            cachedBytes = 0;
-            cacheEpoch++;
+            released = cache.clear();
             open.deleteAll = true;
             open.writes = new LinkedHashMap<>();
             open.maxSeq = seq;
-            if (!options.allowUnconfirmed()) confirmSeq = seq;
+            if (!options.allowUnconfirmed()) output.holdOutputsUntil(seq);
         }
         runtime.cacheBudget.charge(-released);
     }
@@ -505,7 +434,7 @@ final class ObjectStorage implements Storage {
             alarmVersion++;
             open.alarm = new StorageEngine.AlarmChange(at);
             open.maxSeq = seq;
-            confirmSeq = seq;
+            output.holdOutputsUntil(seq);
         }
     }
 
@@ -588,8 +517,7 @@ final class ObjectStorage implements Storage {
     private void recordUndo(String key) {
         for (TxnFrame f : txns) {
             if (f.cacheSnapshot == null && !f.undo.containsKey(key)) {
-                Entry e = cache.get(key);
-                f.undo.put(key, e == null ? null : e.copy());
+                f.undo.put(key, cache.copyOf(key));
             }
         }
     }
@@ -597,8 +525,7 @@ final class ObjectStorage implements Storage {
     private void recordUndoAll() {
         for (TxnFrame f : txns) {
             if (f.cacheSnapshot == null) {
-                TreeMap<String, Entry> snap = new TreeMap<>(KeyRange.ORDER);
-                cache.forEach((k, e) -> snap.put(k, e.copy()));
+                TreeMap<String, ObjectCache.Entry> snap = cache.snapshot();
                 f.undo.forEach((k, e) -> {
                     if (e == null) snap.remove(k);
                     else snap.put(k, e.copy());
@@ -609,80 +536,50 @@ final class ObjectStorage implements Storage {
     }
 
     private void rollback(TxnFrame frame) {
-        long before;
-        long after;
+        long delta;
         synchronized (lock) {
             txns.remove(frame);
-            before = cachedBytes;
-            if (frame.cacheSnapshot != null) {
-                cache.clear();
-                cache.putAll(frame.cacheSnapshot);
-            } else {
-                frame.undo.forEach((k, e) -> {
-                    if (e == null) cache.remove(k);
-                    else cache.put(k, e);
-                });
-            }
-            for (Entry e : cache.values()) {
-                if (e.dirtySeq != 0 && e.dirtySeq <= durableSeq) e.dirtySeq = 0;
-            }
-            cacheEpoch++;
+            delta = cache.rollback(frame.cacheSnapshot, frame.undo, output.durableSeq());
             open = frame.open;
-            confirmSeq = frame.confirmSeq;
+            output.holdOutputsUntil(frame.confirmSeq);
             deleteAllSeq = frame.deleteAllSeq;
             unflushedBytes = frame.unflushedBytes;
             alarm = frame.alarm;
             alarmLoaded = frame.alarmLoaded;
             alarmVersion = frame.alarmVersion;
-            long total = 0;
-            for (Map.Entry<String, Entry> e : cache.entrySet()) total += size(e.getKey(), e.getValue().value);
-            cachedBytes = total;
-            after = total;
         }
-        runtime.cacheBudget.charge(after - before);
+        runtime.cacheBudget.charge(delta);
     }
 
     @Override
     public void sync() {
-        CompletableFuture<Object> wait = new CompletableFuture<>();
+        CompletableFuture<Object> wait;
         synchronized (lock) {
             checkUsable();
             if (!txns.isEmpty()) throw new IllegalStateException("sync() is not allowed inside storage.transaction(...)");
             sealOpen();
             maybeStartFlush();
-            if (writeSeq <= durableSeq) return;
-            held.add(new Held(writeSeq, wait, null, null));
+            if (output.isDurable(writeSeq)) return;
+            wait = output.whenDurable(writeSeq);
         }
         wait.join();
     }
 
     /** A future completing when every write issued before now that holds outputs is durable. */
     CompletableFuture<Object> whenConfirmed() {
-        CompletableFuture<Object> f = new CompletableFuture<>();
-        synchronized (lock) {
-            if (broken != null) {
-                f.completeExceptionally(new ObjectResetException("object " + object + " was reset: " + broken.getMessage(), broken));
-            } else if (confirmSeq <= durableSeq) {
-                f.complete(null);
-            } else {
-                held.add(new Held(confirmSeq, f, null, null));
-            }
-        }
-        return f;
+        return output.whenConfirmed();
     }
 
     // ---------------------------------------------------------------- output gate and flushes
 
     long confirmationPoint() {
-        synchronized (lock) {
-            return confirmSeq;
-        }
+        return output.confirmationPoint();
     }
 
     /** The current event yields: its writes become a batch, flushed now if none is in flight. */
     void onYield() {
         synchronized (lock) {
-            if (!txns.isEmpty() || broken != null) return;
+            if (!txns.isEmpty() || output.failure() != null) return;
             sealOpen();
             maybeStartFlush();
         }
@@ -696,61 +593,44 @@ final class ObjectStorage implements Storage {
     }
 
     private void maybeStartFlush() {
-        if (flushing || ready == null || concurrentReads > 0 || broken != null) return;
+        if (flushing || ready == null || concurrentReads > 0 || output.failure() != null) return;
         Pending batch = ready;
         ready = null;
         flushing = true;
         flushDone = new CompletableFuture<>();
         long started = System.nanoTime();
         StorageEngine.Batch b = new StorageEngine.Batch(object, batch.deleteAll, batch.writes, batch.alarm);
-        runtime.committer.submit(new GroupCommitter.Flush() {
-            @Override
-            public StorageEngine.Batch batch() {
-                return b;
-            }
-
-            @Override
-            public void done(Throwable failure) {
-                runtime.metrics.flushLatency.update(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                runtime.metrics.batchSize.update(b.size());
-                onFlushed(batch, failure);
-            }
+        runtime.committer.submit(b, failure -> {
+            runtime.metrics.flushLatency.update(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            runtime.metrics.batchSize.update(b.size());
+            onFlushed(batch, failure);
         });
     }
 
     private void onFlushed(Pending batch, Throwable failure) {
-        List<Held> release = new ArrayList<>();
+        List<OutputGate.Held> release = List.of();
         CompletableFuture<Void> done;
         long released = 0;
         synchronized (lock) {
             flushing = false;
             done = flushDone;
-            if (failure != null && broken == null) {
+            if (failure != null) {
                 // from now on nothing more may reach storage: a later batch must never commit
                 // without this one. breakAll (via host.reset below) fails what is held.
-                broken = failure;
+                output.breakWith(failure);
             }
-            if (broken == null) {
-                durableSeq = batch.maxSeq;
+            if (output.failure() == null) {
+                release = output.durable(batch.maxSeq);
                 unflushedBytes -= batch.bytes;
-                for (String key : batch.writes.keySet()) {
-                    Entry e = cache.get(key);
-                    if (e != null && e.dirtySeq != 0 && e.dirtySeq <= durableSeq) {
-                        e.dirtySeq = 0;
-                        if (e.noCache) {
-                            released += removeEntry(key, e);
-                        }
-                    }
-                }
-                while (!held.isEmpty() && held.peek().seq <= durableSeq) release.add(held.poll());
+                released = cache.markClean(batch.writes.keySet(), batch.maxSeq);
                 maybeStartFlush();
             }
         }
         if (released > 0) runtime.cacheBudget.charge(-released);
         if (failure == null && batch.alarm != null) {
-            runtime.alarmCommitted(host, batch.alarm.at());
+            runtime.alarms.committed(host, batch.alarm.at());
         }
-        for (Held h : release) complete(h);
+        OutputGate.complete(release);
         done.complete(null);
         if (failure != null) {
             host.reset(failure);
@@ -759,99 +639,40 @@ final class ObjectStorage implements Storage {
         }
     }
 
-    private static void complete(Held h) {
-        if (h.error != null) h.future.completeExceptionally(h.error);
-        else h.future.complete(h.result);
-    }
-
     /** Releases a reply once every write before {@code seq} is durable. */
     void release(long seq, CompletableFuture<Object> reply, Object result, Throwable error) {
-        Held h = new Held(seq, reply, result, error);
-        synchronized (lock) {
-            if (broken != null) {
-                h = new Held(seq, reply, null, new ObjectResetException("object " + object + " was reset before this call's writes were durable: "
-                        + broken.getMessage(), broken));
-            } else if (seq > durableSeq) {
-                held.add(h);
-                return;
-            }
-        }
-        complete(h);
+        output.release(seq, reply, result, error);
     }
 
     /** Fails everything held and drops the cache; returns when the in-flight flush (if any) ends. */
     CompletableFuture<Void> breakAll(Throwable cause) {
-        List<Held> failed;
+        List<OutputGate.Held> failed;
         long released;
         CompletableFuture<Void> done;
         synchronized (lock) {
             if (dropped) return flushDone;
             dropped = true;
-            if (broken == null) broken = cause;
-            failed = new ArrayList<>(held);
-            held.clear();
+            output.breakWith(cause);
+            failed = output.takeHeld();
             open = new Pending();
             ready = null;
-            released = cachedBytes;
-            cache.clear();
-            cachedBytes = 0;
-            cacheEpoch++;
+            released = cache.clear();
             done = flushing ? flushDone : CompletableFuture.completedFuture(null);
         }
         runtime.cacheBudget.charge(-released);
-        for (Held h : failed) {
-            h.future.completeExceptionally(new ObjectResetException("object " + object
-                    + " was reset before this call's writes were durable: " + cause.getMessage(), cause));
-        }
+        output.fail(failed, cause);
         return done;
     }
 
     boolean isQuiescent() {
         synchronized (lock) {
-            return !flushing && ready == null && open.isEmpty() && held.isEmpty() && txns.isEmpty();
+            return !flushing && ready == null && open.isEmpty() && !output.holdsOutputs() && txns.isEmpty();
         }
     }
 
     void dropCache() {
         long released;
-        synchronized (lock) {
-            released = cachedBytes;
-            cache.clear();
-            cachedBytes = 0;
-            cacheEpoch++;
-        }
+        released = cache.clear();
         runtime.cacheBudget.charge(-released);
-    }
-
-    // ---------------------------------------------------------------- cache budget
-
-    private static long size(String key, byte[] value) {
-        return ENTRY_OVERHEAD + 2L * key.length() + (value == null ? 0 : value.length);
-    }
-
-    private long removeEntry(String key, Entry e) {
-        cache.remove(key);
-        cacheEpoch++;
-        long s = size(key, e.value);
-        cachedBytes -= s;
-        return s;
-    }
-
-    /** Adds this object's clean entries to {@code out} as eviction candidates. */
-    void evictionCandidates(List<CacheBudget.Candidate> out) {
-        synchronized (lock) {
-            for (Map.Entry<String, Entry> e : cache.entrySet()) {
-                if (e.getValue().dirtySeq == 0) out.add(new CacheBudget.Candidate(this, e.getKey(), e.getValue().lastAccess));
-            }
-        }
-    }
-
-    /** Evicts {@code key} if still clean and not touched since {@code lastAccess}; bytes freed. */
-    long evict(String key, long lastAccess) {
-        synchronized (lock) {
-            Entry e = cache.get(key);
-            if (e == null || e.dirtySeq != 0 || e.lastAccess != lastAccess) return 0;
-            return removeEntry(key, e);
-        }
     }
 }

@@ -2,13 +2,15 @@ package io.anteroom.objects;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.objects.storage.SqliteStorageEngine;
+import io.anteroom.objects.storage.StorageEngine;
+import io.anteroom.objects.storage.internal.GroupCommitter;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -50,14 +52,13 @@ import org.slf4j.LoggerFactory;
  * <p>Invariants: at most one live {@link ObjectHost} per object key is reachable from
  * {@code hosts}; a host that closes is removed from it by {@link #hostClosed}, and a successor is
  * not allowed to read storage before the predecessor's last flush ended ({@code draining}).
+ * Alarms are scheduled by {@link Alarms}; idle instances are evicted by a periodic sweep.
  * After {@link #close()} no event is accepted ({@link IllegalStateException}), every accepted
  * event has run, every write is durable, and the engine is closed.
  */
 public final class Runtime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
     private static final Pattern NAMESPACE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-    static final int ALARM_RETRIES = 6;
-    static final Duration ALARM_FIRST_BACKOFF = Duration.ofSeconds(2);
 
     final StorageEngine engine;
     final Scheduler scheduler;
@@ -66,7 +67,7 @@ public final class Runtime implements AutoCloseable {
     final Codec codec = Codec.standard();
     final RuntimeMetrics metrics;
     final GroupCommitter committer;
-    final CacheBudget cacheBudget;
+    final ObjectCache.Budget cacheBudget;
     final int maxValueBytes;
     final long maxUnflushedBytes;
     final int maxQueuedEvents;
@@ -76,10 +77,8 @@ public final class Runtime implements AutoCloseable {
     private final Map<String, Namespace<?>> namespaces = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ObjectHost> hosts = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, CompletableFuture<Void>> draining = new ConcurrentHashMap<>();
-    private final Map<String, Instant> unclaimedAlarms = new HashMap<>();
-    private final Map<String, Scheduler.Cancellable> alarmTasks = new HashMap<>();
-    private final Map<String, Integer> alarmAttempts = new HashMap<>();
-    private final Object alarmLock = new Object();
+    final Alarms alarms;
+    private final Object sweepLock = new Object();
     private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
     private final LocalTransport transport = new LocalTransport(this);
     private volatile boolean closed;
@@ -97,11 +96,12 @@ public final class Runtime implements AutoCloseable {
         this.maxQueuedEvents = b.maxQueuedEvents;
         this.idleTimeout = b.idleTimeout;
         this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
-        this.cacheBudget = new CacheBudget(b.cacheBudgetBytes, () -> new ArrayList<>(hosts.values()));
-        this.committer = new GroupCommitter(engine, metrics);
+        this.cacheBudget = new ObjectCache.Budget(b.cacheBudgetBytes,
+                () -> hosts.values().stream().map(h -> h.storage.cache).toList());
+        this.committer = new GroupCommitter(engine, metrics.fsyncs, metrics.batchesPerCommit);
         metrics.gauge("cache.bytes", (Gauge<Long>) cacheBudget::bytes);
         metrics.gauge("live", (Gauge<Integer>) hosts::size);
-        unclaimedAlarms.putAll(engine.alarms());
+        this.alarms = new Alarms(this, engine.alarms());
         scheduleSweep();
     }
 
@@ -133,7 +133,7 @@ public final class Runtime implements AutoCloseable {
         if (namespaces.putIfAbsent(name, ns) != null) {
             throw new IllegalArgumentException("namespace " + name + " is already registered in this runtime");
         }
-        claimAlarms(ns);
+        alarms.claim(ns);
         return ns;
     }
 
@@ -190,7 +190,7 @@ public final class Runtime implements AutoCloseable {
     CompletableFuture<Object> invoke(Namespace<?> ns, ObjectId id, Method method, Object[] args, boolean encoded) {
         checkOpen();
         ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), encoded);
-        dispatch(ns, id, e, false);
+        dispatch(ns, id, e);
         return e.reply;
     }
 
@@ -204,6 +204,11 @@ public final class Runtime implements AutoCloseable {
         ObjectHost ran = dispatch(ns, id, e, Thread.currentThread().isVirtual());
         if (ran != null) ran.runHere(e);
         return e.reply;
+    }
+
+    /** Delivers {@code e} to the object's input gate (a new thread serves it if the gate is free). */
+    void dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
+        dispatch(ns, id, e, false);
     }
 
     /** Delivers {@code e}; returns the host if the caller must run it here (see {@link ObjectHost#submit}). */
@@ -230,7 +235,7 @@ public final class Runtime implements AutoCloseable {
             return;
         }
         try {
-            dispatch(ns, id, e, false);
+            dispatch(ns, id, e);
         } catch (RuntimeException failure) {
             e.reply.completeExceptionally(failure);
         }
@@ -258,99 +263,13 @@ public final class Runtime implements AutoCloseable {
         return f.whenCompleteAsync((v, x) -> {}, callbacks);
     }
 
-    // ---------------------------------------------------------------- alarms
-
-    private void claimAlarms(Namespace<?> ns) {
-        List<Map.Entry<String, Instant>> mine = new ArrayList<>();
-        synchronized (alarmLock) {
-            String prefix = ns.name() + "/";
-            unclaimedAlarms.entrySet().removeIf(e -> {
-                if (e.getKey().startsWith(prefix)) {
-                    mine.add(e);
-                    return true;
-                }
-                return false;
-            });
-        }
-        for (Map.Entry<String, Instant> e : mine) {
-            ObjectId id = ObjectId.parse(e.getKey().substring(ns.name().length() + 1));
-            scheduleAlarm(ns, id, e.getValue(), e.getValue());
-        }
-    }
-
-    /** A batch carrying an alarm change is durable: (re)schedule it. */
-    void alarmCommitted(ObjectHost host, Instant at) {
-        if (at == null) {
-            synchronized (alarmLock) {
-                Scheduler.Cancellable old = alarmTasks.remove(host.objectKey);
-                if (old != null) old.cancel();
-                alarmAttempts.remove(host.objectKey);
-            }
-            return;
-        }
-        synchronized (alarmLock) {
-            alarmAttempts.remove(host.objectKey);
-        }
-        scheduleAlarm(host.namespace, host.id, at, at);
-    }
-
-    private void scheduleAlarm(Namespace<?> ns, ObjectId id, Instant stored, Instant fireAt) {
-        String key = objectKey(ns.name(), id);
-        synchronized (alarmLock) {
-            if (closed) return;
-            Scheduler.Cancellable old = alarmTasks.remove(key);
-            if (old != null) old.cancel();
-            alarmTasks.put(key, scheduler.schedule(fireAt, () -> fireAlarm(ns, id, stored)));
-        }
-    }
-
-    private void fireAlarm(Namespace<?> ns, ObjectId id, Instant stored) {
-        if (closed) return;
-        synchronized (alarmLock) {
-            alarmTasks.remove(objectKey(ns.name(), id));
-        }
-        ObjectHost.Event e = new ObjectHost.Event(null, null, stored, new CompletableFuture<>(), false);
-        e.reply.whenComplete((v, x) -> {
-            if (x != null) LOG.warn("alarm event of {}/{} failed: {}", ns.name(), id, x.toString());
-        });
-        try {
-            dispatch(ns, id, e, false);
-        } catch (ObjectOverloadedException overloaded) {
-            scheduleAlarm(ns, id, stored, clock.instant().plus(ALARM_FIRST_BACKOFF));
-        }
-    }
-
-    /** The alarm handler threw: schedule a retry (true) or give up (false). */
-    boolean alarmFailed(ObjectHost host, Instant stored, Exception failure) {
-        int attempt;
-        synchronized (alarmLock) {
-            attempt = alarmAttempts.merge(host.objectKey, 1, Integer::sum);
-            if (attempt > ALARM_RETRIES) alarmAttempts.remove(host.objectKey);
-        }
-        if (attempt > ALARM_RETRIES) {
-            LOG.error("alarm of {}/{} failed {} times; giving up and deleting it", host.namespace.name(), host.id, attempt, failure);
-            return false;
-        }
-        Duration backoff = ALARM_FIRST_BACKOFF.multipliedBy(1L << (attempt - 1));
-        LOG.warn("alarm of {}/{} failed (attempt {}), retrying in {}: {}", host.namespace.name(), host.id, attempt, backoff, failure.toString());
-        scheduleAlarm(host.namespace, host.id, stored, clock.instant().plus(backoff));
-        metrics.alarmRetries.inc(); // after scheduling: an observer of the count sees the retry already planned
-        return true;
-    }
-
-    void alarmSucceeded(String objectKey) {
-        synchronized (alarmLock) {
-            alarmAttempts.remove(objectKey);
-        }
-    }
-
     // ---------------------------------------------------------------- idle eviction
 
     private void scheduleSweep() {
         Duration every = idleTimeout.dividedBy(4);
         if (every.isZero()) every = idleTimeout;
         Instant next = clock.instant().plus(every);
-        synchronized (alarmLock) {
+        synchronized (sweepLock) {
             if (closed) return;
             sweep = scheduler.schedule(next, () -> {
                 evictIdle();
@@ -402,13 +321,12 @@ public final class Runtime implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (alarmLock) {
+        synchronized (sweepLock) {
             if (closed) return;
             closed = true;
             if (sweep != null) sweep.cancel();
-            alarmTasks.values().forEach(Scheduler.Cancellable::cancel);
-            alarmTasks.clear();
         }
+        alarms.close();
         List<CompletableFuture<Void>> idle = new ArrayList<>();
         for (ObjectHost h : hosts.values()) idle.add(h.whenIdle());
         draining.values().forEach(idle::add);

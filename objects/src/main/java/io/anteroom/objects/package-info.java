@@ -4,7 +4,7 @@
  *
  * <p>Entry points: {@link io.anteroom.objects.Runtime} (builder, namespaces, transport, metrics),
  * {@link io.anteroom.objects.Namespace} (ids and stubs), {@link io.anteroom.objects.ObjectContext}
- * and {@link io.anteroom.objects.Storage} (what an object sees), {@link io.anteroom.objects.StorageEngine}
+ * and {@link io.anteroom.objects.Storage} (what an object sees), {@link io.anteroom.objects.storage.StorageEngine}
  * (SQLite by default, in memory for tests), {@link io.anteroom.objects.Stubs} and
  * {@link io.anteroom.objects.Codec} (stubs over any {@link io.anteroom.objects.ObjectTransport}).
  *
@@ -17,7 +17,10 @@
  *
  * <p>The semantics (input gate, output gate, cache, coalescing, group commit) are those of
  * {@code shared/design/durable-objects.md}; each concurrency-bearing class states its invariants
- * in its header comment ({@code ObjectHost}: input gate and lifecycle; {@code ObjectStorage}:
- * cache, batches and output gate; {@code GroupCommitter}: the single writer).
+ * in its header comment, one rule per type: {@code InputGate} (which event runs), {@code
+ * OutputGate} (what is held until durable), {@code ObjectCache} (entries and the memory budget),
+ * {@code ObjectStorage} (batches and flushes, composing the cache and the output gate), {@code
+ * ObjectHost} (one live instance: its gate, event loop and lifecycle), {@code Alarms}, and {@code
+ * storage.internal.GroupCommitter} (the single writer).
  */
 package io.anteroom.objects;

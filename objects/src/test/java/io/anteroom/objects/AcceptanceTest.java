@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.Counters.Counter;
 import io.anteroom.objects.Counters.CounterObject;
+import io.anteroom.objects.storage.StorageEngine;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,12 +54,15 @@ class AcceptanceTest {
         String ping();
     }
 
-    /** A peer whose ping waits until the test opens {@link #gate}. */
+    /** A peer whose ping signals {@code entered}, then waits until the test opens {@code gate}. */
     static final class PeerObject implements Peer {
-        static volatile CompletableFuture<Void> entered = new CompletableFuture<>();
-        static volatile CompletableFuture<Void> gate = new CompletableFuture<>();
+        private final CompletableFuture<Void> entered;
+        private final CompletableFuture<Void> gate;
 
-        PeerObject(ObjectContext ctx) {}
+        PeerObject(CompletableFuture<Void> entered, CompletableFuture<Void> gate) {
+            this.entered = entered;
+            this.gate = gate;
+        }
 
         @Override
         public String ping() {
@@ -75,11 +79,12 @@ class AcceptanceTest {
     }
 
     static final class AccountObject implements Account {
-        static final List<String> log = new CopyOnWriteArrayList<>();
+        private final List<String> log;
         private final ObjectContext ctx;
         private final Storage storage;
 
-        AccountObject(ObjectContext ctx) {
+        AccountObject(ObjectContext ctx, List<String> log) {
+            this.log = log;
             this.ctx = ctx;
             this.storage = ctx.storage();
         }
@@ -105,20 +110,20 @@ class AcceptanceTest {
 
     @Test
     void interleavingAllowedOnlyAtOutgoingCalls() throws Exception {
-        PeerObject.entered = new CompletableFuture<>();
-        PeerObject.gate = new CompletableFuture<>();
-        AccountObject.log.clear();
+        CompletableFuture<Void> entered = new CompletableFuture<>();
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        List<String> log = new CopyOnWriteArrayList<>();
         try (Fixture f = new Fixture()) {
-            f.runtime.namespace("peer", Peer.class, PeerObject::new);
-            Account account = f.runtime.namespace("account", Account.class, AccountObject::new).get("a");
+            f.runtime.namespace("peer", Peer.class, ctx -> new PeerObject(entered, gate));
+            Account account = f.runtime.namespace("account", Account.class, ctx -> new AccountObject(ctx, log)).get("a");
             CompletableFuture<Long> slow = f.async(account::incrementAcrossCall);
-            PeerObject.entered.get();
+            entered.get();
             // while the slow event waits on its outgoing call, another event runs to completion
             assertThat(account.increment()).isEqualTo(0);
             assertThat(slow).isNotDone();
-            PeerObject.gate.complete(null);
+            gate.complete(null);
             assertThat(slow.get()).isEqualTo(0);
-            assertThat(AccountObject.log).containsExactly("slow: read 0", "fast: read 0", "slow: resumed");
+            assertThat(log).containsExactly("slow: read 0", "fast: read 0", "slow: resumed");
 
             // without an outgoing call, no interleaving: 32 concurrent increments lose nothing
             List<CompletableFuture<Long>> calls = new ArrayList<>();
@@ -173,10 +178,9 @@ class AcceptanceTest {
     }
 
     static final class LoadedObject implements Loaded {
-        static volatile CompletableFuture<Long> source = new CompletableFuture<>();
         private long value = -1;
 
-        LoadedObject(ObjectContext ctx) {
+        LoadedObject(ObjectContext ctx, CompletableFuture<Long> source) {
             ctx.blockConcurrencyWhile(() -> {
                 long stored = ctx.storage().get("v", Long.class).orElse(0L);
                 value = stored + ctx.await(source); // an outgoing wait, yet no event may start
@@ -192,14 +196,14 @@ class AcceptanceTest {
 
     @Test
     void blockConcurrencyWhileInitialisationRace() throws Exception {
-        LoadedObject.source = new CompletableFuture<>();
+        CompletableFuture<Long> source = new CompletableFuture<>();
         try (Fixture f = new Fixture()) {
-            Namespace<Loaded> ns = f.runtime.namespace("loaded", Loaded.class, LoadedObject::new);
+            Namespace<Loaded> ns = f.runtime.namespace("loaded", Loaded.class, ctx -> new LoadedObject(ctx, source));
             Loaded loaded = ns.get("x");
             List<CompletableFuture<Long>> calls = new ArrayList<>();
             for (int i = 0; i < 16; i++) calls.add(f.async(loaded::value));
             await().atMost(WAIT).until(() -> f.runtime.queuedEvents("loaded", ns.idFromName("x")) == 15);
-            LoadedObject.source.complete(42L);
+            source.complete(42L);
             for (CompletableFuture<Long> c : calls) assertThat(c.get()).isEqualTo(42L);
         }
     }
@@ -282,12 +286,12 @@ class AcceptanceTest {
 
     @Test
     void outputGateAlsoHoldsOutgoingCallsUntilTheFlush() throws Exception {
-        PeerObject.entered = new CompletableFuture<>();
-        PeerObject.gate = CompletableFuture.completedFuture(null);
-        AccountObject.log.clear();
+        CompletableFuture<Void> entered = new CompletableFuture<>();
+        CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
+        List<String> log = new CopyOnWriteArrayList<>();
         try (Fixture f = new Fixture()) {
-            f.runtime.namespace("peer", Peer.class, PeerObject::new);
-            Account account = f.runtime.namespace("account", Account.class, AccountObject::new).get("a");
+            f.runtime.namespace("peer", Peer.class, ctx -> new PeerObject(entered, gate));
+            Account account = f.runtime.namespace("account", Account.class, ctx -> new AccountObject(ctx, log)).get("a");
             account.increment(); // create the object; n = 1 is durable
             InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
             Writer writer = f.runtime.namespace("writer", Writer.class, WriterObject::new).get("w");
@@ -296,10 +300,10 @@ class AcceptanceTest {
                 return null;
             });
             commits.awaitBlocked();
-            assertThat(PeerObject.entered).as("the outgoing call waits for the earlier write").isNotDone();
+            assertThat(entered).as("the outgoing call waits for the earlier write").isNotDone();
             commits.release();
             call.get();
-            assertThat(PeerObject.entered).isDone();
+            assertThat(entered).isDone();
         }
     }
 
@@ -402,10 +406,11 @@ class AcceptanceTest {
     }
 
     static final class ReaderObject implements Reader {
-        static final List<String> log = new CopyOnWriteArrayList<>();
+        private final List<String> log;
         private final Storage storage;
 
-        ReaderObject(ObjectContext ctx) {
+        ReaderObject(ObjectContext ctx, List<String> log) {
+            this.log = log;
             this.storage = ctx.storage();
         }
 
@@ -426,9 +431,9 @@ class AcceptanceTest {
 
     @Test
     void allowConcurrencyLetsAnotherEventRunDuringASlowRead() throws Exception {
-        ReaderObject.log.clear();
+        List<String> log = new CopyOnWriteArrayList<>();
         try (Fixture f = new Fixture()) {
-            Reader reader = f.runtime.namespace("reader", Reader.class, ReaderObject::new).get("r");
+            Reader reader = f.runtime.namespace("reader", Reader.class, ctx -> new ReaderObject(ctx, log)).get("r");
             reader.quick();
             try (InMemoryStorageEngine.Hold reads = f.engine.holdReads()) {
                 CompletableFuture<String> slow = f.async(() -> reader.slowRead(true));
@@ -438,15 +443,15 @@ class AcceptanceTest {
                 reads.release();
                 assertThat(slow.get()).isEqualTo("none");
             }
-            assertThat(ReaderObject.log).containsExactly("quick", "quick", "slow");
+            assertThat(log).containsExactly("quick", "quick", "slow");
         }
     }
 
     @Test
     void withoutAllowConcurrencyASlowReadKeepsTheGateClosed() throws Exception {
-        ReaderObject.log.clear();
+        List<String> log = new CopyOnWriteArrayList<>();
         try (Fixture f = new Fixture()) {
-            Namespace<Reader> ns = f.runtime.namespace("reader", Reader.class, ReaderObject::new);
+            Namespace<Reader> ns = f.runtime.namespace("reader", Reader.class, ctx -> new ReaderObject(ctx, log));
             Reader reader = ns.get("r");
             reader.quick();
             CompletableFuture<String> quick;
@@ -460,7 +465,7 @@ class AcceptanceTest {
                 assertThat(slow.get()).isEqualTo("none");
             }
             assertThat(quick.get()).isEqualTo("quick");
-            assertThat(ReaderObject.log).containsExactly("quick", "slow", "quick");
+            assertThat(log).containsExactly("quick", "slow", "quick");
         }
     }
 
@@ -716,11 +721,14 @@ class AcceptanceTest {
     }
 
     static final class ReminderObject implements Reminder, AlarmHandler {
-        static final List<String> fired = new CopyOnWriteArrayList<>();
-        static final AtomicInteger failuresLeft = new AtomicInteger();
+        private final List<String> fired;
+        private final AtomicInteger failuresLeft;
         private final ObjectContext ctx;
 
-        ReminderObject(ObjectContext ctx) {
+        /** Records each alarm in {@code fired}; the first {@code failuresLeft} handler runs throw. */
+        ReminderObject(ObjectContext ctx, List<String> fired, AtomicInteger failuresLeft) {
+            this.fired = fired;
+            this.failuresLeft = failuresLeft;
             this.ctx = ctx;
         }
 
@@ -744,53 +752,53 @@ class AcceptanceTest {
 
     @Test
     void alarmFiresAtItsTimeAndIsDeletedAfterTheHandler() {
-        ReminderObject.fired.clear();
-        ReminderObject.failuresLeft.set(0);
+        List<String> fired = new CopyOnWriteArrayList<>();
+        AtomicInteger failuresLeft = new AtomicInteger(0);
         try (Fixture f = new Fixture()) {
-            Reminder r = f.runtime.namespace("reminder", Reminder.class, ReminderObject::new).get("r");
+            Reminder r = f.runtime.namespace("reminder", Reminder.class, ctx -> new ReminderObject(ctx, fired, failuresLeft)).get("r");
             r.remindAt(Fixture.START.plusSeconds(10));
             assertThat(r.pendingAlarm()).isEqualTo(Fixture.START.plusSeconds(10));
             f.time.advance(Fixture.seconds(9.9));
-            assertThat(ReminderObject.fired).isEmpty();
+            assertThat(fired).isEmpty();
             f.time.advance(Fixture.seconds(0.1));
-            await().atMost(WAIT).until(() -> ReminderObject.fired.size() == 1);
-            assertThat(ReminderObject.fired).containsExactly("2026-01-01T00:00:10Z alarm inside=none");
+            await().atMost(WAIT).until(() -> fired.size() == 1);
+            assertThat(fired).containsExactly("2026-01-01T00:00:10Z alarm inside=none");
             await().atMost(WAIT).until(() -> r.pendingAlarm() == null);
         }
     }
 
     @Test
     void alarmInThePastFiresAtOnce() {
-        ReminderObject.fired.clear();
-        ReminderObject.failuresLeft.set(0);
+        List<String> fired = new CopyOnWriteArrayList<>();
+        AtomicInteger failuresLeft = new AtomicInteger(0);
         try (Fixture f = new Fixture()) {
-            Reminder r = f.runtime.namespace("reminder", Reminder.class, ReminderObject::new).get("r");
+            Reminder r = f.runtime.namespace("reminder", Reminder.class, ctx -> new ReminderObject(ctx, fired, failuresLeft)).get("r");
             r.remindAt(Fixture.START.minusSeconds(60));
             f.time.runDue();
-            await().atMost(WAIT).until(() -> ReminderObject.fired.size() == 1);
+            await().atMost(WAIT).until(() -> fired.size() == 1);
         }
     }
 
     @Test
     void alarmRetriesWithBackoffTwoSecondsDoubling() {
-        ReminderObject.fired.clear();
-        ReminderObject.failuresLeft.set(2);
+        List<String> fired = new CopyOnWriteArrayList<>();
+        AtomicInteger failuresLeft = new AtomicInteger(2);
         try (Fixture f = new Fixture()) {
-            Reminder r = f.runtime.namespace("reminder", Reminder.class, ReminderObject::new).get("r");
+            Reminder r = f.runtime.namespace("reminder", Reminder.class, ctx -> new ReminderObject(ctx, fired, failuresLeft)).get("r");
             r.remindAt(Fixture.START.plusSeconds(1));
             f.time.advance(Fixture.seconds(1));
-            await().atMost(WAIT).until(() -> ReminderObject.fired.size() == 1);
+            await().atMost(WAIT).until(() -> fired.size() == 1);
             await().atMost(WAIT).until(() -> f.time.pending() >= 2); // sweep + retry
             f.time.advance(Fixture.seconds(1.9));
-            assertThat(ReminderObject.fired).hasSize(1);
+            assertThat(fired).hasSize(1);
             f.time.advance(Fixture.seconds(0.1)); // 2 s after the failure
-            await().atMost(WAIT).until(() -> ReminderObject.fired.size() == 2);
+            await().atMost(WAIT).until(() -> fired.size() == 2);
             await().atMost(WAIT).until(() -> f.runtime.metrics().counter("objects.alarms.retries").getCount() == 2);
             f.time.advance(Fixture.seconds(3.9));
-            assertThat(ReminderObject.fired).hasSize(2);
+            assertThat(fired).hasSize(2);
             f.time.advance(Fixture.seconds(0.1)); // 4 s after the second failure
-            await().atMost(WAIT).until(() -> ReminderObject.fired.size() == 3);
-            assertThat(ReminderObject.fired).containsExactly(
+            await().atMost(WAIT).until(() -> fired.size() == 3);
+            assertThat(fired).containsExactly(
                     "2026-01-01T00:00:01Z alarm inside=none",
                     "2026-01-01T00:00:03Z alarm inside=none",
                     "2026-01-01T00:00:07Z alarm inside=none");
@@ -800,38 +808,38 @@ class AcceptanceTest {
 
     @Test
     void alarmGivesUpAfterSixRetries() {
-        ReminderObject.fired.clear();
-        ReminderObject.failuresLeft.set(100);
+        List<String> fired = new CopyOnWriteArrayList<>();
+        AtomicInteger failuresLeft = new AtomicInteger(100);
         try (Fixture f = new Fixture()) {
-            Reminder r = f.runtime.namespace("reminder", Reminder.class, ReminderObject::new).get("r");
+            Reminder r = f.runtime.namespace("reminder", Reminder.class, ctx -> new ReminderObject(ctx, fired, failuresLeft)).get("r");
             r.remindAt(Fixture.START);
             f.time.runDue();
             for (int retry = 1; retry <= 6; retry++) {
                 int failures = retry;
                 await().atMost(WAIT).until(() -> f.runtime.metrics().counter("objects.alarms.retries").getCount() == failures);
                 f.time.advance(Duration.ofSeconds(1L << retry)); // 2, 4, 8, 16, 32, 64 s
-                await().atMost(WAIT).until(() -> ReminderObject.fired.size() == failures + 1);
+                await().atMost(WAIT).until(() -> fired.size() == failures + 1);
             }
             await().atMost(WAIT).until(() -> r.pendingAlarm() == null);
             f.time.advance(Duration.ofMinutes(10));
-            assertThat(ReminderObject.fired).hasSize(7);
+            assertThat(fired).hasSize(7);
         }
     }
 
     @Test
     void alarmSurvivesRestart(@TempDir Path dir) {
-        ReminderObject.fired.clear();
-        ReminderObject.failuresLeft.set(0);
+        List<String> fired = new CopyOnWriteArrayList<>();
+        AtomicInteger failuresLeft = new AtomicInteger(0);
         ManualScheduler time = new ManualScheduler(Fixture.START);
         try (Runtime first = Runtime.builder().dataDir(dir).scheduler(time).build()) {
-            first.namespace("reminder", Reminder.class, ReminderObject::new).get("r").remindAt(Fixture.START.plusSeconds(60));
+            first.namespace("reminder", Reminder.class, ctx -> new ReminderObject(ctx, fired, failuresLeft)).get("r").remindAt(Fixture.START.plusSeconds(60));
         }
         try (Runtime second = Runtime.builder().dataDir(dir).scheduler(time).build()) {
-            Reminder r = second.namespace("reminder", Reminder.class, ReminderObject::new).get("r");
+            Reminder r = second.namespace("reminder", Reminder.class, ctx -> new ReminderObject(ctx, fired, failuresLeft)).get("r");
             time.advance(Duration.ofSeconds(59));
-            assertThat(ReminderObject.fired).isEmpty();
+            assertThat(fired).isEmpty();
             time.advance(Duration.ofSeconds(1));
-            await().atMost(WAIT).until(() -> ReminderObject.fired.size() == 1);
+            await().atMost(WAIT).until(() -> fired.size() == 1);
             await().atMost(WAIT).until(() -> r.pendingAlarm() == null);
         }
     }
@@ -868,10 +876,13 @@ class AcceptanceTest {
     }
 
     static final class BlockerObject implements Blocker {
-        static volatile CompletableFuture<Void> entered = new CompletableFuture<>();
-        static volatile CompletableFuture<Void> release = new CompletableFuture<>();
+        private final CompletableFuture<Void> entered;
+        private final CompletableFuture<Void> release;
 
-        BlockerObject(ObjectContext ctx) {}
+        BlockerObject(CompletableFuture<Void> entered, CompletableFuture<Void> release) {
+            this.entered = entered;
+            this.release = release;
+        }
 
         @Override
         public String block() {
@@ -888,20 +899,20 @@ class AcceptanceTest {
 
     @Test
     void overloadRejection() throws Exception {
-        BlockerObject.entered = new CompletableFuture<>();
-        BlockerObject.release = new CompletableFuture<>();
+        CompletableFuture<Void> entered = new CompletableFuture<>();
+        CompletableFuture<Void> release = new CompletableFuture<>();
         try (Fixture f = new Fixture(b -> b.maxQueuedEvents(3))) {
-            Namespace<Blocker> ns = f.runtime.namespace("blocker", Blocker.class, BlockerObject::new);
+            Namespace<Blocker> ns = f.runtime.namespace("blocker", Blocker.class, ctx -> new BlockerObject(entered, release));
             Blocker blocker = ns.get("b");
             CompletableFuture<String> running = f.async(blocker::block);
-            BlockerObject.entered.get();
+            entered.get();
             List<CompletableFuture<String>> queued = new ArrayList<>();
             for (int i = 0; i < 3; i++) queued.add(f.async(blocker::hello));
             await().atMost(WAIT).until(() -> f.runtime.queuedEvents("blocker", ns.idFromName("b")) == 3);
             assertThatThrownBy(blocker::hello).isInstanceOf(ObjectOverloadedException.class)
                     .hasMessageContaining("overloaded").hasMessageContaining("limit 3");
             assertThat(f.meter("overload.rejections")).isEqualTo(1);
-            BlockerObject.release.complete(null);
+            release.complete(null);
             assertThat(running.get()).isEqualTo("done");
             for (CompletableFuture<String> q : queued) assertThat(q.get()).isEqualTo("hello");
             assertThat(blocker.hello()).isEqualTo("hello");

@@ -30,30 +30,32 @@ class BadInputTest {
 
     /** Runs one bad call per scenario inside the object (so limits are checked where objects live). */
     static final class ProbeObject implements Probe {
-        static final Map<String, Consumer<Storage>> SCENARIOS = new HashMap<>();
+        static final Map<String, Consumer<Storage>> SCENARIOS = scenarios();
 
-        static {
+        private static Map<String, Consumer<Storage>> scenarios() {
+            Map<String, Consumer<Storage>> scenarios = new HashMap<>();
             List<String> tooMany = new ArrayList<>();
             Map<String, Object> tooManyEntries = new HashMap<>();
             for (int i = 0; i <= Storage.MAX_KEYS_PER_CALL; i++) {
                 tooMany.add("k" + i);
                 tooManyEntries.put("k" + i, i);
             }
-            SCENARIOS.put("long ascii key", s -> s.put("k".repeat(2049), 1));
-            SCENARIOS.put("long multibyte key", s -> s.put("€".repeat(700), 1)); // 700 chars, 2100 bytes
-            SCENARIOS.put("long key in get", s -> s.get("k".repeat(2049), String.class));
-            SCENARIOS.put("large value", s -> s.put("big", "x".repeat(128 * 1024)));
-            SCENARIOS.put("null value", s -> s.put("k", null));
-            SCENARIOS.put("unserializable value", s -> s.put("k", new Object()));
-            SCENARIOS.put("too many keys in get", s -> s.get(tooMany, String.class));
-            SCENARIOS.put("too many keys in put", s -> s.put(tooManyEntries));
-            SCENARIOS.put("too many keys in delete", s -> s.delete(tooMany));
-            SCENARIOS.put("good then bad in one put", s -> {
+            scenarios.put("long ascii key", s -> s.put("k".repeat(2049), 1));
+            scenarios.put("long multibyte key", s -> s.put("€".repeat(700), 1)); // 700 chars, 2100 bytes
+            scenarios.put("long key in get", s -> s.get("k".repeat(2049), String.class));
+            scenarios.put("large value", s -> s.put("big", "x".repeat(128 * 1024)));
+            scenarios.put("null value", s -> s.put("k", null));
+            scenarios.put("unserializable value", s -> s.put("k", new Object()));
+            scenarios.put("too many keys in get", s -> s.get(tooMany, String.class));
+            scenarios.put("too many keys in put", s -> s.put(tooManyEntries));
+            scenarios.put("too many keys in delete", s -> s.delete(tooMany));
+            scenarios.put("good then bad in one put", s -> {
                 Map<String, Object> m = new java.util.LinkedHashMap<>();
                 m.put("fine", "value");
                 m.put("k".repeat(3000), "value");
                 s.put(m);
             });
+            return Map.copyOf(scenarios);
         }
 
         private final Storage storage;

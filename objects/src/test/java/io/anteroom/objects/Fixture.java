@@ -1,5 +1,7 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.StorageEngine;
+import io.anteroom.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +15,7 @@ import java.util.function.UnaryOperator;
 
 /** An in-memory runtime on virtual time, closed after the test. */
 final class Fixture implements AutoCloseable {
-    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    static final Instant START = ManualClock.DEFAULT_START;
 
     final InMemoryStorageEngine engine;
     final ManualScheduler time;

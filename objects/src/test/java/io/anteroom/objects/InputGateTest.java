@@ -17,13 +17,14 @@ class InputGateTest {
 
     /** Detects any overlap of object code: {@code inside} must be 0 whenever an event enters. */
     static final class BusyObject implements Busy {
-        static final AtomicInteger overlaps = new AtomicInteger();
         private final ObjectContext ctx;
+        private final AtomicInteger overlaps;
         private int inside;
         private int done;
 
-        BusyObject(ObjectContext ctx) {
+        BusyObject(ObjectContext ctx, AtomicInteger overlaps) {
             this.ctx = ctx;
+            this.overlaps = overlaps;
         }
 
         private void section() {
@@ -49,9 +50,9 @@ class InputGateTest {
 
     @Test
     void eventsNeverOverlapEvenAcrossOutgoingWaits() throws Exception {
-        BusyObject.overlaps.set(0);
+        AtomicInteger overlaps = new AtomicInteger();
         try (Fixture f = new Fixture()) {
-            Busy busy = f.runtime.namespace("busy", Busy.class, BusyObject::new).get("b");
+            Busy busy = f.runtime.namespace("busy", Busy.class, ctx -> new BusyObject(ctx, overlaps)).get("b");
             List<CompletableFuture<Void>> callers = new ArrayList<>();
             for (int c = 0; c < 48; c++) {
                 boolean wait = c % 2 == 0;
@@ -61,7 +62,7 @@ class InputGateTest {
                 }));
             }
             for (CompletableFuture<Void> c : callers) c.get();
-            assertThat(BusyObject.overlaps).hasValue(0);
+            assertThat(overlaps).hasValue(0);
             assertThat(busy.work(false)).isEqualTo(48 * 40 + 1);
         }
     }
@@ -75,11 +76,16 @@ class InputGateTest {
     }
 
     static final class SleeperObject implements Sleeper {
-        static volatile boolean sent;
         private final ObjectContext ctx;
+        private final java.util.concurrent.atomic.AtomicBoolean sent;
 
         SleeperObject(ObjectContext ctx) {
+            this(ctx, new java.util.concurrent.atomic.AtomicBoolean());
+        }
+
+        SleeperObject(ObjectContext ctx, java.util.concurrent.atomic.AtomicBoolean sent) {
             this.ctx = ctx;
+            this.sent = sent;
         }
 
         @Override
@@ -92,7 +98,7 @@ class InputGateTest {
         public String sendAfterWrite() {
             ctx.storage().put("about-to-send", true);
             return ctx.outgoing(() -> {
-                sent = true; // e.g. an HTTP request: must not leave before the write is durable
+                sent.set(true); // e.g. an HTTP request: must not leave before the write is durable
                 return CompletableFuture.completedFuture("sent");
             });
         }
@@ -133,17 +139,17 @@ class InputGateTest {
 
     @Test
     void outgoingMessagesWaitForEarlierWrites() throws Exception {
-        SleeperObject.sent = false;
+        java.util.concurrent.atomic.AtomicBoolean sent = new java.util.concurrent.atomic.AtomicBoolean();
         try (Fixture f = new Fixture()) {
-            Sleeper sleeper = f.runtime.namespace("sleeper", Sleeper.class, SleeperObject::new).get("s");
+            Sleeper sleeper = f.runtime.namespace("sleeper", Sleeper.class, ctx -> new SleeperObject(ctx, sent)).get("s");
             sleeper.hello();
             InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
             CompletableFuture<String> send = f.async(sleeper::sendAfterWrite);
             commits.awaitBlocked();
-            assertThat(SleeperObject.sent).isFalse();
+            assertThat(sent).isFalse();
             commits.release();
             assertThat(send.get()).isEqualTo("sent");
-            assertThat(SleeperObject.sent).isTrue();
+            assertThat(sent).isTrue();
         }
     }
 
@@ -181,5 +187,63 @@ class InputGateTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    // ------------------------------------------------------------------ the InputGate type on its own
+
+    private static InputGate<String> gate(int maxQueued) {
+        return new InputGate<>("test/g", maxQueued, java.time.Clock.systemUTC(), new com.codahale.metrics.Meter(), () -> true);
+    }
+
+    @Test
+    void aFreeGateIsEnteredAtOnceAndArrivalsQueueFirstInFirstOut() {
+        InputGate<String> g = gate(10);
+        assertThat(g.arrive("a")).isEqualTo(InputGate.Admission.ENTERED);
+        assertThat(g.arrive("b")).isEqualTo(InputGate.Admission.QUEUED);
+        assertThat(g.arrive("c")).isEqualTo(InputGate.Admission.QUEUED);
+        assertThat(g.queuedEvents()).isEqualTo(2);
+        assertThat(g.leave()).isEqualTo("b");
+        assertThat(g.leave()).isEqualTo("c");
+        assertThat(g.leave()).isNull();
+        assertThat(g.arrive("d")).isEqualTo(InputGate.Admission.ENTERED);
+    }
+
+    @Test
+    void arrivalsBeyondTheQueueLimitAreRefused() {
+        InputGate<String> g = gate(1);
+        g.arrive("running");
+        g.arrive("waiting");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> g.arrive("one too many"))
+                .isInstanceOf(ObjectOverloadedException.class).hasMessageContaining("limit 1");
+    }
+
+    @Test
+    void aSuspendedEventLetsTheNextInAndQueuesBehindItToResume() throws Exception {
+        InputGate<String> g = gate(10);
+        g.arrive("first");
+        g.arrive("second");
+        assertThat(g.suspend()).isEqualTo("second"); // the caller now serves "second"
+        Thread resumer = new Thread(g::resume, "resumption of first");
+        resumer.start();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> resumer.getState() == Thread.State.WAITING); // parked behind "second"
+        assertThat(g.whenIdle()).isNotDone();
+        assertThat(g.leave()).isNull(); // "second" done: the gate goes to the resumption
+        resumer.join(20_000);
+        assertThat(resumer.isAlive()).isFalse();
+        assertThat(g.leave()).isNull(); // "first" done: the gate is free
+        assertThat(g.whenIdle()).isDone();
+    }
+
+    @Test
+    void aFailedGateAdmitsNothingAndResumptionsSeeTheReset() {
+        InputGate<String> g = gate(10);
+        g.arrive("running");
+        assertThat(g.suspend()).isNull();
+        assertThat(g.fail(new IllegalStateException("flush failed"))).isTrue();
+        assertThat(g.fail(new IllegalStateException("again"))).isFalse();
+        assertThat(g.arrive("new")).isEqualTo(InputGate.Admission.CLOSED);
+        org.assertj.core.api.Assertions.assertThatThrownBy(g::resume)
+                .isInstanceOf(ObjectResetException.class).hasMessageContaining("flush failed");
     }
 }

@@ -2,6 +2,9 @@ package io.anteroom.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.SqliteStorageEngine;
+import io.anteroom.objects.storage.StorageEngine;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +17,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterProperty;
 
 /**
  * {@code list} with every option equals a sorted-map model, whether the data is in storage, in
@@ -83,13 +87,17 @@ class ListPropertyTest {
         }
     }
 
-    private static SqliteStorageEngine sqlite;
+    /** One database for all tries of a property (jqwik makes one instance of this class per property). */
+    private SqliteStorageEngine sqlite;
 
-    private static synchronized SqliteStorageEngine sqlite() throws java.io.IOException {
+    @AfterProperty
+    void closeSqlite() {
+        if (sqlite != null) sqlite.close();
+    }
+
+    private SqliteStorageEngine sqlite() throws java.io.IOException {
         if (sqlite == null) {
-            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("list-property");
-            sqlite = SqliteStorageEngine.open(dir);
-            java.lang.Runtime.getRuntime().addShutdownHook(new Thread(sqlite::close));
+            sqlite = SqliteStorageEngine.open(java.nio.file.Files.createTempDirectory("list-property"));
         }
         return sqlite;
     }

@@ -2,6 +2,7 @@ package io.anteroom.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.objects.storage.KeyRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.Counters.Counter;
 import io.anteroom.objects.Counters.CounterObject;
+import io.anteroom.objects.storage.StorageEngine;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,10 +74,12 @@ class StorageBehaviourTest {
     }
 
     static final class BulkObject implements Bulk {
-        static final AtomicInteger progress = new AtomicInteger();
+        private final AtomicInteger progress;
         private final Storage s;
 
-        BulkObject(ObjectContext ctx) {
+        /** Counts each write in {@code progress} as it returns. */
+        BulkObject(ObjectContext ctx, AtomicInteger progress) {
+            this.progress = progress;
             this.s = ctx.storage();
         }
 
@@ -97,9 +99,9 @@ class StorageBehaviourTest {
 
     @Test
     void backpressureMakesWritesWaitForTheFlushAboveTheUnflushedLimit() throws Exception {
-        BulkObject.progress.set(0);
+        AtomicInteger progress = new AtomicInteger();
         try (Fixture f = new Fixture(b -> b.maxUnflushedBytes(1000))) {
-            Bulk bulk = f.runtime.namespace("bulk", Bulk.class, BulkObject::new).get("b");
+            Bulk bulk = f.runtime.namespace("bulk", Bulk.class, ctx -> new BulkObject(ctx, progress)).get("b");
             InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
             CompletableFuture<Void> call = f.async(() -> {
                 bulk.write(10, 300);
@@ -107,12 +109,12 @@ class StorageBehaviourTest {
             });
             commits.awaitBlocked();
             // each entry counts ~370 bytes: the third write crosses 1000, seals, and waits for the flush
-            await().atMost(WAIT).until(() -> BulkObject.progress.get() == 2);
+            await().atMost(WAIT).until(() -> progress.get() == 2);
             assertThat(call).isNotDone();
-            assertThat(BulkObject.progress.get()).isEqualTo(2);
+            assertThat(progress.get()).isEqualTo(2);
             commits.release();
             call.get();
-            assertThat(BulkObject.progress.get()).isEqualTo(10);
+            assertThat(progress.get()).isEqualTo(10);
             assertThat(bulk.written()).isEqualTo(10);
             assertThat(f.engine.commits().size()).isGreaterThan(1);
         }
@@ -228,12 +230,13 @@ class StorageBehaviourTest {
     }
 
     static final class GuardedObject implements Guarded {
-        static final AtomicInteger instances = new AtomicInteger();
         private final ObjectContext ctx;
-        private final int number = instances.incrementAndGet();
+        private final int number;
 
-        GuardedObject(ObjectContext ctx) {
+        /** Numbers itself with the next value of {@code instances} (1 for the first instance). */
+        GuardedObject(ObjectContext ctx, AtomicInteger instances) {
             this.ctx = ctx;
+            this.number = instances.incrementAndGet();
         }
 
         @Override
@@ -262,16 +265,18 @@ class StorageBehaviourTest {
 
     @Test
     void blockConcurrencyWhileNests() {
+        AtomicInteger instances = new AtomicInteger();
         try (Fixture f = new Fixture()) {
-            Guarded g = f.runtime.namespace("guarded", Guarded.class, GuardedObject::new).get("g");
+            Guarded g = f.runtime.namespace("guarded", Guarded.class, ctx -> new GuardedObject(ctx, instances)).get("g");
             assertThat(g.run("nested")).isEqualTo("outer(inner)");
         }
     }
 
     @Test
     void blockConcurrencyWhileThatThrowsResetsTheInstance() {
+        AtomicInteger instances = new AtomicInteger();
         try (Fixture f = new Fixture()) {
-            Namespace<Guarded> ns = f.runtime.namespace("guarded", Guarded.class, GuardedObject::new);
+            Namespace<Guarded> ns = f.runtime.namespace("guarded", Guarded.class, ctx -> new GuardedObject(ctx, instances));
             Guarded g = ns.get("g");
             int before = g.instance();
             assertThatThrownBy(() -> g.run("throw")).isInstanceOf(ObjectResetException.class).hasMessageContaining("init failed");
@@ -283,8 +288,9 @@ class StorageBehaviourTest {
 
     @Test
     void blockConcurrencyWhileTimesOutAfterThirtySecondsAndResets() throws Exception {
+        AtomicInteger instances = new AtomicInteger();
         try (Fixture f = new Fixture()) {
-            Guarded g = f.runtime.namespace("guarded", Guarded.class, GuardedObject::new).get("g");
+            Guarded g = f.runtime.namespace("guarded", Guarded.class, ctx -> new GuardedObject(ctx, instances)).get("g");
             int before = g.instance();
             CompletableFuture<String> hanging = f.async(() -> g.run("hang"));
             await().atMost(WAIT).until(() -> f.time.pending() >= 2); // the sweep and the timeout
@@ -313,32 +319,6 @@ class StorageBehaviourTest {
             assertThat(ns.get("a").current()).isEqualTo(25);
             assertThat(ns.get("b").current()).isEqualTo(1);
             assertThat(runtime.namespace("kv", Kv.class, KvObject::new).get("k").get("ünïcødé 🙂")).isEqualTo("välue");
-        }
-    }
-
-    @Test
-    void sqliteEngineCommitsAtomicallyAndScansInCodePointOrder(@TempDir Path dir) {
-        try (SqliteStorageEngine engine = SqliteStorageEngine.open(dir)) {
-            engine.commit(List.of(new StorageEngine.Batch("o", false, Map.of("b", new byte[] {1}, "\uFFFD", new byte[] {2},
-                    "\uD83D\uDE00", new byte[] {3}, "a", new byte[] {4}), null)));
-            assertThat(engine.list("o", KeyRange.ALL).stream().map(Map.Entry::getKey))
-                    .containsExactly("a", "b", "\uFFFD", "\uD83D\uDE00");
-            assertThat(KeyRange.ORDER.compare("\uFFFD", "\uD83D\uDE00")).isNegative();
-            java.util.HashMap<String, byte[]> deleteA = new java.util.HashMap<>();
-            deleteA.put("a", null);
-            engine.commit(List.of(new StorageEngine.Batch("o", false, deleteA, new StorageEngine.AlarmChange(Fixture.START)),
-                    new StorageEngine.Batch("p", false, Map.of("x", new byte[] {5}), null)));
-            assertThat(engine.get("o", "a")).isNull();
-            assertThat(engine.get("p", "x")).containsExactly(5);
-            assertThat(engine.alarms()).isEqualTo(Map.of("o", Fixture.START));
-            engine.commit(List.of(new StorageEngine.Batch("o", true, Map.of(), new StorageEngine.AlarmChange(null))));
-            assertThat(engine.list("o", KeyRange.ALL)).isEmpty();
-            assertThat(engine.getAlarm("o")).isEmpty();
-            assertThat(engine.get("p", "x")).containsExactly(5);
-            // two batches of one object in one commit apply in order
-            engine.commit(List.of(new StorageEngine.Batch("q", false, Map.of("y", new byte[] {6}), null),
-                    new StorageEngine.Batch("q", true, Map.of("z", new byte[] {7}), null)));
-            assertThat(engine.list("q", KeyRange.ALL).stream().map(Map.Entry::getKey)).containsExactly("z");
         }
     }
 }

@@ -168,8 +168,8 @@ class StubsAndCodecTest {
             byte[] reply = held.get();
             assertThatThrownBy(() -> Codec.standard().decodeReply(next, reply)).isInstanceOf(ObjectResetException.class);
 
-            BlockerGate.release = new CompletableFuture<>();
-            Namespace<Blocking> blockers = f.runtime.namespace("blocking", Blocking.class, ctx -> () -> BlockerGate.release.join());
+            CompletableFuture<Void> release = new CompletableFuture<>();
+            Namespace<Blocking> blockers = f.runtime.namespace("blocking", Blocking.class, ctx -> () -> release.join());
             ObjectId b = blockers.idFromName("b");
             CompletableFuture<byte[]> running = f.runtime.transport().call("blocking", b, "block", "[]".getBytes());
             org.awaitility.Awaitility.await().until(() -> f.meter("events") >= 2);
@@ -177,7 +177,7 @@ class StubsAndCodecTest {
             byte[] rejected = f.runtime.transport().call("blocking", b, "block", "[]".getBytes()).get();
             java.lang.reflect.Method block = Blocking.class.getMethod("block");
             assertThatThrownBy(() -> Codec.standard().decodeReply(block, rejected)).isInstanceOf(ObjectOverloadedException.class);
-            BlockerGate.release.complete(null);
+            release.complete(null);
             running.get();
             queued.get();
         }
@@ -185,10 +185,6 @@ class StubsAndCodecTest {
 
     interface Blocking {
         void block();
-    }
-
-    static final class BlockerGate {
-        static volatile CompletableFuture<Void> release = new CompletableFuture<>();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.anteroom.objects;
+package io.anteroom.objects.storage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

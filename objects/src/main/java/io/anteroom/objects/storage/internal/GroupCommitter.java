@@ -1,9 +1,13 @@
-package io.anteroom.objects;
+package io.anteroom.objects.storage.internal;
 
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import io.anteroom.objects.storage.StorageEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The single writer of a storage engine: takes every batch waiting (from any object), commits
@@ -14,37 +18,59 @@ import java.util.concurrent.TimeUnit;
  * batches are committed in submission order; each submitted batch gets exactly one callback
  * (success, or the failure of the commit that carried it), on a virtual thread after its commit;
  * after {@link #close()} returns every batch submitted before it has been committed or failed.
+ *
+ * <p>Not API: public only so that the runtime in {@code io.anteroom.objects} can drive it (see
+ * {@code package-info}).
  */
-final class GroupCommitter implements AutoCloseable {
-    /** A batch with its confirmation. */
-    interface Flush {
-        StorageEngine.Batch batch();
+public final class GroupCommitter implements AutoCloseable {
+    /** A batch with its confirmation, called once the commit ended ({@code null}: success). Identity equality. */
+    private static final class Flush {
+        private final StorageEngine.Batch batch;
+        private final Consumer<Throwable> done;
 
-        /** Called once the commit ended; {@code failure} is null on success. */
-        void done(Throwable failure);
+        Flush(StorageEngine.Batch batch, Consumer<Throwable> done) {
+            this.batch = batch;
+            this.done = done;
+        }
+
+        StorageEngine.Batch batch() {
+            return batch;
+        }
+
+        void done(Throwable failure) {
+            done.accept(failure);
+        }
     }
 
     private static final int MAX_BATCHES_PER_COMMIT = 4096;
-    private static final Flush STOP = new Flush() {
-        public StorageEngine.Batch batch() { return null; }
-        public void done(Throwable failure) {}
-    };
+    private static final Flush STOP = new Flush(null, failure -> {});
 
     private final StorageEngine engine;
-    private final RuntimeMetrics metrics;
+    private final Meter fsyncs;
+    private final Histogram batchesPerCommit;
     private final LinkedBlockingQueue<Flush> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean stopped;
 
-    GroupCommitter(StorageEngine engine, RuntimeMetrics metrics) {
+    /**
+     * Starts the writer thread of {@code engine}; each commit marks {@code fsyncs} and records the
+     * number of batches it carried in {@code batchesPerCommit}.
+     */
+    public GroupCommitter(StorageEngine engine, Meter fsyncs, Histogram batchesPerCommit) {
         this.engine = engine;
-        this.metrics = metrics;
+        this.fsyncs = fsyncs;
+        this.batchesPerCommit = batchesPerCommit;
         this.writer = new Thread(this::run, "anteroom-objects-group-commit");
         this.writer.setDaemon(true);
         this.writer.start();
     }
 
-    void submit(Flush flush) {
+    /**
+     * Queues {@code batch} for the next commit; {@code done} is called once that commit ended, with
+     * {@code null} on success or the failure. After {@link #close()} the batch fails at once.
+     */
+    public void submit(StorageEngine.Batch batch, Consumer<Throwable> done) {
+        Flush flush = new Flush(batch, done);
         if (stopped) {
             // not on this thread: the submitter holds its object's storage lock
             Thread.ofVirtual().start(() -> flush.done(new IllegalStateException("runtime is closed: storage no longer accepts writes")));
@@ -54,7 +80,7 @@ final class GroupCommitter implements AutoCloseable {
     }
 
     /** Batches waiting for the next commit. For tests. */
-    int queued() {
+    public int queued() {
         return queue.size();
     }
 
@@ -81,8 +107,8 @@ final class GroupCommitter implements AutoCloseable {
             Throwable failure = null;
             try {
                 engine.commit(batches);
-                metrics.fsyncs.mark();
-                metrics.batchesPerCommit.update(batches.size());
+                fsyncs.mark();
+                batchesPerCommit.update(batches.size());
             } catch (RuntimeException | Error e) {
                 failure = e;
             }

@@ -1,4 +1,4 @@
-package io.anteroom.objects;
+package io.anteroom.objects.storage;
 
 import java.util.Comparator;
 
@@ -58,26 +58,5 @@ public record KeyRange(String start, boolean startInclusive, String end, boolean
             return c >= 0xE000 ? c - 0x800 : c + 0x2000;
         }
         return c;
-    }
-
-    /**
-     * The smallest key greater than every key starting with {@code prefix}, or {@code null} if
-     * there is none (empty prefix, or only U+10FFFF code points).
-     */
-    static String prefixEnd(String prefix) {
-        String p = prefix;
-        while (!p.isEmpty()) {
-            int last = p.offsetByCodePoints(p.length(), -1);
-            int cp = p.codePointAt(last);
-            if (cp < Character.MAX_CODE_POINT) {
-                int next = cp + 1;
-                if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
-                    next = Character.MAX_SURROGATE + 1;
-                }
-                return p.substring(0, last) + new String(Character.toChars(next));
-            }
-            p = p.substring(0, last);
-        }
-        return null;
     }
 }
