@@ -1,5 +1,6 @@
 package io.anteroom.gateway;
 
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import com.codahale.metrics.MetricRegistry;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -60,7 +61,7 @@ final class Harness implements AutoCloseable {
 
   static io.anteroom.objects.Runtime runtime(MutableClock clock) {
     return io.anteroom.objects.Runtime.builder()
-        .storage(new io.anteroom.objects.InMemoryStorageEngine())
+        .storage(new io.anteroom.objects.storage.InMemoryStorageEngine())
         .clock(clock.scheduler.clock()).scheduler(clock.scheduler).build();
   }
 

@@ -1,5 +1,6 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.anteroom.objects.storage.SqliteStorageEngine;

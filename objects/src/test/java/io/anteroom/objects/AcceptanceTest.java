@@ -1,5 +1,6 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

@@ -1,5 +1,6 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import io.anteroom.objects.storage.StorageEngine;
 import io.anteroom.testkit.ManualClock;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.backpressure.ThroughputSignal;
-import io.anteroom.objects.InMemoryStorageEngine;
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import io.anteroom.objects.ManualScheduler;
 import io.anteroom.objects.Runtime;
 import java.nio.file.Path;

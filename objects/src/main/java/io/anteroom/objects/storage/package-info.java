@@ -3,7 +3,7 @@
  * reads, ordered scans over a {@link io.anteroom.objects.storage.KeyRange}, atomic durable
  * multi-object commits) and the default engine, {@link
  * io.anteroom.objects.storage.SqliteStorageEngine}. The in-memory engine for tests is {@code
- * io.anteroom.objects.InMemoryStorageEngine}. The runtime drives every engine from one
+ * io.anteroom.objects.storage.InMemoryStorageEngine}. The runtime drives every engine from one
  * group-commit writer ({@code storage.internal.GroupCommitter}).
  *
  * <pre>{@code

@@ -3,7 +3,7 @@ package io.anteroom.objects.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.objects.InMemoryStorageEngine;
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import io.anteroom.objects.Codec;
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.ObjectId;

@@ -1,7 +1,5 @@
-package io.anteroom.objects;
+package io.anteroom.objects.storage;
 
-import io.anteroom.objects.storage.KeyRange;
-import io.anteroom.objects.storage.StorageEngine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
