@@ -1,4 +1,5 @@
 package io.anteroom.gateway.config;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -88,7 +89,7 @@ public final class ConfigLoader {
     if (node == null || !node.isObject()) {
       errors.add("room: expected an object with at least an \"id\"");
     } else {
-      room = readRoom(new ConfigNode(node, "room", errors));
+      room = RoomKeys.read(new ConfigNode(node, "room", errors));
     }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException("invalid room:\n  - " + String.join("\n  - ", errors));
@@ -128,7 +129,7 @@ public final class ConfigLoader {
     var ids = new HashSet<String>();
     var routes = new HashSet<Route>();
     for (ConfigNode r : o.objects("rooms")) {
-      RoomSettings room = readRoom(r);
+      RoomSettings room = RoomKeys.read(r);
       if (room == null) {
         continue;
       }
@@ -146,10 +147,6 @@ public final class ConfigLoader {
     o.rejectUnknown();
     return new GatewayConfig(listen, origin, dataDir, adminSettings, keys, originTimeout, drain,
         rooms);
-  }
-
-  private static RoomSettings readRoom(ConfigNode r) {
-    return RoomKeys.read(r);
   }
 
   private static String locationOf(JsonProcessingException e) {

@@ -46,7 +46,7 @@ public record GatewayConfig(
     return rooms.stream().filter(r -> r.id().equals(id)).findFirst();
   }
 
-  public GatewayConfig withRooms(List<RoomSettings> newRooms) {
+  GatewayConfig withRooms(List<RoomSettings> newRooms) {
     return new GatewayConfig(listen, origin, dataDir, admin, ticketKeys, originTimeoutSeconds,
         drainSeconds, newRooms);
   }
