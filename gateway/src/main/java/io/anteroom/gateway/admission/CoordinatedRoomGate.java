@@ -201,7 +201,8 @@ public final class CoordinatedRoomGate implements RoomGate {
     return switch (d) {
       case Decision.Admit a -> new Verdict(a.reason() == Decision.AdmitReason.SESSION
           ? Outcome.ADMIT_SESSION : Outcome.ADMIT, TicketBytes.encode(a.ticket()), null);
-      case Decision.Queue q -> new Verdict(Outcome.QUEUE, TicketBytes.encode(q.ticket()),
+      case Decision.Queue q -> new Verdict(Outcome.queued(current.settings().queueingMethod()),
+          TicketBytes.encode(q.ticket()),
           view(q.estimate(), worker.state()));
       case Decision.Draw x -> throw new IllegalStateException("undrawn counter " + x);
     };

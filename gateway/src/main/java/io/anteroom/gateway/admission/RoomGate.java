@@ -1,6 +1,7 @@
 package io.anteroom.gateway.admission;
 
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.QueueingMethod;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -16,8 +17,9 @@ public interface RoomGate extends AutoCloseable {
   /**
    * Decides for one request: {@code ticket} is the opened cookie, or null for a new user. An
    * admitted user with a live session is answered with an already completed stage (the hot path:
-   * no remote call); others may wait for a counter object. Never fails for bad input; a failure of
-   * the coordination is handled inside by the room's {@code failMode}.
+   * no remote call); others may wait for a counter object. A user the room core queues gets
+   * the room's {@code queueingMethod} ({@link Outcome#queued}). Never fails for bad input; a
+   * failure of the coordination is handled inside by the room's {@code failMode}.
    */
   CompletionStage<Verdict> decide(byte[] ticket, long nowMillis);
 
@@ -51,10 +53,24 @@ public interface RoomGate extends AutoCloseable {
     ADMIT_SESSION,
     /** A user let in now. */
     ADMIT,
+    /** Over the limit, but the room lets everyone through (queueingMethod passthrough). */
+    PASS_THROUGH,
     /** Show the queue. */
     QUEUE,
     /** Refuse (queueingMethod reject). */
-    REJECT
+    REJECT;
+
+    /**
+     * What a user the room core queued gets under the room's {@code queueingMethod}: the one place
+     * that maps it, for the gate's decisions and for the edge's answer when a decision failed.
+     */
+    public static Outcome queued(QueueingMethod method) {
+      return switch (method) {
+        case FIFO -> QUEUE;
+        case PASSTHROUGH -> PASS_THROUGH;
+        case REJECT -> REJECT;
+      };
+    }
   }
 
   /**

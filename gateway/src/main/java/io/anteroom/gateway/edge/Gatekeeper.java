@@ -69,7 +69,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
         LOG.warn("room {}: admission decision failed, queueing the user", s.id(), failure);
       }
       answer(request, room, failure == null ? verdict
-          : new Verdict(Outcome.QUEUE, ticket, new QueueView(false, 0, 0, 0, 0, now, true)));
+          : new Verdict(Outcome.queued(s.queueingMethod()), ticket,
+              new QueueView(false, 0, 0, 0, 0, now, true)));
     }));
   }
 
@@ -91,18 +92,13 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
           forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
         }
       }
+      case PASS_THROUGH -> {
+        room.meters().admittedNew().mark();
+        forward(request, room, room.origin(), verdict.ticket(), null);
+      }
       case QUEUE -> {
-        switch (s.queueingMethod()) {
-          case REJECT -> reject(request, room);
-          case PASSTHROUGH -> {
-            room.meters().admittedNew().mark();
-            forward(request, room, room.origin(), verdict.ticket(), null);
-          }
-          case FIFO -> {
-            room.meters().queued().mark();
-            queueResponse(request, room, verdict, true);
-          }
-        }
+        room.meters().queued().mark();
+        queueResponse(request, room, verdict, true);
       }
       case REJECT -> reject(request, room);
     }
