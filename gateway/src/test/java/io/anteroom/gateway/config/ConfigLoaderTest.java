@@ -169,4 +169,52 @@ class ConfigLoaderTest {
         """, "x")).hasMessageContaining("rooms[0].template: file /nonexistent/page.mustache does"
         + " not exist");
   }
+
+  @Test
+  void aRoomCoreRuleIsReportedUnderTheKeyThatBrokeItTogetherWithTheOtherProblems() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms:
+          - id: a
+            queueRefreshSeconds: 300
+            queueTimeoutMinutes: 3
+            sessionDurationMinutes: 2000
+            curveFactor: 0
+        """, "x"))
+        .hasMessageContaining("rooms[0].queueTimeoutMinutes: queueTimeout is PT3M; allowed: at"
+            + " least queueRefreshSeconds (300 s)")
+        .hasMessageContaining("rooms[0].sessionDurationMinutes: sessionDurationMinutes is 2000;"
+            + " allowed: 1..1440")
+        .hasMessageContaining("rooms[0].curveFactor: curveFactor is 0.0; allowed:");
+  }
+
+  @Test
+  void defaultsOfRoomCoreKeysAreTheRoomCoresOwn() {
+    var room = ConfigLoader.parse("rooms: [ { id: a, totalActiveUsers: 10 } ]", "x").rooms()
+        .get(0);
+    var core = io.anteroom.room.RoomConfig.builder("a").totalActiveUsers(10)
+        .newUsersPerMinute(10).sessionDurationMinutes(5).build();
+    assertThat(room.roomConfig(room.newUsersPerMinute())).isEqualTo(core);
+  }
+
+  @Test
+  void theAdminApiWritesEveryKeyOfTheTableAndReadsItBack() {
+    var room = ConfigLoader.parse("""
+        rooms:
+          - id: shop
+            origin: http://127.0.0.1:1
+            template: %s
+            queueingMethod: passthrough
+            failMode: open
+            strategy: utilizationScaled
+        """.formatted(Path.of("src/main/resources/io/anteroom/gateway/queue/queue-page.mustache")
+        .toAbsolutePath()), "x").rooms().get(0);
+    var json = ConfigLoader.toJson(room);
+    var names = new java.util.ArrayList<String>();
+    json.fieldNames().forEachRemaining(names::add);
+    assertThat(names).containsExactlyElementsOf(
+        RoomKeys.ALL.stream().map(RoomKeys.Key::name).toList());
+    assertThat(json.get("strategy").asText()).isEqualTo("utilizationScaled");
+    assertThat(json.get("failMode").asText()).isEqualTo("open");
+    assertThat(ConfigLoader.parseRoom(json.toString())).isEqualTo(room);
+  }
 }
