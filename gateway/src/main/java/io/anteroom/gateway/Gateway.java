@@ -1,7 +1,18 @@
 package io.anteroom.gateway;
 
+import io.anteroom.gateway.admin.AdminApi;
+import io.anteroom.gateway.admin.AdminToken;
+import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.edge.Gatekeeper;
+import io.anteroom.gateway.edge.PublicListener;
+import io.anteroom.gateway.edge.RoomRuntime;
+import io.anteroom.gateway.edge.Rooms;
+import io.anteroom.gateway.queue.QueuePacing;
+import io.anteroom.gateway.ticket.TicketCodec;
+import io.anteroom.gateway.ticket.TicketKeys;
+
 import com.codahale.metrics.MetricRegistry;
-import io.anteroom.gateway.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -93,8 +104,8 @@ public final class Gateway implements AutoCloseable {
         .setEventLoopPoolSize(Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)));
     try {
       var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()));
-      var rooms = new Rooms(vertx, config, gates, registry, pacing, clock);
-      var gatekeeper = new Gatekeeper(rooms, codec, clock);
+      var rooms = new Rooms(vertx, config, gates, registry, pacing, clock, codec);
+      var gatekeeper = new Gatekeeper(rooms, clock);
       List<HttpServer> publicServers = new CopyOnWriteArrayList<>();
       // Vert.x shares one bound socket among servers on the same host:port and hands them the
       // connections in turn; port 0 is never shared, a negative port means "one free port shared
@@ -150,12 +161,12 @@ public final class Gateway implements AutoCloseable {
   }
 
   /** How many event loops serve the public listener. */
-  int publicEventLoops() {
+  public int publicEventLoops() {
     return publicServers.size();
   }
 
   /** The ports the public listener's servers report (one, shared by all of them). */
-  java.util.Set<Integer> publicPorts() {
+  public java.util.Set<Integer> publicPorts() {
     return publicServers.stream().map(HttpServer::actualPort)
         .collect(java.util.stream.Collectors.toSet());
   }

@@ -1,7 +1,17 @@
 package io.anteroom.gateway;
 
+import io.anteroom.gateway.admin.AdminToken;
+import io.anteroom.gateway.admission.CoordinatedRoomGate;
+import io.anteroom.gateway.admission.Coordination;
+import io.anteroom.gateway.admission.ObjectCoordination;
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.demo.DemoCrowd;
+import io.anteroom.gateway.demo.DemoOrigin;
+import io.anteroom.gateway.queue.MonitoredQueuePacing;
+
 import com.codahale.metrics.MetricRegistry;
-import io.anteroom.gateway.GatewayConfig.HostPort;
+import io.anteroom.gateway.config.GatewayConfig.HostPort;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;

@@ -10,21 +10,27 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One user with its own cookie jar, over a shared JDK HTTP client (the jar is ours, so a hundred
- * users do not need a hundred clients).
+ * One user with its own cookie jar, over an HTTP client it is given (the jar is ours, so a hundred
+ * users share one client; the client belongs to the test, e.g. {@link Harness#client}).
  */
-final class Browser {
-  static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(10)).build();
+public final class Browser {
+  /** A new HTTP/1.1 client for tests; the caller closes it. */
+  public static HttpClient newClient() {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(10)).build();
+  }
 
-  final Map<String, String> cookies = new LinkedHashMap<>();
+  private final HttpClient client;
+
+  public final Map<String, String> cookies = new LinkedHashMap<>();
   private final String base;
 
-  Browser(String base) {
+  public Browser(HttpClient client, String base) {
+    this.client = client;
     this.base = base;
   }
 
-  CompletableFuture<HttpResponse<String>> getAsync(String path, String... headers) {
+  public CompletableFuture<HttpResponse<String>> getAsync(String path, String... headers) {
     var b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
     if (headers.length > 0) {
       b.headers(headers);
@@ -37,7 +43,7 @@ final class Browser {
         b.header("Cookie", sb.toString());
       }
     }
-    return CLIENT.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
+    return client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
       for (String set : r.headers().allValues("set-cookie")) {
         String pair = set.split(";", 2)[0];
         int eq = pair.indexOf('=');
@@ -55,11 +61,11 @@ final class Browser {
     });
   }
 
-  HttpResponse<String> get(String path, String... headers) {
+  public HttpResponse<String> get(String path, String... headers) {
     return getAsync(path, headers).join();
   }
 
-  static boolean reachedOrigin(HttpResponse<String> r) {
+  public static boolean reachedOrigin(HttpResponse<String> r) {
     return r.body().startsWith("origin:");
   }
 }

@@ -1,6 +1,17 @@
 package io.anteroom.gateway;
 
-import io.anteroom.objects.storage.InMemoryStorageEngine;
+import io.anteroom.objects.ManualScheduler;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import io.anteroom.gateway.admission.CoordinatedRoomGate;
+import io.anteroom.gateway.edge.RoomRuntime;
+import io.anteroom.gateway.edge.Rooms;
+import io.anteroom.gateway.admission.Coordination;
+import io.anteroom.gateway.admission.ObjectCoordination;
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.queue.MonitoredQueuePacing;
+
 import com.codahale.metrics.MetricRegistry;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -10,36 +21,40 @@ import java.util.concurrent.TimeUnit;
  * A gateway with real room code, in-process coordination, an injected clock, on port 0. Background
  * report ticks are off: tests report explicitly with {@link #report}, so every run is the same.
  */
-final class Harness implements AutoCloseable {
-  static final Instant START = Instant.parse("2026-11-22T10:00:05Z");
-  final MutableClock clock;
-  final TestOrigin origin;
-  final Coordination coordination;
-  final Gateway gateway;
-  final String token = "test-token";
+public final class Harness implements AutoCloseable {
+  public static final Instant START = Instant.parse("2026-11-22T10:00:05Z");
+  /** Virtual time: moving it also fires the durable objects' due alarms. */
+  public final ManualScheduler scheduler;
+  /** This gateway's HTTP client (browsers and admin calls), closed with it. */
+  public final HttpClient client = Browser.newClient();
+  public final TestOrigin origin;
+  public final Coordination coordination;
+  public final Gateway gateway;
+  public final String token = "test-token";
   private final boolean ownsCoordination;
 
-  Harness(Path dataDir, String roomsYaml) throws Exception {
+  public Harness(Path dataDir, String roomsYaml) throws Exception {
     this(dataDir, roomsYaml, new TestOrigin());
   }
 
-  Harness(Path dataDir, String roomsYaml, TestOrigin origin) throws Exception {
-    this(dataDir, roomsYaml, origin, new MutableClock(START), null, "dc1");
+  public Harness(Path dataDir, String roomsYaml, TestOrigin origin) throws Exception {
+    this(dataDir, roomsYaml, origin, new ManualScheduler(START), null, "dc1");
   }
 
   /** A gateway of data center {@code dc} on a shared coordination (null: its own, in-process). */
-  Harness(Path dataDir, String roomsYaml, TestOrigin origin, MutableClock clock,
+  public Harness(Path dataDir, String roomsYaml, TestOrigin origin, ManualScheduler scheduler,
       Coordination shared, String dc) throws Exception {
-    this(dataDir, roomsYaml, origin, clock, shared, dc, Gateway.defaultEventLoops());
+    this(dataDir, roomsYaml, origin, scheduler, shared, dc, Gateway.defaultEventLoops());
   }
 
   /** As above, with the public listener on {@code eventLoops} event loops. */
-  Harness(Path dataDir, String roomsYaml, TestOrigin origin, MutableClock clock,
+  public Harness(Path dataDir, String roomsYaml, TestOrigin origin, ManualScheduler scheduler,
       Coordination shared, String dc, int eventLoops) throws Exception {
     this.origin = origin;
-    this.clock = clock;
+    this.scheduler = scheduler;
+    Clock clock = scheduler.clock();
     this.ownsCoordination = shared == null;
-    this.coordination = shared != null ? shared : objects(clock, ObjectCoordination.REPORT_MAX_QPS);
+    this.coordination = shared != null ? shared : objects(scheduler, ObjectCoordination.REPORT_MAX_QPS);
     GatewayConfig config = ConfigLoader.parse("""
         listen: 127.0.0.1:0
         origin: %s
@@ -55,51 +70,67 @@ final class Harness implements AutoCloseable {
   }
 
   /** The room objects in an in-memory runtime on the test's virtual time. */
-  static ObjectCoordination objects(MutableClock clock, double reportMaxQps) {
-    return ObjectCoordination.embedded(runtime(clock), reportMaxQps);
+  public static ObjectCoordination objects(ManualScheduler scheduler, double reportMaxQps) {
+    return ObjectCoordination.embedded(runtime(scheduler), reportMaxQps);
   }
 
-  static io.anteroom.objects.Runtime runtime(MutableClock clock) {
+  public static io.anteroom.objects.Runtime runtime(ManualScheduler scheduler) {
     return io.anteroom.objects.Runtime.builder()
         .storage(new io.anteroom.objects.storage.InMemoryStorageEngine())
-        .clock(clock.scheduler.clock()).scheduler(clock.scheduler).build();
+        .clock(scheduler.clock()).scheduler(scheduler).build();
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + gateway.port();
   }
 
-  String adminUrl() {
+  public String adminUrl() {
     return "http://127.0.0.1:" + gateway.adminPort();
   }
 
-  Browser browser() {
-    return new Browser(url());
+  public Browser browser() {
+    return new Browser(client, url());
   }
 
-  CoordinatedRoomGate gate(String room) {
+  public CoordinatedRoomGate gate(String room) {
     return (CoordinatedRoomGate) gateway.rooms().get(room).orElseThrow().gate();
   }
 
   /** One report round of every worker of the room, waited for. */
-  void report(String room) throws Exception {
+  public void report(String room) throws Exception {
     gate(room).reportNow().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   /** Admin API call; returns status and body. */
-  java.net.http.HttpResponse<String> admin(String method, String path, String body)
+  public java.net.http.HttpResponse<String> admin(String method, String path, String body)
       throws Exception {
     var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(adminUrl() + path))
         .header("Authorization", "Bearer " + token)
         .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
             : java.net.http.HttpRequest.BodyPublishers.ofString(body));
-    return Browser.CLIENT.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    return client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The gateway's live rooms. */
+  public Rooms rooms() {
+    return gateway.rooms();
+  }
+
+  /** The live runtime of a room. */
+  public RoomRuntime room(String id) {
+    return gateway.rooms().get(id).orElseThrow();
+  }
+
+  /** One origin-protection step of every room, as the gateway's timer does it. */
+  public void protect() {
+    Gateway.protect(gateway.rooms());
   }
 
   @Override
   public void close() throws Exception {
     gateway.close();
     origin.close();
+    client.close();
     if (ownsCoordination) {
       coordination.close();
     }

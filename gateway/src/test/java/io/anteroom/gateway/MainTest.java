@@ -42,7 +42,7 @@ class MainTest {
         """);
     Outcome o = run("run", "--config", file.toString(), "--data-dir", dir.toString());
     assertThat(o.exit()).isEqualTo(2);
-    assertThat(o.err()).contains("rooms[0].totalActiveUsers: -5 is out of range",
+    assertThat(o.err()).contains("rooms[0].totalActiveUsers: totalActiveUsers is -5; allowed: 1..",
         "rooms[0].queueingMethod: \"lottery\" is not allowed; allowed: fifo, passthrough, reject");
   }
 

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
+import java.net.http.HttpClient;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +26,13 @@ class MultiProcessTest {
 
   @TempDir
   Path dir;
+
+  private final HttpClient client = Browser.newClient();
+
+  @AfterEach
+  void closeClient() {
+    client.close();
+  }
 
   private static int freePort() throws IOException {
     try (var s = new ServerSocket(0)) {
@@ -42,9 +51,9 @@ class MultiProcessTest {
         .redirectOutput(dir.resolve(name + ".log").toFile()).start();
   }
 
-  private static boolean ready(int adminPort) {
+  private boolean ready(int adminPort) {
     try {
-      return Browser.CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort
+      return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort
           + "/ready")).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
     } catch (IOException | InterruptedException e) {
       return false;
@@ -78,7 +87,7 @@ class MultiProcessTest {
       }
       var responses = new ArrayList<CompletableFuture<HttpResponse<String>>>();
       for (int i = 0; i < 30; i++) {
-        responses.add(new Browser("http://127.0.0.1:" + gateways.get(i % 2)).getAsync("/"));
+        responses.add(new Browser(client, "http://127.0.0.1:" + gateways.get(i % 2)).getAsync("/"));
       }
       long admitted = responses.stream().map(CompletableFuture::join)
           .filter(Browser::reachedOrigin).count();

@@ -11,13 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers
  * {@code /revoke} with {@code Anteroom-Command: revoke} and never answers {@code /hang}.
  */
-final class TestOrigin implements AutoCloseable {
-  final Vertx vertx = Vertx.vertx();
-  final AtomicInteger requests = new AtomicInteger();
-  final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
+public final class TestOrigin implements AutoCloseable {
+  public final Vertx vertx = Vertx.vertx();
+  public final AtomicInteger requests = new AtomicInteger();
+  public final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
   private final HttpServer server;
 
-  TestOrigin() throws Exception {
+  public TestOrigin() throws Exception {
     server = vertx.createHttpServer().requestHandler(req -> {
       if (req.path().equals("/hang")) {
         return; // never answers: the gateway's origin timeout must end it
@@ -42,7 +42,7 @@ final class TestOrigin implements AutoCloseable {
     return "http://127.0.0.1:" + server.actualPort();
   }
 
-  int port() {
+  public int port() {
     return server.actualPort();
   }
 

@@ -65,9 +65,9 @@ class WaitingRoomEndToEndTest {
       String lateIn = null;
       // queued pages refresh every 20 s; the gateway reports before each round
       for (int step = 1; step <= 12; step++) {
-        h.clock.advance(Duration.ofSeconds(20));
+        h.scheduler.advance(Duration.ofSeconds(20));
         h.report("shop");
-        String at = h.clock.instant().toString();
+        String at = h.scheduler.clock().instant().toString();
         if (step >= 3 && lateIn == null && Browser.reachedOrigin(late.get("/"))) {
           lateIn = at;                                                 // bucket 10:01
         }
@@ -215,7 +215,7 @@ class WaitingRoomEndToEndTest {
       h.report("shop");
       // the next minute's pool sees the freed places (minus one the room core keeps back for
       // admissions not yet reported)
-      h.clock.advance(Duration.ofSeconds(60));
+      h.scheduler.advance(Duration.ofSeconds(60));
       h.report("shop");
       assertThat(Browser.reachedOrigin(next.get("/")))
           .as("in long before the revoked sessions' 30 minutes are over").isTrue();
@@ -230,7 +230,7 @@ class WaitingRoomEndToEndTest {
       Browser user = h.browser();
       assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
       for (int i = 0; i < 5; i++) {
-        h.clock.advance(Duration.ofSeconds(90)); // each gap shorter than the session
+        h.scheduler.advance(Duration.ofSeconds(90)); // each gap shorter than the session
         String before = user.cookies.get("__anteroom_shop");
         HttpResponse<String> r = user.get("/page" + i);
         assertThat(Browser.reachedOrigin(r)).isTrue();
@@ -279,7 +279,7 @@ class WaitingRoomEndToEndTest {
         Browser user = h.browser();
         assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
         for (int i = 0; i < 2; i++) {
-          h.clock.advance(Duration.ofSeconds(90));
+          h.scheduler.advance(Duration.ofSeconds(90));
           h.report("shop");
           assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
         }

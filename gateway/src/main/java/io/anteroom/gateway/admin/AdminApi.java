@@ -1,0 +1,202 @@
+package io.anteroom.gateway.admin;
+
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.edge.RoomRuntime;
+import io.anteroom.gateway.edge.Rooms;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.admission.RoomGate.RoomStatus;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * The admin listener. Without a token: {@code GET /health}, {@code GET /ready}, {@code GET
+ * /metrics} (Prometheus text) and the status page {@code GET /}. With {@code Authorization:
+ * Bearer <token>}: the room API under {@code /api} (list, create, read, update, delete, status,
+ * suspend and queue-all switches), applied live through {@link Rooms}.
+ *
+ * <p>Handlers run on a Vert.x event loop; room changes go through {@link Rooms}' monitor, reads
+ * take its published snapshot.
+ */
+public final class AdminApi {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Rooms rooms;
+  private final byte[] token;
+  private final Clock clock;
+  private final PrometheusRegistry prometheus = new PrometheusRegistry();
+  private final Router router;
+  private volatile boolean draining;
+
+  public AdminApi(Vertx vertx, Rooms rooms, MetricRegistry registry, String token, Clock clock) {
+    this.rooms = rooms;
+    this.token = token.getBytes(StandardCharsets.UTF_8);
+    this.clock = clock;
+    DropwizardExports.builder().dropwizardRegistry(registry).register(prometheus);
+    router = Router.router(vertx);
+    router.get("/health").handler(c -> c.response().putHeader("Content-Type", "text/plain")
+        .end("ok\n"));
+    router.get("/ready").handler(c -> c.response().setStatusCode(draining ? 503 : 200)
+        .putHeader("Content-Type", "text/plain").end(draining ? "draining\n" : "ready\n"));
+    router.get("/metrics").handler(this::metrics);
+    router.get("/").handler(c -> c.response().putHeader("Content-Type", "text/html; charset=utf-8")
+        .putHeader("Cache-Control", "no-store").end(statusPage()));
+    router.route("/api/*").handler(this::authorize);
+    router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
+    router.get("/api/rooms").handler(c -> {
+      ArrayNode list = JSON.createArrayNode();
+      rooms.list().forEach(r -> list.add(ConfigLoader.toJson(r)));
+      json(c, 200, list.toString());
+    });
+    router.post("/api/rooms").handler(c -> change(c, 201, () -> {
+      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
+      return ConfigLoader.toJson(rooms.create(s).settings());
+    }));
+    router.get("/api/rooms/:id").handler(c -> withRoom(c, r ->
+        json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
+    router.put("/api/rooms/:id").handler(c -> change(c, 200, () -> {
+      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
+      if (!s.id().equals(c.pathParam("id"))) {
+        throw new IllegalArgumentException("id: the body says \"" + s.id() + "\" but the URL says \""
+            + c.pathParam("id") + "\"; a room's id cannot change");
+      }
+      return ConfigLoader.toJson(rooms.update(s).settings());
+    }));
+    router.delete("/api/rooms/:id").handler(c -> {
+      if (rooms.delete(c.pathParam("id"))) {
+        c.response().setStatusCode(204).end();
+      } else {
+        notFound(c);
+      }
+    });
+    router.get("/api/status").handler(c -> {
+      ArrayNode list = JSON.createArrayNode();
+      rooms.snapshot().byId().values().forEach(r -> list.add(status(r)));
+      json(c, 200, list.toString());
+    });
+    router.get("/api/rooms/:id/status").handler(c -> withRoom(c, r ->
+        json(c, 200, status(r).toString())));
+    router.put("/api/rooms/:id/suspended").handler(c -> toggle(c, true));
+    router.put("/api/rooms/:id/queueAll").handler(c -> toggle(c, false));
+  }
+
+  public Router router() {
+    return router;
+  }
+
+  public void markDraining() {
+    draining = true;
+  }
+
+  private void authorize(RoutingContext c) {
+    String header = c.request().getHeader("Authorization");
+    byte[] given = header != null && header.startsWith("Bearer ")
+        ? header.substring(7).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
+    if (MessageDigest.isEqual(given, token)) {
+      c.next();
+    } else {
+      c.response().putHeader("WWW-Authenticate", "Bearer");
+      error(c, 401, "missing or wrong bearer token: send \"Authorization: Bearer <admin.token>\""
+          + " (the token is admin.token in the config, or the file dataDir/admin-token)");
+    }
+  }
+
+  private void toggle(RoutingContext c, boolean suspend) {
+    withRoom(c, r -> change(c, 200, () -> {
+      String body = c.body().asString() == null ? "" : c.body().asString().trim();
+      if (!body.equals("true") && !body.equals("false")) {
+        throw new IllegalArgumentException("body must be true or false, found \"" + body + "\"");
+      }
+      boolean on = Boolean.parseBoolean(body);
+      RoomSettings s = r.settings();
+      RoomSettings changed = suspend ? s.withSwitches(on, s.queueAll())
+          : s.withSwitches(s.suspended(), on);
+      return status(rooms.update(changed));
+    }));
+  }
+
+  ObjectNode status(RoomRuntime r) {
+    RoomSettings s = r.settings();
+    RoomStatus st = r.gate().status(clock.millis());
+    ObjectNode o = JSON.createObjectNode();
+    o.put("id", s.id());
+    o.put("status", s.suspended() ? "suspended" : st.status());
+    o.put("estimatedQueuedUsers", st.estimatedQueuedUsers());
+    o.put("estimatedTotalActiveUsers", st.estimatedTotalActiveUsers());
+    o.put("maxEstimatedTimeMinutes", st.maxEstimatedTimeMinutes());
+    o.put("degraded", st.degraded());
+    o.put("queueAll", s.queueAll());
+    o.put("suspended", s.suspended());
+    o.put("totalActiveUsers", s.totalActiveUsers());
+    o.put("newUsersPerMinute", s.newUsersPerMinute());
+    o.put("effectiveNewUsersPerMinute", st.effectiveNewUsersPerMinute());
+    o.put("lastUpdated", Instant.ofEpochMilli(st.lastUpdatedMillis()).toString());
+    return o;
+  }
+
+  private interface Change {
+    Object apply();
+  }
+
+  private void change(RoutingContext c, int status, Change change) {
+    try {
+      json(c, status, change.apply().toString());
+    } catch (IllegalArgumentException e) {
+      error(c, e.getMessage() != null && e.getMessage().startsWith("no room") ? 404 : 400,
+          e.getMessage());
+    }
+  }
+
+  private void withRoom(RoutingContext c, java.util.function.Consumer<RoomRuntime> then) {
+    rooms.get(c.pathParam("id")).ifPresentOrElse(then, () -> notFound(c));
+  }
+
+  private static void notFound(RoutingContext c) {
+    error(c, 404, "no room \"" + c.pathParam("id") + "\"");
+  }
+
+  private static void error(RoutingContext c, int status, String message) {
+    json(c, status, JSON.createObjectNode().put("error", message).toString());
+  }
+
+  private static void json(RoutingContext c, int status, String body) {
+    c.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
+  }
+
+  private void metrics(RoutingContext c) {
+    var out = new ByteArrayOutputStream(8192);
+    try {
+      PrometheusTextFormatWriter.create().write(out, prometheus.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot render /metrics", e);
+    }
+    c.response().putHeader("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE)
+        .end(io.vertx.core.buffer.Buffer.buffer(out.toByteArray()));
+  }
+
+  private static String statusPage() {
+    try (InputStream in = AdminApi.class.getResourceAsStream("status-page.html")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("status-page.html missing from the jar", e);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.anteroom.gateway.admin;
+
+import io.anteroom.gateway.config.GatewayConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * The admin API's bearer token: {@code admin.token} when configured, otherwise the content of
+ * {@code dataDir/admin-token}, generated (32 random bytes, hex, mode 0600) on first start.
+ */
+public final class AdminToken {
+
+  public static final String FILE = "admin-token";
+
+  private AdminToken() {}
+
+  public static String resolve(GatewayConfig config) {
+    if (!config.admin().token().isEmpty()) {
+      return config.admin().token();
+    }
+    Path file = config.dataDir().resolve(FILE);
+    try {
+      Files.createDirectories(config.dataDir());
+      if (!Files.exists(file)) {
+        byte[] random = new byte[32];
+        new SecureRandom().nextBytes(random);
+        try {
+          Files.createFile(file,
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+          Files.writeString(file, HexFormat.of().formatHex(random) + "\n",
+              StandardCharsets.US_ASCII);
+        } catch (FileAlreadyExistsException e) {
+          // created concurrently by another process: read theirs below
+        }
+      }
+      String token = Files.readString(file, StandardCharsets.US_ASCII).strip();
+      if (token.isEmpty()) {
+        throw new IllegalArgumentException(file + " is empty; delete it to generate a new token");
+      }
+      return token;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read or create the admin token file " + file, e);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.anteroom.gateway.admission;
+
+import io.anteroom.room.CounterKey;
+import io.anteroom.room.Grant;
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomState;
+import io.anteroom.room.WorkerReport;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * How a gateway reaches its room's coordinating objects: the data-center object (reports in, room
+ * state out) and the counter objects. Implemented in-process ({@link LocalCoordination}) or over
+ * HTTP to a coordinator process. Calls may fail (coordinator down); the caller then applies the
+ * room's {@code failMode}.
+ */
+public interface Coordination extends AutoCloseable {
+
+  /** Tells the coordinator a room's limits (at start and after an admin change). */
+  CompletionStage<Void> configure(RoomConfig config);
+
+  /**
+   * Sends a worker's report to its data center; answers the data center's fresh room state and
+   * its throttle signal (reporters slow down while it is set).
+   */
+  CompletionStage<ReportReply> report(String roomId, WorkerReport report);
+
+  /** The data center's answer to a report. */
+  record ReportReply(RoomState state, boolean throttle) {}
+
+  /** {@code take(limit)} on the counter object named by {@code key}. */
+  CompletionStage<Grant> take(CounterKey key, long limit);
+
+  /** Forgets a deleted room. */
+  CompletionStage<Void> remove(String roomId);
+
+  @Override
+  default void close() {}
+}

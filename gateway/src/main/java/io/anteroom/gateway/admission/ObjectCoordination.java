@@ -1,0 +1,178 @@
+package io.anteroom.gateway.admission;
+
+import io.anteroom.backpressure.ThresholdMonitor;
+import io.anteroom.backpressure.ThroughputSignal;
+import io.anteroom.objects.Runtime;
+import io.anteroom.objects.http.HttpObjectServer;
+import io.anteroom.objects.http.HttpObjectTransport;
+import io.anteroom.objects.http.RemoteObjects;
+import io.anteroom.room.CounterKey;
+import io.anteroom.room.DataCenterCoordinator;
+import io.anteroom.room.Grant;
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomCounter;
+import io.anteroom.room.RoomObjects;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link Coordination} through the room's coordinating durable objects ({@link RoomObjects}): the
+ * data-center object, the global object and the counter objects, in an objects {@link Runtime} of
+ * this process ({@code anteroom run}, SQLite in {@code dataDir}) or of a coordinator process
+ * reached over HTTP ({@code anteroom gateway --coordinator URL}). Every call carries the room's
+ * {@link RoomConfig}, which the objects need; a room's config is the one last announced with
+ * {@link #configure}.
+ *
+ * <p>Thread safety: the config map is concurrent; stubs are thread-safe; async stub calls never
+ * block the caller (an event loop).
+ */
+public final class ObjectCoordination implements Coordination {
+
+  /** Where the stubs come from: an embedded runtime or a remote one. */
+  interface Stubs extends AutoCloseable {
+    DataCenterCoordinator dataCenter(String roomId, String dataCenter);
+
+    RoomCounter counter(CounterKey key);
+
+    @Override
+    void close();
+  }
+
+  /** Budget of worker reports per second per runtime before reporters are told to slow down. */
+  public static final double REPORT_MAX_QPS = 500;
+
+  private final Stubs stubs;
+  private final Map<String, RoomConfig> configs = new ConcurrentHashMap<>();
+
+  ObjectCoordination(Stubs stubs) {
+    this.stubs = stubs;
+  }
+
+  /** Registers the room objects in {@code runtime} (which this coordination then owns). */
+  public static ObjectCoordination embedded(Runtime runtime) {
+    return embedded(runtime, REPORT_MAX_QPS);
+  }
+
+  /** As above, with the data center's report budget (reports per second per runtime). */
+  public static ObjectCoordination embedded(Runtime runtime, double reportMaxQps) {
+    RoomObjects objects = register(runtime, reportMaxQps);
+    return new ObjectCoordination(new Stubs() {
+      @Override
+      public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
+        return objects.dataCenter(roomId, dataCenter);
+      }
+
+      @Override
+      public RoomCounter counter(CounterKey key) {
+        return objects.counter(key);
+      }
+
+      @Override
+      public void close() {
+        runtime.close();
+      }
+    });
+  }
+
+  /** Registers the room objects with monitors that throttle above {@link #REPORT_MAX_QPS}. */
+  static RoomObjects register(Runtime runtime, double reportMaxQps) {
+    Clock clock = runtime.clock();
+    return RoomObjects.register(runtime, monitor(clock, reportMaxQps),
+        monitor(clock, reportMaxQps));
+  }
+
+  private static ThresholdMonitor monitor(Clock clock, double maxQps) {
+    return ThresholdMonitor.builder().maxQps(maxQps)
+        .signal(ThroughputSignal.TEN_SECOND_WINDOW).clock(clock).build();
+  }
+
+  /** Stubs of the room objects of the coordinator at {@code uri}; calls time out after {@code timeout}. */
+  public static ObjectCoordination remote(URI uri, Duration timeout) {
+    RemoteObjects remote = RemoteObjects.over(HttpObjectTransport.builder(uri).timeout(timeout)
+        .build());
+    return new ObjectCoordination(new Stubs() {
+      @Override
+      public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
+        return remote.get(RoomObjects.DATA_CENTER_NAMESPACE, DataCenterCoordinator.class,
+            RoomObjects.dataCenterObjectName(roomId, dataCenter));
+      }
+
+      @Override
+      public RoomCounter counter(CounterKey key) {
+        return remote.get(RoomObjects.COUNTER_NAMESPACE, RoomCounter.class, key.objectName());
+      }
+
+      @Override
+      public void close() {
+        remote.close();
+      }
+    });
+  }
+
+  /** Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. */
+  public static HttpObjectServer serve(Runtime runtime, String host, int port) {
+    register(runtime, REPORT_MAX_QPS);
+    try {
+      return HttpObjectServer.builder(runtime.transport()).namespaces(runtime::hasNamespace)
+          .host(host).port(port).start();
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("coordinator: cannot listen on " + host + ":" + port
+          + " (" + e.getMessage() + "); is another process using the port?", e);
+    }
+  }
+
+  @Override
+  public CompletionStage<Void> configure(RoomConfig config) {
+    configs.put(config.roomId(), config);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletionStage<ReportReply> report(String roomId,
+      io.anteroom.room.WorkerReport report) {
+    RoomConfig config = configs.get(roomId);
+    if (config == null) {
+      return unknown(roomId);
+    }
+    try {
+      return stubs.dataCenter(roomId, report.dataCenter()).reportAsync(config, report)
+          .thenApply(r -> new ReportReply(r.state(), r.throttle()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e); // transport refused the call at once
+    }
+  }
+
+  @Override
+  public CompletionStage<Grant> take(CounterKey key, long limit) {
+    RoomConfig config = configs.get(key.roomId());
+    if (config == null) {
+      return unknown(key.roomId());
+    }
+    try {
+      return stubs.counter(key).takeAsync(config.rules(), key, limit);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static <T> CompletableFuture<T> unknown(String roomId) {
+    return CompletableFuture.failedFuture(new IllegalStateException("room \"" + roomId
+        + "\" was not announced with configure()"));
+  }
+
+  @Override
+  public CompletionStage<Void> remove(String roomId) {
+    configs.remove(roomId);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public void close() {
+    stubs.close();
+  }
+}

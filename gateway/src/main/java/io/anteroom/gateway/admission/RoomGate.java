@@ -1,0 +1,106 @@
+package io.anteroom.gateway.admission;
+
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.QueueingMethod;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The gateway's view of one room's admission logic: everything the HTTP edge asks of the room
+ * core, with tickets as opaque plaintext bytes (the edge seals and opens them; the room core
+ * owns their content). All formulas live behind this interface, in the {@code room} module.
+ *
+ * <p>Threading: called from Vert.x event loops concurrently. {@link #decide} must not block; for
+ * an admitted session it completes at once, otherwise it may complete later on any thread.
+ */
+public interface RoomGate extends AutoCloseable {
+
+  /**
+   * Decides for one request: {@code ticket} is the opened cookie, or null for a new user. An
+   * admitted user with a live session is answered with an already completed stage (the hot path:
+   * no remote call); others may wait for a counter object. A user the room core queues gets
+   * the room's {@code queueingMethod} ({@link Outcome#queued}). Never fails for bad input; a
+   * failure of the coordination is handled inside by the room's {@code failMode}.
+   */
+  CompletionStage<Verdict> decide(byte[] ticket, long nowMillis);
+
+  /** The origin answered {@code Anteroom-Command: revoke}: the session of this ticket ends. */
+  void revoke(byte[] ticket, long nowMillis);
+
+  /** The room's current state for the admin API, status page and metrics. */
+  RoomStatus status(long nowMillis);
+
+  /** Applies changed settings (admin API) without losing the room's counts. */
+  void reconfigure(RoomSettings settings);
+
+  /**
+   * Sets the new users per minute in force (origin protection), at most the configured value;
+   * takes effect from the next minute's pool.
+   */
+  void limitNewUsersPerMinute(int effective);
+
+  /**
+   * Called about four times a second with the current time: background work such as sending
+   * reports when due. Must not block.
+   */
+  default void tick(long nowMillis) {}
+
+  @Override
+  void close();
+
+  /** What to do with one request. */
+  enum Outcome {
+    /** A returning user whose session is live (renewed ticket). */
+    ADMIT_SESSION,
+    /** A user let in now. */
+    ADMIT,
+    /** Over the limit, but the room lets everyone through (queueingMethod passthrough). */
+    PASS_THROUGH,
+    /** Show the queue. */
+    QUEUE,
+    /** Refuse (queueingMethod reject). */
+    REJECT;
+
+    /**
+     * What a user the room core queued gets under the room's {@code queueingMethod}: the one place
+     * that maps it, for the gate's decisions and for the edge's answer when a decision failed.
+     */
+    public static Outcome queued(QueueingMethod method) {
+      return switch (method) {
+        case FIFO -> QUEUE;
+        case PASSTHROUGH -> PASS_THROUGH;
+        case REJECT -> REJECT;
+      };
+    }
+  }
+
+  /**
+   * A decision: the outcome, the ticket to set (null: clear the cookie), and for queued users
+   * what the queue page shows.
+   */
+  record Verdict(Outcome outcome, byte[] ticket, QueueView queue) {}
+
+  /**
+   * What a queued user is told (the JSON fields of the queue response).
+   *
+   * @param waitTimeKnown       false while no admissions have been seen yet
+   * @param waitTimeMinutes     estimated wait of this user's bucket
+   * @param lastUpdatedMillis   when the room state this is based on was computed
+   * @param queueIsFull         the site is at its limits: no free slots right now
+   */
+  record QueueView(boolean waitTimeKnown, int waitTimeMinutes, int waitTime25Percentile,
+      int waitTime50Percentile, int waitTime75Percentile, long lastUpdatedMillis,
+      boolean queueIsFull) {}
+
+  /**
+   * A room's state for operators.
+   *
+   * @param status                      {@code not_queueing}, {@code queueing} or {@code suspended}
+   * @param degraded                    the coordinator is unreachable; decisions use the last
+   *                                    known state per {@code failMode}
+   * @param effectiveNewUsersPerMinute  the admission rate in force (lower than configured while
+   *                                    origin protection is holding it back)
+   */
+  record RoomStatus(String status, long estimatedQueuedUsers, long estimatedTotalActiveUsers,
+      int maxEstimatedTimeMinutes, boolean degraded, int effectiveNewUsersPerMinute,
+      long lastUpdatedMillis) {}
+}

@@ -1,0 +1,156 @@
+package io.anteroom.gateway.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.anteroom.gateway.config.GatewayConfig.AdminSettings;
+import io.anteroom.gateway.config.GatewayConfig.HostPort;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.anteroom.gateway.config.GatewayConfig.TicketKey;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+
+/**
+ * Reads and validates the YAML configuration. Every problem is reported at once, each naming the
+ * key (as a path like {@code rooms[0].strategy}), what was found and what is allowed; unknown keys
+ * are errors with a "did you mean" suggestion.
+ *
+ * <pre>{@code
+ * GatewayConfig config = ConfigLoader.load(Path.of("anteroom.yaml"));
+ * }</pre>
+ */
+public final class ConfigLoader {
+
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private ConfigLoader() {}
+
+  /** Reads a YAML file; throws {@link IllegalArgumentException} listing every problem. */
+  public static GatewayConfig load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read config file " + file + ": " + e, e);
+    }
+    return parse(text, file.toString());
+  }
+
+  /** Parses YAML text; {@code source} names it in error messages. */
+  public static GatewayConfig parse(String yaml, String source) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(yaml);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(source + ": not valid YAML: " + e.getOriginalMessage()
+          + locationOf(e), e);
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      root = JsonNodeFactory.instance.objectNode();
+    }
+    var errors = new ArrayList<String>();
+    var config = readGateway(new ConfigNode(root, "", errors));
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException(
+          "invalid configuration in " + source + ":\n  - " + String.join("\n  - ", errors));
+    }
+    return config;
+  }
+
+  /** The configuration of {@code anteroom run --origin URL}: one room protecting {@code /}. */
+  public static GatewayConfig forOrigin(URI origin) {
+    var root = JsonNodeFactory.instance.objectNode();
+    root.put("origin", origin.toString());
+    root.putArray("rooms").addObject().put("id", "default");
+    return parse(root.toString(), "--origin " + origin);
+  }
+
+  /**
+   * Reads one room from a JSON or YAML document (the admin API's body), with the same rules and
+   * defaults as in the config file.
+   */
+  public static RoomSettings parseRoom(String text) {
+    JsonNode node;
+    try {
+      node = YAML.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("room: not valid JSON/YAML: " + e.getOriginalMessage(), e);
+    }
+    var errors = new ArrayList<String>();
+    RoomSettings room = null;
+    if (node == null || !node.isObject()) {
+      errors.add("room: expected an object with at least an \"id\"");
+    } else {
+      room = RoomKeys.read(new ConfigNode(node, "room", errors));
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException("invalid room:\n  - " + String.join("\n  - ", errors));
+    }
+    return room;
+  }
+
+  /** The room as a JSON tree with the YAML key names: the admin API's view, re-readable. */
+  public static ObjectNode toJson(RoomSettings r) {
+    return RoomKeys.toJson(r);
+  }
+
+  private static GatewayConfig readGateway(ConfigNode o) {
+    HostPort listen = o.hostPort("listen", "127.0.0.1:8080");
+    URI origin = o.url("origin").orElse(URI.create("http://127.0.0.1:8081"));
+    Path dataDir = Path.of(o.string("dataDir", "./data"));
+    ConfigNode admin = o.object("admin");
+    var adminSettings = new AdminSettings(admin.hostPort("listen", "127.0.0.1:9090"),
+        admin.string("token", ""));
+    admin.rejectUnknown();
+    var keys = new ArrayList<TicketKey>();
+    var keyIds = new HashSet<Integer>();
+    for (ConfigNode k : o.objects("ticketKeys")) {
+      int id = k.integer("id", -1, 0, 255);
+      if (id >= 0 && !keyIds.add(id)) {
+        k.error("id", "duplicate key id " + id + "; every ticket key needs its own id (0..255)");
+      }
+      byte[] secret = k.base64Key("secret");
+      if (id >= 0 && secret != null) {
+        keys.add(new TicketKey(id, secret));
+      }
+      k.rejectUnknown();
+    }
+    int originTimeout = o.integer("originTimeoutSeconds", 30, 1, 3600);
+    int drain = o.integer("drainSeconds", 10, 0, 600);
+    var rooms = new ArrayList<RoomSettings>();
+    var ids = new HashSet<String>();
+    var routes = new HashSet<Route>();
+    for (ConfigNode r : o.objects("rooms")) {
+      RoomSettings room = RoomKeys.read(r);
+      if (room == null) {
+        continue;
+      }
+      if (!ids.add(room.id())) {
+        r.error("id", "duplicate room id \"" + room.id() + "\"; room ids must be unique");
+      }
+      for (Route route : room.routes()) {
+        if (!routes.add(route)) {
+          r.error("path", "route " + route.host() + route.path()
+              + " is already used by another room; each host + path prefix leads to one room");
+        }
+      }
+      rooms.add(room);
+    }
+    o.rejectUnknown();
+    return new GatewayConfig(listen, origin, dataDir, adminSettings, keys, originTimeout, drain,
+        rooms);
+  }
+
+  private static String locationOf(JsonProcessingException e) {
+    var loc = e.getLocation();
+    return loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+  }
+}

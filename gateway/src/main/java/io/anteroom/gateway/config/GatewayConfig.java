@@ -1,0 +1,166 @@
+package io.anteroom.gateway.config;
+
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.Strategy;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The whole gateway configuration, as read from YAML by {@link ConfigLoader} and validated there.
+ * Every field has a documented default (see {@code docs/gateway.md}); records here are immutable,
+ * so a live update from the admin API replaces a {@link RoomSettings} instead of mutating it.
+ *
+ * <pre>{@code
+ * GatewayConfig config = ConfigLoader.load(Path.of("anteroom.yaml"));
+ * GatewayConfig quick = ConfigLoader.forOrigin(URI.create("http://127.0.0.1:3000"));
+ * }</pre>
+ *
+ * @param listen      address the public listener binds, {@code host:port}
+ * @param origin      default upstream for rooms without their own {@code origin}
+ * @param dataDir     directory for SQLite storage and generated ticket keys
+ * @param admin       admin listener and its bearer token
+ * @param ticketKeys  configured ticket keys (first one seals); empty = generated into {@code dataDir}
+ * @param originTimeoutSeconds how long the origin may take to answer before a 504
+ * @param drainSeconds how long a graceful shutdown waits for in-flight requests
+ * @param rooms       the protected rooms, in routing order
+ */
+public record GatewayConfig(
+    HostPort listen,
+    URI origin,
+    Path dataDir,
+    AdminSettings admin,
+    List<TicketKey> ticketKeys,
+    int originTimeoutSeconds,
+    int drainSeconds,
+    List<RoomSettings> rooms) {
+
+  public GatewayConfig {
+    ticketKeys = List.copyOf(ticketKeys);
+    rooms = List.copyOf(rooms);
+  }
+
+  /** The room with this id, if configured. */
+  public Optional<RoomSettings> room(String id) {
+    return rooms.stream().filter(r -> r.id().equals(id)).findFirst();
+  }
+
+  GatewayConfig withRooms(List<RoomSettings> newRooms) {
+    return new GatewayConfig(listen, origin, dataDir, admin, ticketKeys, originTimeoutSeconds,
+        drainSeconds, newRooms);
+  }
+
+  public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
+    return new GatewayConfig(newListen, origin, dataDir,
+        new AdminSettings(newAdminListen, admin.token()), ticketKeys, originTimeoutSeconds,
+        drainSeconds, rooms);
+  }
+
+  public GatewayConfig withDataDir(Path newDataDir) {
+    return new GatewayConfig(listen, origin, newDataDir, admin, ticketKeys, originTimeoutSeconds,
+        drainSeconds, rooms);
+  }
+
+  /** A {@code host:port} pair to bind or to reach. */
+  public record HostPort(String host, int port) {
+    @Override
+    public String toString() {
+      return host + ":" + port;
+    }
+  }
+
+  /** Admin listener; {@code token} empty means a token is generated into {@code dataDir}. */
+  public record AdminSettings(HostPort listen, String token) {}
+
+  /** A ticket key: the id byte written in every cookie, and the 128/192/256-bit AES key. */
+  public record TicketKey(int id, byte[] secret) {}
+
+  /** A host + path prefix that leads to a room. */
+  public record Route(String host, String path) {}
+
+  /**
+   * One protected site. Field names are the YAML keys.
+   *
+   * <p>Keys, defaults and ranges: {@link RoomKeys}, the one table the config file and the admin
+   * API read and write through.
+   */
+  public record RoomSettings(
+      String id,
+      String host,
+      String path,
+      List<Route> additionalRoutes,
+      Optional<URI> origin,
+      int totalActiveUsers,
+      int newUsersPerMinute,
+      int sessionDurationMinutes,
+      int queueRefreshSeconds,
+      int queueTimeoutMinutes,
+      Strategy strategy,
+      double curveFactor,
+      QueueingMethod queueingMethod,
+      boolean queueAll,
+      boolean suspended,
+      boolean disableSessionRenewal,
+      String cookieSuffix,
+      CookieSameSite cookieSameSite,
+      boolean cookieSecure,
+      Optional<Path> template,
+      boolean jsonResponse,
+      List<BypassRule> bypass,
+      FailMode failMode,
+      OriginProtection originProtection,
+      int queueStatusMaxQps,
+      int queueStatusMaxLatencyMillis,
+      int maxQueueRefreshSeconds) {
+
+    public RoomSettings {
+      additionalRoutes = List.copyOf(additionalRoutes);
+      bypass = List.copyOf(bypass);
+    }
+
+    /** All routes of the room, the main one first. */
+    public List<Route> routes() {
+      var all = new java.util.ArrayList<Route>();
+      all.add(new Route(host, path));
+      all.addAll(additionalRoutes);
+      return all;
+    }
+
+    /** The room core's view of this room, with {@code newUsersPerMinute} in force. */
+    public RoomConfig roomConfig(int newUsersPerMinute) {
+      return RoomKeys.roomConfig(this, newUsersPerMinute);
+    }
+
+    public RoomSettings withSwitches(boolean newSuspended, boolean newQueueAll) {
+      return new RoomSettings(id, host, path, additionalRoutes, origin, totalActiveUsers,
+          newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds, queueTimeoutMinutes,
+          strategy, curveFactor, queueingMethod, newQueueAll, newSuspended, disableSessionRenewal,
+          cookieSuffix, cookieSameSite, cookieSecure, template, jsonResponse, bypass, failMode,
+          originProtection, queueStatusMaxQps, queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds);
+    }
+  }
+
+  /**
+   * Traffic that skips the room entirely and is not counted. Every condition that is set must
+   * match (AND); a room bypasses a request when any of its rules matches (OR).
+   */
+  public record BypassRule(
+      Optional<String> path,
+      Optional<String> header,
+      Optional<String> headerValue,
+      Optional<String> cookie,
+      Optional<String> userAgent,
+      Optional<String> cidr) {}
+
+  /**
+   * Origin protection (off by default): lowers the effective new users per minute by AIMD when
+   * the origin's median latency exceeds {@code maxLatencyMillis} or its 5xx share exceeds
+   * {@code maxErrorRatio}; never above the configured limits.
+   */
+  public record OriginProtection(boolean enabled, int maxLatencyMillis, double maxErrorRatio,
+      int minNewUsersPerMinute) {
+    static final OriginProtection OFF = new OriginProtection(false, 1000, 0.05, 1);
+  }
+}

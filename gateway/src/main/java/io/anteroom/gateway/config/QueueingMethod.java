@@ -1,0 +1,22 @@
+package io.anteroom.gateway.config;
+
+/** What a room does with a user it cannot let in now (room key {@code queueingMethod}). */
+public enum QueueingMethod {
+  /** Queue in arrival order (by bucket): the queue page. The default. */
+  FIFO("fifo"),
+  /** Everyone goes through; still counted. */
+  PASSTHROUGH("passthrough"),
+  /** Over the limit: 429 with {@code Retry-After}. */
+  REJECT("reject");
+
+  private final String configName;
+
+  QueueingMethod(String configName) {
+    this.configName = configName;
+  }
+
+  /** The value in the YAML file, the admin API and the queue JSON. */
+  public String configName() {
+    return configName;
+  }
+}

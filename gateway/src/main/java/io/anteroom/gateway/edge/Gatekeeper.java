@@ -1,0 +1,225 @@
+package io.anteroom.gateway.edge;
+
+import io.anteroom.gateway.admission.RoomGate;
+import io.anteroom.gateway.queue.QueuePacing;
+import io.anteroom.gateway.ticket.TicketCookie;
+
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.admission.RoomGate.Outcome;
+import io.anteroom.gateway.admission.RoomGate.QueueView;
+import io.anteroom.gateway.admission.RoomGate.Verdict;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The public listener's request handler: route to a room, skip bypassed traffic, open the ticket
+ * cookie ({@link TicketCookie}), and either proxy (admitted) or answer from the queue (HTML, JSON, or 429 for
+ * {@code reject}). Every response carries {@code Anteroom-Throttle}.
+ *
+ * <p>Invariants: the admitted path (valid admitted cookie) is synchronous on the event loop:
+ * decrypt, {@link RoomGate#renewAdmitted}, re-encrypt, proxy; no lock, no remote call. Other
+ * users are decided asynchronously by {@link RoomGate#decide} while the request body is paused;
+ * the answer is written back on the request's own event-loop context. A gate failure never
+ * admits: the user sees the queue page.
+ */
+public final class Gatekeeper implements Handler<HttpServerRequest> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Gatekeeper.class);
+  static final String THROTTLE_HEADER = "Anteroom-Throttle";
+  static final String POLL_HEADER = "Anteroom-Poll";
+
+  private final Rooms rooms;
+  private final Clock clock;
+
+  public Gatekeeper(Rooms rooms, Clock clock) {
+    this.rooms = rooms;
+    this.clock = clock;
+  }
+
+  @Override
+  public void handle(HttpServerRequest request) {
+    RoomRuntime room = rooms.snapshot().router().route(request.getHeader("Host"), request.path());
+    if (room == null) {
+      forward(request, null, rooms.defaultProxy(), null, null);
+      return;
+    }
+    RoomSettings s = room.settings();
+    if (s.suspended() || !room.bypass().isEmpty() && room.bypass().bypasses(facts(request))) {
+      room.meters().bypassed().mark();
+      forward(request, room, room.origin(), null, null);
+      return;
+    }
+    long now = clock.millis();
+    byte[] ticket = room.cookie().open(request);
+    CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
+    if (decided.isDone() && !decided.isCompletedExceptionally()) {
+      answer(request, room, decided.join()); // the hot path: no pause, no hop
+      return;
+    }
+    request.pause();
+    Context context = io.vertx.core.Vertx.currentContext();
+    decided.whenComplete((verdict, failure) -> context.runOnContext(v -> {
+      if (failure != null) {
+        LOG.warn("room {}: admission decision failed, queueing the user", s.id(), failure);
+      }
+      answer(request, room, failure == null ? verdict
+          : new Verdict(Outcome.queued(s.queueingMethod()), ticket,
+              new QueueView(false, 0, 0, 0, 0, now, true)));
+    }));
+  }
+
+  private void answer(HttpServerRequest request, RoomRuntime room, Verdict verdict) {
+    RoomSettings s = room.settings();
+    boolean poll = request.getHeader(POLL_HEADER) != null;
+    switch (verdict.outcome()) {
+      case ADMIT_SESSION -> {
+        room.meters().admittedReturning().mark();
+        forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
+      }
+      case ADMIT -> {
+        room.meters().admittedNew().mark();
+        if (poll && room.responder().wantsJson(request.getHeader("Accept"))) {
+          // the page's own status poll: tell the script to reload instead of fetching the page
+          // from the origin twice
+          queueResponse(request, room, verdict, false);
+        } else {
+          forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
+        }
+      }
+      case PASS_THROUGH -> {
+        room.meters().admittedNew().mark();
+        forward(request, room, room.origin(), verdict.ticket(), null);
+      }
+      case QUEUE -> {
+        room.meters().queued().mark();
+        queueResponse(request, room, verdict, true);
+      }
+      case REJECT -> reject(request, room);
+    }
+  }
+
+  private void queueResponse(HttpServerRequest request, RoomRuntime room, Verdict verdict,
+      boolean inWaitingRoom) {
+    // the monitored operation is the gateway's own work for a status request (render and
+    // write), not the counter call before it, which is the coordinator's load
+    long started = System.nanoTime();
+    RoomSettings s = room.settings();
+    request.resume(); // drain and drop any body: a queued request never reaches the origin
+    QueuePacing pacing = room.pacing();
+    QueueView q = verdict.queue() != null ? verdict.queue()
+        : new QueueView(false, 0, 0, 0, 0, clock.millis(), false);
+    boolean throttle = pacing.throttle();
+    var fields = room.responder().fields(inWaitingRoom, q, s.queueAll(),
+        pacing.refreshIntervalSeconds(), throttle);
+    HttpServerResponse response = request.response();
+    setTicket(response, room.cookie(), verdict.ticket());
+    response.putHeader("Cache-Control", "no-store");
+    response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");
+    if (room.responder().wantsJson(request.getHeader("Accept"))) {
+      response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
+    } else {
+      response.putHeader("Content-Type", "text/html; charset=utf-8")
+          .end(room.responder().html(fields, q.lastUpdatedMillis()));
+    }
+    pacing.recordQueueStatus(System.nanoTime() - started);
+  }
+
+  private void reject(HttpServerRequest request, RoomRuntime room) {
+    room.meters().rejected().mark();
+    request.resume();
+    RoomSettings s = room.settings();
+    HttpServerResponse response = request.response();
+    response.headers().add(TicketCookie.SET_COOKIE, room.cookie().clear());
+    int retry = room.pacing().refreshIntervalSeconds();
+    response.setStatusCode(429).putHeader("Retry-After", Integer.toString(retry))
+        .putHeader("Cache-Control", "no-store")
+        .putHeader(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
+    if (room.responder().wantsJson(request.getHeader("Accept"))) {
+      var fields = room.responder().fields(false,
+          new QueueView(false, 0, 0, 0, 0, clock.millis(), true), s.queueAll(), retry,
+          room.pacing().throttle());
+      response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
+    } else {
+      response.putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end("429 Too Many Requests: the site is full right now. Please try again in " + retry
+              + " seconds.\n");
+    }
+  }
+
+  /**
+   * Proxies to the origin. {@code ticket} (if not null) is sealed into the cookie;
+   * {@code sessionTicket} is the admitted ticket a revocation by the origin ends.
+   */
+  private void forward(HttpServerRequest request, RoomRuntime room, OriginProxy origin,
+      byte[] ticket, byte[] sessionTicket) {
+    long started = System.nanoTime();
+    origin.forward(request, response -> onOriginResponse(room, response, ticket, sessionTicket,
+        started));
+  }
+
+  private void onOriginResponse(RoomRuntime room, HttpServerResponse response, byte[] ticket,
+      byte[] sessionTicket, long started) {
+    var headers = response.headers();
+    if (room == null) {
+      headers.set(THROTTLE_HEADER, "0");
+      return;
+    }
+    long took = System.nanoTime() - started;
+    room.meters().origin().update(took, java.util.concurrent.TimeUnit.NANOSECONDS);
+    if (room.protection() != null) {
+      room.protection().record(response.getStatusCode(), took);
+    }
+    headers.set(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
+    String command = headers.get(OriginProxy.REVOKE_HEADER);
+    if (command != null) {
+      headers.remove(OriginProxy.REVOKE_HEADER);
+      if (command.trim().equalsIgnoreCase("revoke")) {
+        room.meters().revoked().mark();
+        if (sessionTicket != null) {
+          room.gate().revoke(sessionTicket, clock.millis());
+        }
+        headers.add(TicketCookie.SET_COOKIE, room.cookie().clear());
+        return;
+      }
+    }
+    if (ticket != null) {
+      headers.add(TicketCookie.SET_COOKIE, room.cookie().set(ticket));
+    }
+  }
+
+  private static void setTicket(HttpServerResponse response, TicketCookie cookie,
+      byte[] ticket) {
+    response.headers().add(TicketCookie.SET_COOKIE, ticket == null ? cookie.clear()
+        : cookie.set(ticket));
+  }
+
+  private static BypassMatcher.Request facts(HttpServerRequest request) {
+    return new BypassMatcher.Request() {
+      @Override
+      public String path() {
+        return request.path();
+      }
+
+      @Override
+      public String header(String name) {
+        return request.getHeader(name);
+      }
+
+      @Override
+      public String cookie(String name) {
+        return TicketCookie.scan(request, name);
+      }
+
+      @Override
+      public String clientIp() {
+        return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+      }
+    };
+  }
+}

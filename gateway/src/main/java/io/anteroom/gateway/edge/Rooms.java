@@ -1,0 +1,170 @@
+package io.anteroom.gateway.edge;
+
+import io.anteroom.gateway.admission.OriginProtection;
+import io.anteroom.gateway.admission.RoomGate;
+import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.queue.QueuePacing;
+import io.anteroom.gateway.queue.QueueResponder;
+import io.anteroom.gateway.ticket.TicketCodec;
+import io.anteroom.gateway.ticket.TicketCookie;
+
+import com.codahale.metrics.MetricRegistry;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.vertx.core.Vertx;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The live set of rooms. Readers (event loops) take the current {@link Snapshot} from a volatile
+ * field and never lock; writers (admin API, start-up) are serialized by this object's monitor,
+ * build a new snapshot and publish it. A room keeps its {@link RoomGate} across updates, so its
+ * counts survive a settings change; a deleted room's gate is closed.
+ */
+public final class Rooms implements AutoCloseable {
+
+  /** Builds the admission gate of a room (embedded objects, remote coordinator, or a test fake). */
+  public interface GateFactory {
+    public RoomGate create(RoomSettings settings);
+  }
+
+  public record Snapshot(RoomRouter<RoomRuntime> router, Map<String, RoomRuntime> byId) {}
+
+  private final Vertx vertx;
+  private final GateFactory gates;
+  private final MetricRegistry registry;
+  private final URI defaultOrigin;
+  private final int originTimeoutSeconds;
+  private final Function<RoomSettings, QueuePacing> pacing;
+  private final java.time.Clock clock;
+  private final TicketCodec codec;
+  private final Map<URI, OriginProxy> origins = new HashMap<>();
+  private final OriginProxy defaultProxy;
+  private volatile Snapshot snapshot;
+
+  public Rooms(Vertx vertx, GatewayConfig config, GateFactory gates, MetricRegistry registry,
+      Function<RoomSettings, QueuePacing> pacing, java.time.Clock clock, TicketCodec codec) {
+    this.clock = clock;
+    this.codec = codec;
+    this.vertx = vertx;
+    this.gates = gates;
+    this.registry = registry;
+    this.defaultOrigin = config.origin();
+    this.originTimeoutSeconds = config.originTimeoutSeconds();
+    this.pacing = pacing;
+    this.defaultProxy = origin(defaultOrigin);
+    var byId = new LinkedHashMap<String, RoomRuntime>();
+    for (RoomSettings s : config.rooms()) {
+      byId.put(s.id(), build(s, gates.create(s), null));
+    }
+    publish(byId);
+  }
+
+  public Snapshot snapshot() {
+    return snapshot;
+  }
+
+  /** Proxy for requests that match no room. */
+  OriginProxy defaultProxy() {
+    return defaultProxy;
+  }
+
+  public List<RoomSettings> list() {
+    return snapshot.byId().values().stream().map(RoomRuntime::settings).toList();
+  }
+
+  public Optional<RoomRuntime> get(String id) {
+    return Optional.ofNullable(snapshot.byId().get(id));
+  }
+
+  /** Adds a room; throws {@link IllegalArgumentException} when the id or a route is taken. */
+  public synchronized RoomRuntime create(RoomSettings s) {
+    var byId = new LinkedHashMap<>(snapshot.byId());
+    if (byId.containsKey(s.id())) {
+      throw new IllegalArgumentException("room \"" + s.id() + "\" already exists; use PUT to"
+          + " change it");
+    }
+    checkRoutes(byId, s);
+    RoomRuntime runtime = build(s, gates.create(s), null);
+    byId.put(s.id(), runtime);
+    publish(byId);
+    return runtime;
+  }
+
+  /** Replaces a room's settings live, keeping its gate (and thus its counts). */
+  public synchronized RoomRuntime update(RoomSettings s) {
+    var byId = new LinkedHashMap<>(snapshot.byId());
+    RoomRuntime old = byId.get(s.id());
+    if (old == null) {
+      throw new IllegalArgumentException("no room \"" + s.id() + "\"; use POST /rooms to create"
+          + " it");
+    }
+    byId.remove(s.id());
+    checkRoutes(byId, s);
+    old.gate().reconfigure(s);
+    RoomRuntime runtime = build(s, old.gate(), old);
+    byId.put(s.id(), runtime);
+    publish(byId);
+    return runtime;
+  }
+
+  public synchronized boolean delete(String id) {
+    var byId = new LinkedHashMap<>(snapshot.byId());
+    RoomRuntime old = byId.remove(id);
+    if (old == null) {
+      return false;
+    }
+    publish(byId);
+    old.gate().close();
+    RoomRuntime.Meters.unregister(registry, id);
+    return true;
+  }
+
+  private static void checkRoutes(Map<String, RoomRuntime> others, RoomSettings s) {
+    for (RoomRuntime r : others.values()) {
+      for (Route route : s.routes()) {
+        if (r.settings().routes().contains(route)) {
+          throw new IllegalArgumentException("route " + route.host() + route.path()
+              + " already belongs to room \"" + r.settings().id() + "\"");
+        }
+      }
+    }
+  }
+
+  private RoomRuntime build(RoomSettings s, RoomGate gate, RoomRuntime previous) {
+    var meters = previous != null ? previous.meters() : RoomRuntime.Meters.register(registry, s.id());
+    if (!s.originProtection().enabled()) {
+      gate.limitNewUsersPerMinute(s.newUsersPerMinute());
+    }
+    var protection = s.originProtection().enabled() ? new OriginProtection(s, clock) : null;
+    registry.remove("anteroom.room." + s.id() + ".effective_new_users_per_minute");
+    registry.gauge("anteroom.room." + s.id() + ".effective_new_users_per_minute",
+        () -> () -> protection != null ? protection.effectiveNewUsersPerMinute()
+            : s.newUsersPerMinute());
+    var cookie = new TicketCookie(s.id(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(),
+        codec);
+    return new RoomRuntime(s, gate, cookie, new BypassMatcher(s.bypass()), new QueueResponder(s),
+        origin(s.origin().orElse(defaultOrigin)), pacing.apply(s), meters, protection);
+  }
+
+  private synchronized OriginProxy origin(URI uri) {
+    return origins.computeIfAbsent(uri, u -> new OriginProxy(vertx, u, originTimeoutSeconds));
+  }
+
+  private void publish(Map<String, RoomRuntime> byId) {
+    var rooms = new ArrayList<>(byId.values());
+    snapshot = new Snapshot(RoomRouter.of(rooms, r -> r.settings().routes()), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byId)));
+  }
+
+  @Override
+  public synchronized void close() {
+    snapshot.byId().values().forEach(r -> r.gate().close());
+    origins.values().forEach(OriginProxy::close);
+  }
+}

@@ -1,0 +1,121 @@
+package io.anteroom.gateway.queue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.mustachejava.DefaultMustacheFactory;
+import com.github.mustachejava.Mustache;
+import com.github.mustachejava.MustacheException;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.QueueingMethod;
+import io.anteroom.gateway.admission.RoomGate.QueueView;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Renders what a queued user gets: the HTML page (Mustache; the default ships in the jar, a
+ * room's {@code template} replaces it) or, for {@code Accept: application/json}, the JSON body
+ * with the field names of the best-known hosted waiting room's mobile JSON plus {@code throttle}.
+ * Both come from the same field map, so the page and the JSON never disagree.
+ *
+ * <p>Immutable after construction; a compiled {@link Mustache} is safe for concurrent use.
+ */
+public final class QueueResponder {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final DateTimeFormatter CLOCK =
+      DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+
+  private final Mustache page;
+  private final QueueingMethod queueingMethod;
+  private final boolean jsonResponse;
+
+  public QueueResponder(RoomSettings room) {
+    this.page = compile(room);
+    this.queueingMethod = room.queueingMethod();
+    this.jsonResponse = room.jsonResponse();
+  }
+
+  /** Compiles the room's template or the default; a broken template is a config error. */
+  static Mustache compile(RoomSettings room) {
+    var factory = new DefaultMustacheFactory();
+    try (Reader reader = room.template().isPresent()
+        ? Files.newBufferedReader(room.template().get(), StandardCharsets.UTF_8)
+        : new InputStreamReader(QueueResponder.class.getResourceAsStream("queue-page.mustache"),
+            StandardCharsets.UTF_8)) {
+      return factory.compile(reader, room.template().map(Object::toString).orElse("default"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("rooms[" + room.id() + "].template: cannot read "
+          + room.template().orElse(null), e);
+    } catch (MustacheException e) {
+      throw new IllegalArgumentException("rooms[" + room.id() + "].template: not a valid Mustache"
+          + " template: " + e.getMessage(), e);
+    }
+  }
+
+  public boolean wantsJson(String acceptHeader) {
+    return jsonResponse && acceptHeader != null && acceptHeader.contains("application/json");
+  }
+
+  /** The JSON/template fields, in the documented order. */
+  public Map<String, Object> fields(boolean inWaitingRoom, QueueView q, boolean queueAll,
+      int refreshIntervalSeconds, boolean throttle) {
+    var f = new LinkedHashMap<String, Object>();
+    f.put("inWaitingRoom", inWaitingRoom);
+    f.put("waitTimeKnown", q.waitTimeKnown());
+    f.put("waitTime", q.waitTimeMinutes());
+    f.put("waitTime25Percentile", q.waitTime25Percentile());
+    f.put("waitTime50Percentile", q.waitTime50Percentile());
+    f.put("waitTime75Percentile", q.waitTime75Percentile());
+    f.put("waitTimeFormatted", formatWait(q.waitTimeKnown(), q.waitTimeMinutes()));
+    f.put("queueIsFull", q.queueIsFull());
+    f.put("queueAll", queueAll);
+    f.put("lastUpdated", Instant.ofEpochMilli(q.lastUpdatedMillis()).toString());
+    f.put("refreshIntervalSeconds", refreshIntervalSeconds);
+    f.put("queueingMethod", queueingMethod.configName());
+    f.put("isFIFOQueue", queueingMethod == QueueingMethod.FIFO);
+    f.put("isRandomQueue", false);
+    f.put("isPassthroughQueue", queueingMethod == QueueingMethod.PASSTHROUGH);
+    f.put("isRejectQueue", queueingMethod == QueueingMethod.REJECT);
+    f.put("throttle", throttle);
+    return f;
+  }
+
+  public String json(Map<String, Object> fields) {
+    ObjectNode node = JSON.valueToTree(fields);
+    return node.toString();
+  }
+
+  public String html(Map<String, Object> fields, long lastUpdatedMillis) {
+    var scope = new LinkedHashMap<>(fields);
+    scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
+    var out = new StringWriter(4096);
+    page.execute(out, scope);
+    return out.toString();
+  }
+
+  static String formatWait(boolean known, int minutes) {
+    if (!known) {
+      return "Not known yet";
+    }
+    if (minutes < 1) {
+      return "Less than a minute";
+    }
+    if (minutes == 1) {
+      return "1 minute";
+    }
+    if (minutes < 120) {
+      return minutes + " minutes";
+    }
+    return (minutes / 60) + " hours " + (minutes % 60) + " minutes";
+  }
+}

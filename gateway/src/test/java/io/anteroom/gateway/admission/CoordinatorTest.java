@@ -1,0 +1,145 @@
+package io.anteroom.gateway.admission;
+
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.objects.ManualScheduler;
+import io.anteroom.gateway.TestOrigin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.objects.http.HttpObjectServer;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Gateways against a coordinator process's room objects over HTTP (in-process here). */
+class CoordinatorTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  Path dataDir;
+
+  private static long admittedOf(List<CompletableFuture<HttpResponse<String>>> responses) {
+    return responses.stream().map(CompletableFuture::join).filter(Browser::reachedOrigin).count();
+  }
+
+  private static URI uri(HttpObjectServer server) {
+    return URI.create("http://127.0.0.1:" + server.actualPort());
+  }
+
+  @Test
+  void twoGatewaysInTwoDataCentersOnOneCoordinatorHoldTheGlobalLimit() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var runtime = Harness.runtime(scheduler);
+    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    var dublinLink = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
+    var nairobiLink = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
+    String room = "rooms: [ { id: shop, totalActiveUsers: 20 } ]";
+    try (var dublin = new Harness(dataDir.resolve("a"), room, new TestOrigin(), scheduler, dublinLink,
+            "dublin");
+        var nairobi = new Harness(dataDir.resolve("b"), room, new TestOrigin(), scheduler,
+            nairobiLink, "nairobi")) {
+      var responses = new ArrayList<CompletableFuture<HttpResponse<String>>>();
+      for (int i = 0; i < 60; i++) {
+        responses.add((i % 2 == 0 ? dublin : nairobi).browser().getAsync("/"));
+      }
+      assertThat(admittedOf(responses)).isEqualTo(20);
+      assertThat(dublin.origin.requests.get() + nairobi.origin.requests.get()).isEqualTo(20);
+
+      // both report; the data centers' alarms carry their aggregates to the global object
+      for (int round = 0; round < 3; round++) {
+        dublin.report("shop");
+        nairobi.report("shop");
+        scheduler.advance(Duration.ofSeconds(6));
+      }
+      dublin.report("shop");
+      nairobi.report("shop");
+      var more = new ArrayList<CompletableFuture<HttpResponse<String>>>();
+      for (int i = 0; i < 20; i++) {
+        more.add((i % 2 == 0 ? dublin : nairobi).browser().getAsync("/"));
+      }
+      assertThat(admittedOf(more)).as("the site is full across both data centers").isZero();
+      var st = JSON.readTree(dublin.admin("GET", "/api/rooms/shop/status", null).body());
+      assertThat(st.get("estimatedTotalActiveUsers").asLong()).isEqualTo(20);
+    } finally {
+      dublinLink.close();
+      nairobiLink.close();
+      coordinator.close();
+      runtime.close();
+    }
+  }
+
+  private Harness edge(ManualScheduler scheduler, Coordination link, String failMode)
+      throws Exception {
+    // two event loops: the degrade bound below is one even-split share for the whole process,
+    // however many loops decide (one shared fallback worker, not one per loop)
+    return new Harness(dataDir.resolve(failMode), """
+        rooms: [ { id: shop, totalActiveUsers: 10, failMode: %s } ]""".formatted(failMode),
+        new TestOrigin(), scheduler, link, "dc1", 2);
+  }
+
+  @Test
+  void whenTheCoordinatorIsDownAdmittedUsersStayAndNewUsersFollowTheFailMode() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var runtime = Harness.runtime(scheduler);
+    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    int port = coordinator.actualPort();
+    var links = new ArrayList<ObjectCoordination>();
+    for (int i = 0; i < 3; i++) {
+      links.add(ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(2)));
+    }
+    try (var degrade = edge(scheduler, links.get(0), "degrade");
+        var open = edge(scheduler, links.get(1), "open");
+        var closed = edge(scheduler, links.get(2), "closed")) {
+      var insiders = new ArrayList<Browser>();
+      for (Harness h : List.of(degrade, open, closed)) {
+        Browser b = h.browser();
+        assertThat(Browser.reachedOrigin(b.get("/"))).isTrue();
+        insiders.add(b);
+        h.report("shop");
+      }
+      coordinator.close();
+      runtime.close();
+      for (Harness h : List.of(degrade, open, closed)) {
+        h.report("shop"); // fails: the gateway notices
+        var st = JSON.readTree(h.admin("GET", "/api/rooms/shop/status", null).body());
+        assertThat(st.get("degraded").asBoolean()).isTrue();
+      }
+      for (Browser b : insiders) {
+        assertThat(Browser.reachedOrigin(b.get("/"))).as("admitted users keep being served")
+            .isTrue();
+      }
+      // degrade: even split of the last known state, no counter calls
+      var newcomers = new ArrayList<CompletableFuture<HttpResponse<String>>>();
+      for (int i = 0; i < 12; i++) {
+        newcomers.add(degrade.browser().getAsync("/"));
+      }
+      assertThat(admittedOf(newcomers)).isGreaterThan(0).isLessThanOrEqualTo(9);
+      assertThat(Browser.reachedOrigin(open.browser().get("/"))).as("open lets through").isTrue();
+      assertThat(Browser.reachedOrigin(closed.browser().get("/"))).as("closed queues").isFalse();
+
+      // the coordinator comes back on the same address (empty): the gateways recover
+      var runtime2 = Harness.runtime(scheduler);
+      var again = ObjectCoordination.serve(runtime2, "127.0.0.1", port);
+      try {
+        closed.report("shop");
+        var st = JSON.readTree(closed.admin("GET", "/api/rooms/shop/status", null).body());
+        assertThat(st.get("degraded").asBoolean()).isFalse();
+        assertThat(Browser.reachedOrigin(closed.browser().get("/"))).isTrue();
+      } finally {
+        again.close();
+        runtime2.close();
+      }
+    } finally {
+      links.forEach(ObjectCoordination::close);
+    }
+  }
+}

@@ -1,0 +1,220 @@
+package io.anteroom.gateway.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.anteroom.room.Strategy;
+import java.net.URI;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+
+  @Test
+  void anEmptyFileGivesTheDocumentedDefaults() {
+    GatewayConfig c = ConfigLoader.parse("", "test");
+    assertThat(c.listen().toString()).isEqualTo("127.0.0.1:8080");
+    assertThat(c.admin().listen().toString()).isEqualTo("127.0.0.1:9090");
+    assertThat(c.dataDir()).isEqualTo(Path.of("./data"));
+    assertThat(c.origin()).isEqualTo(URI.create("http://127.0.0.1:8081"));
+    assertThat(c.rooms()).isEmpty();
+  }
+
+  @Test
+  void runWithOnlyAnOriginProtectsTheWholeSiteWithDefaultLimits() {
+    GatewayConfig c = ConfigLoader.forOrigin(URI.create("http://127.0.0.1:3000"));
+    assertThat(c.origin()).isEqualTo(URI.create("http://127.0.0.1:3000"));
+    var room = c.rooms().get(0);
+    assertThat(room.id()).isEqualTo("default");
+    assertThat(room.host()).isEqualTo("*");
+    assertThat(room.path()).isEqualTo("/");
+    assertThat(room.totalActiveUsers()).isEqualTo(1000);
+    assertThat(room.newUsersPerMinute()).isEqualTo(1000);
+    assertThat(room.sessionDurationMinutes()).isEqualTo(5);
+    assertThat(room.queueRefreshSeconds()).isEqualTo(20);
+    assertThat(room.strategy()).isEqualTo(Strategy.COUNTERS);
+    assertThat(room.queueingMethod()).isEqualTo(QueueingMethod.FIFO);
+    assertThat(room.failMode()).isEqualTo(FailMode.DEGRADE);
+    assertThat(room.jsonResponse()).isTrue();
+    assertThat(room.cookieSameSite()).isEqualTo(CookieSameSite.LAX);
+    assertThat(room.originProtection().enabled()).isFalse();
+  }
+
+  @Test
+  void everyRoomKeyIsRead() {
+    GatewayConfig c = ConfigLoader.parse("""
+        listen: 0.0.0.0:80
+        origin: https://shop.example
+        dataDir: /var/lib/anteroom
+        admin: { listen: 127.0.0.1:9999, token: s3cret }
+        ticketKeys:
+          - { id: 7, secret: AAAAAAAAAAAAAAAAAAAAAA== }
+        rooms:
+          - id: sale
+            host: shop.example
+            path: /sale/
+            additionalRoutes: [ { host: m.shop.example, path: /sale/ } ]
+            origin: http://10.0.0.5:8080
+            totalActiveUsers: 500
+            newUsersPerMinute: 50
+            sessionDurationMinutes: 10
+            queueRefreshSeconds: 30
+            queueTimeoutMinutes: 3
+            strategy: evenSplit
+            curveFactor: 2
+            queueingMethod: reject
+            queueAll: true
+            suspended: true
+            disableSessionRenewal: true
+            cookieSuffix: _v2
+            cookieSameSite: None
+            cookieSecure: true
+            jsonResponse: false
+            failMode: closed
+            bypass:
+              - { path: /sale/api/**, header: X-Api-Key }
+              - { cidr: 10.0.0.0/8 }
+            originProtection: { enabled: true, maxLatencyMillis: 200 }
+        """, "test");
+    var r = c.rooms().get(0);
+    assertThat(c.ticketKeys()).hasSize(1);
+    assertThat(c.ticketKeys().get(0).id()).isEqualTo(7);
+    assertThat(c.admin().token()).isEqualTo("s3cret");
+    assertThat(r.routes()).hasSize(2);
+    assertThat(r.origin()).contains(URI.create("http://10.0.0.5:8080"));
+    assertThat(r.strategy()).isEqualTo(Strategy.EVEN_SPLIT);
+    assertThat(r.queueingMethod()).isEqualTo(QueueingMethod.REJECT);
+    assertThat(r.queueAll()).isTrue();
+    assertThat(r.suspended()).isTrue();
+    assertThat(r.disableSessionRenewal()).isTrue();
+    assertThat(r.cookieSuffix()).isEqualTo("_v2");
+    assertThat(r.cookieSameSite()).isEqualTo(CookieSameSite.NONE);
+    assertThat(r.failMode()).isEqualTo(FailMode.CLOSED);
+    assertThat(r.bypass()).hasSize(2);
+    assertThat(r.originProtection().maxLatencyMillis()).isEqualTo(200);
+    assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(r).toString())).isEqualTo(r);
+  }
+
+  @Test
+  void aWrongValueNamesTheKeyAndTheAllowedValues() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms:
+          - id: a
+            strategy: evenspilt
+            totalActiveUsers: 0
+            queueingMethod: random
+        """, "anteroom.yaml"))
+        .hasMessageContaining("anteroom.yaml")
+        .hasMessageContaining("rooms[0].strategy: \"evenspilt\" is not allowed; allowed: counters,"
+            + " evenSplit, utilizationScaled (did you mean \"evenSplit\"?)")
+        .hasMessageContaining("rooms[0].totalActiveUsers: totalActiveUsers is 0; allowed: 1..")
+        .hasMessageContaining("rooms[0].queueingMethod: \"random\" is not allowed; allowed: fifo,"
+            + " passthrough, reject");
+  }
+
+  @Test
+  void anUnknownKeyIsAnErrorWithASuggestion() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms:
+          - id: a
+            totalActiveUser: 10
+        """, "x"))
+        .hasMessageContaining("rooms[0].totalActiveUser: unknown key (did you mean"
+            + " \"totalActiveUsers\"?)");
+    assertThatThrownBy(() -> ConfigLoader.parse("lisen: 1.2.3.4:5", "x"))
+        .hasMessageContaining("lisen: unknown key (did you mean \"listen\"?)");
+  }
+
+  @Test
+  void malformedValuesAreExplained() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        listen: nowhere
+        origin: ftp://x
+        rooms:
+          - { id: "bad id!", path: shop }
+          - { id: b, bypass: [ { cidr: 10.0.0.0/40 } ] }
+          - { id: c, bypass: [ {} ] }
+          - { id: c, path: /c/, cookieSameSite: None }
+        """, "x"))
+        .hasMessageContaining("listen: \"nowhere\" is not host:port")
+        .hasMessageContaining("origin: \"ftp://x\" is not an http:// or https:// URL")
+        .hasMessageContaining("rooms[0].id: \"bad id!\" is not allowed")
+        .hasMessageContaining("rooms[0].path: \"shop\" must start with '/'")
+        .hasMessageContaining("rooms[1].bypass[0].cidr: \"10.0.0.0/40\": prefix length must be 0"
+            + " to 32")
+        .hasMessageContaining("rooms[2].bypass[0]: an empty bypass rule would bypass everything")
+        .hasMessageContaining("rooms[3].id: duplicate room id \"c\"")
+        .hasMessageContaining("rooms[3].cookieSameSite: None requires cookieSecure: true");
+  }
+
+  @Test
+  void twoRoomsCannotShareARoute() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms:
+          - { id: a, path: /x/ }
+          - { id: b, path: /x/ }
+        """, "x")).hasMessageContaining("route */x/ is already used by another room");
+  }
+
+  @Test
+  void invalidYamlSaysWhere() {
+    assertThatThrownBy(() -> ConfigLoader.parse("rooms: [ {id: a", "f.yaml"))
+        .hasMessageStartingWith("f.yaml: not valid YAML");
+  }
+
+  @Test
+  void aMissingTemplateFileIsAConfigError() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms: [ { id: a, template: /nonexistent/page.mustache } ]
+        """, "x")).hasMessageContaining("rooms[0].template: file /nonexistent/page.mustache does"
+        + " not exist");
+  }
+
+  @Test
+  void aRoomCoreRuleIsReportedUnderTheKeyThatBrokeItTogetherWithTheOtherProblems() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms:
+          - id: a
+            queueRefreshSeconds: 300
+            queueTimeoutMinutes: 3
+            sessionDurationMinutes: 2000
+            curveFactor: 0
+        """, "x"))
+        .hasMessageContaining("rooms[0].queueTimeoutMinutes: queueTimeout is PT3M; allowed: at"
+            + " least queueRefreshSeconds (300 s)")
+        .hasMessageContaining("rooms[0].sessionDurationMinutes: sessionDurationMinutes is 2000;"
+            + " allowed: 1..1440")
+        .hasMessageContaining("rooms[0].curveFactor: curveFactor is 0.0; allowed:");
+  }
+
+  @Test
+  void defaultsOfRoomCoreKeysAreTheRoomCoresOwn() {
+    var room = ConfigLoader.parse("rooms: [ { id: a, totalActiveUsers: 10 } ]", "x").rooms()
+        .get(0);
+    var core = io.anteroom.room.RoomConfig.builder("a").totalActiveUsers(10)
+        .newUsersPerMinute(10).sessionDurationMinutes(5).build();
+    assertThat(room.roomConfig(room.newUsersPerMinute())).isEqualTo(core);
+  }
+
+  @Test
+  void theAdminApiWritesEveryKeyOfTheTableAndReadsItBack() {
+    var room = ConfigLoader.parse("""
+        rooms:
+          - id: shop
+            origin: http://127.0.0.1:1
+            template: %s
+            queueingMethod: passthrough
+            failMode: open
+            strategy: utilizationScaled
+        """.formatted(Path.of("src/main/resources/io/anteroom/gateway/queue/queue-page.mustache")
+        .toAbsolutePath()), "x").rooms().get(0);
+    var json = ConfigLoader.toJson(room);
+    var names = new java.util.ArrayList<String>();
+    json.fieldNames().forEachRemaining(names::add);
+    assertThat(names).containsExactlyElementsOf(
+        RoomKeys.ALL.stream().map(RoomKeys.Key::name).toList());
+    assertThat(json.get("strategy").asText()).isEqualTo("utilizationScaled");
+    assertThat(json.get("failMode").asText()).isEqualTo("open");
+    assertThat(ConfigLoader.parseRoom(json.toString())).isEqualTo(room);
+  }
+}

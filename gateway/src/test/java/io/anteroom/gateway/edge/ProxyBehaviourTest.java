@@ -1,0 +1,195 @@
+package io.anteroom.gateway.edge;
+
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.TestOrigin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+public class ProxyBehaviourTest {
+
+  @TempDir
+  Path dataDir;
+
+  private static final String ROOM = "rooms: [ { id: shop, totalActiveUsers: 100 } ]";
+
+  @Test
+  void methodPathQueryHeadersAndBodyReachTheOriginWithForwardedHeaders() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      byte[] body = new byte[1 << 20];
+      java.util.Arrays.fill(body, (byte) 'x');
+      var request = HttpRequest.newBuilder(URI.create(h.url() + "/cart/items?sku=42&qty=2"))
+          .header("X-Custom", "kept").header("X-Forwarded-For", "203.0.113.9")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+      HttpResponse<String> r = h.client.send(request, HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("x-origin-method")).contains("POST");
+      assertThat(r.headers().firstValue("x-origin-uri")).contains("/cart/items?sku=42&qty=2");
+      assertThat(r.body()).isEqualTo("origin:/cart/items:" + "x".repeat(1 << 20));
+      assertThat(h.origin.lastHeaders).containsEntry("x-custom", "kept")
+          .containsEntry("x-forwarded-for", "203.0.113.9, 127.0.0.1")
+          .containsEntry("x-forwarded-proto", "http")
+          .containsEntry("x-forwarded-host", "127.0.0.1:" + h.gateway.port());
+      assertThat(r.headers().firstValue("anteroom-throttle")).contains("0");
+    }
+  }
+
+  @Test
+  void hopByHopHeadersAreNotForwarded() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      String reply = raw(h.gateway.port(), "GET /x HTTP/1.1\r\nHost: shop\r\n"
+          + "Keep-Alive: timeout=5\r\nProxy-Authorization: Basic Zm9vOmJhcg==\r\n"
+          + "X-End-To-End: yes\r\nConnection: close\r\n\r\n");
+      assertThat(reply).startsWith("HTTP/1.1 200");
+      assertThat(h.origin.lastHeaders).containsEntry("x-end-to-end", "yes")
+          .doesNotContainKeys("keep-alive", "proxy-authorization");
+    }
+  }
+
+  @Test
+  void headersNamedByConnectionAreNotForwarded() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      String reply = raw(h.gateway.port(), "GET /x HTTP/1.1\r\nHost: shop\r\n"
+          + "X-Hop-Only: secret\r\nX-End-To-End: yes\r\nConnection: close, X-Hop-Only\r\n\r\n");
+      assertThat(reply).startsWith("HTTP/1.1 200");
+      assertThat(h.origin.lastHeaders).containsEntry("x-end-to-end", "yes")
+          .doesNotContainKeys("x-hop-only");
+    }
+  }
+
+  @Test
+  void anOriginThatRefusesConnectionsGivesA502PlainPage() throws Exception {
+    int closedPort;
+    try (var s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    var origin = new TestOrigin();
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, origin: \"http://127.0.0.1:"
+        + closedPort + "\" } ]", origin)) {
+      HttpResponse<String> r = h.browser().get("/");
+      assertThat(r.statusCode()).isEqualTo(502);
+      assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(
+          v -> assertThat(v).startsWith("text/plain"));
+      assertThat(r.body()).contains("cannot be reached");
+    }
+  }
+
+  @Test
+  void anOriginThatDoesNotAnswerInTimeGivesA504() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {   // originTimeoutSeconds: 1
+      HttpResponse<String> r = h.browser().get("/hang");
+      assertThat(r.statusCode()).isEqualTo(504);
+      assertThat(r.body()).contains("did not answer in time");
+    }
+  }
+
+  @Test
+  void malformedRequestsAreRefusedWith400() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      assertThat(raw(h.gateway.port(), "THIS IS NOT HTTP\r\n\r\n")).matches("(?s)HTTP/1.[01] 400.*");
+      assertThat(h.origin.requests.get()).isZero();
+    }
+  }
+
+  @Test
+  void oversizedHeadersAreRefusedWith431() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      String reply = raw(h.gateway.port(), "GET / HTTP/1.1\r\nHost: shop\r\nX-Big: "
+          + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n");
+      assertThat(reply).startsWith("HTTP/1.1 431");
+      assertThat(h.origin.requests.get()).isZero();
+    }
+  }
+
+  @Test
+  void webSocketUpgradesPassThroughForAdmittedUsers() throws Exception {
+    var origin = new TestOrigin();
+    Vertx wsVertx = Vertx.vertx();
+    var wsServer = wsVertx.createHttpServer().webSocketHandler(ws -> ws.textMessageHandler(
+        m -> ws.writeTextMessage("echo:" + m))).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, origin: \"http://127.0.0.1:"
+        + wsServer.actualPort() + "\" } ]", origin)) {
+      var received = new CompletableFuture<String>();
+      WebSocket ws = h.client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
+          .buildAsync(URI.create("ws://127.0.0.1:" + h.gateway.port() + "/live"),
+              new WebSocket.Listener() {
+                @Override
+                public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                  received.complete(data.toString());
+                  return null;
+                }
+              }).get(10, TimeUnit.SECONDS);
+      ws.sendText("hi", true);
+      assertThat(received.get(10, TimeUnit.SECONDS)).isEqualTo("echo:hi");
+      ws.abort();
+    } finally {
+      wsVertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void shutdownDrainsARequestInFlight() throws Exception {
+    var slowOrigin = Vertx.vertx();
+    var server = slowOrigin.createHttpServer().requestHandler(req -> slowOrigin.setTimer(400,
+        t -> req.response().end("origin:slow"))).listen(0, "127.0.0.1")
+        .await(10, TimeUnit.SECONDS);
+    var h = new Harness(dataDir, "rooms: [ { id: shop, origin: \"http://127.0.0.1:"
+        + server.actualPort() + "\" } ]");
+    try {
+      var inFlight = h.browser().getAsync("/");
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+          .until(() -> h.room("shop").meters().admittedNew()
+              .getCount() == 1);
+      h.gateway.close();
+      HttpResponse<String> r = inFlight.get(10, TimeUnit.SECONDS);
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("origin:slow");
+    } finally {
+      h.origin.close();
+      slowOrigin.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Sends raw bytes and returns what came back until the server closed or 5 s passed. */
+  public static String raw(int port, String request) throws Exception {
+    try (var socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(5000);
+      OutputStream out = socket.getOutputStream();
+      out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      var sb = new StringBuilder();
+      byte[] buf = new byte[8192];
+      try {
+        int n;
+        while ((n = in.read(buf)) > 0) {
+          sb.append(new String(buf, 0, n, StandardCharsets.ISO_8859_1));
+          if (sb.indexOf("\r\n\r\n") > 0 && !sb.toString().contains("Transfer-Encoding")) {
+            break;
+          }
+        }
+      } catch (java.net.SocketTimeoutException e) {
+        // the server kept the connection open: what arrived is the answer
+      }
+      return sb.toString();
+    }
+  }
+}
