@@ -89,9 +89,9 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
         .workerReportInterval(Duration.ofMillis(scenario.topology().workerReportMillis()))
         .dataCenterReportInterval(Duration.ofMillis(scenario.topology().dataCenterReportMillis()))
         .strategy(switch (strategy.base()) {
-          case EVEN_SPLIT -> io.anteroom.room.Strategy.EVEN_SPLIT;
-          case UTILIZATION_SCALED -> io.anteroom.room.Strategy.UTILIZATION_SCALED;
-          default -> io.anteroom.room.Strategy.COUNTERS;
+          case EVEN_SPLIT -> io.anteroom.room.slots.StrategyKind.EVEN_SPLIT;
+          case UTILIZATION_SCALED -> io.anteroom.room.slots.StrategyKind.UTILIZATION_SCALED;
+          default -> io.anteroom.room.slots.StrategyKind.COUNTERS;
         })
         .rules(strategy.published() ? Rules.published() : Rules.spec())
         .build();
