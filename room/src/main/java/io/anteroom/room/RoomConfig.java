@@ -1,5 +1,6 @@
 package io.anteroom.room;
 
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Duration;
 
 /**
@@ -11,7 +12,7 @@ import java.time.Duration;
  *         .newUsersPerMinute(200)          // N
  *         .sessionDurationMinutes(10)      // S
  *         .build();                        // counters strategy, spec rules, documented defaults
- * RoomConfig literal = shop.withStrategy(Strategy.EVEN_SPLIT).withRules(Rules.published());
+ * RoomConfig literal = shop.withStrategy(StrategyKind.EVEN_SPLIT).withRules(Rules.published());
  * }</pre>
  *
  * @param roomId                   the room's identifier (non-blank)
@@ -20,7 +21,7 @@ import java.time.Duration;
  * @param sessionDurationMinutes   S: minutes an admitted ticket stays valid after its last check-in (1..1440)
  * @param queueRefreshSeconds      R: how often a waiting user's page refreshes (1..300, default 20)
  * @param queueTimeout             a waiting ticket older than this loses its bucket (≥ R, ≤ 24 h, default 5 min)
- * @param strategy                 how workers spend slots (default {@link Strategy#COUNTERS})
+ * @param strategy                 how workers spend slots (default {@link StrategyKind#COUNTERS})
  * @param curveFactor              exponent of the utilization multiplier (0 &lt; c ≤ 10, default 1)
  * @param historyLagMinutes        traffic of minute {@code m - lag} splits the slots between data centers (1..10, default 2)
  * @param workerReportInterval     r_w: a worker reports at least this often (1 s..30 s, default 5 s)
@@ -30,7 +31,7 @@ import java.time.Duration;
  *                                 session ends {@code S} after admission whatever the user does
  */
 public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMinute, int sessionDurationMinutes,
-                         int queueRefreshSeconds, Duration queueTimeout, Strategy strategy, double curveFactor,
+                         int queueRefreshSeconds, Duration queueTimeout, StrategyKind strategy, double curveFactor,
                          int historyLagMinutes, Duration workerReportInterval, Duration dataCenterReportInterval,
                          Rules rules, boolean sessionRenewal) {
 
@@ -66,7 +67,7 @@ public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMin
         return new Builder(roomId);
     }
 
-    public RoomConfig withStrategy(Strategy s) {
+    public RoomConfig withStrategy(StrategyKind s) {
         return new RoomConfig(roomId, totalActiveUsers, newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds,
                 queueTimeout, s, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, rules,
                 sessionRenewal);
@@ -110,7 +111,7 @@ public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMin
         private int sessionDurationMinutes = -1;
         private int queueRefreshSeconds = 20;
         private Duration queueTimeout = Duration.ofMinutes(5);
-        private Strategy strategy = Strategy.COUNTERS;
+        private StrategyKind strategy = StrategyKind.COUNTERS;
         private double curveFactor = 1.0;
         private int historyLagMinutes = 2;
         private Duration workerReportInterval = Duration.ofSeconds(5);
@@ -127,7 +128,9 @@ public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMin
         public Builder sessionDurationMinutes(int s) { this.sessionDurationMinutes = s; return this; }
         public Builder queueRefreshSeconds(int r) { this.queueRefreshSeconds = r; return this; }
         public Builder queueTimeout(Duration d) { this.queueTimeout = d; return this; }
-        public Builder strategy(Strategy s) { this.strategy = s; return this; }
+        /** The same as {@code queueTimeout(Duration.ofMinutes(minutes))}: the config file's {@code queueTimeoutMinutes}. */
+        public Builder queueTimeoutMinutes(int minutes) { this.queueTimeout = Duration.ofMinutes(minutes); return this; }
+        public Builder strategy(StrategyKind s) { this.strategy = s; return this; }
         public Builder curveFactor(double c) { this.curveFactor = c; return this; }
         public Builder historyLagMinutes(int lag) { this.historyLagMinutes = lag; return this; }
         public Builder workerReportInterval(Duration d) { this.workerReportInterval = d; return this; }

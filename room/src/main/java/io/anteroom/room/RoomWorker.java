@@ -1,5 +1,7 @@
 package io.anteroom.room;
 
+import io.anteroom.room.slots.SlotSplit;
+import io.anteroom.room.slots.SlotStrategy;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -51,7 +53,7 @@ public final class RoomWorker {
         this.config = config;
         this.dataCenter = dataCenter;
         this.workerId = workerId;
-        this.strategy = SlotStrategy.of(config);
+        this.strategy = SlotStrategy.of(config.strategy(), config.curveFactor());
         this.local = new MinuteCounter(config.rules());
         this.state = RoomState.initial(config, dataCenter, now);
     }

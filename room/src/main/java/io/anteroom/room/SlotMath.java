@@ -1,5 +1,6 @@
 package io.anteroom.room;
 
+import io.anteroom.room.slots.SlotSplit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.anteroom.room;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Instant;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -24,7 +25,7 @@ class AdmissionPropertiesTest {
             @ForAll @IntRange(min = 0, max = 600) int history,
             @ForAll @IntRange(min = 0, max = 100) int recentAdmissions,
             @ForAll @IntRange(min = 0, max = 150) int waitingInOlderBucket,
-            @ForAll Strategy strategy,
+            @ForAll StrategyKind strategy,
             @ForAll boolean published,
             @ForAll @Size(max = 400) List<@IntRange(min = -59_999, max = 59_999) Integer> arrivals) {
         int total = Math.max(1, expiringThisMinute + activeLater + headroom);

@@ -3,6 +3,7 @@ package io.anteroom.room;
 import static io.anteroom.room.Fixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.room.slots.SlotSplit;
 import java.time.Instant;
 import java.util.List;
 import java.util.TreeMap;

@@ -3,6 +3,7 @@ package io.anteroom.room;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class RoomConfigTest {
 
         assertThat(c.queueRefreshSeconds()).isEqualTo(20);
         assertThat(c.queueTimeout()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(c.strategy()).isEqualTo(Strategy.COUNTERS);
+        assertThat(c.strategy()).isEqualTo(StrategyKind.COUNTERS);
         assertThat(c.historyLagMinutes()).isEqualTo(2);
         assertThat(c.curveFactor()).isEqualTo(1.0);
         assertThat(c.rules()).isEqualTo(Rules.spec());
@@ -43,5 +44,10 @@ class RoomConfigTest {
         assertThatThrownBy(() -> RoomConfig.builder(" ").totalActiveUsers(1).newUsersPerMinute(1)
                 .sessionDurationMinutes(1).build())
                 .hasMessageContaining("roomId must be a non-blank string");
+    }
+
+    @Test
+    void theQueueTimeoutCanBeGivenInMinutesAsInTheConfigFile() {
+        assertThat(Fixtures.room(10, 10).queueTimeoutMinutes(7).build().queueTimeout()).isEqualTo(Duration.ofMinutes(7));
     }
 }

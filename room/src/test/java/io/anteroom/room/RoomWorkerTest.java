@@ -3,6 +3,7 @@ package io.anteroom.room;
 import static io.anteroom.room.Fixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ class RoomWorkerTest {
     static final Instant NOW = at("2026-01-01T10:00:10Z");
     static final long M = Minutes.minuteOf(NOW);
     static final RoomConfig COUNTERS = Fixtures.room(100, 100).build();
-    static final RoomConfig EVEN = COUNTERS.withStrategy(Strategy.EVEN_SPLIT);
+    static final RoomConfig EVEN = COUNTERS.withStrategy(StrategyKind.EVEN_SPLIT);
 
     /** A state of this minute: the given buckets, nobody active, the history minute all in "dc" (100 users). */
     static RoomState state(List<BucketState> buckets, long freeSlots) {
@@ -186,7 +187,7 @@ class RoomWorkerTest {
 
     @Test
     void withoutSessionRenewalASessionEndsSAfterAdmissionAndNothingMoves() {
-        RoomConfig noRenewal = Fixtures.room(100, 100).strategy(Strategy.EVEN_SPLIT).sessionRenewal(false).build();
+        RoomConfig noRenewal = Fixtures.room(100, 100).strategy(StrategyKind.EVEN_SPLIT).sessionRenewal(false).build();
         RoomWorker w = worker(noRenewal, state(List.of(new BucketState(M - 3, 10, 0)), 0));
         Ticket admitted = new Ticket("shop", M - 9, NOW.minusSeconds(60), NOW.minusSeconds(590), 0);
 

@@ -2,6 +2,7 @@ package io.anteroom.room;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,7 +37,7 @@ class UserLifecyclePropertiesTest {
     }
 
     @Property(tries = 300)
-    void aUsersTicketAndTheMergedLedgersAlwaysAgree(@ForAll("steps") List<Step> steps, @ForAll Strategy strategy,
+    void aUsersTicketAndTheMergedLedgersAlwaysAgree(@ForAll("steps") List<Step> steps, @ForAll StrategyKind strategy,
                                                    @ForAll boolean renewal, @ForAll long seed) {
         RoomConfig config = Fixtures.room(1000, 1000).strategy(strategy).sessionRenewal(renewal).build();
         List<RoomWorker> workers = List.of(new RoomWorker(config, "dc", "a", START),

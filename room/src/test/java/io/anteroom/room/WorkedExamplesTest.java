@@ -5,6 +5,9 @@ import static io.anteroom.room.Fixtures.minute;
 import static io.anteroom.room.Fixtures.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.room.slots.SlotSplit;
+import io.anteroom.room.slots.SlotStrategy;
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,7 +147,7 @@ class WorkedExamplesTest {
 
     @Test
     void workedExample6_evenSplitGivesEachWorkerItsShareOfDataCenterAndAnywhereSlots() {
-        SlotStrategy even = SlotStrategy.of(T200.withStrategy(Strategy.EVEN_SPLIT));
+        SlotStrategy even = SlotStrategy.of(StrategyKind.EVEN_SPLIT, T200.curveFactor());
 
         assertThat(even.allowance(new SlotSplit(15, 113), 3, 10, 0.25))
                 .isEqualTo(new SlotStrategy.Allowance.PerWorker(16));
@@ -154,14 +157,14 @@ class WorkedExamplesTest {
 
     @Test
     void workedExample7_utilizationScaledDividesByAdaptedWorkers() {
-        SlotStrategy scaled = SlotStrategy.of(T200.withStrategy(Strategy.UTILIZATION_SCALED));
+        SlotStrategy scaled = SlotStrategy.of(StrategyKind.UTILIZATION_SCALED, T200.curveFactor());
 
         assertThat(scaled.allowance(new SlotSplit(0, 113), 1, 10, 50.0 / 200))
                 .isEqualTo(new SlotStrategy.Allowance.PerWorker(45));
     }
 
     /** DC slots 10, two workers, with {@code atFirst} and {@code atSecond} new users; returns the admitted count. */
-    private int admittedWithTwoWorkers(Strategy strategy, int atFirst, int atSecond) {
+    private int admittedWithTwoWorkers(StrategyKind strategy, int atFirst, int atSecond) {
         RoomConfig config = Fixtures.room(10, 10).strategy(strategy).build();
         Instant now = at("2023-09-11T11:45:10Z");
         DataCenterLedger dc = new DataCenterLedger(config, "San Jose");
@@ -198,16 +201,16 @@ class WorkedExamplesTest {
 
     @Test
     void workedExample8_evenSplitQueuesTwoOfEightWhenUsersAreUneven() {
-        assertThat(admittedWithTwoWorkers(Strategy.EVEN_SPLIT, 7, 1)).isEqualTo(6);
+        assertThat(admittedWithTwoWorkers(StrategyKind.EVEN_SPLIT, 7, 1)).isEqualTo(6);
     }
 
     @Test
     void workedExample8_countersAdmitAllEight() {
-        assertThat(admittedWithTwoWorkers(Strategy.COUNTERS, 7, 1)).isEqualTo(8);
+        assertThat(admittedWithTwoWorkers(StrategyKind.COUNTERS, 7, 1)).isEqualTo(8);
     }
 
     @Test
     void workedExample8_countersAdmitExactlyTenOfFifteen() {
-        assertThat(admittedWithTwoWorkers(Strategy.COUNTERS, 8, 7)).isEqualTo(10);
+        assertThat(admittedWithTwoWorkers(StrategyKind.COUNTERS, 8, 7)).isEqualTo(10);
     }
 }

@@ -52,7 +52,7 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
   private final MinuteCounter anywhere;
   private final GlobalLedger global;
 
-  private CoreRoom(Scenario scenario, Strategy strategy, EventLoop loop) {
+  private CoreRoom(Scenario scenario, StrategyVariant strategy, EventLoop loop) {
     this.topology = scenario.topology();
     this.loop = loop;
     this.dataCenters = topology.dataCenters();
@@ -72,12 +72,12 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
     this.global = new GlobalLedger(config);
   }
 
-  static RoomUnderTest<Ticket> create(Scenario scenario, Strategy strategy, EventLoop loop) {
+  static RoomUnderTest<Ticket> create(Scenario scenario, StrategyVariant strategy, EventLoop loop) {
     return new CoreRoom(scenario, strategy, loop);
   }
 
   /** The core's configuration for a scenario and a strategy (published: the write-ups' rules). */
-  static RoomConfig config(Scenario scenario, Strategy strategy) {
+  static RoomConfig config(Scenario scenario, StrategyVariant strategy) {
     Scenario.Limits l = scenario.limits();
     return RoomConfig.builder("sim-" + scenario.name())
         .totalActiveUsers(l.totalActiveUsers())
@@ -88,11 +88,7 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
         .curveFactor(l.curveFactor())
         .workerReportInterval(Duration.ofMillis(scenario.topology().workerReportMillis()))
         .dataCenterReportInterval(Duration.ofMillis(scenario.topology().dataCenterReportMillis()))
-        .strategy(switch (strategy.base()) {
-          case EVEN_SPLIT -> io.anteroom.room.Strategy.EVEN_SPLIT;
-          case UTILIZATION_SCALED -> io.anteroom.room.Strategy.UTILIZATION_SCALED;
-          default -> io.anteroom.room.Strategy.COUNTERS;
-        })
+        .strategy(strategy.kind())
         .rules(strategy.published() ? Rules.published() : Rules.spec())
         .build();
   }

@@ -1,5 +1,6 @@
 package io.anteroom.sim;
 
+import io.anteroom.sim.report.Stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -184,14 +185,6 @@ final class Observations {
     return java.util.Collections.unmodifiableSortedMap(new TreeMap<>(admissionsByReason));
   }
 
-  private static double median(double[] sorted) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int half = sorted.length / 2;
-    return sorted.length % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
-  }
-
   /**
    * Users queued below 95 % utilization while it also stayed below 95 % for the next refresh
    * interval (every second's sample up to {@code queuedAt + refreshHorizonMillis}): the queue ahead
@@ -212,10 +205,9 @@ final class Observations {
   }
 
   Metrics metrics() {
-    int[] sorted = activeBySecond.clone();
-    Arrays.sort(sorted);
-    double peak = sorted.length == 0 ? 0 : sorted[sorted.length - 1];
-    double p99 = sorted.length == 0 ? 0 : sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
+    double[] active = Arrays.stream(activeBySecond).asDoubleStream().toArray();
+    double peak = active.length == 0 ? 0 : Stats.max(active);
+    double p99 = active.length == 0 ? 0 : Stats.percentile(active, 0.99);
     int overN = 0;
     int over105 = 0;
     int maxAdmissions = 0;
@@ -226,8 +218,8 @@ final class Observations {
     }
     double[] errors = waitErrors.stream().mapToDouble(Math::abs).sorted().toArray();
     double mean = errors.length == 0 ? Double.NaN : Arrays.stream(errors).sum() / errors.length;
-    double median = median(errors);
-    double bias = median(waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray());
+    double median = Stats.medianOfSorted(errors);
+    double bias = Stats.medianOfSorted(waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray());
     return new Metrics(
         peak / totalActiveUsers,
         p99 / totalActiveUsers,

@@ -80,17 +80,17 @@ public final class SimulateCommand implements Callable<Integer> {
         stdout.printf(Locale.ROOT, "  %-18s %3d min  %s%n", s.name(), s.minutes(), s.description());
       }
       stdout.println("strategies:");
-      for (Strategy s : Strategy.all()) {
+      for (StrategyVariant s : StrategyVariant.all()) {
         stdout.println("  " + s.cliName());
       }
       stdout.flush();
       return 0;
     }
     List<Scenario> scenarios;
-    List<Strategy> chosen;
+    List<StrategyVariant> chosen;
     try {
       scenarios = scenario.equals("all") ? Scenarios.all() : List.of(Scenarios.require(scenario));
-      chosen = strategies.contains("all") ? Strategy.all() : strategies.stream().map(Strategy::parse).toList();
+      chosen = strategies.contains("all") ? StrategyVariant.all() : strategies.stream().map(StrategyVariant::parse).toList();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -99,7 +99,7 @@ public final class SimulateCommand implements Callable<Integer> {
     List<List<SimulationResult>> all = new ArrayList<>();
     for (Scenario s : scenarios) {
       List<SimulationResult> runs = new ArrayList<>();
-      for (Strategy strategy : chosen) {
+      for (StrategyVariant strategy : chosen) {
         Simulation.Builder b = Simulation.builder().scenario(s).strategy(strategy).seed(seed);
         if (minutes != null) {
           b.minutes(minutes);
@@ -117,7 +117,7 @@ public final class SimulateCommand implements Callable<Integer> {
       stdout.println(Report.text(runs));
       stdout.flush();
       if (!noCharts) {
-        Charts.write(runs, out);
+        ScenarioCharts.write(runs, out);
       }
       Files.writeString(out.resolve("series-" + s.name() + ".csv"), Report.seriesCsv(runs), StandardCharsets.UTF_8);
       all.add(runs);

@@ -11,7 +11,7 @@ import java.util.Objects;
  * <pre>{@code
  * SimulationResult r = Simulation.builder()
  *     .scenario(Scenarios.require("steady"))
- *     .strategy(Strategy.COUNTERS)
+ *     .strategy(StrategyVariant.COUNTERS)
  *     .seed(42)
  *     .minutes(30)
  *     .run();
@@ -24,16 +24,16 @@ public final class Simulation {
 
   /** Builds the room a run drives; the default wires the real core. */
   interface RoomFactory {
-    RoomUnderTest<?> create(Scenario scenario, Strategy strategy, EventLoop loop);
+    RoomUnderTest<?> create(Scenario scenario, StrategyVariant strategy, EventLoop loop);
   }
 
   private final Scenario scenario;
-  private final Strategy strategy;
+  private final StrategyVariant strategy;
   private final long seed;
   private final RoomFactory rooms;
   private final java.util.function.Consumer<String> queueLog;
 
-  private Simulation(Scenario scenario, Strategy strategy, long seed, RoomFactory rooms,
+  private Simulation(Scenario scenario, StrategyVariant strategy, long seed, RoomFactory rooms,
       java.util.function.Consumer<String> queueLog) {
     this.queueLog = queueLog;
     this.scenario = scenario;
@@ -68,7 +68,7 @@ public final class Simulation {
   /** Builder of a {@link Simulation}. */
   public static final class Builder {
     private Scenario scenario;
-    private Strategy strategy = Strategy.COUNTERS;
+    private StrategyVariant strategy = StrategyVariant.COUNTERS;
     private long seed = 1;
     private Integer minutes;
     private RoomFactory rooms = CoreRoom::create;
@@ -81,7 +81,7 @@ public final class Simulation {
       return this;
     }
 
-    public Builder strategy(Strategy s) {
+    public Builder strategy(StrategyVariant s) {
       this.strategy = Objects.requireNonNull(s, "strategy");
       return this;
     }

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  */
 public record SimulationResult(
     Scenario scenario,
-    Strategy strategy,
+    StrategyVariant strategy,
     long seed,
     int minutes,
     Metrics metrics,

@@ -1,6 +1,6 @@
 /**
  * Anteroom's traffic simulator: replays scenarios ({@link io.anteroom.sim.Scenarios}) against the
- * slot strategies ({@link io.anteroom.sim.Strategy}) of the real room core in virtual time, and
+ * slot strategies ({@link io.anteroom.sim.StrategyVariant}) of the real room core in virtual time, and
  * reports the figures of issue 3 against its targets, with charts.
  *
  * <p>Entry points: {@link io.anteroom.sim.Simulation#builder()} for one run from Java, and

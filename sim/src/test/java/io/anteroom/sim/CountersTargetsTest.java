@@ -22,7 +22,7 @@ class CountersTargetsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarioNames")
   void countersMeetEveryTargetOnEveryBuiltInScenario(String name) {
-    SimulationResult r = Simulation.builder().scenario(Scenarios.require(name)).strategy(Strategy.COUNTERS).seed(1)
+    SimulationResult r = Simulation.builder().scenario(Scenarios.require(name)).strategy(StrategyVariant.COUNTERS).seed(1)
         .run();
     assertThat(r.misses()).as("targets missed by counters on %s", name).isEmpty();
   }
@@ -33,7 +33,7 @@ class CountersTargetsTest {
    */
   @Test
   void countersKeepWithinTAndNAndAdmitInBucketOrderInAShortSteadyOverload() {
-    SimulationResult r = Simulation.builder().scenario(Scenarios.require("single-node")).strategy(Strategy.COUNTERS)
+    SimulationResult r = Simulation.builder().scenario(Scenarios.require("single-node")).strategy(StrategyVariant.COUNTERS)
         .seed(1).minutes(20).run();
     Metrics m = r.metrics();
     assertThat(m.queuedUsers()).as("the run must reach overload to test anything").isGreaterThan(500);

@@ -42,7 +42,7 @@ class SimulateCommandTest {
         "--minutes", "17", "--seed", "4", "--out", b.toString());
     assertThat(first.code()).isZero();
     assertThat(second.code()).isZero();
-    assertThat(second.out()).isEqualTo(first.out()).contains("counters").contains("even-split");
+    assertThat(second.out()).isEqualTo(first.out()).contains("counters").contains("evenSplit");
     for (String file : new String[] {"report.md", "results.csv", "series-step-spike.csv"}) {
       assertThat(Files.readAllBytes(b.resolve(file))).as(file).isEqualTo(Files.readAllBytes(a.resolve(file)));
     }
@@ -59,7 +59,7 @@ class SimulateCommandTest {
     for (Scenario s : Scenarios.all()) {
       assertThat(o.out()).contains(s.name());
     }
-    for (Strategy s : Strategy.all()) {
+    for (StrategyVariant s : StrategyVariant.all()) {
       assertThat(o.out()).contains(s.cliName());
     }
   }

@@ -75,7 +75,7 @@ public final class BackpressureExperiments {
         Files.createDirectories(out);
         Results results = run();
         printTable(results, System.out);
-        List<Path> written = Charts.write(results, out);
+        List<Path> written = BackpressureCharts.write(results, out);
         written.forEach(p -> System.out.println("wrote " + p));
     }
 

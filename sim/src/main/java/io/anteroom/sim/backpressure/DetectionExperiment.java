@@ -2,7 +2,10 @@ package io.anteroom.sim.backpressure;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.backpressure.ThroughputSignal;
+import io.anteroom.sim.engine.EventLoop;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * How long each throughput signal takes to raise the throttle after a step in open-loop load:
@@ -18,22 +21,23 @@ public final class DetectionExperiment {
 
     /** Seconds from the step to the first {@code thresholdExceeded()}, or -1 if none within 10 minutes. */
     public static double detectionSeconds(ThroughputSignal signal, double threshold, double from, double to) {
-        VirtualClock clock = new VirtualClock();
+        EventLoop loop = new EventLoop(Instant.EPOCH);
+        Clock clock = loop.clock();
         ThresholdMonitor monitor = ThresholdMonitor.builder().maxQps(threshold).signal(signal).clock(clock).build();
-        feed(monitor, clock, threshold * from, SETTLE.toNanos(), false);
-        long stepAt = clock.nanos();
-        long detected = feed(monitor, clock, threshold * to, GIVE_UP.toNanos(), true);
+        feed(monitor, loop, threshold * from, SETTLE.toNanos(), false);
+        long stepAt = loop.nanos();
+        long detected = feed(monitor, loop, threshold * to, GIVE_UP.toNanos(), true);
         return detected < 0 ? -1 : (detected - stepAt) / 1e9;
     }
 
-    private static long feed(ThresholdMonitor monitor, VirtualClock clock, double qps, long forNanos, boolean stopWhenExceeded) {
+    private static long feed(ThresholdMonitor monitor, EventLoop loop, double qps, long forNanos, boolean stopWhenExceeded) {
         long gap = Math.round(1e9 / qps);
-        long end = clock.nanos() + forNanos;
-        while (clock.nanos() + gap <= end) {
-            clock.advanceTo(clock.nanos() + gap);
+        long end = loop.nanos() + forNanos;
+        while (loop.nanos() + gap <= end) {
+            loop.runBefore(loop.nanos() + gap);
             monitor.record(Duration.ofMillis(10));
             if (stopWhenExceeded && monitor.thresholdExceeded()) {
-                return clock.nanos();
+                return loop.nanos();
             }
         }
         return -1;

@@ -2,7 +2,11 @@ package io.anteroom.sim.backpressure;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.backpressure.ThroughputSignal;
+import io.anteroom.sim.engine.EventLoop;
+import io.anteroom.sim.report.Stats;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -93,11 +97,12 @@ public final class EventModel {
     }
 
     public Result run(ControllerKind kind) {
-        VirtualClock clock = new VirtualClock();
+        EventLoop loop = new EventLoop(Instant.EPOCH);
+        Clock clock = loop.clock();
         Random random = new Random(config.seed());
         ThresholdMonitor server = ThresholdMonitor.builder()
                 .maxQps(config.maxQps()).signal(config.signal()).clock(clock).build();
-        PollingSimulation sim = new PollingSimulation(clock, random, List.of(server), config.bucket(), config.fairnessWindow());
+        PollingSimulation sim = new PollingSimulation(loop, random, List.of(server), config.bucket(), config.fairnessWindow());
         double[] start = InitialRates.withUnitCoefficientOfVariation(config.clients(), config.maxQps() / config.clients(), random);
         for (double rate : start) {
             sim.addClient(kind.create(config.settings(), rate, clock, random));

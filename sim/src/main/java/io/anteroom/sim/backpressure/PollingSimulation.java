@@ -2,12 +2,12 @@ package io.anteroom.sim.backpressure;
 
 import io.anteroom.backpressure.RateController;
 import io.anteroom.backpressure.ThresholdMonitor;
+import io.anteroom.sim.engine.EventLoop;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.Random;
 
 /**
@@ -15,25 +15,19 @@ import java.util.Random;
  * each paced by a real {@link RateController}, poll servers chosen at random; each server is a real
  * {@link ThresholdMonitor} that records the request and answers with {@code thresholdExceeded()}.
  *
- * <p>Single-threaded and deterministic for a seed: events are ordered by time, then by the order
- * they were scheduled. Load is counted per bucket of {@code bucket} length; Jain's index over the
+ * <p>Single-threaded and deterministic for a seed: polls are events of the simulator's one {@link
+ * EventLoop}, ordered by time, then by the order they were scheduled. Load is counted per bucket of {@code bucket} length; Jain's index over the
  * active clients' rates is sampled at each bucket's end.
  */
 final class PollingSimulation {
     private static final Duration SERVICE_TIME = Duration.ofMillis(10);
 
-    private record Poll(long atNanos, long sequence, int client) {
-    }
-
-    private final VirtualClock clock;
+    private final EventLoop loop;
     private final Random random;
     private final List<ThresholdMonitor> servers;
     private final long bucketNanos;
-    private final PriorityQueue<Poll> queue = new PriorityQueue<>(
-            (a, b) -> a.atNanos != b.atNanos ? Long.compare(a.atNanos, b.atNanos) : Long.compare(a.sequence, b.sequence));
     private final List<RateController> clients = new ArrayList<>();
     private final List<Boolean> active = new ArrayList<>();
-    private long sequence;
 
     private final List<Double> load = new ArrayList<>();
     private final List<Double> fairness = new ArrayList<>();
@@ -46,17 +40,17 @@ final class PollingSimulation {
     private long[] throttledAt = new long[1024];
     private int throttledCount;
 
-    PollingSimulation(VirtualClock clock, Random random, List<ThresholdMonitor> servers, Duration bucket,
+    PollingSimulation(EventLoop loop, Random random, List<ThresholdMonitor> servers, Duration bucket,
                       Duration fairnessWindow) {
         this.fairnessWindowBuckets = (int) (fairnessWindow.toNanos() / bucket.toNanos());
         if (fairnessWindowBuckets < 1) {
             throw new IllegalArgumentException("the fairness window (" + fairnessWindow + ") must hold at least one bucket (" + bucket + ")");
         }
-        this.clock = clock;
+        this.loop = loop;
         this.random = random;
         this.servers = List.copyOf(servers);
         this.bucketNanos = bucket.toNanos();
-        this.bucketEndNanos = clock.nanos() + bucketNanos;
+        this.bucketEndNanos = loop.nanos() + bucketNanos;
     }
 
     /** Adds a client whose first poll comes at a uniformly random point of its first interval. */
@@ -67,8 +61,8 @@ final class PollingSimulation {
         if (id == polls.length) {
             polls = Arrays.copyOf(polls, id * 2);
         }
-        long first = clock.nanos() + (long) (random.nextDouble() * controller.interval().toNanos());
-        queue.add(new Poll(first, sequence++, id));
+        long first = loop.nanos() + (long) (random.nextDouble() * controller.interval().toNanos());
+        loop.atNanos(first, () -> poll(id));
         return id;
     }
 
@@ -87,27 +81,28 @@ final class PollingSimulation {
 
     /** Runs every event up to {@code endNanos} (exclusive) and leaves the clock there. */
     void runUntil(long endNanos) {
-        while (!queue.isEmpty() && queue.peek().atNanos < endNanos) {
-            Poll poll = queue.poll();
-            closeBucketsBefore(poll.atNanos);
-            if (!active.get(poll.client)) {
-                continue;
-            }
-            clock.advanceTo(poll.atNanos);
-            ThresholdMonitor server = servers.get(random.nextInt(servers.size()));
-            server.record(SERVICE_TIME);
-            boolean throttle = server.thresholdExceeded();
-            if (throttle) {
-                recordThrottle(poll.atNanos);
-            }
-            bucketCount++;
-            polls[poll.client]++;
-            RateController controller = clients.get(poll.client);
-            controller.onResponse(throttle);
-            queue.add(new Poll(poll.atNanos + controller.nextDelay().toNanos(), sequence++, poll.client));
-        }
+        loop.runBefore(endNanos);
         closeBucketsBefore(endNanos);
-        clock.advanceTo(endNanos);
+    }
+
+    /** One client's poll, at the loop's current time; schedules its next one. */
+    private void poll(int client) {
+        long at = loop.nanos();
+        closeBucketsBefore(at);
+        if (!active.get(client)) {
+            return;
+        }
+        ThresholdMonitor server = servers.get(random.nextInt(servers.size()));
+        server.record(SERVICE_TIME);
+        boolean throttle = server.thresholdExceeded();
+        if (throttle) {
+            recordThrottle(at);
+        }
+        bucketCount++;
+        polls[client]++;
+        RateController controller = clients.get(client);
+        controller.onResponse(throttle);
+        loop.atNanos(at + controller.nextDelay().toNanos(), () -> poll(client));
     }
 
     private void closeBucketsBefore(long nanos) {

@@ -2,7 +2,11 @@ package io.anteroom.sim.backpressure;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.backpressure.ThroughputSignal;
+import io.anteroom.sim.engine.EventLoop;
+import io.anteroom.sim.report.Stats;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,13 +61,14 @@ public final class ReferenceExperiment {
     }
 
     public Result run(ControllerKind kind, ThroughputSignal signal) {
-        VirtualClock clock = new VirtualClock();
+        EventLoop loop = new EventLoop(Instant.EPOCH);
+        Clock clock = loop.clock();
         Random random = new Random(config.seed());
         List<ThresholdMonitor> servers = new ArrayList<>();
         for (int i = 0; i < config.instances(); i++) {
             servers.add(ThresholdMonitor.builder().instances(config.instances()).signal(signal).clock(clock).build());
         }
-        PollingSimulation sim = new PollingSimulation(clock, random, servers, config.bucket(), config.bucket());
+        PollingSimulation sim = new PollingSimulation(loop, random, servers, config.bucket(), config.bucket());
         double preferredRate = 1e9 / config.settings().minInterval().toNanos();
         for (int i = 0; i < config.clients(); i++) {
             sim.addClient(kind.create(config.settings(), preferredRate, clock, random));

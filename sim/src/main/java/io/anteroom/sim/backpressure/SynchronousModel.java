@@ -1,7 +1,10 @@
 package io.anteroom.sim.backpressure;
 
 import io.anteroom.backpressure.RateController;
+import io.anteroom.sim.engine.EventLoop;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Random;
 
 /**
@@ -60,7 +63,8 @@ public final class SynchronousModel {
     }
 
     public Result run(ControllerKind kind) {
-        VirtualClock clock = new VirtualClock();
+        EventLoop loop = new EventLoop(Instant.EPOCH);
+        Clock clock = loop.clock();
         Random random = new Random(seed);
         double[] start = InitialRates.withUnitCoefficientOfVariation(clients, capacity / clients, random);
         RateController[] controllers = new RateController[clients];
@@ -76,7 +80,7 @@ public final class SynchronousModel {
         total[0] = sum(rates);
         for (int round = 1; round <= rounds; round++) {
             boolean y = total[round - 1] > capacity;
-            clock.advanceTo(clock.nanos() + roundNanos);
+            loop.runBefore(loop.nanos() + roundNanos);
             for (RateController c : controllers) {
                 c.onResponse(y);
             }

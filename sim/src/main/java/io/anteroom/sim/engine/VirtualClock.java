@@ -6,8 +6,9 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * A {@link Clock} that reads the simulated time of an {@link EventLoop}, so that core classes
- * taking a {@code Clock} run in virtual time.
+ * A {@link Clock} that reads the simulated time of an {@link EventLoop}, to the nanosecond, so that
+ * core classes taking a {@code Clock} (the room core, threshold monitors, rate controllers) run in
+ * virtual time.
  *
  * <p>Single-threaded: it is read only from the event loop's thread, which is the only writer.
  */
@@ -32,12 +33,12 @@ public final class VirtualClock extends Clock {
 
   @Override
   public long millis() {
-    return loop.epochMillis();
+    return instant().toEpochMilli();
   }
 
   @Override
   public Instant instant() {
-    return Instant.ofEpochMilli(millis());
+    return loop.instant();
   }
 
   static VirtualClock utc(EventLoop loop) {

@@ -1,6 +1,6 @@
 /**
- * The deterministic discrete-event engine under the simulator: {@link
- * io.anteroom.sim.engine.EventLoop} and its {@link io.anteroom.sim.engine.VirtualClock}. Public so
- * that other simulations in this module can run on the same clock.
+ * The simulator's one deterministic discrete-event engine: {@link
+ * io.anteroom.sim.engine.EventLoop} and its {@link io.anteroom.sim.engine.VirtualClock}. The room
+ * simulations and the back-pressure models both run on it.
  */
 package io.anteroom.sim.engine;

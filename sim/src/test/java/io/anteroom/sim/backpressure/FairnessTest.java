@@ -3,6 +3,7 @@ package io.anteroom.sim.backpressure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.anteroom.sim.report.Stats;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -22,15 +23,5 @@ class FairnessTest {
         assertThat(Fairness.jainIndex(rates)).isCloseTo(0.5, within(1e-9));
         assertThat(Stats.mean(rates)).isCloseTo(0.1, within(1e-12));
         assertThat(java.util.Arrays.stream(rates).min().orElseThrow()).isGreaterThan(0.01);
-    }
-
-    @Test
-    void percentilesUseTheNearestRank() {
-        double[] xs = new double[100];
-        for (int i = 0; i < 100; i++) {
-            xs[i] = 100 - i;
-        }
-        assertThat(Stats.percentile(xs, 0.95)).isEqualTo(95.0);
-        assertThat(Stats.max(xs)).isEqualTo(100.0);
     }
 }

@@ -2,6 +2,7 @@ package io.anteroom.sim.backpressure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.sim.report.Stats;
 import org.junit.jupiter.api.Test;
 
 class SynchronousModelTest {

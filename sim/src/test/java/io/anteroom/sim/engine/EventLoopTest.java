@@ -50,4 +50,17 @@ class EventLoopTest {
         .hasMessageContaining("999 ms").hasMessageContaining("1000 ms");
     assertThatThrownBy(() -> loop.after(-1, () -> {})).hasMessageContaining(">= 0");
   }
+
+  @Test
+  void runBeforeLeavesEventsAtTheEndForTheNextRunAndReadsNanoseconds() {
+    List<Long> ran = new ArrayList<>();
+    loop.atNanos(1_500, () -> ran.add(loop.nanos()));
+    loop.atNanos(2_000, () -> ran.add(loop.nanos()));
+    loop.runBefore(2_000);
+    assertThat(ran).containsExactly(1_500L);
+    assertThat(loop.clock().instant()).isEqualTo(Instant.parse("2026-01-01T00:00:00.000002Z"));
+    loop.runBefore(2_001);
+    assertThat(ran).containsExactly(1_500L, 2_000L);
+    assertThatThrownBy(() -> loop.runBefore(1_000)).hasMessageContaining("cannot go back");
+  }
 }

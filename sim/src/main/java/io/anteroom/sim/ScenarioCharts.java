@@ -1,5 +1,6 @@
 package io.anteroom.sim;
 
+import io.anteroom.sim.report.Charts;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -7,19 +8,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * PNG charts of one scenario (XChart): one column per strategy, side by side, with rows for the
+ * PNG charts of one scenario, drawn with {@link Charts}: one column per strategy, side by side, with rows for the
  * true active users against T, the queued users, and the admissions of every minute against N. The
  * published variant of a strategy is drawn in the same panel as its spec variant.
  */
-final class Charts {
+final class ScenarioCharts {
   private static final int WIDTH = 520;
   private static final int HEIGHT = 320;
   private static final int STEP_SECONDS = 10;
@@ -27,12 +24,12 @@ final class Charts {
   private static final Color PUBLISHED = new Color(0xff7f0e);
   private static final Color LIMIT = new Color(0xd62728);
 
-  private Charts() {}
+  private ScenarioCharts() {}
 
   /** Writes {@code sim-<scenario>.png} into {@code dir} and returns its path. */
   static Path write(List<SimulationResult> runsOfOneScenario, Path dir) throws IOException {
     Scenario scenario = runsOfOneScenario.get(0).scenario();
-    Map<Strategy, List<SimulationResult>> columns = new LinkedHashMap<>();
+    Map<StrategyVariant, List<SimulationResult>> columns = new LinkedHashMap<>();
     for (SimulationResult r : runsOfOneScenario) {
       columns.computeIfAbsent(r.strategy().base(), k -> new ArrayList<>()).add(r);
     }
@@ -46,9 +43,7 @@ final class Charts {
     for (List<SimulationResult> column : columns.values()) {
       charts.add(admissionsChart(scenario, column));
     }
-    Path file = dir.resolve("sim-" + scenario.name() + ".png");
-    BitmapEncoder.saveBitmap(charts, 3, columns.size(), file.toString(), BitmapEncoder.BitmapFormat.PNG);
-    return file;
+    return Charts.saveGrid(charts, 3, columns.size(), dir.resolve("sim-" + scenario.name() + ".png"));
   }
 
   private static XYChart activeChart(Scenario scenario, List<SimulationResult> column) {
@@ -109,8 +104,7 @@ final class Charts {
   }
 
   private static XYChart chart(String title, String yTitle) {
-    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-        .xAxisTitle("minute").yAxisTitle(yTitle).build();
+    XYChart chart = Charts.xy(WIDTH, HEIGHT, title, "minute", yTitle);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
     chart.getStyler().setXAxisDecimalPattern("0");
@@ -121,8 +115,6 @@ final class Charts {
   }
 
   private static void line(XYChart chart, String name, double[] x, double[] y, Color color) {
-    XYSeries s = chart.addSeries(name, x, y);
-    s.setMarker(SeriesMarkers.NONE);
-    s.setLineColor(color);
+    Charts.line(chart, name, x, y, color);
   }
 }

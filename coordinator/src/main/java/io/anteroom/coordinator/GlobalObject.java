@@ -1,4 +1,4 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.objects.AlarmHandler;
@@ -6,6 +6,9 @@ import io.anteroom.objects.ListOptions;
 import io.anteroom.objects.ObjectContext;
 import io.anteroom.objects.Storage;
 import io.anteroom.objects.StorageOptions;
+import io.anteroom.room.DataCenterAggregate;
+import io.anteroom.room.GlobalLedger;
+import io.anteroom.room.RoomConfig;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,11 +1,11 @@
-package io.anteroom.room;
+package io.anteroom.room.slots;
 
 /**
  * How one worker spends its data center's split of the minute's pool {@code G'(t)} on new users and users of the
- * partial bucket. One algorithm per implementation; pick one with {@link #of(RoomConfig)}.
+ * partial bucket. One algorithm per implementation; pick one with {@link #of(StrategyKind, double)}.
  *
  * <pre>{@code
- * SlotStrategy s = SlotStrategy.of(config);
+ * SlotStrategy s = SlotStrategy.of(config.strategy(), config.curveFactor());
  * Allowance a = s.allowance(new SlotSplit(15, 113), 3, 10, 0.25);   // even split: PerWorker(16)
  * }</pre>
  */
@@ -19,12 +19,16 @@ public interface SlotStrategy {
      */
     Allowance allowance(SlotSplit split, int dcWorkers, int globalWorkers, double utilization);
 
-    /** The strategy the config names. */
-    static SlotStrategy of(RoomConfig config) {
-        return switch (config.strategy()) {
+    /**
+     * The strategy of that kind.
+     *
+     * @param curveFactor the exponent of the utilization multiplier (used by {@link StrategyKind#UTILIZATION_SCALED})
+     */
+    static SlotStrategy of(StrategyKind kind, double curveFactor) {
+        return switch (kind) {
             case EVEN_SPLIT -> new EvenSplit();
-            case UTILIZATION_SCALED -> new UtilizationScaled(config.curveFactor());
-            case COUNTERS -> new Counters();
+            case UTILIZATION_SCALED -> new UtilizationScaled(curveFactor);
+            case COUNTERS -> new CountersStrategy();
         };
     }
 

@@ -1,5 +1,9 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
+import io.anteroom.room.CounterKey;
+import io.anteroom.room.Grant;
+import io.anteroom.room.MinuteCounter;
+import io.anteroom.room.Rules;
 import java.util.concurrent.CompletableFuture;
 
 /**

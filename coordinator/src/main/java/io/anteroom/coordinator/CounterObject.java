@@ -1,8 +1,12 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
 import io.anteroom.objects.ObjectContext;
 import io.anteroom.objects.Storage;
 import io.anteroom.objects.StorageOptions;
+import io.anteroom.room.CounterKey;
+import io.anteroom.room.Grant;
+import io.anteroom.room.MinuteCounter;
+import io.anteroom.room.Rules;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,5 +1,7 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
+import io.anteroom.room.DataCenterAggregate;
+import io.anteroom.room.RoomConfig;
 import java.util.List;
 
 /**

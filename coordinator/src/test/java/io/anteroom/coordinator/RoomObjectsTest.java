@@ -1,4 +1,4 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,16 +8,39 @@ import io.anteroom.backpressure.ThroughputSignal;
 import io.anteroom.objects.storage.InMemoryStorageEngine;
 import io.anteroom.objects.ManualScheduler;
 import io.anteroom.objects.Runtime;
+import io.anteroom.room.CounterKey;
+import io.anteroom.room.DataCenterAggregate;
+import io.anteroom.room.DataCenterLedger;
+import io.anteroom.room.Deltas;
+import io.anteroom.room.Decision;
+import io.anteroom.room.Grant;
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomState;
+import io.anteroom.room.RoomWorker;
+import io.anteroom.room.Rules;
+import io.anteroom.room.WorkerReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The coordinating objects on the in-memory (and, for restarts, SQLite) runtime, in virtual time. */
 class RoomObjectsTest {
     static final Instant START = Instant.parse("2026-01-01T10:00:00Z");
-    static final RoomConfig CONFIG = Fixtures.room(100, 100).build();
+    static final RoomConfig CONFIG = RoomConfig.builder("shop").totalActiveUsers(100).newUsersPerMinute(100)
+            .sessionDurationMinutes(10).build();
+    static final long START_MINUTE = Math.floorDiv(START.toEpochMilli(), 60_000);
+
+    /** A worker's report of {@code n} admissions in the minute of {@code sentAt}, their sessions ending 10 minutes later. */
+    static WorkerReport admissions(String dc, String worker, long seq, long n, Instant sentAt) {
+        long m = Math.floorDiv(sentAt.toEpochMilli(), 60_000);
+        Deltas d = new Deltas(new TreeMap<>(Map.of(m + 10, n)), new TreeMap<>(), new TreeMap<>(Map.of(m, n)),
+                new TreeMap<>());
+        return new WorkerReport(worker, seq, dc, sentAt, d);
+    }
 
     static Decision settle(RoomObjects objects, RoomWorker worker, Decision d, Instant now) {
         while (d instanceof Decision.Draw draw) {
@@ -101,8 +124,8 @@ class RoomObjectsTest {
             assertThat(rebuilt.activeUsers()).isEqualTo(4);
             assertThat(rebuilt.newUsersThisMinute()).isEqualTo(4);
             assertThat(dublin.report(CONFIG, first).state().activeUsers()).isEqualTo(4);   // a late retry
-            Grant next = objects.counter(CounterKey.anywhere("shop", Minutes.minuteOf(START)))
-                    .take(CONFIG.rules(), CounterKey.anywhere("shop", Minutes.minuteOf(START)), 100);
+            Grant next = objects.counter(CounterKey.anywhere("shop", START_MINUTE))
+                    .take(CONFIG.rules(), CounterKey.anywhere("shop", START_MINUTE), 100);
             assertThat(next.number()).isEqualTo(4);
         }
     }
@@ -111,7 +134,7 @@ class RoomObjectsTest {
     void aRestartedGlobalObjectRebuildsItsViewOfAllDataCenters(@TempDir Path dir) {
         Instant now = START.plusSeconds(1);
         DataCenterLedger dublin = new DataCenterLedger(CONFIG, "dublin");
-        dublin.apply(LedgerTest.admissions("dublin", "wd", 1, 5), now);
+        dublin.apply(admissions("dublin", "wd", 1, 5, START.plusSeconds(10)), now);
         ManualScheduler time = new ManualScheduler(START);
         try (Runtime runtime = Runtime.builder().dataDir(dir).scheduler(time).build()) {
             RoomObjects objects = RoomObjects.register(runtime);

@@ -1,4 +1,4 @@
-package io.anteroom.room;
+package io.anteroom.room.slots;
 
 /**
  * A pool of slots split between one data center and the shared <em>Anywhere</em> part by traffic history.

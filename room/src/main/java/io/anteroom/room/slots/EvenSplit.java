@@ -1,4 +1,4 @@
-package io.anteroom.room;
+package io.anteroom.room.slots;
 
 /** 2021 even split: {@code perWorker = floor(slots_dc / dcWorkers) + floor(slots_anywhere / globalWorkers)}. */
 final class EvenSplit implements SlotStrategy {

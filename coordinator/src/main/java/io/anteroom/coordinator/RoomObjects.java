@@ -1,8 +1,9 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.Runtime;
+import io.anteroom.room.CounterKey;
 
 /**
  * Registers the room's coordinating durable objects in a {@link Runtime} and hands out their stubs.

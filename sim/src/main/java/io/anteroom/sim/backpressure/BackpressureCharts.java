@@ -1,26 +1,22 @@
 package io.anteroom.sim.backpressure;
 
+import io.anteroom.sim.report.Charts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** The PNG charts of {@code docs/backpressure.md}, drawn with XChart. */
-final class Charts {
+/** The PNG charts of {@code docs/backpressure.md}, drawn with {@link Charts}. */
+final class BackpressureCharts {
     private static final int WIDTH = 900;
     private static final int HEIGHT = 450;
 
-    private Charts() {
+    private BackpressureCharts() {
     }
 
     static List<Path> write(BackpressureExperiments.Results r, Path dir) throws IOException {
-        System.setProperty("java.awt.headless", "true");
         List<Path> written = new ArrayList<>();
         written.add(save(synchronousFairness(r), dir.resolve("backpressure-sync-fairness.png")));
         written.add(save(eventFairness(r), dir.resolve("backpressure-event-fairness.png")));
@@ -32,7 +28,7 @@ final class Charts {
     }
 
     private static XYChart chart(String title, String x, String y) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        XYChart chart = Charts.xy(WIDTH, HEIGHT, title, x, y);
         chart.getStyler().setMarkerSize(0);
         chart.getStyler().setXAxisDecimalPattern("#0");
         chart.getStyler().setXAxisTickMarkSpacingHint(100);
@@ -41,18 +37,7 @@ final class Charts {
     }
 
     private static void line(XYChart chart, String name, double[] x, double[] y) {
-        // XChart refuses NaN-only gaps at the ends, so drop the points that have no value
-        int n = 0;
-        double[] xs = new double[x.length];
-        double[] ys = new double[y.length];
-        for (int i = 0; i < x.length; i++) {
-            if (!Double.isNaN(y[i])) {
-                xs[n] = x[i];
-                ys[n++] = y[i];
-            }
-        }
-        XYSeries s = chart.addSeries(name, Arrays.copyOf(xs, n), Arrays.copyOf(ys, n));
-        s.setMarker(SeriesMarkers.NONE);
+        Charts.line(chart, name, x, y);
     }
 
     private static double[] constant(int n, double value) {
@@ -107,7 +92,6 @@ final class Charts {
     }
 
     private static Path save(XYChart chart, Path file) throws IOException {
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return file;
+        return Charts.save(chart, file);
     }
 }

@@ -1,4 +1,4 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
 import io.anteroom.backpressure.AimdRateController;
 import io.anteroom.backpressure.RateController;
@@ -7,6 +7,11 @@ import io.anteroom.objects.AlarmHandler;
 import io.anteroom.objects.ObjectContext;
 import io.anteroom.objects.Storage;
 import io.anteroom.objects.StorageOptions;
+import io.anteroom.room.DataCenterAggregate;
+import io.anteroom.room.DataCenterLedger;
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomState;
+import io.anteroom.room.WorkerReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

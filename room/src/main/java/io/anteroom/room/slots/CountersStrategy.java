@@ -1,7 +1,7 @@
-package io.anteroom.room;
+package io.anteroom.room.slots;
 
 /** 2023 counters: no division by workers; the split's two parts are the limits of the two counters. */
-final class Counters implements SlotStrategy {
+final class CountersStrategy implements SlotStrategy {
     @Override
     public Allowance allowance(SlotSplit split, int dcWorkers, int globalWorkers, double utilization) {
         return new Allowance.ViaCounters(split.dataCenterSlots(), split.anywhereSlots());

@@ -1,4 +1,4 @@
-package io.anteroom.room;
+package io.anteroom.room.slots;
 
 /**
  * 2023 utilization-scaled split: {@code multiplier = u ^ curveFactor}, {@code adaptedWorkers = max(1, workers ×

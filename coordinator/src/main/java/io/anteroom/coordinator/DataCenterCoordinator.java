@@ -1,5 +1,8 @@
-package io.anteroom.room;
+package io.anteroom.coordinator;
 
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomState;
+import io.anteroom.room.WorkerReport;
 import java.util.concurrent.CompletableFuture;
 
 /**
