@@ -12,7 +12,7 @@ import io.anteroom.room.Grant;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.RoomWorker;
-import io.anteroom.room.Strategy;
+import io.anteroom.room.slots.StrategyKind;
 import io.anteroom.room.Ticket;
 import io.anteroom.room.WaitEstimate;
 import io.anteroom.room.WorkerReport;
@@ -138,8 +138,8 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private Workers newWorkers(RoomConfig config) {
     // failMode degrade decides from the last known state with even split: no counter calls
-    RoomWorker fallback = config.strategy() == Strategy.EVEN_SPLIT ? null
-        : newWorker(config.withStrategy(Strategy.EVEN_SPLIT), "/degraded");
+    RoomWorker fallback = config.strategy() == StrategyKind.EVEN_SPLIT ? null
+        : newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded");
     return new Workers(config, new ConcurrentHashMap<>(), fallback);
   }
 

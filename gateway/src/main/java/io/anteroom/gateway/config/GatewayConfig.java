@@ -1,7 +1,7 @@
 package io.anteroom.gateway.config;
 
 import io.anteroom.room.RoomConfig;
-import io.anteroom.room.Strategy;
+import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -96,7 +96,7 @@ public record GatewayConfig(
       int sessionDurationMinutes,
       int queueRefreshSeconds,
       int queueTimeoutMinutes,
-      Strategy strategy,
+      StrategyKind strategy,
       double curveFactor,
       QueueingMethod queueingMethod,
       boolean queueAll,

@@ -6,9 +6,8 @@ import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import io.anteroom.gateway.config.GatewayConfig.OriginProtection;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
-import io.anteroom.gateway.edge.Cidr;
 import io.anteroom.room.RoomConfig;
-import io.anteroom.room.Strategy;
+import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,18 +43,6 @@ final class RoomKeys {
 
   private static final Pattern ROOM_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern COOKIE_SUFFIX = Pattern.compile("[A-Za-z0-9_-]{0,32}");
-
-  /**
-   * The strategy's name in the config, the admin API and the docs: the gateway's only mapping of
-   * {@link Strategy} to text (the room core's enum has no config name yet).
-   */
-  static String strategyName(Strategy s) {
-    return switch (s) {
-      case COUNTERS -> "counters";
-      case EVEN_SPLIT -> "evenSplit";
-      case UTILIZATION_SCALED -> "utilizationScaled";
-    };
-  }
 
   /** Reads one key: its value, or {@code fallback} after recording an error on {@code room}. */
   interface Reader<T> {
@@ -149,9 +136,9 @@ final class RoomKeys {
   static final Key<Integer> QUEUE_TIMEOUT_MINUTES = core("queueTimeoutMinutes",
       v -> (int) CORE_DEFAULTS.queueTimeout().toMinutes(), RoomSettings::queueTimeoutMinutes,
       (b, minutes) -> b.queueTimeout(Duration.ofMinutes(minutes)));
-  static final Key<Strategy> STRATEGY = new Key<>("strategy", v -> CORE_DEFAULTS.strategy(),
-      (n, k, f, v) -> n.choice(k, f, List.of(Strategy.values()), RoomKeys::strategyName),
-      (o, k, s) -> o.put(k, strategyName(s)), RoomSettings::strategy,
+  static final Key<StrategyKind> STRATEGY = new Key<>("strategy", v -> CORE_DEFAULTS.strategy(),
+      (n, k, f, v) -> n.choice(k, f, List.of(StrategyKind.values()), StrategyKind::configName),
+      (o, k, s) -> o.put(k, s.configName()), RoomSettings::strategy,
       RoomConfig.Builder::strategy);
   static final Key<Double> CURVE_FACTOR = new Key<>("curveFactor",
       v -> CORE_DEFAULTS.curveFactor(), (n, k, f, v) -> n.decimal(k, f), DECIMAL,

@@ -1,5 +1,6 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.gateway.config.Cidr;
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import java.util.List;
 import java.util.Optional;

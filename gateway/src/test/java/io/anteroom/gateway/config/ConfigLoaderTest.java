@@ -3,7 +3,7 @@ package io.anteroom.gateway.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.room.Strategy;
+import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class ConfigLoaderTest {
     assertThat(room.newUsersPerMinute()).isEqualTo(1000);
     assertThat(room.sessionDurationMinutes()).isEqualTo(5);
     assertThat(room.queueRefreshSeconds()).isEqualTo(20);
-    assertThat(room.strategy()).isEqualTo(Strategy.COUNTERS);
+    assertThat(room.strategy()).isEqualTo(StrategyKind.COUNTERS);
     assertThat(room.queueingMethod()).isEqualTo(QueueingMethod.FIFO);
     assertThat(room.failMode()).isEqualTo(FailMode.DEGRADE);
     assertThat(room.jsonResponse()).isTrue();
@@ -82,7 +82,7 @@ class ConfigLoaderTest {
     assertThat(c.admin().token()).isEqualTo("s3cret");
     assertThat(r.routes()).hasSize(2);
     assertThat(r.origin()).contains(URI.create("http://10.0.0.5:8080"));
-    assertThat(r.strategy()).isEqualTo(Strategy.EVEN_SPLIT);
+    assertThat(r.strategy()).isEqualTo(StrategyKind.EVEN_SPLIT);
     assertThat(r.queueingMethod()).isEqualTo(QueueingMethod.REJECT);
     assertThat(r.queueAll()).isTrue();
     assertThat(r.suspended()).isTrue();

@@ -1,5 +1,6 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.gateway.config.Cidr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package io.anteroom.gateway.edge;
+package io.anteroom.gateway.config;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -34,7 +34,7 @@ public record Cidr(byte[] network, int prefixBits) {
   }
 
   /** Whether the literal IP address {@code ip} lies in this network. */
-  boolean contains(String ip) {
+  public boolean contains(String ip) {
     byte[] candidate;
     try {
       // only literal addresses reach here (remote socket addresses); no DNS lookup happens
