@@ -118,6 +118,9 @@ public final class RatisPeer implements AutoCloseable {
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
+        // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
+        // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
+        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
         return p;
     }
 

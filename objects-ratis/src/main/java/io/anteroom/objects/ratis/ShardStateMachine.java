@@ -22,6 +22,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +78,7 @@ final class ShardStateMachine extends BaseStateMachine {
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        getLifeCycle().transition(LifeCycle.State.STARTING);
         super.initialize(server, groupId, raftStorage);
         peerId = server.getId().toString();
         storage.init(raftStorage);
@@ -87,6 +89,15 @@ final class ShardStateMachine extends BaseStateMachine {
             if (snapshot.getIndex() > replica.appliedIndex()) restore(snapshot);
             setLastAppliedTermIndex(snapshot.getTermIndex());
         }
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+
+    /** Ratis pauses the machine before installing a snapshot from the leader, then calls {@link #reinitialize}. */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() != LifeCycle.State.RUNNING) return;
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
     }
 
     @Override
@@ -95,6 +106,10 @@ final class ShardStateMachine extends BaseStateMachine {
         if (snapshot == null) throw new IOException("shard " + shard + " on peer " + peerId + ": asked to reload, but there is no snapshot");
         restore(snapshot);
         setLastAppliedTermIndex(snapshot.getTermIndex());
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
     }
 
     private void restore(SingleFileSnapshotInfo snapshot) throws IOException {
