@@ -97,9 +97,7 @@ public final class ReplicatedStorageEngine implements StorageEngine {
 
     @Override
     public Map<String, Instant> alarms() {
-        Map<String, Instant> all = new java.util.HashMap<>(readable().alarms());
-        all.remove(LocalReplica.META_OBJECT);
-        return all;
+        return readable().alarms();
     }
 
     @Override
@@ -217,8 +215,9 @@ public final class ReplicatedStorageEngine implements StorageEngine {
     }
 
     /**
-     * Takes a snapshot of this peer's copy now (whatever the automatic threshold) and lets the log
-     * before it be purged. Returns the snapshot's index.
+     * Takes a snapshot of this peer's copy now, whatever the automatic threshold, and returns its
+     * index. The log before it is purged once at least {@code min(snapshotEveryEntries, 1024)}
+     * entries lie between this snapshot and the last purge.
      */
     public long takeSnapshot() {
         checkOpen();

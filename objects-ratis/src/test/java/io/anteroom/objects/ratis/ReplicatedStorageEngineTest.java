@@ -141,6 +141,19 @@ class ReplicatedStorageEngineTest {
     }
 
     @Test
+    void aSnapshotTakenOnDemandCoversEveryAppliedEntry() {
+        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+        ReplicatedStorageEngine engine = cluster.awaitLeader(0).engine(0);
+        for (int i = 0; i < 20; i++) engine.commit(put("room/z", "k" + i, "v".repeat(100)));
+
+        long index = engine.takeSnapshot();
+
+        assertThat(index).isGreaterThanOrEqualTo(engine.commitIndex() - 1).isPositive();
+        assertThat(engine.machine().latestSnapshotFile()).hasValueSatisfying(f -> assertThat(f).isRegularFile()
+                .hasFileName(String.format("snapshot.%d_%d", engine.term(), index)));
+    }
+
+    @Test
     void leaderChangesAreReportedAndReadinessFollowsElection() {
         cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
         RatisPeer first = cluster.awaitLeader(0);
