@@ -20,7 +20,9 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.server.RaftServer;
@@ -228,6 +230,27 @@ public final class ReplicatedStorageEngine implements StorageEngine {
             return reply.getLogIndex();
         } catch (IOException e) {
             throw new IllegalStateException("snapshot of shard " + shard + " on peer " + peer.id() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Hands the shard's leadership from this peer (which must lead it) to {@code peerId}, e.g. before
+     * stopping this peer for maintenance. Returns once {@code peerId} was elected; from then on this
+     * engine refuses commits and reads.
+     *
+     * @throws IllegalStateException if this peer does not lead the shard or the transfer did not complete
+     */
+    public void transferLeadership(String peerId) {
+        checkOpen();
+        peer.config().peer(peerId);
+        try {
+            RaftClientReply reply = peer.server().transferLeadership(new TransferLeadershipRequest(clientId, division().getId(), groupId,
+                    CALL_IDS.incrementAndGet(), RaftPeerId.valueOf(peerId), peer.options().commitTimeout().toMillis()));
+            if (!reply.isSuccess()) {
+                throw new IllegalStateException("transfer of shard " + shard + " from " + peer.id() + " to " + peerId + " failed: " + reply.getException());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("transfer of shard " + shard + " from " + peer.id() + " to " + peerId + " failed: " + e.getMessage(), e);
         }
     }
 

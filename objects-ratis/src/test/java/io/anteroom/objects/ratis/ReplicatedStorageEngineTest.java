@@ -15,6 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** One shard replicated on three in-JVM peers over loopback gRPC, each applying to its own SQLite copy. */
 class ReplicatedStorageEngineTest {
@@ -35,9 +37,10 @@ class ReplicatedStorageEngineTest {
         return List.of(new Batch(object, false, Map.of(key, bytes(value)), null));
     }
 
-    @Test
-    void aCommitOnTheLeaderIsReadableThereAtOnceAndAppliedOnEveryFollowersCopy() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    @ParameterizedTest
+    @EnumSource(PeerOptions.LocalStorage.class)
+    void aCommitOnTheLeaderIsReadableThereAtOnceAndAppliedOnEveryFollowersCopy(PeerOptions.LocalStorage storage) {
+        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().localStorage(storage).build());
         ReplicatedStorageEngine leader = cluster.awaitLeader(0).engine(0);
 
         leader.commit(List.of(
@@ -99,6 +102,24 @@ class ReplicatedStorageEngineTest {
     }
 
     @Test
+    void aDeposedLeaderThatKeepsRunningRefusesCommitsAndReadsAndNamesTheNewLeader() {
+        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+        RatisPeer first = cluster.awaitLeader(0);
+        ReplicatedStorageEngine oldEngine = first.engine(0);
+        oldEngine.commit(put("room/x", "k", "before"));
+        String next = cluster.running().stream().filter(p -> p != first).findFirst().orElseThrow().id();
+
+        oldEngine.transferLeadership(next);
+
+        assertThat(cluster.awaitLeader(0).id()).isEqualTo(next);
+        await().atMost(TestCluster.PATIENCE).until(() -> oldEngine.leader().equals(Optional.of(next)));
+        assertThatThrownBy(() -> oldEngine.commit(put("room/x", "k", "stale")))
+                .isInstanceOfSatisfying(NotShardLeaderException.class, e -> assertThat(e.leader()).contains(next));
+        assertThatThrownBy(() -> oldEngine.get("room/x", "k")).isInstanceOf(NotShardLeaderException.class);
+        assertThat(cluster.peer(next).engine(0).get("room/x", "k")).isEqualTo(bytes("before"));
+    }
+
+    @Test
     void aRestartedPeerCatchesUpFromTheLeadersLog() {
         cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
         RatisPeer leader = cluster.awaitLeader(0);
@@ -118,9 +139,10 @@ class ReplicatedStorageEngineTest {
         assertThat(restarted.engine(0).logStartIndex()).as("caught up from the log, not a snapshot").isLessThanOrEqualTo(1);
     }
 
-    @Test
-    void aPeerThatMissedPurgedEntriesCatchesUpByInstallingASnapshot() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
+    @ParameterizedTest
+    @EnumSource(PeerOptions.LocalStorage.class)
+    void aPeerThatMissedPurgedEntriesCatchesUpByInstallingASnapshot(PeerOptions.LocalStorage storage) {
+        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().localStorage(storage).snapshotEveryEntries(5).logSegmentBytes(1024).build());
         RatisPeer leader = cluster.awaitLeader(0);
         String down = cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
         cluster.stopPeer(down);
