@@ -22,9 +22,13 @@ import java.util.Objects;
  *                             these two starts an election
  * @param electionTimeoutMax   see {@code electionTimeoutMin}
  * @param commitTimeout        how long {@link ReplicatedStorageEngine#commit} waits for a majority
+ * @param maxEntryBytes        the largest group-commit (encoded) one log entry may carry; a larger
+ *                             one is refused before it reaches the log (Ratis' own default, 4 MiB,
+ *                             is below what one object may leave unflushed); costs a log write
+ *                             buffer of this size per shard on each peer
  */
 public record PeerOptions(LocalStorage localStorage, long snapshotEveryEntries, long logSegmentBytes,
-                          Duration electionTimeoutMin, Duration electionTimeoutMax, Duration commitTimeout) {
+                          Duration electionTimeoutMin, Duration electionTimeoutMax, Duration commitTimeout, int maxEntryBytes) {
 
     /** Where a peer keeps its copies. */
     public enum LocalStorage {
@@ -41,6 +45,9 @@ public record PeerOptions(LocalStorage localStorage, long snapshotEveryEntries, 
         positive(electionTimeoutMin, "electionTimeoutMin");
         positive(electionTimeoutMax, "electionTimeoutMax");
         positive(commitTimeout, "commitTimeout");
+        if (maxEntryBytes < 1 << 20 || maxEntryBytes > 1 << 30) {
+            throw new IllegalArgumentException("maxEntryBytes must be 1 MiB to 1 GiB, got " + maxEntryBytes);
+        }
         if (electionTimeoutMax.compareTo(electionTimeoutMin) <= 0) {
             throw new IllegalArgumentException("electionTimeoutMax (" + electionTimeoutMax + ") must be greater than electionTimeoutMin ("
                     + electionTimeoutMin + ")");
@@ -69,6 +76,7 @@ public record PeerOptions(LocalStorage localStorage, long snapshotEveryEntries, 
         private Duration electionTimeoutMin = Duration.ofMillis(500);
         private Duration electionTimeoutMax = Duration.ofMillis(1000);
         private Duration commitTimeout = Duration.ofSeconds(10);
+        private int maxEntryBytes = 16 << 20;
 
         private Builder() {}
 
@@ -103,8 +111,15 @@ public record PeerOptions(LocalStorage localStorage, long snapshotEveryEntries, 
             return this;
         }
 
+        /** Default 16 MiB. Each shard's log keeps a write buffer of this size on each peer. */
+        public Builder maxEntryBytes(int bytes) {
+            this.maxEntryBytes = bytes;
+            return this;
+        }
+
         public PeerOptions build() {
-            return new PeerOptions(localStorage, snapshotEveryEntries, logSegmentBytes, electionTimeoutMin, electionTimeoutMax, commitTimeout);
+            return new PeerOptions(localStorage, snapshotEveryEntries, logSegmentBytes, electionTimeoutMin, electionTimeoutMax, commitTimeout,
+                    maxEntryBytes);
         }
     }
 }

@@ -121,6 +121,11 @@ public final class RatisPeer implements AutoCloseable {
         // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
         // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
         RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
+        // an entry larger than the appender's byte limit fails in the leader's log (and cost it its
+        // leadership in a probe): raise the limit to the largest entry commit() lets through
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(options.maxEntryBytes()));
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(options.maxEntryBytes() + 8L));
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(64L << 20, options.maxEntryBytes() + (1L << 20))));
         return p;
     }
 

@@ -109,6 +109,10 @@ public final class ReplicatedStorageEngine implements StorageEngine {
         if (!division.getInfo().isLeader()) throw notLeader(division, "it is " + division.getInfo().getCurrentRole(), false);
         if (!division.getInfo().isLeaderReady()) throw notLeader(division, "it was just elected and is still applying earlier entries", false);
         byte[] entry = BatchCodec.encode(batches);
+        if (entry.length > peer.options().maxEntryBytes()) {
+            throw new IllegalArgumentException("group-commit of " + batches.size() + " batches is " + entry.length + " bytes encoded, more than"
+                    + " maxEntryBytes (" + peer.options().maxEntryBytes() + ") of one Raft log entry; nothing was applied");
+        }
         RaftClientRequest request = RaftClientRequest.newBuilder()
                 .setClientId(clientId)
                 .setServerId(division.getId())

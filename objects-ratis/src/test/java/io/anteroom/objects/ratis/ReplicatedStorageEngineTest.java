@@ -176,6 +176,34 @@ class ReplicatedStorageEngineTest {
     }
 
     @Test
+    void aGroupCommitUpToTheEntryLimitIsReplicatedAndALargerOneIsRefusedBeforeTheLog() {
+        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().maxEntryBytes(6 << 20).build());
+        ReplicatedStorageEngine engine = cluster.awaitLeader(0).engine(0);
+
+        engine.commit(largeGroupCommit("fits", 5 << 20));
+        assertThatThrownBy(() -> engine.commit(largeGroupCommit("too-large", 7 << 20)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("more than maxEntryBytes (6291456)")
+                .hasMessageContaining("nothing was applied");
+        engine.commit(put("room/after", "k", "v"));
+
+        assertThat(engine.isLeaderReady()).as("the refusal did not cost the leadership").isTrue();
+        cluster.awaitAllApplied(0, engine.commitIndex());
+        for (RatisPeer p : cluster.running()) {
+            StorageEngine copy = p.engine(0).localCopy();
+            assertThat(copy.get("fits/0", "k")).hasSize(128 * 1024);
+            assertThat(copy.get("too-large/0", "k")).isNull();
+            assertThat(copy.get("room/after", "k")).isEqualTo(bytes("v"));
+        }
+    }
+
+    private static List<Batch> largeGroupCommit(String prefix, int bytes) {
+        List<Batch> batches = new java.util.ArrayList<>();
+        for (int i = 0; i < bytes / (128 * 1024); i++) batches.add(new Batch(prefix + "/" + i, false, Map.of("k", new byte[128 * 1024]), null));
+        return batches;
+    }
+
+    @Test
     void leaderChangesAreReportedAndReadinessFollowsElection() {
         cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
         RatisPeer first = cluster.awaitLeader(0);
