@@ -10,7 +10,8 @@ import java.util.Optional;
  * @param shard     the shard
  * @param peer      the peer that saw the change
  * @param leader    the new leader's id, empty while there is none known
- * @param term      the Raft term of the change (as known to {@code peer})
+ * @param term      the Raft term of the change as known to {@code peer}; {@code -1} if reported
+ *                  while the peer was still starting
  * @param thisPeerLeads {@code leader} is {@code peer}
  * @param ready     {@code thisPeerLeads} and the leader is ready
  */

@@ -113,6 +113,9 @@ public final class RatisPeer implements AutoCloseable {
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, options.snapshotEveryEntries());
         RaftServerConfigKeys.Snapshot.setCreationGap(p, 1);
         RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+        // no snapshot on a clean stop: a restart then takes the same path as after a crash (replay
+        // the log, skipping what the copy already has), and stopping does not copy the database
+        RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
         // purge up to the snapshot even if a peer still needs older entries: it will install the
         // snapshot instead, and a peer that is down for long does not make the log grow without end
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);

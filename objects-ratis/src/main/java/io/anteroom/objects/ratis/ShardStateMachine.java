@@ -53,6 +53,7 @@ final class ShardStateMachine extends BaseStateMachine {
     private volatile LocalReplica replica;
     private volatile String peerId = "?";
     private volatile RaftServer.Division division;
+    private final java.util.concurrent.atomic.AtomicLong skippedOnReplay = new java.util.concurrent.atomic.AtomicLong();
 
     ShardStateMachine(int shard, Supplier<LocalReplica> openReplica) {
         this.shard = shard;
@@ -136,6 +137,8 @@ final class ShardStateMachine extends BaseStateMachine {
                 throw new IllegalStateException("shard " + shard + " on peer " + peerId + ": cannot apply log entry " + index
                         + " to the local copy (" + replica + "); this peer stops serving the shard: " + e.getMessage(), e);
             }
+        } else {
+            skippedOnReplay.incrementAndGet();
         }
         updateLastAppliedTermIndex(entry.getTerm(), index);
         return CompletableFuture.completedFuture(Message.EMPTY);
@@ -151,6 +154,11 @@ final class ShardStateMachine extends BaseStateMachine {
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
         log.debug("shard {} on peer {}: snapshot at {}", shard, peerId, last);
         return last.getIndex();
+    }
+
+    /** Entries replayed by Ratis that the local copy already had, since this machine started. For tests. */
+    long skippedOnReplay() {
+        return skippedOnReplay.get();
     }
 
     /** The file of the latest snapshot, if any. For tests and operators. */
