@@ -1,7 +1,7 @@
 package io.anteroom.objects.ratis;
 
-import io.anteroom.objects.StorageEngine.AlarmChange;
-import io.anteroom.objects.StorageEngine.Batch;
+import io.anteroom.objects.storage.StorageEngine.AlarmChange;
+import io.anteroom.objects.storage.StorageEngine.Batch;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,7 +1,7 @@
 package io.anteroom.objects.ratis;
 
-import io.anteroom.objects.StorageEngine;
-import io.anteroom.objects.StorageEngine.Batch;
+import io.anteroom.objects.storage.StorageEngine;
+import io.anteroom.objects.storage.StorageEngine.Batch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

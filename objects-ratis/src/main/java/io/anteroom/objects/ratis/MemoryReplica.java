@@ -1,9 +1,9 @@
 package io.anteroom.objects.ratis;
 
-import io.anteroom.objects.InMemoryStorageEngine;
-import io.anteroom.objects.StorageEngine;
-import io.anteroom.objects.StorageEngine.AlarmChange;
-import io.anteroom.objects.StorageEngine.Batch;
+import io.anteroom.objects.storage.InMemoryStorageEngine;
+import io.anteroom.objects.storage.StorageEngine;
+import io.anteroom.objects.storage.StorageEngine.AlarmChange;
+import io.anteroom.objects.storage.StorageEngine.Batch;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

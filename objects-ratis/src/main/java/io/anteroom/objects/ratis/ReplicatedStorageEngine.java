@@ -1,7 +1,7 @@
 package io.anteroom.objects.ratis;
 
-import io.anteroom.objects.KeyRange;
-import io.anteroom.objects.StorageEngine;
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.StorageEngine;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;

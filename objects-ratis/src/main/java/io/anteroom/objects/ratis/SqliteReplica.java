@@ -1,7 +1,7 @@
 package io.anteroom.objects.ratis;
 
-import io.anteroom.objects.SqliteStorageEngine;
-import io.anteroom.objects.StorageEngine;
+import io.anteroom.objects.storage.SqliteStorageEngine;
+import io.anteroom.objects.storage.StorageEngine;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

@@ -1,5 +1,5 @@
 /**
- * A replicated {@link io.anteroom.objects.StorageEngine} on Apache Ratis: objects map to shards
+ * A replicated {@link io.anteroom.objects.storage.StorageEngine} on Apache Ratis: objects map to shards
  * ({@link io.anteroom.objects.ratis.ClusterConfig#shardOf}), each shard is one Raft group of all
  * the peers, and each peer ({@link io.anteroom.objects.ratis.RatisPeer}) applies the committed
  * group-commits of every shard to its own SQLite copy. A

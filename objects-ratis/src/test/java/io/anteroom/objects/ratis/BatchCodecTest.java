@@ -3,8 +3,8 @@ package io.anteroom.objects.ratis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.objects.StorageEngine.AlarmChange;
-import io.anteroom.objects.StorageEngine.Batch;
+import io.anteroom.objects.storage.StorageEngine.AlarmChange;
+import io.anteroom.objects.storage.StorageEngine.Batch;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package io.anteroom.objects.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.objects.KeyRange;
-import io.anteroom.objects.StorageEngine.AlarmChange;
-import io.anteroom.objects.StorageEngine.Batch;
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.StorageEngine.AlarmChange;
+import io.anteroom.objects.storage.StorageEngine.Batch;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;

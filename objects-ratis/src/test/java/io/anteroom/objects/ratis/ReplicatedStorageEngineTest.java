@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.anteroom.objects.StorageEngine;
-import io.anteroom.objects.StorageEngine.Batch;
+import io.anteroom.objects.storage.StorageEngine;
+import io.anteroom.objects.storage.StorageEngine.Batch;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
