@@ -124,7 +124,7 @@ final class RoomKeys {
   }
 
   static final Key<String> ID = key("id", v -> "?", RoomKeys::readId, STRING, RoomSettings::id);
-  static final Key<String> HOST = key("host", v -> "*", (n, k, f, v) -> n.string(k, f), STRING,
+  static final Key<String> HOST = key("host", v -> "*", (n, k, f, v) -> n.host(k, f), STRING,
       RoomSettings::host);
   static final Key<String> PATH = key("path", v -> "/", (n, k, f, v) -> n.path(k, f), STRING,
       RoomSettings::path);
@@ -326,7 +326,7 @@ final class RoomKeys {
       Values v) {
     var extra = new ArrayList<Route>();
     for (ConfigNode a : r.objects(name)) {
-      extra.add(new Route(a.string("host", v.get(HOST)), a.path("path", "/")));
+      extra.add(new Route(a.host("host", v.get(HOST)), a.path("path", "/")));
       a.rejectUnknown();
     }
     return extra;

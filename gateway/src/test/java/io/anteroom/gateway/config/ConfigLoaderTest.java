@@ -148,6 +148,44 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void routePathsAndHostsMustBeInTheFormRequestsAreRoutedIn() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms:
+          - { id: a, path: /Shop/./ }
+          - { id: b, path: "/%73hop//" }
+          - { id: c, path: /../x/ }
+          - { id: d, path: "/x?y" }
+          - { id: e, host: "shop.example.com:8443" }
+          - { id: f, host: "shop example" }
+          - { id: g, additionalRoutes: [ { host: x, path: //y/ } ] }
+        """, "x"))
+        .hasMessageContaining("rooms[0].path: \"/Shop/./\" is not in normal form; requests are"
+            + " routed on normalised paths, write \"/Shop/\"")
+        .hasMessageContaining("rooms[1].path: \"/%73hop//\" is not in normal form")
+        .hasMessageContaining("write \"/shop/\"")
+        .hasMessageContaining("rooms[2].path: \"/../x/\" is not a usable path prefix: the"
+            + " request path climbs above the root")
+        .hasMessageContaining("rooms[3].path: \"/x?y\" is a path prefix")
+        .hasMessageContaining("rooms[4].host: \"shop.example.com:8443\" is not a host name:"
+            + " write the name only")
+        .hasMessageContaining("rooms[5].host: \"shop example\" is not a host name")
+        .hasMessageContaining("rooms[6].additionalRoutes[0].path: \"//y/\" is not in normal"
+            + " form");
+  }
+
+  @Test
+  void originsAreOnlySchemeHostAndPort() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        origin: http://user:pw@10.0.0.1:80
+        rooms:
+          - { id: a, origin: "http://10.0.0.2/app?x=1" }
+        """, "x"))
+        .hasMessageContaining("origin: \"http://user:pw@10.0.0.1:80\" must be only"
+            + " scheme://host[:port] (no user information, path, query or fragment)")
+        .hasMessageContaining("rooms[0].origin: \"http://10.0.0.2/app?x=1\" must be only");
+  }
+
+  @Test
   void twoRoomsCannotShareARoute() {
     assertThatThrownBy(() -> ConfigLoader.parse("""
         rooms:
