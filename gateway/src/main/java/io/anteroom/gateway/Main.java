@@ -97,7 +97,7 @@ public final class Main implements Runnable {
         if (origin != null) {
           // the file's rooms stay; only the default origin changes
           c = new GatewayConfig(c.listen(), origin, c.dataDir(), c.admin(), c.ticketKeys(),
-              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms());
+              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms(), c.templatesDir());
         }
       } else if (origin != null) {
         c = ConfigLoader.forOrigin(origin);

@@ -105,4 +105,20 @@ class MainTest {
         + " deployment's shared secret (--coordinator-secret-file FILE or"
         + " $ANTEROOM_COORDINATOR_SECRET)");
   }
+
+  @Test
+  @Timeout(60)
+  void anAdminTokenShorterThan16CharactersIsRefused(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("a.yaml");
+    Files.writeString(config, "admin: { token: change-me }\n");
+    Outcome o = run("run", "--config", config.toString(), "--data-dir", dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("admin.token: is 9 characters; at least 16 are required");
+
+    Files.writeString(dir.resolve("admin-token"), "short\n");
+    o = run("run", "--origin", "http://127.0.0.1:1", "--listen", "127.0.0.1:0",
+        "--admin-listen", "127.0.0.1:0", "--data-dir", dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("the admin token is 5 characters; at least 16 are required");
+  }
 }

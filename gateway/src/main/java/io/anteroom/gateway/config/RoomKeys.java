@@ -6,6 +6,7 @@ import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import io.anteroom.gateway.config.GatewayConfig.OriginProtection;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.anteroom.gateway.queue.TemplateDirectory;
 import io.anteroom.gateway.edge.Cidr;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.Strategy;
@@ -176,13 +177,18 @@ final class RoomKeys {
       RoomSettings::cookieSameSite);
   static final Key<Boolean> COOKIE_SECURE = bool("cookieSecure", false,
       RoomSettings::cookieSecure);
-  static final Key<Optional<Path>> TEMPLATE = key("template", v -> Optional.empty(),
+  /** A file name inside the gateway's templatesDir; ConfigLoader and Rooms check it exists there. */
+  static final Key<Optional<String>> TEMPLATE = key("template", v -> Optional.empty(),
       (n, k, f, v) -> {
-        Optional<Path> template = Optional.ofNullable(n.string(k, null)).map(Path::of);
-        template.filter(t -> !Files.isReadable(t)).ifPresent(t -> n.error(k,
-            "file " + t.toAbsolutePath() + " does not exist or is not readable"));
+        Optional<String> template = Optional.ofNullable(n.string(k, null));
+        if (template.isPresent() && !TemplateDirectory.wellFormed(template.get())) {
+          n.error(k, "\"" + template.get() + "\" is not a template name: give a file name"
+              + " relative to templatesDir (letters, digits, . _ - and /; no .., no absolute"
+              + " path)");
+          return Optional.empty();
+        }
         return template;
-      }, (o, k, t) -> t.ifPresent(p -> o.put(k, p.toString())), RoomSettings::template);
+      }, (o, k, t) -> t.ifPresent(p -> o.put(k, p)), RoomSettings::template);
   static final Key<Boolean> JSON_RESPONSE = bool("jsonResponse", true,
       RoomSettings::jsonResponse);
   static final Key<List<BypassRule>> BYPASS = key("bypass", v -> List.of(), RoomKeys::readBypass,
