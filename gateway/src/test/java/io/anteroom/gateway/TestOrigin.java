@@ -35,6 +35,9 @@ public final class TestOrigin implements AutoCloseable {
             .putHeader("X-Origin-Method", req.method().name())
             .putHeader("X-Origin-Uri", req.uri())
             .putHeader("Connection", "close-not-really"); // a hop-by-hop-looking header name
+        if (req.path().equals("/public")) {
+          resp.putHeader("Cache-Control", "public, max-age=600, s-maxage=600");
+        }
         if (req.path().equals("/revoke")) {
           resp.putHeader("Anteroom-Command", "revoke");
         }

@@ -238,12 +238,41 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
           room.gate().revoke(sessionTicket, clock.millis());
         }
         headers.add(TicketCookie.SET_COOKIE, room.cookie().clear());
+        headers.set("Cache-Control", privateCacheControl(headers.get("Cache-Control")));
         return;
       }
     }
     if (ticket != null) {
       headers.add(TicketCookie.SET_COOKIE, room.cookie().set(ticket));
+      headers.set("Cache-Control", privateCacheControl(headers.get("Cache-Control")));
     }
+  }
+
+  /**
+   * The origin's {@code Cache-Control} made safe for a response that carries a user's ticket: a
+   * shared cache storing it would hand that ticket to every later visitor. {@code public} and
+   * {@code s-maxage} are dropped and {@code private} added, unless {@code private} or
+   * {@code no-store} is already there; the origin's other directives are kept.
+   */
+  static String privateCacheControl(String origin) {
+    if (origin == null || origin.isBlank()) {
+      return "private";
+    }
+    var kept = new java.util.ArrayList<String>();
+    boolean safe = false;
+    for (String part : origin.split(",")) {
+      String directive = part.strip();
+      String name = directive.toLowerCase(java.util.Locale.ROOT);
+      if (name.isEmpty() || name.equals("public") || name.startsWith("s-maxage")) {
+        continue;
+      }
+      safe |= name.equals("private") || name.startsWith("private=") || name.equals("no-store");
+      kept.add(directive);
+    }
+    if (!safe) {
+      kept.addFirst("private");
+    }
+    return String.join(", ", kept);
   }
 
   private static void setTicket(HttpServerResponse response, TicketCookie cookie,

@@ -53,6 +53,22 @@ public class ProxyBehaviourTest {
   }
 
   @Test
+  void aResponseThatSetsATicketIsNeverStorableByASharedCache() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser user = h.browser();
+      for (String path : new String[] {"/public", "/public", "/plain"}) {
+        HttpResponse<String> r = user.get(path);
+        assertThat(Browser.reachedOrigin(r)).isTrue();
+        assertThat(r.headers().allValues("set-cookie")).as(path).isNotEmpty();
+        String cacheControl = String.join(", ", r.headers().allValues("cache-control"));
+        assertThat(cacheControl).as(path).contains("private").doesNotContain("public", "s-maxage");
+      }
+      assertThat(String.join(", ", user.get("/public").headers().allValues("cache-control")))
+          .as("the origin's other directives stay").isEqualTo("private, max-age=600");
+    }
+  }
+
+  @Test
   void hopByHopHeadersAreNotForwarded() throws Exception {
     try (var h = new Harness(dataDir, ROOM)) {
       String reply = raw(h.gateway.port(), "GET /x HTTP/1.1\r\nHost: shop\r\n"
