@@ -97,7 +97,8 @@ public final class Main implements Runnable {
         if (origin != null) {
           // the file's rooms stay; only the default origin changes
           c = new GatewayConfig(c.listen(), origin, c.dataDir(), c.admin(), c.ticketKeys(),
-              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms(), c.templatesDir());
+              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms(), c.templatesDir(),
+              c.trustedProxies());
         }
       } else if (origin != null) {
         c = ConfigLoader.forOrigin(origin);

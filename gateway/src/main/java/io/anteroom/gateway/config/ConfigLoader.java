@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.Optional;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.queue.TemplateDirectory;
+import io.anteroom.gateway.edge.Cidr;
 
 /**
  * Reads and validates the YAML configuration. Every problem is reported at once, each naming the
@@ -143,6 +144,16 @@ public final class ConfigLoader {
       }
     });
     var templates = new TemplateDirectory(templatesDir);
+    var trustedProxies = new ArrayList<String>();
+    var proxies = o.strings("trustedProxies");
+    for (int i = 0; i < proxies.size(); i++) {
+      try {
+        Cidr.parse(proxies.get(i));
+        trustedProxies.add(proxies.get(i));
+      } catch (IllegalArgumentException e) {
+        o.error("trustedProxies", "[" + i + "] " + e.getMessage());
+      }
+    }
     int originTimeout = o.integer("originTimeoutSeconds", 30, 1, 3600);
     int drain = o.integer("drainSeconds", 10, 0, 600);
     var rooms = new ArrayList<RoomSettings>();
@@ -173,7 +184,7 @@ public final class ConfigLoader {
     }
     o.rejectUnknown();
     return new GatewayConfig(listen, origin, dataDir, adminSettings, keys, originTimeout, drain,
-        rooms, templatesDir);
+        rooms, templatesDir, trustedProxies);
   }
 
   private static String locationOf(JsonProcessingException e) {

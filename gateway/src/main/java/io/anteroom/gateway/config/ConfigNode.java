@@ -298,6 +298,27 @@ final class ConfigNode {
     return out;
   }
 
+  /** A list of strings (scalars); other elements are errors. */
+  List<String> strings(String name) {
+    JsonNode v = get(name);
+    var out = new ArrayList<String>();
+    if (v == null) {
+      return out;
+    }
+    if (!v.isArray()) {
+      error(name, "expected a list of strings, found " + v.getNodeType().toString().toLowerCase());
+      return out;
+    }
+    for (int i = 0; i < v.size(); i++) {
+      if (!v.get(i).isValueNode()) {
+        errors.add(key(name) + "[" + i + "]: expected a string");
+      } else {
+        out.add(v.get(i).asText());
+      }
+    }
+    return out;
+  }
+
   void rejectUnknown() {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String k = it.next();

@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param originTimeoutSeconds how long the origin may take to answer before a 504
  * @param drainSeconds how long a graceful shutdown waits for in-flight requests
  * @param rooms       the protected rooms, in routing order
+ * @param trustedProxies CIDR blocks of proxies in front of the gateway whose
+ *     {@code X-Forwarded-For/-Proto/-Host} are believed; empty: none
  * @param templatesDir the only directory rooms' {@code template}s are read from; empty: the
  *     built-in page only
  */
@@ -37,11 +39,13 @@ public record GatewayConfig(
     int originTimeoutSeconds,
     int drainSeconds,
     List<RoomSettings> rooms,
-    Optional<Path> templatesDir) {
+    Optional<Path> templatesDir,
+    List<String> trustedProxies) {
 
   public GatewayConfig {
     ticketKeys = List.copyOf(ticketKeys);
     rooms = List.copyOf(rooms);
+    trustedProxies = List.copyOf(trustedProxies);
   }
 
   /** The room with this id, if configured. */
@@ -51,18 +55,18 @@ public record GatewayConfig(
 
   GatewayConfig withRooms(List<RoomSettings> newRooms) {
     return new GatewayConfig(listen, origin, dataDir, admin, ticketKeys, originTimeoutSeconds,
-        drainSeconds, newRooms, templatesDir);
+        drainSeconds, newRooms, templatesDir, trustedProxies);
   }
 
   public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
     return new GatewayConfig(newListen, origin, dataDir,
         new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics()), ticketKeys,
-        originTimeoutSeconds, drainSeconds, rooms, templatesDir);
+        originTimeoutSeconds, drainSeconds, rooms, templatesDir, trustedProxies);
   }
 
   public GatewayConfig withDataDir(Path newDataDir) {
     return new GatewayConfig(listen, origin, newDataDir, admin, ticketKeys, originTimeoutSeconds,
-        drainSeconds, rooms, templatesDir);
+        drainSeconds, rooms, templatesDir, trustedProxies);
   }
 
   /** A {@code host:port} pair to bind or to reach. */

@@ -74,7 +74,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     }
     RoomSettings s = room.settings();
     if (s.suspended()
-        || !room.bypass().isEmpty() && room.bypass().bypasses(facts(request, target))) {
+        || !room.bypass().isEmpty() && room.bypass().bypasses(facts(request, target, snapshotClients()))) {
       room.meters().bypassed().mark();
       forward(request, target, room, room.origin(), null, null);
       return;
@@ -124,6 +124,10 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     request.response().setStatusCode(400).putHeader("Content-Type", "text/plain; charset=utf-8")
         .putHeader("Cache-Control", "no-store").putHeader("Connection", "close")
         .putHeader(THROTTLE_HEADER, "0").end("400 Bad Request: " + reason + "\n");
+  }
+
+  private ClientAddress snapshotClients() {
+    return rooms.clients();
   }
 
   private void answer(HttpServerRequest request, RequestTarget target, RoomRuntime room,
@@ -281,7 +285,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
         : cookie.set(ticket));
   }
 
-  private static BypassMatcher.Request facts(HttpServerRequest request, RequestTarget target) {
+  private static BypassMatcher.Request facts(HttpServerRequest request, RequestTarget target,
+      ClientAddress clients) {
     return new BypassMatcher.Request() {
       @Override
       public String path() {
@@ -300,7 +305,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
 
       @Override
       public String clientIp() {
-        return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        return clients.of(request);
       }
     };
   }

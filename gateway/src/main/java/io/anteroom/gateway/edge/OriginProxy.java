@@ -32,7 +32,9 @@ import java.util.function.Consumer;
 
 /**
  * Forwards requests to one origin over a pooled keep-alive client: method, path, query, headers
- * and streamed bodies, {@code X-Forwarded-For/-Proto/-Host} added, hop-by-hop headers dropped,
+ * and streamed bodies, {@code X-Forwarded-For/-Proto/-Host} set (a client's own are kept and
+ * appended to only when it is a trusted proxy, see {@link ClientAddress}), hop-by-hop headers
+ * dropped,
  * WebSocket upgrades passed through (Vert.x http-proxy). An origin that refuses the connection
  * answers 502, one that stays silent longer than the timeout 504, each with a plain page: the
  * client never hangs.
@@ -69,7 +71,10 @@ public final class OriginProxy implements AutoCloseable {
   private final long timeoutMillis;
   private volatile boolean closed;
 
-  OriginProxy(Vertx vertx, URI origin, int timeoutSeconds) {
+  private final ClientAddress clients;
+
+  OriginProxy(Vertx vertx, URI origin, int timeoutSeconds, ClientAddress clients) {
+    this.clients = clients;
     boolean tls = "https".equals(origin.getScheme());
     int port = origin.getPort() > 0 ? origin.getPort() : tls ? 443 : 80;
     this.address = SocketAddress.inetSocketAddress(port, origin.getHost());
@@ -160,7 +165,7 @@ public final class OriginProxy implements AutoCloseable {
         .onFailure(failure -> answerFailure(request, failure));
   }
 
-  private static io.vertx.core.Future<HttpClientResponse> send(HttpServerRequest request,
+  private io.vertx.core.Future<HttpClientResponse> send(HttpServerRequest request,
       RequestTarget target, HttpClientRequest originRequest) {
     originRequest.setMethod(request.method()).setURI(target.pathAndQuery());
     HostAndPort authority = authority(request, target);
@@ -171,13 +176,25 @@ public final class OriginProxy implements AutoCloseable {
     MultiMap out = originRequest.headers();
     copyHeaders(in, out);
     out.remove("host");
-    String clientIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
-    if (clientIp != null) {
-      String prior = out.get("X-Forwarded-For");
-      out.set("X-Forwarded-For", prior == null ? clientIp : prior + ", " + clientIp);
+    // a client names its own address, scheme and host only through a trusted proxy: anything
+    // else it sent in these headers is replaced, never appended to
+    String peer = ClientAddress.peer(request);
+    boolean viaProxy = clients.trusted(peer);
+    String prior = viaProxy && out.contains("X-Forwarded-For")
+        ? String.join(", ", out.getAll("X-Forwarded-For")) : null;
+    if (!viaProxy) {
+      out.remove("Forwarded");
+      out.remove("X-Forwarded-Proto");
+      out.remove("X-Forwarded-Host");
     }
-    out.set("X-Forwarded-Proto", request.isSSL() ? "https" : "http");
-    if (authority != null) {
+    out.remove("X-Forwarded-For");
+    if (peer != null) {
+      out.set("X-Forwarded-For", prior == null ? peer : prior + ", " + peer);
+    }
+    if (!out.contains("X-Forwarded-Proto")) {
+      out.set("X-Forwarded-Proto", request.isSSL() ? "https" : "http");
+    }
+    if (authority != null && !out.contains("X-Forwarded-Host")) {
       out.set("X-Forwarded-Host", authority.toString());
     }
     String length = in.get("content-length");

@@ -46,6 +46,7 @@ public final class Rooms implements AutoCloseable {
   private final java.time.Clock clock;
   private final TicketCodec codec;
   private final TemplateDirectory templates;
+  private final ClientAddress clients;
   private final Map<URI, OriginProxy> origins = new HashMap<>();
   private final OriginProxy defaultProxy;
   private volatile Snapshot snapshot;
@@ -61,6 +62,7 @@ public final class Rooms implements AutoCloseable {
     this.originTimeoutSeconds = config.originTimeoutSeconds();
     this.pacing = pacing;
     this.templates = new TemplateDirectory(config.templatesDir());
+    this.clients = new ClientAddress(config.trustedProxies());
     this.defaultProxy = origin(defaultOrigin);
     var byId = new LinkedHashMap<String, RoomRuntime>();
     for (RoomSettings s : config.rooms()) {
@@ -71,6 +73,11 @@ public final class Rooms implements AutoCloseable {
 
   public Snapshot snapshot() {
     return snapshot;
+  }
+
+  /** Who clients are (the peer, or what a trusted proxy says). */
+  ClientAddress clients() {
+    return clients;
   }
 
   /** Proxy for requests that match no room. */
@@ -160,7 +167,8 @@ public final class Rooms implements AutoCloseable {
   }
 
   private synchronized OriginProxy origin(URI uri) {
-    return origins.computeIfAbsent(uri, u -> new OriginProxy(vertx, u, originTimeoutSeconds));
+    return origins.computeIfAbsent(uri, u -> new OriginProxy(vertx, u, originTimeoutSeconds,
+        clients));
   }
 
   private void publish(Map<String, RoomRuntime> byId) {

@@ -223,6 +223,14 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void trustedProxiesAreCidrBlocks() {
+    assertThat(ConfigLoader.parse("trustedProxies: [ 10.0.0.0/8, '::1' ]", "x").trustedProxies())
+        .containsExactly("10.0.0.0/8", "::1");
+    assertThatThrownBy(() -> ConfigLoader.parse("trustedProxies: [ lb.example ]", "x"))
+        .hasMessageContaining("trustedProxies: [0] \"lb.example\" is not a CIDR block");
+  }
+
+  @Test
   void anAdminTokenNeedsSixteenCharacters() {
     assertThatThrownBy(() -> ConfigLoader.parse("admin: { token: change-me }", "x"))
         .hasMessageContaining("admin.token: is 9 characters; at least 16 are required");
