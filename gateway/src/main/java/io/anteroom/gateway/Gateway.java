@@ -114,7 +114,8 @@ public final class Gateway implements AutoCloseable {
       await(vertx.deployVerticle(() -> new PublicListener(gatekeeper, port,
               config.listen().host(), publicServers),
           new DeploymentOptions().setInstances(eventLoops)), "listen", config.listen().toString());
-      var admin = new AdminApi(vertx, rooms, registry, AdminToken.resolve(config), clock);
+      var admin = new AdminApi(vertx, rooms, registry, AdminToken.resolve(config),
+          config.admin().protectMetrics(), clock);
       HttpServer adminServer = await(vertx.createHttpServer().requestHandler(admin.router())
               .listen(config.admin().listen().port(), config.admin().listen().host()),
           "admin.listen", config.admin().listen().toString());

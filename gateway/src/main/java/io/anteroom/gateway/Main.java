@@ -9,6 +9,9 @@ import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.demo.DemoCrowd;
 import io.anteroom.gateway.demo.DemoOrigin;
 import io.anteroom.gateway.queue.MonitoredQueuePacing;
+import io.anteroom.gateway.ticket.TicketKeys;
+import io.anteroom.objects.http.HttpObjectServer;
+import io.anteroom.objects.http.SharedSecret;
 
 import com.codahale.metrics.MetricRegistry;
 import io.anteroom.gateway.config.GatewayConfig.HostPort;
@@ -94,7 +97,8 @@ public final class Main implements Runnable {
         if (origin != null) {
           // the file's rooms stay; only the default origin changes
           c = new GatewayConfig(c.listen(), origin, c.dataDir(), c.admin(), c.ticketKeys(),
-              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms());
+              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms(), c.templatesDir(),
+              c.trustedProxies());
         }
       } else if (origin != null) {
         c = ConfigLoader.forOrigin(origin);
@@ -197,14 +201,41 @@ public final class Main implements Runnable {
         description = "where the objects' SQLite file lives (default: ${DEFAULT-VALUE})")
     Path dataDir;
 
+    @Option(names = "--secret-file", paramLabel = "FILE",
+        description = "the deployment's shared secret (lines of keyId:base64, at least 32 bytes;"
+            + " several during a rotation); default: $" + SECRET_ENV + ". Required unless"
+            + " --listen is a loopback address")
+    Path secretFile;
+
+    @Option(names = "--tls-cert", paramLabel = "PEM",
+        description = "serve HTTPS with this certificate (chain); needs --tls-key")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "the certificate's private key")
+    Path tlsKey;
+
     @Override
     public Integer call() throws InterruptedException {
       HostPort at = hostPort("--listen", listen);
+      List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
+      if (secrets.isEmpty() && !HttpObjectServer.isLoopback(at.host())) {
+        throw new IllegalArgumentException("--listen " + listen + " is reachable from other hosts:"
+            + " a coordinator there needs the deployment's shared secret (--secret-file FILE or $"
+            + SECRET_ENV + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE),"
+            + " or listen on 127.0.0.1");
+      }
       Gateway.requireDirectory(dataDir);
       var runtime = io.anteroom.objects.Runtime.builder().dataDir(dataDir).build();
-      var server = ObjectCoordination.serve(runtime, at.host(), at.port());
-      System.out.println("anteroom coordinator on http://" + at.host() + ":"
-          + server.actualPort() + " (objects in " + dataDir.toAbsolutePath() + ")");
+      HttpObjectServer server;
+      try {
+        server = ObjectCoordination.serve(runtime, at.host(), at.port(), secrets, tlsCert, tlsKey);
+      } catch (RuntimeException e) {
+        runtime.close();
+        throw e;
+      }
+      System.out.println("anteroom coordinator on " + server.uri() + " (objects in "
+          + dataDir.toAbsolutePath() + (secrets.isEmpty() ? "; unauthenticated, this host only"
+          : "; calls authenticated") + ")");
       var stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         server.close();
@@ -230,12 +261,69 @@ public final class Main implements Runnable {
         description = "this gateway's data center (gateways of one data center share counters)")
     String dataCenter;
 
+    @Option(names = "--coordinator-secret-file", paramLabel = "FILE",
+        description = "the deployment's shared secret (keyId:base64; the first line signs);"
+            + " default: $" + SECRET_ENV + ". Required unless the coordinator is on this host")
+    Path secretFile;
+
+    @Option(names = "--coordinator-trust", paramLabel = "PEM",
+        description = "trust an https:// coordinator whose certificate chains to this PEM"
+            + " certificate (its own, or a private CA); default: the JVM's trust store")
+    List<Path> trust = new ArrayList<>();
+
     @Override
     public Integer call() {
       GatewayConfig config = options.load();
-      return serve(config, ObjectCoordination.remote(coordinator, Duration.ofSeconds(2)),
-          dataCenter, List.of(), null);
+      List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
+      if (secrets.isEmpty() && (coordinator.getHost() == null
+          || !HttpObjectServer.isLoopback(coordinator.getHost()))) {
+        throw new IllegalArgumentException("--coordinator " + coordinator + " is not on this host:"
+            + " give the deployment's shared secret (--coordinator-secret-file FILE or $"
+            + SECRET_ENV + ")");
+      }
+      TicketKeys.requireShared(config.ticketKeys(), config.dataDir());
+      return serve(config, ObjectCoordination.remote(coordinator, Duration.ofSeconds(2),
+          secrets.isEmpty() ? null : secrets.getFirst(), trust), dataCenter, List.of(), null);
     }
+  }
+
+  /** The environment variable holding the shared secret when no file is given. */
+  static final String SECRET_ENV = "ANTEROOM_COORDINATOR_SECRET";
+
+  /**
+   * The deployment's shared secrets: the file's non-blank lines that are not comments ({@code #}),
+   * else the environment value, else none. Messages never echo a key.
+   */
+  static List<SharedSecret> coordinatorSecrets(Path file, String env) {
+    var secrets = new ArrayList<SharedSecret>();
+    if (file != null) {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(file);
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("cannot read the secret file " + file + ": " + e, e);
+      }
+      for (String line : lines) {
+        if (!line.isBlank() && !line.strip().startsWith("#")) {
+          try {
+            secrets.add(SharedSecret.parse(line));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+          }
+        }
+      }
+      if (secrets.isEmpty()) {
+        throw new IllegalArgumentException(file + ": no secret in it (expected a line"
+            + " keyId:base64 of at least 32 bytes)");
+      }
+    } else if (env != null && !env.isBlank()) {
+      try {
+        secrets.add(SharedSecret.parse(env));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("$" + SECRET_ENV + ": " + e.getMessage(), e);
+      }
+    }
+    return secrets;
   }
 
   /** Gateway and room objects in one process: SQLite in {@code dataDir}. */

@@ -30,7 +30,7 @@ public final class Harness implements AutoCloseable {
   public final TestOrigin origin;
   public final Coordination coordination;
   public final Gateway gateway;
-  public final String token = "test-token";
+  public final String token = "test-token-0123456789";
   private final boolean ownsCoordination;
 
   public Harness(Path dataDir, String roomsYaml) throws Exception {
@@ -50,6 +50,12 @@ public final class Harness implements AutoCloseable {
   /** As above, with the public listener on {@code eventLoops} event loops. */
   public Harness(Path dataDir, String roomsYaml, TestOrigin origin, ManualScheduler scheduler,
       Coordination shared, String dc, int eventLoops) throws Exception {
+    this(dataDir, roomsYaml, origin, scheduler, shared, dc, eventLoops, "");
+  }
+
+  /** As above; {@code adminKeys} are more keys of {@code admin}, e.g. {@code protectMetrics: true}. */
+  public Harness(Path dataDir, String roomsYaml, TestOrigin origin, ManualScheduler scheduler,
+      Coordination shared, String dc, int eventLoops, String adminKeys) throws Exception {
     this.origin = origin;
     this.scheduler = scheduler;
     Clock clock = scheduler.clock();
@@ -61,9 +67,10 @@ public final class Harness implements AutoCloseable {
         dataDir: %s
         originTimeoutSeconds: 1
         drainSeconds: 1
-        admin: { listen: 127.0.0.1:0, token: %s }
+        admin: { listen: 127.0.0.1:0, token: %s%s }
         %s
-        """.formatted(origin.url(), dataDir, token, roomsYaml), "test");
+        """.formatted(origin.url(), dataDir, token, adminKeys.isEmpty() ? "" : ", " + adminKeys,
+        roomsYaml), "test");
     gateway = Gateway.start(config, s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination,
         clock), clock, s -> new MonitoredQueuePacing(s, clock), new MetricRegistry(), 0,
         eventLoops);

@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
@@ -58,5 +59,66 @@ class MainTest {
     Outcome o = run("gateway", "--origin", "http://127.0.0.1:1");
     assertThat(o.exit()).isNotZero();
     assertThat(o.err()).contains("--coordinator", "--datacenter");
+  }
+
+  @Test
+  void aCoordinatorReachableFromOtherHostsRefusesToStartWithoutASecret(@TempDir Path dir) {
+    Outcome o = run("coordinator", "--listen", "0.0.0.0:0", "--data-dir", dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err().strip()).doesNotContain("\n").startsWith("anteroom: --listen 0.0.0.0:0 is"
+        + " reachable from other hosts: a coordinator there needs the deployment's shared secret"
+        + " (--secret-file FILE or $ANTEROOM_COORDINATOR_SECRET");
+  }
+
+  @Test
+  void aSecretFileTooShortIsRefusedWithoutEchoingIt(@TempDir Path dir) throws Exception {
+    Path secret = dir.resolve("secret");
+    Files.writeString(secret, "k1:c2hvcnQ=\n");
+    Outcome o = run("coordinator", "--listen", "0.0.0.0:0", "--secret-file", secret.toString(),
+        "--data-dir", dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("has 5 bytes; at least 32").doesNotContain("c2hvcnQ");
+  }
+
+  @Test
+  @Timeout(60) // the gateway of old generated its own keys and ran until stopped
+  void aGatewayWithoutSharedTicketKeysRefusesToStart(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("gw.yaml");
+    Files.writeString(config, "listen: 127.0.0.1:0\nadmin: { listen: 127.0.0.1:0 }\n");
+    Outcome o = run("gateway", "--coordinator", "http://127.0.0.1:1", "--datacenter", "dublin",
+        "--config", config.toString(), "--data-dir", dir.resolve("data").toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("no ticket keys: every gateway of a deployment must use the same"
+        + " keys; set ticketKeys in the config, or copy the ticket-keys file");
+    assertThat(dir.resolve("data").resolve("ticket-keys")).doesNotExist();
+  }
+
+  @Test
+  @Timeout(60) // the gateway of old started (and ran until stopped)
+  void aGatewayRefusesARemoteCoordinatorWithoutTheSecret(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("gw.yaml");
+    Files.writeString(config, "ticketKeys: [ { id: 1, secret: AAAAAAAAAAAAAAAAAAAAAA== } ]\n");
+    Outcome o = run("gateway", "--coordinator", "http://10.0.0.2:7070", "--datacenter", "dublin",
+        "--config", config.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("--coordinator http://10.0.0.2:7070 is not on this host: give the"
+        + " deployment's shared secret (--coordinator-secret-file FILE or"
+        + " $ANTEROOM_COORDINATOR_SECRET)");
+  }
+
+  @Test
+  @Timeout(60)
+  void anAdminTokenShorterThan16CharactersIsRefused(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("a.yaml");
+    Files.writeString(config, "admin: { token: change-me }\n");
+    Outcome o = run("run", "--config", config.toString(), "--data-dir", dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("admin.token: is 9 characters; at least 16 are required");
+
+    Files.writeString(dir.resolve("admin-token"), "short\n");
+    o = run("run", "--origin", "http://127.0.0.1:1", "--listen", "127.0.0.1:0",
+        "--admin-listen", "127.0.0.1:0", "--data-dir", dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("the admin token is 5 characters; at least 16 are required");
   }
 }

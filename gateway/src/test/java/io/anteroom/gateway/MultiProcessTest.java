@@ -65,8 +65,11 @@ class MultiProcessTest {
     var processes = new ArrayList<Process>();
     try (var origin = new TestOrigin()) {
       int coordinatorPort = freePort();
+      Path secret = dir.resolve("coordinator.secret");
+      Files.writeString(secret, io.anteroom.objects.http.SharedSecret.generate("k1").encoded()
+          + "\n");
       processes.add(start("coordinator", "coordinator", "--listen", "127.0.0.1:" + coordinatorPort,
-          "--data-dir", dir.resolve("coordinator").toString()));
+          "--data-dir", dir.resolve("coordinator").toString(), "--secret-file", secret.toString()));
       var gateways = new ArrayList<Integer>();
       for (String dc : List.of("dublin", "nairobi")) {
         int port = freePort();
@@ -76,12 +79,13 @@ class MultiProcessTest {
             listen: 127.0.0.1:%d
             origin: %s
             dataDir: %s
-            admin: { listen: 127.0.0.1:%d, token: t }
+            admin: { listen: 127.0.0.1:%d, token: multi-process-test-token }
             ticketKeys: [ { id: 1, secret: AAAAAAAAAAAAAAAAAAAAAA== } ]
             rooms: [ { id: shop, totalActiveUsers: 10 } ]
             """.formatted(port, origin.url(), dir.resolve(dc), admin));
         processes.add(start(dc, "gateway", "--coordinator", "http://127.0.0.1:" + coordinatorPort,
-            "--datacenter", dc, "--config", config.toString()));
+            "--datacenter", dc, "--config", config.toString(), "--coordinator-secret-file",
+            secret.toString()));
         gateways.add(port);
         Awaitility.await().atMost(Duration.ofSeconds(90)).until(() -> ready(admin));
       }

@@ -3,7 +3,9 @@ package io.anteroom.gateway;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -15,6 +17,8 @@ public final class TestOrigin implements AutoCloseable {
   public final Vertx vertx = Vertx.vertx();
   public final AtomicInteger requests = new AtomicInteger();
   public final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
+  /** Every request received, as {@code "<Host header> <request-target>"}, in arrival order. */
+  public final Queue<String> received = new ConcurrentLinkedQueue<>();
   private final HttpServer server;
 
   public TestOrigin() throws Exception {
@@ -23,6 +27,7 @@ public final class TestOrigin implements AutoCloseable {
         return; // never answers: the gateway's origin timeout must end it
       }
       requests.incrementAndGet();
+      received.add(req.getHeader("Host") + " " + req.uri());
       lastHeaders.clear();
       req.headers().forEach(e -> lastHeaders.put(e.getKey().toLowerCase(), e.getValue()));
       req.body().onSuccess(body -> {
@@ -30,6 +35,9 @@ public final class TestOrigin implements AutoCloseable {
             .putHeader("X-Origin-Method", req.method().name())
             .putHeader("X-Origin-Uri", req.uri())
             .putHeader("Connection", "close-not-really"); // a hop-by-hop-looking header name
+        if (req.path().equals("/public")) {
+          resp.putHeader("Cache-Control", "public, max-age=600, s-maxage=600");
+        }
         if (req.path().equals("/revoke")) {
           resp.putHeader("Anteroom-Command", "revoke");
         }

@@ -257,12 +257,14 @@ class WaitingRoomEndToEndTest {
 
   @Test
   void anOperatorTemplateReplacesTheQueuePage() throws Exception {
-    Path template = dataDir.resolve("page.mustache");
-    java.nio.file.Files.writeString(template,
+    Path templates = java.nio.file.Files.createDirectories(dataDir.resolve("templates"));
+    java.nio.file.Files.writeString(templates.resolve("page.mustache"),
         "<p>Custom line: wait {{waitTimeFormatted}}, next check in {{refreshIntervalSeconds}} s,"
             + " fifo={{isFIFOQueue}}</p>");
     try (var h = new Harness(dataDir, """
-        rooms: [ { id: shop, totalActiveUsers: 1, template: "%s" } ]""".formatted(template))) {
+        templatesDir: %s
+        rooms: [ { id: shop, totalActiveUsers: 1, template: page.mustache } ]"""
+        .formatted(templates))) {
       h.browser().get("/");
       String page = h.browser().get("/").body();
       assertThat(page).startsWith("<p>Custom line: wait ").contains("fifo=true")

@@ -28,7 +28,8 @@ import java.time.Instant;
 
 /**
  * The admin listener. Without a token: {@code GET /health}, {@code GET /ready}, {@code GET
- * /metrics} (Prometheus text) and the status page {@code GET /}. With {@code Authorization:
+ * /metrics} (Prometheus text; with {@code admin.protectMetrics} it needs the token) and the status
+ * page {@code GET /}. With {@code Authorization:
  * Bearer <token>}: the room API under {@code /api} (list, create, read, update, delete, status,
  * suspend and queue-all switches), applied live through {@link Rooms}.
  *
@@ -46,7 +47,9 @@ public final class AdminApi {
   private final Router router;
   private volatile boolean draining;
 
-  public AdminApi(Vertx vertx, Rooms rooms, MetricRegistry registry, String token, Clock clock) {
+  /** {@code protectMetrics}: {@code /metrics} needs the bearer token too. */
+  public AdminApi(Vertx vertx, Rooms rooms, MetricRegistry registry, String token,
+      boolean protectMetrics, Clock clock) {
     this.rooms = rooms;
     this.token = token.getBytes(StandardCharsets.UTF_8);
     this.clock = clock;
@@ -56,6 +59,9 @@ public final class AdminApi {
         .end("ok\n"));
     router.get("/ready").handler(c -> c.response().setStatusCode(draining ? 503 : 200)
         .putHeader("Content-Type", "text/plain").end(draining ? "draining\n" : "ready\n"));
+    if (protectMetrics) {
+      router.get("/metrics").handler(this::authorize);
+    }
     router.get("/metrics").handler(this::metrics);
     router.get("/").handler(c -> c.response().putHeader("Content-Type", "text/html; charset=utf-8")
         .putHeader("Cache-Control", "no-store").end(statusPage()));

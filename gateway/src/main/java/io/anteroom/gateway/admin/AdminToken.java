@@ -14,11 +14,15 @@ import java.util.HexFormat;
 
 /**
  * The admin API's bearer token: {@code admin.token} when configured, otherwise the content of
- * {@code dataDir/admin-token}, generated (32 random bytes, hex, mode 0600) on first start.
+ * {@code dataDir/admin-token}, generated (32 random bytes, hex, mode 0600) on first start. Either
+ * way at least {@value #MIN_LENGTH} characters.
  */
 public final class AdminToken {
 
   public static final String FILE = "admin-token";
+
+  /** Shorter tokens can be guessed over the network; generated ones have 64 hex digits. */
+  public static final int MIN_LENGTH = 16;
 
   private AdminToken() {}
 
@@ -44,6 +48,11 @@ public final class AdminToken {
       String token = Files.readString(file, StandardCharsets.US_ASCII).strip();
       if (token.isEmpty()) {
         throw new IllegalArgumentException(file + " is empty; delete it to generate a new token");
+      }
+      if (token.length() < MIN_LENGTH) {
+        throw new IllegalArgumentException(file + ": the admin token is " + token.length()
+            + " characters; at least " + MIN_LENGTH + " are required (delete the file to generate"
+            + " one)");
       }
       return token;
     } catch (IOException e) {

@@ -6,6 +6,7 @@ import io.anteroom.objects.Runtime;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.HttpObjectTransport;
 import io.anteroom.objects.http.RemoteObjects;
+import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.room.CounterKey;
 import io.anteroom.coordinator.DataCenterCoordinator;
 import io.anteroom.room.Grant;
@@ -13,6 +14,8 @@ import io.anteroom.room.RoomConfig;
 import io.anteroom.coordinator.RoomCounter;
 import io.anteroom.coordinator.RoomObjects;
 import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -91,10 +94,27 @@ public final class ObjectCoordination implements Coordination {
         .signal(ThroughputSignal.TEN_SECOND_WINDOW).clock(clock).build();
   }
 
-  /** Stubs of the room objects of the coordinator at {@code uri}; calls time out after {@code timeout}. */
+  /**
+   * Stubs of the room objects of the coordinator at {@code uri}, unsigned (a coordinator on this
+   * host without a secret); calls time out after {@code timeout}.
+   */
   public static ObjectCoordination remote(URI uri, Duration timeout) {
-    RemoteObjects remote = RemoteObjects.over(HttpObjectTransport.builder(uri).timeout(timeout)
-        .build());
+    return remote(uri, timeout, null, List.of());
+  }
+
+  /**
+   * Stubs of the room objects of the coordinator at {@code uri}: every call signed with
+   * {@code secret} (null: unsigned), {@code https://} coordinators' certificates checked against
+   * the PEM files {@code trust} (empty: the JVM's trust store).
+   */
+  public static ObjectCoordination remote(URI uri, Duration timeout, SharedSecret secret,
+      List<Path> trust) {
+    var transport = HttpObjectTransport.builder(uri).timeout(timeout)
+        .trust(trust.toArray(Path[]::new));
+    if (secret != null) {
+      transport.secret(secret);
+    }
+    RemoteObjects remote = RemoteObjects.over(transport.build());
     return new ObjectCoordination(new Stubs() {
       @Override
       public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
@@ -114,12 +134,39 @@ public final class ObjectCoordination implements Coordination {
     });
   }
 
-  /** Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. */
+  /**
+   * Serves the room objects of {@code runtime} over HTTP without authentication: only on a
+   * loopback address (tests, one host).
+   */
   public static HttpObjectServer serve(Runtime runtime, String host, int port) {
+    return serve(runtime, host, port, List.of(), null, null);
+  }
+
+  /**
+   * Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. Only
+   * the gateways' RPC surface is exported (the data-center and counter objects; the global
+   * object is called by the data-center objects inside this process). With {@code secrets} every
+   * call must be signed with one of them (several during a rotation); without, the server refuses
+   * any non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve
+   * HTTPS.
+   */
+  public static HttpObjectServer serve(Runtime runtime, String host, int port,
+      List<SharedSecret> secrets, Path tlsCert, Path tlsKey) {
     register(runtime, REPORT_MAX_QPS);
+    var server = HttpObjectServer.builder(runtime.transport())
+        .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+        .secret(secrets.toArray(SharedSecret[]::new)).host(host).port(port);
+    if (tlsCert != null || tlsKey != null) {
+      if (tlsCert == null || tlsKey == null) {
+        throw new IllegalArgumentException("coordinator TLS needs both a PEM certificate and its"
+            + " PEM private key");
+      }
+      server.tls(tlsCert, tlsKey);
+    }
     try {
-      return HttpObjectServer.builder(runtime.transport()).namespaces(runtime::hasNamespace)
-          .host(host).port(port).start();
+      return server.start();
+    } catch (IllegalArgumentException e) {
+      throw e; // refused before binding (no secret on a non-loopback address): say so as is
     } catch (RuntimeException e) {
       throw new IllegalStateException("coordinator: cannot listen on " + host + ":" + port
           + " (" + e.getMessage() + "); is another process using the port?", e);

@@ -33,8 +33,20 @@ public record Cidr(byte[] network, int prefixBits) {
     return new Cidr(bytes, bits);
   }
 
+  /**
+   * Whether {@code text} is an IPv4 address in dotted-quad form or an IPv6 literal: the only
+   * strings given to {@link InetAddress#getByName}, which would resolve anything else over DNS.
+   */
+  public static boolean isLiteral(String text) {
+    return text.matches("\\d{1,3}(\\.\\d{1,3}){3}")
+        || text.indexOf(':') >= 0 && text.matches("[0-9A-Fa-f:.]+");
+  }
+
   /** Whether the literal IP address {@code ip} lies in this network. */
   public boolean contains(String ip) {
+    if (!isLiteral(ip)) {
+      return false;
+    }
     byte[] candidate;
     try {
       // only literal addresses reach here (remote socket addresses); no DNS lookup happens

@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Optional;
+import io.anteroom.gateway.admin.AdminToken;
 
 /**
  * Reads and validates the YAML configuration. Every problem is reported at once, each naming the
@@ -107,8 +109,14 @@ public final class ConfigLoader {
     URI origin = o.url("origin").orElse(URI.create("http://127.0.0.1:8081"));
     Path dataDir = Path.of(o.string("dataDir", "./data"));
     ConfigNode admin = o.object("admin");
+    String token = admin.string("token", "");
+    if (!token.isEmpty() && token.strip().length() < AdminToken.MIN_LENGTH) {
+      admin.error("token", "is " + token.strip().length() + " characters; at least "
+          + AdminToken.MIN_LENGTH + " are required (e.g. openssl rand -hex 16), or leave it out to"
+          + " have one generated into dataDir/" + AdminToken.FILE);
+    }
     var adminSettings = new AdminSettings(admin.hostPort("listen", "127.0.0.1:9090"),
-        admin.string("token", ""));
+        token.strip(), admin.bool("protectMetrics", false));
     admin.rejectUnknown();
     var keys = new ArrayList<TicketKey>();
     var keyIds = new HashSet<Integer>();
@@ -123,6 +131,27 @@ public final class ConfigLoader {
       }
       k.rejectUnknown();
     }
+    Optional<Path> templatesDir = Optional.ofNullable(o.string("templatesDir", null))
+        .map(Path::of);
+    templatesDir.ifPresent(t -> {
+      if (!Files.isDirectory(t)) {
+        o.error("templatesDir", "\"" + t + "\" is not a directory");
+      } else if (dataDir.toAbsolutePath().normalize().startsWith(t.toAbsolutePath().normalize())) {
+        o.error("templatesDir", "\"" + t + "\" contains dataDir (ticket keys, admin token): use"
+            + " a directory of templates only");
+      }
+    });
+    var templates = new TemplateDirectory(templatesDir);
+    var trustedProxies = new ArrayList<String>();
+    var proxies = o.strings("trustedProxies");
+    for (int i = 0; i < proxies.size(); i++) {
+      try {
+        Cidr.parse(proxies.get(i));
+        trustedProxies.add(proxies.get(i));
+      } catch (IllegalArgumentException e) {
+        o.error("trustedProxies", "[" + i + "] " + e.getMessage());
+      }
+    }
     int originTimeout = o.integer("originTimeoutSeconds", 30, 1, 3600);
     int drain = o.integer("drainSeconds", 10, 0, 600);
     var rooms = new ArrayList<RoomSettings>();
@@ -132,6 +161,13 @@ public final class ConfigLoader {
       RoomSettings room = RoomKeys.read(r);
       if (room == null) {
         continue;
+      }
+      if (room.template().isPresent()) {
+        try {
+          templates.resolve(room.template().get());
+        } catch (IllegalArgumentException e) {
+          r.error("template", e.getMessage());
+        }
       }
       if (!ids.add(room.id())) {
         r.error("id", "duplicate room id \"" + room.id() + "\"; room ids must be unique");
@@ -146,7 +182,7 @@ public final class ConfigLoader {
     }
     o.rejectUnknown();
     return new GatewayConfig(listen, origin, dataDir, adminSettings, keys, originTimeout, drain,
-        rooms);
+        rooms, templatesDir, trustedProxies);
   }
 
   private static String locationOf(JsonProcessingException e) {

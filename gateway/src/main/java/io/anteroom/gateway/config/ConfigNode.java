@@ -6,6 +6,8 @@ import io.anteroom.gateway.config.GatewayConfig.HostPort;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import io.anteroom.gateway.edge.RequestTarget;
+import io.anteroom.gateway.edge.RequestTargetResult;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -147,13 +149,56 @@ final class ConfigNode {
     return fallback;
   }
 
+  /**
+   * A route's path prefix, in the normal form requests are compared in ({@link RequestTarget}):
+   * a prefix that no normalised request path can have ({@code //shop/}, {@code /./shop/},
+   * {@code /%73hop/}) would never match, so it is refused with its normal form.
+   */
   String path(String name, String fallback) {
     String v = string(name, fallback);
     if (!v.startsWith("/")) {
       error(name, "\"" + v + "\" must start with '/' (a path prefix such as / or /shop/)");
       return fallback;
     }
-    return v;
+    if (v.indexOf('?') >= 0 || v.indexOf(';') >= 0) {
+      error(name, "\"" + v + "\" is a path prefix: it cannot contain '?' or ';'");
+      return fallback;
+    }
+    switch (RequestTarget.parse(v, null, null)) {
+      case RequestTarget t when !t.path().equals(v) -> {
+        error(name, "\"" + v + "\" is not in normal form; requests are routed on normalised"
+            + " paths, write \"" + t.path() + "\"");
+        return fallback;
+      }
+      case RequestTarget t -> {
+        return v;
+      }
+      case RequestTargetResult.Rejected r -> {
+        error(name, "\"" + v + "\" is not a usable path prefix: " + r.reason());
+        return fallback;
+      }
+    }
+  }
+
+  /**
+   * A route's host: {@code *} or a host name or IP literal without port (requests' hosts are
+   * compared lower-case, without port and trailing dot).
+   */
+  String host(String name, String fallback) {
+    String v = string(name, fallback);
+    if (v.equals("*")) {
+      return v;
+    }
+    switch (RequestTarget.parse("/", v, null)) {
+      case RequestTarget t when t.host() != null && (v.endsWith("]") || v.indexOf(':') < 0) -> {
+        return v;
+      }
+      case RequestTarget t -> error(name, "\"" + v + "\" is not a host name: write the name only"
+          + " (e.g. shop.example.com, no port, no scheme), or * for any host");
+      case RequestTargetResult.Rejected r -> error(name, "\"" + v + "\" is not a host name: "
+          + r.reason());
+    }
+    return fallback;
   }
 
   HostPort hostPort(String name, String fallback) {
@@ -186,6 +231,14 @@ final class ConfigNode {
       if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme()))
           || u.getHost() == null) {
         throw new URISyntaxException(v, "no http(s) scheme or host");
+      }
+      if (u.getRawUserInfo() != null || u.getRawQuery() != null || u.getRawFragment() != null
+          || !(u.getRawPath() == null || u.getRawPath().isEmpty() || u.getRawPath().equals("/"))) {
+        // credentials would be logged and shown by the admin API; a path or query would be
+        // silently ignored (requests keep their own)
+        error(name, "\"" + v + "\" must be only scheme://host[:port] (no user information,"
+            + " path, query or fragment)");
+        return Optional.empty();
       }
       return Optional.of(u);
     } catch (URISyntaxException e) {
@@ -240,6 +293,27 @@ final class ConfigNode {
         errors.add(at + ": expected a mapping (key: value lines)");
       } else {
         out.add(new ConfigNode(v.get(i), at, errors));
+      }
+    }
+    return out;
+  }
+
+  /** A list of strings (scalars); other elements are errors. */
+  List<String> strings(String name) {
+    JsonNode v = get(name);
+    var out = new ArrayList<String>();
+    if (v == null) {
+      return out;
+    }
+    if (!v.isArray()) {
+      error(name, "expected a list of strings, found " + v.getNodeType().toString().toLowerCase());
+      return out;
+    }
+    for (int i = 0; i < v.size(); i++) {
+      if (!v.get(i).isValueNode()) {
+        errors.add(key(name) + "[" + i + "]: expected a string");
+      } else {
+        out.add(v.get(i).asText());
       }
     }
     return out;

@@ -25,6 +25,10 @@ import java.util.Optional;
  * @param originTimeoutSeconds how long the origin may take to answer before a 504
  * @param drainSeconds how long a graceful shutdown waits for in-flight requests
  * @param rooms       the protected rooms, in routing order
+ * @param trustedProxies CIDR blocks of proxies in front of the gateway whose
+ *     {@code X-Forwarded-For/-Proto/-Host} are believed; empty: none
+ * @param templatesDir the only directory rooms' {@code template}s are read from; empty: the
+ *     built-in page only
  */
 public record GatewayConfig(
     HostPort listen,
@@ -34,11 +38,14 @@ public record GatewayConfig(
     List<TicketKey> ticketKeys,
     int originTimeoutSeconds,
     int drainSeconds,
-    List<RoomSettings> rooms) {
+    List<RoomSettings> rooms,
+    Optional<Path> templatesDir,
+    List<String> trustedProxies) {
 
   public GatewayConfig {
     ticketKeys = List.copyOf(ticketKeys);
     rooms = List.copyOf(rooms);
+    trustedProxies = List.copyOf(trustedProxies);
   }
 
   /** The room with this id, if configured. */
@@ -48,18 +55,18 @@ public record GatewayConfig(
 
   GatewayConfig withRooms(List<RoomSettings> newRooms) {
     return new GatewayConfig(listen, origin, dataDir, admin, ticketKeys, originTimeoutSeconds,
-        drainSeconds, newRooms);
+        drainSeconds, newRooms, templatesDir, trustedProxies);
   }
 
   public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
     return new GatewayConfig(newListen, origin, dataDir,
-        new AdminSettings(newAdminListen, admin.token()), ticketKeys, originTimeoutSeconds,
-        drainSeconds, rooms);
+        new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics()), ticketKeys,
+        originTimeoutSeconds, drainSeconds, rooms, templatesDir, trustedProxies);
   }
 
   public GatewayConfig withDataDir(Path newDataDir) {
     return new GatewayConfig(listen, origin, newDataDir, admin, ticketKeys, originTimeoutSeconds,
-        drainSeconds, rooms);
+        drainSeconds, rooms, templatesDir, trustedProxies);
   }
 
   /** A {@code host:port} pair to bind or to reach. */
@@ -70,8 +77,11 @@ public record GatewayConfig(
     }
   }
 
-  /** Admin listener; {@code token} empty means a token is generated into {@code dataDir}. */
-  public record AdminSettings(HostPort listen, String token) {}
+  /**
+   * Admin listener; {@code token} empty means a token is generated into {@code dataDir};
+   * {@code protectMetrics} makes {@code /metrics} require it too.
+   */
+  public record AdminSettings(HostPort listen, String token, boolean protectMetrics) {}
 
   /** A ticket key: the id byte written in every cookie, and the 128/192/256-bit AES key. */
   public record TicketKey(int id, byte[] secret) {}
@@ -105,7 +115,7 @@ public record GatewayConfig(
       String cookieSuffix,
       CookieSameSite cookieSameSite,
       boolean cookieSecure,
-      Optional<Path> template,
+      Optional<String> template,
       boolean jsonResponse,
       List<BypassRule> bypass,
       FailMode failMode,

@@ -111,7 +111,7 @@ final class RoomKeys {
   }
 
   static final Key<String> ID = key("id", v -> "?", RoomKeys::readId, STRING, RoomSettings::id);
-  static final Key<String> HOST = key("host", v -> "*", (n, k, f, v) -> n.string(k, f), STRING,
+  static final Key<String> HOST = key("host", v -> "*", (n, k, f, v) -> n.host(k, f), STRING,
       RoomSettings::host);
   static final Key<String> PATH = key("path", v -> "/", (n, k, f, v) -> n.path(k, f), STRING,
       RoomSettings::path);
@@ -163,13 +163,18 @@ final class RoomKeys {
       RoomSettings::cookieSameSite);
   static final Key<Boolean> COOKIE_SECURE = bool("cookieSecure", false,
       RoomSettings::cookieSecure);
-  static final Key<Optional<Path>> TEMPLATE = key("template", v -> Optional.empty(),
+  /** A file name inside the gateway's templatesDir; ConfigLoader and Rooms check it exists there. */
+  static final Key<Optional<String>> TEMPLATE = key("template", v -> Optional.empty(),
       (n, k, f, v) -> {
-        Optional<Path> template = Optional.ofNullable(n.string(k, null)).map(Path::of);
-        template.filter(t -> !Files.isReadable(t)).ifPresent(t -> n.error(k,
-            "file " + t.toAbsolutePath() + " does not exist or is not readable"));
+        Optional<String> template = Optional.ofNullable(n.string(k, null));
+        if (template.isPresent() && !TemplateDirectory.wellFormed(template.get())) {
+          n.error(k, "\"" + template.get() + "\" is not a template name: give a file name"
+              + " relative to templatesDir (letters, digits, . _ - and /; no .., no absolute"
+              + " path)");
+          return Optional.empty();
+        }
         return template;
-      }, (o, k, t) -> t.ifPresent(p -> o.put(k, p.toString())), RoomSettings::template);
+      }, (o, k, t) -> t.ifPresent(p -> o.put(k, p)), RoomSettings::template);
   static final Key<Boolean> JSON_RESPONSE = bool("jsonResponse", true,
       RoomSettings::jsonResponse);
   static final Key<List<BypassRule>> BYPASS = key("bypass", v -> List.of(), RoomKeys::readBypass,
@@ -313,7 +318,7 @@ final class RoomKeys {
       Values v) {
     var extra = new ArrayList<Route>();
     for (ConfigNode a : r.objects(name)) {
-      extra.add(new Route(a.string("host", v.get(HOST)), a.path("path", "/")));
+      extra.add(new Route(a.host("host", v.get(HOST)), a.path("path", "/")));
       a.rejectUnknown();
     }
     return extra;

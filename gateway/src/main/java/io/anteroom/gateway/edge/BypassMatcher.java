@@ -4,11 +4,12 @@ import io.anteroom.gateway.config.Cidr;
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Decides whether a request skips its room (not queued, not counted). Compiled once per room;
- * immutable, so the event loops share it without locks.
+ * immutable, so the event loops share it without locks. Paths are matched against the request's
+ * normalised {@link RequestTarget#path()} with linear-time {@link Glob}s (no regular expression a
+ * hostile path could make backtrack).
  */
 final class BypassMatcher {
 
@@ -23,12 +24,12 @@ final class BypassMatcher {
     String clientIp();
   }
 
-  private record Compiled(Optional<Pattern> path, Optional<String> header,
-      Optional<String> headerValue, Optional<String> cookie, Optional<Pattern> userAgent,
+  private record Compiled(Optional<Glob> path, Optional<String> header,
+      Optional<String> headerValue, Optional<String> cookie, Optional<Glob> userAgent,
       Optional<Cidr> cidr) {
 
     boolean matches(Request r) {
-      if (path.isPresent() && !path.get().matcher(r.path()).matches()) {
+      if (path.isPresent() && !path.get().matches(r.path())) {
         return false;
       }
       if (header.isPresent()) {
@@ -42,7 +43,7 @@ final class BypassMatcher {
       }
       if (userAgent.isPresent()) {
         String ua = r.header("User-Agent");
-        if (ua == null || !userAgent.get().matcher(ua).matches()) {
+        if (ua == null || !userAgent.get().matches(ua)) {
           return false;
         }
       }
@@ -54,8 +55,8 @@ final class BypassMatcher {
 
   BypassMatcher(List<BypassRule> rules) {
     this.rules = rules.stream().map(b -> new Compiled(
-        b.path().map(g -> glob(g, false)), b.header(), b.headerValue(), b.cookie(),
-        b.userAgent().map(g -> glob(g, true)), b.cidr().map(Cidr::parse))).toList();
+        b.path().map(Glob::path), b.header(), b.headerValue(), b.cookie(),
+        b.userAgent().map(Glob::text), b.cidr().map(Cidr::parse))).toList();
   }
 
   boolean isEmpty() {
@@ -69,31 +70,5 @@ final class BypassMatcher {
       }
     }
     return false;
-  }
-
-  /**
-   * Glob to regex. Paths: {@code *} stays within one segment, {@code **} crosses segments.
-   * User agents: {@code *} matches anything, compared case-insensitively.
-   */
-  static Pattern glob(String glob, boolean anything) {
-    var sb = new StringBuilder();
-    for (int i = 0; i < glob.length(); i++) {
-      char c = glob.charAt(i);
-      if (c == '*') {
-        if (!anything && i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
-          sb.append(".*");
-          i++;
-        } else {
-          sb.append(anything ? ".*" : "[^/]*");
-        }
-      } else if (c == '?') {
-        sb.append(anything ? "." : "[^/]");
-      } else {
-        sb.append(Pattern.quote(String.valueOf(c)));
-      }
-    }
-    return anything
-        ? Pattern.compile(sb.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE)
-        : Pattern.compile(sb.toString());
   }
 }

@@ -12,7 +12,10 @@ import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.HostAndPort;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * The public listener's request handler: route to a room, skip bypassed traffic, open the ticket
  * cookie ({@link TicketCookie}), and either proxy (admitted) or answer from the queue (HTML, JSON, or 429 for
  * {@code reject}). Every response carries {@code Anteroom-Throttle}.
+ *
+ * <p>Every request is judged on one {@link RequestTarget}, parsed once here: routing, bypass
+ * rules and the forwarded request all use its normalised host and path, so no spelling of a path
+ * or host reaches an origin while skipping its room. Ambiguous targets, several {@code Host}
+ * headers, and (when any room is scoped to a host) requests that name no host get 400.
  *
  * <p>Invariants: the admitted path (valid admitted cookie) is synchronous on the event loop:
  * decrypt, {@link RoomGate#renewAdmitted}, re-encrypt, proxy; no lock, no remote call. Other
@@ -44,22 +52,38 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
 
   @Override
   public void handle(HttpServerRequest request) {
-    RoomRuntime room = rooms.snapshot().router().route(request.getHeader("Host"), request.path());
+    RequestTarget target;
+    switch (target(request)) {
+      case RequestTarget t -> target = t;
+      case RequestTargetResult.Rejected r -> {
+        badRequest(request, r.reason());
+        return;
+      }
+    }
+    Rooms.Snapshot snapshot = rooms.snapshot();
+    if (target.host() == null && snapshot.router().hostScoped()) {
+      // without a host the request could be any site's: never let it reach a host-scoped room's
+      // origin unjudged (HTTP/1.0 without Host, an empty Host)
+      badRequest(request, "the request names no host (send a Host header)");
+      return;
+    }
+    RoomRuntime room = snapshot.router().route(target.host(), target.path());
     if (room == null) {
-      forward(request, null, rooms.defaultProxy(), null, null);
+      forward(request, target, null, rooms.defaultProxy(), null, null);
       return;
     }
     RoomSettings s = room.settings();
-    if (s.suspended() || !room.bypass().isEmpty() && room.bypass().bypasses(facts(request))) {
+    if (s.suspended()
+        || !room.bypass().isEmpty() && room.bypass().bypasses(facts(request, target, snapshotClients()))) {
       room.meters().bypassed().mark();
-      forward(request, room, room.origin(), null, null);
+      forward(request, target, room, room.origin(), null, null);
       return;
     }
     long now = clock.millis();
     byte[] ticket = room.cookie().open(request);
     CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
     if (decided.isDone() && !decided.isCompletedExceptionally()) {
-      answer(request, room, decided.join()); // the hot path: no pause, no hop
+      answer(request, target, room, decided.join()); // the hot path: no pause, no hop
       return;
     }
     request.pause();
@@ -68,19 +92,52 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       if (failure != null) {
         LOG.warn("room {}: admission decision failed, queueing the user", s.id(), failure);
       }
-      answer(request, room, failure == null ? verdict
+      answer(request, target, room, failure == null ? verdict
           : new Verdict(Outcome.queued(s.queueingMethod()), ticket,
               new QueueView(false, 0, 0, 0, 0, now, true)));
     }));
   }
 
-  private void answer(HttpServerRequest request, RoomRuntime room, Verdict verdict) {
+  /**
+   * The request's one normalised target (RFC 9112 §3.2: several {@code Host} headers are refused;
+   * HTTP/2 names its host in {@code :authority}).
+   */
+  static RequestTargetResult target(HttpServerRequest request) {
+    List<String> hosts = request.headers().getAll("Host");
+    if (hosts.size() > 1) {
+      return SEVERAL_HOSTS;
+    }
+    String authority = null;
+    if (request.version() == HttpVersion.HTTP_2) {
+      HostAndPort a = request.authority();
+      authority = a == null ? null : a.port() < 0 ? a.host() : a.host() + ":" + a.port();
+    }
+    return RequestTarget.parse(request.uri(), hosts.isEmpty() ? null : hosts.getFirst(),
+        authority);
+  }
+
+  private static final RequestTargetResult.Rejected SEVERAL_HOSTS =
+      new RequestTargetResult.Rejected("several Host headers");
+
+  private static void badRequest(HttpServerRequest request, String reason) {
+    request.resume();
+    request.response().setStatusCode(400).putHeader("Content-Type", "text/plain; charset=utf-8")
+        .putHeader("Cache-Control", "no-store").putHeader("Connection", "close")
+        .putHeader(THROTTLE_HEADER, "0").end("400 Bad Request: " + reason + "\n");
+  }
+
+  private ClientAddress snapshotClients() {
+    return rooms.clients();
+  }
+
+  private void answer(HttpServerRequest request, RequestTarget target, RoomRuntime room,
+      Verdict verdict) {
     RoomSettings s = room.settings();
     boolean poll = request.getHeader(POLL_HEADER) != null;
     switch (verdict.outcome()) {
       case ADMIT_SESSION -> {
         room.meters().admittedReturning().mark();
-        forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
+        forward(request, target, room, room.origin(), verdict.ticket(), verdict.ticket());
       }
       case ADMIT -> {
         room.meters().admittedNew().mark();
@@ -89,12 +146,12 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
           // from the origin twice
           queueResponse(request, room, verdict, false);
         } else {
-          forward(request, room, room.origin(), verdict.ticket(), verdict.ticket());
+          forward(request, target, room, room.origin(), verdict.ticket(), verdict.ticket());
         }
       }
       case PASS_THROUGH -> {
         room.meters().admittedNew().mark();
-        forward(request, room, room.origin(), verdict.ticket(), null);
+        forward(request, target, room, room.origin(), verdict.ticket(), null);
       }
       case QUEUE -> {
         room.meters().queued().mark();
@@ -156,10 +213,10 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
    * Proxies to the origin. {@code ticket} (if not null) is sealed into the cookie;
    * {@code sessionTicket} is the admitted ticket a revocation by the origin ends.
    */
-  private void forward(HttpServerRequest request, RoomRuntime room, OriginProxy origin,
-      byte[] ticket, byte[] sessionTicket) {
+  private void forward(HttpServerRequest request, RequestTarget target, RoomRuntime room,
+      OriginProxy origin, byte[] ticket, byte[] sessionTicket) {
     long started = System.nanoTime();
-    origin.forward(request, response -> onOriginResponse(room, response, ticket, sessionTicket,
+    origin.forward(request, target, response -> onOriginResponse(room, response, ticket, sessionTicket,
         started));
   }
 
@@ -185,12 +242,41 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
           room.gate().revoke(sessionTicket, clock.millis());
         }
         headers.add(TicketCookie.SET_COOKIE, room.cookie().clear());
+        headers.set("Cache-Control", privateCacheControl(headers.get("Cache-Control")));
         return;
       }
     }
     if (ticket != null) {
       headers.add(TicketCookie.SET_COOKIE, room.cookie().set(ticket));
+      headers.set("Cache-Control", privateCacheControl(headers.get("Cache-Control")));
     }
+  }
+
+  /**
+   * The origin's {@code Cache-Control} made safe for a response that carries a user's ticket: a
+   * shared cache storing it would hand that ticket to every later visitor. {@code public} and
+   * {@code s-maxage} are dropped and {@code private} added, unless {@code private} or
+   * {@code no-store} is already there; the origin's other directives are kept.
+   */
+  static String privateCacheControl(String origin) {
+    if (origin == null || origin.isBlank()) {
+      return "private";
+    }
+    var kept = new java.util.ArrayList<String>();
+    boolean safe = false;
+    for (String part : origin.split(",")) {
+      String directive = part.strip();
+      String name = directive.toLowerCase(java.util.Locale.ROOT);
+      if (name.isEmpty() || name.equals("public") || name.startsWith("s-maxage")) {
+        continue;
+      }
+      safe |= name.equals("private") || name.startsWith("private=") || name.equals("no-store");
+      kept.add(directive);
+    }
+    if (!safe) {
+      kept.addFirst("private");
+    }
+    return String.join(", ", kept);
   }
 
   private static void setTicket(HttpServerResponse response, TicketCookie cookie,
@@ -199,11 +285,12 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
         : cookie.set(ticket));
   }
 
-  private static BypassMatcher.Request facts(HttpServerRequest request) {
+  private static BypassMatcher.Request facts(HttpServerRequest request, RequestTarget target,
+      ClientAddress clients) {
     return new BypassMatcher.Request() {
       @Override
       public String path() {
-        return request.path();
+        return target.path();
       }
 
       @Override
@@ -218,7 +305,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
 
       @Override
       public String clientIp() {
-        return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        return clients.of(request);
       }
     };
   }

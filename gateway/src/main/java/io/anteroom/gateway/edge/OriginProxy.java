@@ -14,7 +14,13 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.HostAndPort;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.core.Future;
+import io.vertx.httpproxy.ProxyContext;
+import io.vertx.httpproxy.ProxyInterceptor;
+import io.vertx.httpproxy.ProxyRequest;
+import io.vertx.httpproxy.ProxyResponse;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.OriginRequestProvider;
 import io.vertx.httpproxy.ProxyOptions;
@@ -26,7 +32,9 @@ import java.util.function.Consumer;
 
 /**
  * Forwards requests to one origin over a pooled keep-alive client: method, path, query, headers
- * and streamed bodies, {@code X-Forwarded-For/-Proto/-Host} added, hop-by-hop headers dropped,
+ * and streamed bodies, {@code X-Forwarded-For/-Proto/-Host} set (a client's own are kept and
+ * appended to only when it is a trusted proxy, see {@link ClientAddress}), hop-by-hop headers
+ * dropped,
  * WebSocket upgrades passed through (Vert.x http-proxy). An origin that refuses the connection
  * answers 502, one that stays silent longer than the timeout 504, each with a plain page: the
  * client never hangs.
@@ -63,7 +71,10 @@ public final class OriginProxy implements AutoCloseable {
   private final long timeoutMillis;
   private volatile boolean closed;
 
-  OriginProxy(Vertx vertx, URI origin, int timeoutSeconds) {
+  private final ClientAddress clients;
+
+  OriginProxy(Vertx vertx, URI origin, int timeoutSeconds, ClientAddress clients) {
+    this.clients = clients;
     boolean tls = "https".equals(origin.getScheme());
     int port = origin.getPort() > 0 ? origin.getPort() : tls ? 443 : 80;
     this.address = SocketAddress.inetSocketAddress(port, origin.getHost());
@@ -78,7 +89,22 @@ public final class OriginProxy implements AutoCloseable {
     this.options = options;
     this.shared = vertx.createHttpClient(options, pool());
     this.webSockets = HttpProxy.reverseProxy(new ProxyOptions().setSupportWebSocket(true), shared)
-        .origin(OriginRequestProvider.fixedAddress(address));
+        .origin(OriginRequestProvider.fixedAddress(address))
+        .addInterceptor(new ProxyInterceptor() {
+          @Override
+          public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
+            // the upgrade is forwarded with the target the room judged, like any other request
+            ProxyRequest upgrade = context.request();
+            if (Gatekeeper.target(upgrade.proxiedRequest()) instanceof RequestTarget t) {
+              upgrade.setURI(t.pathAndQuery());
+              HostAndPort authority = authority(upgrade.proxiedRequest(), t);
+              if (authority != null) {
+                upgrade.setAuthority(authority);
+              }
+            }
+            return context.sendRequest();
+          }
+        }, true);
   }
 
   private static PoolOptions pool() {
@@ -104,18 +130,21 @@ public final class OriginProxy implements AutoCloseable {
   }
 
   /**
-   * Forwards {@code request} (paused or not yet read) to the origin. {@code onResponse} may edit
-   * the response headers (cookies, revocation) after the origin's status and headers are copied
-   * onto it and before they are sent.
+   * Forwards {@code request} (paused or not yet read) to the origin, with the normalised
+   * {@code target}'s path, query and host: the origin sees what the room and its bypass rules
+   * judged, never the raw request-target. {@code onResponse} may edit the response headers
+   * (cookies, revocation) after the origin's status and headers are copied onto it and before
+   * they are sent.
    */
-  void forward(HttpServerRequest request, Consumer<HttpServerResponse> onResponse) {
+  void forward(HttpServerRequest request, RequestTarget target,
+      Consumer<HttpServerResponse> onResponse) {
     if (request.canUpgradeToWebSocket()) {
       webSockets.handle(request);
       return;
     }
     request.pause(); // no body byte may be lost while a pooled connection is found
     client().request(new RequestOptions().setServer(address).setIdleTimeout(timeoutMillis))
-        .compose(originRequest -> send(request, originRequest))
+        .compose(originRequest -> send(request, target, originRequest))
         .compose(originResponse -> {
           HttpServerResponse response = request.response();
           response.setStatusCode(originResponse.statusCode());
@@ -136,24 +165,37 @@ public final class OriginProxy implements AutoCloseable {
         .onFailure(failure -> answerFailure(request, failure));
   }
 
-  private static io.vertx.core.Future<HttpClientResponse> send(HttpServerRequest request,
-      HttpClientRequest originRequest) {
-    originRequest.setMethod(request.method()).setURI(request.uri());
-    if (request.authority() != null) {
-      originRequest.authority(request.authority());
+  private io.vertx.core.Future<HttpClientResponse> send(HttpServerRequest request,
+      RequestTarget target, HttpClientRequest originRequest) {
+    originRequest.setMethod(request.method()).setURI(target.pathAndQuery());
+    HostAndPort authority = authority(request, target);
+    if (authority != null) {
+      originRequest.authority(authority);
     }
     MultiMap in = request.headers();
     MultiMap out = originRequest.headers();
     copyHeaders(in, out);
     out.remove("host");
-    String clientIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
-    if (clientIp != null) {
-      String prior = out.get("X-Forwarded-For");
-      out.set("X-Forwarded-For", prior == null ? clientIp : prior + ", " + clientIp);
+    // a client names its own address, scheme and host only through a trusted proxy: anything
+    // else it sent in these headers is replaced, never appended to
+    String peer = ClientAddress.peer(request);
+    boolean viaProxy = clients.trusted(peer);
+    String prior = viaProxy && out.contains("X-Forwarded-For")
+        ? String.join(", ", out.getAll("X-Forwarded-For")) : null;
+    if (!viaProxy) {
+      out.remove("Forwarded");
+      out.remove("X-Forwarded-Proto");
+      out.remove("X-Forwarded-Host");
     }
-    out.set("X-Forwarded-Proto", request.isSSL() ? "https" : "http");
-    if (request.authority() != null) {
-      out.set("X-Forwarded-Host", request.authority().toString());
+    out.remove("X-Forwarded-For");
+    if (peer != null) {
+      out.set("X-Forwarded-For", prior == null ? peer : prior + ", " + peer);
+    }
+    if (!out.contains("X-Forwarded-Proto")) {
+      out.set("X-Forwarded-Proto", request.isSSL() ? "https" : "http");
+    }
+    if (authority != null && !out.contains("X-Forwarded-Host")) {
+      out.set("X-Forwarded-Host", authority.toString());
     }
     String length = in.get("content-length");
     String encoding = in.get("transfer-encoding");
@@ -165,6 +207,38 @@ public final class OriginProxy implements AutoCloseable {
       originRequest.setChunked(true);
     }
     return originRequest.send(request);
+  }
+
+  /**
+   * The authority to forward: the target's normalised host (the one the request was routed on)
+   * with the port the client named, if any; null when the request named no host.
+   */
+  static HostAndPort authority(HttpServerRequest request, RequestTarget target) {
+    if (target.host() == null) {
+      return null;
+    }
+    String uri = request.uri();
+    String named;
+    if (uri.regionMatches(true, 0, "http://", 0, 7) || uri.regionMatches(true, 0, "https://", 0, 8)) {
+      int start = uri.indexOf("//") + 2;
+      int end = start;
+      while (end < uri.length() && "/?#".indexOf(uri.charAt(end)) < 0) {
+        end++;
+      }
+      named = uri.substring(start, end);
+    } else if (request.version() == HttpVersion.HTTP_2 && request.authority() != null) {
+      return HostAndPort.create(target.host(), request.authority().port());
+    } else {
+      named = request.getHeader("Host");
+    }
+    int port = -1;
+    if (named != null) {
+      int colon = named.lastIndexOf(':');
+      if (colon > named.lastIndexOf(']') && colon + 1 < named.length()) {
+        port = Integer.parseInt(named.substring(colon + 1).strip()); // RequestTarget checked it
+      }
+    }
+    return HostAndPort.create(target.host(), port);
   }
 
   /**

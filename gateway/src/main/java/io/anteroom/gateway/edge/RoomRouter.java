@@ -18,16 +18,18 @@ final class RoomRouter<R> {
   private record Entry<R>(String host, String path, R room) {}
 
   private final List<Entry<R>> entries;
+  private final boolean hostScoped;
 
   private RoomRouter(List<Entry<R>> entries) {
     this.entries = entries;
+    this.hostScoped = entries.stream().anyMatch(e -> !e.host().equals("*"));
   }
 
   static <R> RoomRouter<R> of(List<R> rooms, java.util.function.Function<R, List<Route>> routes) {
     var all = new ArrayList<Entry<R>>();
     for (R room : rooms) {
       for (Route r : routes.apply(room)) {
-        all.add(new Entry<>(r.host().toLowerCase(Locale.ROOT), r.path(), room));
+        all.add(new Entry<>(routeHost(r.host()), r.path(), room));
       }
     }
     all.sort(Comparator.<Entry<R>, Boolean>comparing(e -> e.host().equals("*"))
@@ -35,9 +37,12 @@ final class RoomRouter<R> {
     return new RoomRouter<>(List.copyOf(all));
   }
 
-  /** The room for this request, or null when no route matches (the request is proxied as is). */
-  R route(String hostHeader, String path) {
-    String host = hostOnly(hostHeader);
+  /**
+   * The room for this request, or null when no route matches (the request goes to the default
+   * origin). {@code host} and {@code path} are a {@link RequestTarget}'s, already normalised;
+   * a null host matches only {@code *} routes.
+   */
+  R route(String host, String path) {
     for (Entry<R> e : entries) {
       if ((e.host().equals("*") || e.host().equals(host)) && path.startsWith(e.path())) {
         return e.room();
@@ -46,14 +51,22 @@ final class RoomRouter<R> {
     return null;
   }
 
-  /** {@code Example.com:8080} → {@code example.com}; {@code [::1]:80} → {@code [::1]}. */
-  static String hostOnly(String hostHeader) {
-    if (hostHeader == null) {
-      return "";
+  /** Whether any route names a host: then a request without a host cannot be routed safely. */
+  boolean hostScoped() {
+    return hostScoped;
+  }
+
+  /**
+   * A configured route host as requests' hosts are normalised ({@code Shop.Example.com.} is
+   * {@code shop.example.com}); the config loader has refused hosts that do not parse.
+   */
+  static String routeHost(String configured) {
+    if (configured.equals("*")) {
+      return configured;
     }
-    int colon = hostHeader.lastIndexOf(':');
-    int bracket = hostHeader.lastIndexOf(']');
-    String host = colon > bracket ? hostHeader.substring(0, colon) : hostHeader;
-    return host.toLowerCase(Locale.ROOT);
+    if (RequestTarget.parse("/", configured, null) instanceof RequestTarget t && t.host() != null) {
+      return t.host();
+    }
+    return configured.toLowerCase(Locale.ROOT);
   }
 }

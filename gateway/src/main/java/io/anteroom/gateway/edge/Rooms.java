@@ -5,6 +5,7 @@ import io.anteroom.gateway.admission.RoomGate;
 import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.queue.QueueResponder;
+import io.anteroom.gateway.config.TemplateDirectory;
 import io.anteroom.gateway.ticket.TicketCodec;
 import io.anteroom.gateway.ticket.TicketCookie;
 
@@ -44,6 +45,8 @@ public final class Rooms implements AutoCloseable {
   private final Function<RoomSettings, QueuePacing> pacing;
   private final java.time.Clock clock;
   private final TicketCodec codec;
+  private final TemplateDirectory templates;
+  private final ClientAddress clients;
   private final Map<URI, OriginProxy> origins = new HashMap<>();
   private final OriginProxy defaultProxy;
   private volatile Snapshot snapshot;
@@ -58,16 +61,23 @@ public final class Rooms implements AutoCloseable {
     this.defaultOrigin = config.origin();
     this.originTimeoutSeconds = config.originTimeoutSeconds();
     this.pacing = pacing;
+    this.templates = new TemplateDirectory(config.templatesDir());
+    this.clients = new ClientAddress(config.trustedProxies());
     this.defaultProxy = origin(defaultOrigin);
     var byId = new LinkedHashMap<String, RoomRuntime>();
     for (RoomSettings s : config.rooms()) {
-      byId.put(s.id(), build(s, gates.create(s), null));
+      byId.put(s.id(), build(s, gates.create(s), null, new QueueResponder(s, templates)));
     }
     publish(byId);
   }
 
   public Snapshot snapshot() {
     return snapshot;
+  }
+
+  /** Who clients are (the peer, or what a trusted proxy says). */
+  ClientAddress clients() {
+    return clients;
   }
 
   /** Proxy for requests that match no room. */
@@ -91,7 +101,8 @@ public final class Rooms implements AutoCloseable {
           + " change it");
     }
     checkRoutes(byId, s);
-    RoomRuntime runtime = build(s, gates.create(s), null);
+    var responder = new QueueResponder(s, templates); // a refused template changes nothing
+    RoomRuntime runtime = build(s, gates.create(s), null, responder);
     byId.put(s.id(), runtime);
     publish(byId);
     return runtime;
@@ -107,8 +118,9 @@ public final class Rooms implements AutoCloseable {
     }
     byId.remove(s.id());
     checkRoutes(byId, s);
+    var responder = new QueueResponder(s, templates); // a refused template changes nothing
     old.gate().reconfigure(s);
-    RoomRuntime runtime = build(s, old.gate(), old);
+    RoomRuntime runtime = build(s, old.gate(), old, responder);
     byId.put(s.id(), runtime);
     publish(byId);
     return runtime;
@@ -137,7 +149,8 @@ public final class Rooms implements AutoCloseable {
     }
   }
 
-  private RoomRuntime build(RoomSettings s, RoomGate gate, RoomRuntime previous) {
+  private RoomRuntime build(RoomSettings s, RoomGate gate, RoomRuntime previous,
+      QueueResponder responder) {
     var meters = previous != null ? previous.meters() : RoomRuntime.Meters.register(registry, s.id());
     if (!s.originProtection().enabled()) {
       gate.limitNewUsersPerMinute(s.newUsersPerMinute());
@@ -149,12 +162,13 @@ public final class Rooms implements AutoCloseable {
             : s.newUsersPerMinute());
     var cookie = new TicketCookie(s.id(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(),
         codec);
-    return new RoomRuntime(s, gate, cookie, new BypassMatcher(s.bypass()), new QueueResponder(s),
+    return new RoomRuntime(s, gate, cookie, new BypassMatcher(s.bypass()), responder,
         origin(s.origin().orElse(defaultOrigin)), pacing.apply(s), meters, protection);
   }
 
   private synchronized OriginProxy origin(URI uri) {
-    return origins.computeIfAbsent(uri, u -> new OriginProxy(vertx, u, originTimeoutSeconds));
+    return origins.computeIfAbsent(uri, u -> new OriginProxy(vertx, u, originTimeoutSeconds,
+        clients));
   }
 
   private void publish(Map<String, RoomRuntime> byId) {

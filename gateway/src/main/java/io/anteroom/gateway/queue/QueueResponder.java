@@ -1,5 +1,6 @@
 package io.anteroom.gateway.queue;
 
+import io.anteroom.gateway.config.TemplateDirectory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.mustachejava.DefaultMustacheFactory;
@@ -39,26 +40,39 @@ public final class QueueResponder {
   private final QueueingMethod queueingMethod;
   private final boolean jsonResponse;
 
-  public QueueResponder(RoomSettings room) {
-    this.page = compile(room);
+  /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
+  public QueueResponder(RoomSettings room, TemplateDirectory templates) {
+    this.page = compile(room, templates);
     this.queueingMethod = room.queueingMethod();
     this.jsonResponse = room.jsonResponse();
   }
 
-  /** Compiles the room's template or the default; a broken template is a config error. */
-  static Mustache compile(RoomSettings room) {
-    var factory = new DefaultMustacheFactory();
+  /**
+   * Compiles the room's template or the default; a broken or refused template is a config error.
+   * Partials ({@code {{> name}}}) resolve inside the template directory only, under the same
+   * rules as the template itself; the built-in page has none and may include none.
+   */
+  static Mustache compile(RoomSettings room, TemplateDirectory templates) {
+    var factory = new DefaultMustacheFactory(name -> {
+      try {
+        return Files.newBufferedReader(templates.resolve(name), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
     try (Reader reader = room.template().isPresent()
-        ? Files.newBufferedReader(room.template().get(), StandardCharsets.UTF_8)
+        ? Files.newBufferedReader(templates.resolve(room.template().get()), StandardCharsets.UTF_8)
         : new InputStreamReader(QueueResponder.class.getResourceAsStream("queue-page.mustache"),
             StandardCharsets.UTF_8)) {
-      return factory.compile(reader, room.template().map(Object::toString).orElse("default"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("rooms[" + room.id() + "].template: cannot read "
-          + room.template().orElse(null), e);
+      return factory.compile(reader, room.template().orElse("default"));
+    } catch (IOException | UncheckedIOException e) {
+      throw new IllegalArgumentException("template: cannot read " + room.template().orElse(null)
+          + ": " + e.getMessage(), e);
     } catch (MustacheException e) {
-      throw new IllegalArgumentException("rooms[" + room.id() + "].template: not a valid Mustache"
-          + " template: " + e.getMessage(), e);
+      throw new IllegalArgumentException("template: not a valid Mustache template: "
+          + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("template: " + e.getMessage(), e);
     }
   }
 

@@ -41,6 +41,21 @@ public final class TicketKeys {
     }
   }
 
+  /**
+   * For a gateway of a multi-gateway deployment: the keys must be shared, so they are taken from
+   * the config or an existing {@code dataDir/ticket-keys} file and never generated here (a gateway
+   * with keys of its own would turn every user that another gateway admitted into a new user).
+   *
+   * @throws IllegalArgumentException saying how to share them
+   */
+  public static void requireShared(List<TicketKey> configured, Path dataDir) {
+    if (configured.isEmpty() && !Files.exists(dataDir.resolve(FILE))) {
+      throw new IllegalArgumentException("no ticket keys: every gateway of a deployment must use"
+          + " the same keys; set ticketKeys in the config, or copy the " + FILE + " file of"
+          + " another gateway (or of anteroom run) to " + dataDir.resolve(FILE));
+    }
+  }
+
   /** Creates the secret file with owner-only permissions from the start (no window at 0644). */
   static void generate(Path file) throws IOException {
     Files.createDirectories(file.getParent());

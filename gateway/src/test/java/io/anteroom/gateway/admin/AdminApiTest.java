@@ -11,6 +11,8 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import io.anteroom.gateway.TestOrigin;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,6 +136,96 @@ class AdminApiTest {
       assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue();
       assertThat(h.admin("PUT", "/api/rooms/shop/queueAll", "maybe").statusCode())
           .isEqualTo(400);
+    }
+  }
+
+  private static String room(String template) {
+    return "{\"id\":\"shop\",\"totalActiveUsers\":1,\"template\":\"" + template + "\"}";
+  }
+
+  /** The confirmed attack: the queue page served the data directory's ticket keys, /etc/passwd. */
+  @Test
+  void theAdminApiCannotPublishAFileOutsideTheTemplatesDirectory(@TempDir Path root)
+      throws Exception {
+    Path data = java.nio.file.Files.createDirectories(root.resolve("data"));
+    Path templates = java.nio.file.Files.createDirectories(root.resolve("templates"));
+    java.nio.file.Files.writeString(templates.resolve("page.mustache"),
+        "<p>custom {{> parts/footer}}</p>");
+    java.nio.file.Files.createDirectories(templates.resolve("parts"));
+    java.nio.file.Files.writeString(templates.resolve("parts/footer.mustache"), "footer");
+    java.nio.file.Files.writeString(root.resolve("outside.mustache"), "OUTSIDE");
+    java.nio.file.Files.writeString(templates.resolve("escape.mustache"), "{{> ../outside}}");
+    java.nio.file.Files.createSymbolicLink(templates.resolve("link.mustache"),
+        data.resolve("ticket-keys"));
+    try (var h = new Harness(data, "templatesDir: " + templates
+        + "\nrooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
+      String keys = java.nio.file.Files.readString(data.resolve("ticket-keys")).split(" ")[1]
+          .strip();
+      for (String attack : List.of(data.resolve("ticket-keys").toString(),
+          "../../../../../etc/passwd", "/etc/passwd", "../data/ticket-keys", "link.mustache",
+          "escape.mustache")) {
+        var r = h.admin("PUT", "/api/rooms/shop", room(attack));
+        assertThat(r.statusCode()).as(attack).isEqualTo(400);
+        assertThat(r.body()).as(attack).contains("template");
+      }
+      assertThat(h.admin("PUT", "/api/rooms/shop", room("page.mustache")).statusCode())
+          .as("a template of the directory, with a partial inside it").isEqualTo(200);
+      h.browser().get("/");
+      String page = h.browser().get("/").body();
+      assertThat(page).isEqualTo("<p>custom footer</p>").doesNotContain(keys, "root:");
+    }
+  }
+
+  /** As confirmed: the queue page served the ticket keys, and /etc/passwd by a relative path. */
+  @Test
+  void theQueuePageNeverServesTheTicketKeysOrEtcPasswd() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
+      String keys = java.nio.file.Files.readString(dataDir.resolve("ticket-keys")).split(" ")[1]
+          .strip();
+      for (String attack : List.of(dataDir.resolve("ticket-keys").toString(),
+          "../../../../../etc/passwd")) {
+        assertThat(h.admin("PUT", "/api/rooms/shop", room(attack)).statusCode()).as(attack)
+            .isEqualTo(400);
+        h.browser().get("/");
+        assertThat(h.browser().get("/").body()).as(attack).contains("You are in line")
+            .doesNotContain(keys, "root:");
+      }
+    }
+  }
+
+  @Test
+  void withoutATemplatesDirectoryOnlyTheBuiltInPageIsAvailable() throws Exception {
+    java.nio.file.Files.writeString(dataDir.resolve("page.mustache"), "custom");
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
+      var r = h.admin("PUT", "/api/rooms/shop", room("page.mustache"));
+      assertThat(r.statusCode()).isEqualTo(400);
+      assertThat(r.body()).contains("no templatesDir is configured");
+      h.browser().get("/");
+      assertThat(h.browser().get("/").body()).contains("You are in line");
+    }
+  }
+
+  @Test
+  void roomOriginsMustBePlainHttpUrls() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop } ]")) {
+      for (String origin : List.of("http://user:pw@127.0.0.1:1", "file:///etc/passwd",
+          "http://127.0.0.1:1/admin?x=1", "gopher://127.0.0.1:1")) {
+        var r = h.admin("PUT", "/api/rooms/shop", "{\"id\":\"shop\",\"origin\":\"" + origin
+            + "\"}");
+        assertThat(r.statusCode()).as(origin).isEqualTo(400);
+        assertThat(r.body()).as(origin).contains("origin");
+      }
+    }
+  }
+
+  @Test
+  void metricsCanBeProtectedByTheToken() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop } ]", new TestOrigin(),
+        new io.anteroom.objects.ManualScheduler(Harness.START), null, "dc1", 1,
+        "protectMetrics: true")) {
+      assertThat(plain(h, h.adminUrl() + "/metrics").statusCode()).isEqualTo(401);
+      assertThat(h.admin("GET", "/metrics", null).body()).contains("anteroom_room_shop");
+      assertThat(plain(h, h.adminUrl() + "/health").statusCode()).isEqualTo(200);
     }
   }
 }

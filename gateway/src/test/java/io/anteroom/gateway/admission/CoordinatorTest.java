@@ -6,6 +6,13 @@ import io.anteroom.objects.ManualScheduler;
 import io.anteroom.gateway.TestOrigin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.http.HttpObjectTransport;
+import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.coordinator.RoomObjects;
+import io.vertx.core.net.SelfSignedCertificate;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.anteroom.objects.http.HttpObjectServer;
@@ -72,6 +79,85 @@ class CoordinatorTest {
     } finally {
       dublinLink.close();
       nairobiLink.close();
+      coordinator.close();
+      runtime.close();
+    }
+  }
+
+  private static final SharedSecret SECRET = SharedSecret.generate("k1");
+
+  /** Key generation is slow on a shared machine: one certificate for the TLS tests. */
+  private static final class Certificate {
+    static final SelfSignedCertificate LOCALHOST = SelfSignedCertificate.create("localhost");
+  }
+
+  @Test
+  void gatewaysHoldingTheDeploymentSecretShareTheRoomOverTls() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var runtime = Harness.runtime(scheduler);
+    var cert = Certificate.LOCALHOST;
+    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET),
+        Path.of(cert.certificatePath()), Path.of(cert.privateKeyPath()));
+    URI uri = URI.create("https://localhost:" + coordinator.actualPort());
+    var link = ObjectCoordination.remote(uri, Duration.ofSeconds(5), SECRET,
+        List.of(Path.of(cert.certificatePath())));
+    try (var gw = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 2 } ]",
+        new TestOrigin(), scheduler, link, "dublin")) {
+      assertThat(coordinator.authenticated()).isTrue();
+      assertThat(Browser.reachedOrigin(gw.browser().get("/"))).isTrue();
+      assertThat(Browser.reachedOrigin(gw.browser().get("/"))).isTrue();
+      gw.report("shop");
+      var st = JSON.readTree(gw.admin("GET", "/api/rooms/shop/status", null).body());
+      assertThat(st.get("degraded").asBoolean()).as("reports are accepted").isFalse();
+      assertThat(Browser.reachedOrigin(gw.browser().get("/")))
+          .as("the counters are shared: the room is full").isFalse();
+    } finally {
+      link.close();
+      coordinator.close();
+      runtime.close();
+    }
+  }
+
+  @Test
+  void aGatewayWithAWrongSecretIsRefusedAndItsRoomDegrades() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var runtime = Harness.runtime(scheduler);
+    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null,
+        null);
+    var intruder = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5),
+        SharedSecret.generate("k1"), List.of());
+    var unsigned = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
+    try (var wrong = new Harness(dataDir.resolve("wrong"),
+            "rooms: [ { id: shop, totalActiveUsers: 2, failMode: closed } ]", new TestOrigin(),
+            scheduler, intruder, "dublin");
+        var none = new Harness(dataDir.resolve("none"),
+            "rooms: [ { id: shop, totalActiveUsers: 2, failMode: closed } ]", new TestOrigin(),
+            scheduler, unsigned, "nairobi")) {
+      for (Harness h : List.of(wrong, none)) {
+        assertThat(Browser.reachedOrigin(h.browser().get("/")))
+            .as("no counter call succeeds: closed queues").isFalse();
+        h.report("shop");
+        var st = JSON.readTree(h.admin("GET", "/api/rooms/shop/status", null).body());
+        assertThat(st.get("degraded").asBoolean()).isTrue();
+      }
+    } finally {
+      intruder.close();
+      unsigned.close();
+      coordinator.close();
+      runtime.close();
+    }
+  }
+
+  @Test
+  void onlyTheGatewaysRpcSurfaceIsExported() throws Exception {
+    var runtime = Harness.runtime(new ManualScheduler(Harness.START));
+    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null,
+        null);
+    try (var transport = HttpObjectTransport.builder(uri(coordinator)).secret(SECRET).build()) {
+      var call = transport.call(RoomObjects.GLOBAL_NAMESPACE,
+          ObjectId.fromName(RoomObjects.GLOBAL_NAMESPACE, "shop"), "report", new byte[0]);
+      assertThatThrownBy(call::join).hasMessageContaining("HTTP 404");
+    } finally {
       coordinator.close();
       runtime.close();
     }

@@ -46,7 +46,7 @@ class ConfigLoaderTest {
         listen: 0.0.0.0:80
         origin: https://shop.example
         dataDir: /var/lib/anteroom
-        admin: { listen: 127.0.0.1:9999, token: s3cret }
+        admin: { listen: 127.0.0.1:9999, token: s3cret-s3cret-s3cret }
         ticketKeys:
           - { id: 7, secret: AAAAAAAAAAAAAAAAAAAAAA== }
         rooms:
@@ -79,7 +79,7 @@ class ConfigLoaderTest {
     var r = c.rooms().get(0);
     assertThat(c.ticketKeys()).hasSize(1);
     assertThat(c.ticketKeys().get(0).id()).isEqualTo(7);
-    assertThat(c.admin().token()).isEqualTo("s3cret");
+    assertThat(c.admin().token()).isEqualTo("s3cret-s3cret-s3cret");
     assertThat(r.routes()).hasSize(2);
     assertThat(r.origin()).contains(URI.create("http://10.0.0.5:8080"));
     assertThat(r.strategy()).isEqualTo(StrategyKind.EVEN_SPLIT);
@@ -148,6 +148,44 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void routePathsAndHostsMustBeInTheFormRequestsAreRoutedIn() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        rooms:
+          - { id: a, path: /Shop/./ }
+          - { id: b, path: "/%73hop//" }
+          - { id: c, path: /../x/ }
+          - { id: d, path: "/x?y" }
+          - { id: e, host: "shop.example.com:8443" }
+          - { id: f, host: "shop example" }
+          - { id: g, additionalRoutes: [ { host: x, path: //y/ } ] }
+        """, "x"))
+        .hasMessageContaining("rooms[0].path: \"/Shop/./\" is not in normal form; requests are"
+            + " routed on normalised paths, write \"/Shop/\"")
+        .hasMessageContaining("rooms[1].path: \"/%73hop//\" is not in normal form")
+        .hasMessageContaining("write \"/shop/\"")
+        .hasMessageContaining("rooms[2].path: \"/../x/\" is not a usable path prefix: the"
+            + " request path climbs above the root")
+        .hasMessageContaining("rooms[3].path: \"/x?y\" is a path prefix")
+        .hasMessageContaining("rooms[4].host: \"shop.example.com:8443\" is not a host name:"
+            + " write the name only")
+        .hasMessageContaining("rooms[5].host: \"shop example\" is not a host name")
+        .hasMessageContaining("rooms[6].additionalRoutes[0].path: \"//y/\" is not in normal"
+            + " form");
+  }
+
+  @Test
+  void originsAreOnlySchemeHostAndPort() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        origin: http://user:pw@10.0.0.1:80
+        rooms:
+          - { id: a, origin: "http://10.0.0.2/app?x=1" }
+        """, "x"))
+        .hasMessageContaining("origin: \"http://user:pw@10.0.0.1:80\" must be only"
+            + " scheme://host[:port] (no user information, path, query or fragment)")
+        .hasMessageContaining("rooms[0].origin: \"http://10.0.0.2/app?x=1\" must be only");
+  }
+
+  @Test
   void twoRoomsCannotShareARoute() {
     assertThatThrownBy(() -> ConfigLoader.parse("""
         rooms:
@@ -163,11 +201,39 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void aMissingTemplateFileIsAConfigError() {
+  void templatesAreFileNamesInsideTheTemplatesDirectory(@org.junit.jupiter.api.io.TempDir Path dir) {
     assertThatThrownBy(() -> ConfigLoader.parse("""
-        rooms: [ { id: a, template: /nonexistent/page.mustache } ]
-        """, "x")).hasMessageContaining("rooms[0].template: file /nonexistent/page.mustache does"
-        + " not exist");
+        templatesDir: %s
+        rooms:
+          - { id: a, template: page.mustache }
+          - { id: b, template: /etc/passwd }
+          - { id: c, template: ../x.mustache }
+        """.formatted(dir), "x"))
+        .hasMessageContaining("rooms[0].template: \"page.mustache\": no such readable file in"
+            + " templatesDir")
+        .hasMessageContaining("rooms[1].template: \"/etc/passwd\" is not a template name: give a"
+            + " file name relative to templatesDir")
+        .hasMessageContaining("rooms[2].template: \"../x.mustache\" is not a template name");
+    assertThatThrownBy(() -> ConfigLoader.parse("rooms: [ { id: a, template: page.mustache } ]",
+        "x")).hasMessageContaining("rooms[0].template: \"page.mustache\": no templatesDir is"
+        + " configured");
+    assertThatThrownBy(() -> ConfigLoader.parse("dataDir: %s/data\ntemplatesDir: %s"
+        .formatted(dir, dir), "x")).hasMessageContaining("templatesDir: \"" + dir
+        + "\" contains dataDir");
+  }
+
+  @Test
+  void trustedProxiesAreCidrBlocks() {
+    assertThat(ConfigLoader.parse("trustedProxies: [ 10.0.0.0/8, '::1' ]", "x").trustedProxies())
+        .containsExactly("10.0.0.0/8", "::1");
+    assertThatThrownBy(() -> ConfigLoader.parse("trustedProxies: [ lb.example ]", "x"))
+        .hasMessageContaining("trustedProxies: [0] \"lb.example\" is not a CIDR block");
+  }
+
+  @Test
+  void anAdminTokenNeedsSixteenCharacters() {
+    assertThatThrownBy(() -> ConfigLoader.parse("admin: { token: change-me }", "x"))
+        .hasMessageContaining("admin.token: is 9 characters; at least 16 are required");
   }
 
   @Test
@@ -202,12 +268,13 @@ class ConfigLoaderTest {
         rooms:
           - id: shop
             origin: http://127.0.0.1:1
-            template: %s
+            template: queue-page.mustache
             queueingMethod: passthrough
             failMode: open
             strategy: utilizationScaled
-        """.formatted(Path.of("src/main/resources/io/anteroom/gateway/queue/queue-page.mustache")
-        .toAbsolutePath()), "x").rooms().get(0);
+        templatesDir: %s
+        """.formatted(Path.of("src/main/resources/io/anteroom/gateway/queue").toAbsolutePath()),
+        "x").rooms().get(0);
     var json = ConfigLoader.toJson(room);
     var names = new java.util.ArrayList<String>();
     json.fieldNames().forEachRemaining(names::add);

@@ -45,10 +45,26 @@ public class ProxyBehaviourTest {
       assertThat(r.headers().firstValue("x-origin-uri")).contains("/cart/items?sku=42&qty=2");
       assertThat(r.body()).isEqualTo("origin:/cart/items:" + "x".repeat(1 << 20));
       assertThat(h.origin.lastHeaders).containsEntry("x-custom", "kept")
-          .containsEntry("x-forwarded-for", "203.0.113.9, 127.0.0.1")
+          .containsEntry("x-forwarded-for", "127.0.0.1") // the client's own is not believed
           .containsEntry("x-forwarded-proto", "http")
           .containsEntry("x-forwarded-host", "127.0.0.1:" + h.gateway.port());
       assertThat(r.headers().firstValue("anteroom-throttle")).contains("0");
+    }
+  }
+
+  @Test
+  void aResponseThatSetsATicketIsNeverStorableByASharedCache() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser user = h.browser();
+      for (String path : new String[] {"/public", "/public", "/plain"}) {
+        HttpResponse<String> r = user.get(path);
+        assertThat(Browser.reachedOrigin(r)).isTrue();
+        assertThat(r.headers().allValues("set-cookie")).as(path).isNotEmpty();
+        String cacheControl = String.join(", ", r.headers().allValues("cache-control"));
+        assertThat(cacheControl).as(path).contains("private").doesNotContain("public", "s-maxage");
+      }
+      assertThat(String.join(", ", user.get("/public").headers().allValues("cache-control")))
+          .as("the origin's other directives stay").isEqualTo("private, max-age=600");
     }
   }
 

@@ -27,8 +27,9 @@ class RoutingTest {
   }
 
   @Test
-  void anExactHostWinsOverAnyHostIgnoringCaseAndPort() {
-    assertThat(router.route("Shop.Example:8080", "/sale/vip/1").id()).isEqualTo("vip");
+  void anExactHostWinsOverAnyHost() {
+    // the router gets RequestTarget's normalised host (lower case, no port, no trailing dot)
+    assertThat(router.route("shop.example", "/sale/vip/1").id()).isEqualTo("vip");
     assertThat(router.route("other.example", "/sale/vip/1").id()).isEqualTo("sale");
     assertThat(router.route("m.example", "/about").id()).isEqualTo("sale");
   }
@@ -38,6 +39,14 @@ class RoutingTest {
     var only = RoomRouter.of(List.of(new R("a", List.of(new Route("a.example", "/")))), R::routes);
     assertThat(only.route("b.example", "/")).isNull();
     assertThat(only.route(null, "/")).isNull();
+    assertThat(only.hostScoped()).isTrue();
+    assertThat(router.route(null, "/sale/vip/1").id()).as("no host: only * routes").isEqualTo("sale");
+  }
+
+  @Test
+  void configuredHostsAreComparedInTheirNormalForm() {
+    var r = RoomRouter.of(List.of(new R("a", List.of(new Route("Shop.Example.", "/")))), R::routes);
+    assertThat(r.route("shop.example", "/x").id()).isEqualTo("a");
   }
 
   record Req(String path, Map<String, String> headers, Map<String, String> cookies, String clientIp)

@@ -1,0 +1,62 @@
+package io.anteroom.gateway.edge;
+
+import io.anteroom.gateway.config.Cidr;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.List;
+
+/**
+ * Who the client is. The connection's peer, unless the peer is one of the configured
+ * {@code trustedProxies}: then the {@code X-Forwarded-For} chain it sent is walked from the right,
+ * over addresses of trusted proxies, to the first address that is not one. A client that is not a
+ * trusted proxy cannot name another address for itself: its {@code X-Forwarded-*} headers are
+ * ignored here and replaced when forwarding ({@link OriginProxy}).
+ *
+ * <p>Immutable and thread-safe; never resolves a host name (only IP literals are compared).
+ */
+public final class ClientAddress {
+
+  private final List<Cidr> trusted;
+
+  public ClientAddress(List<String> trustedProxies) {
+    this.trusted = trustedProxies.stream().map(Cidr::parse).toList();
+  }
+
+  /** The peer's IP address, or null if unknown. */
+  static String peer(HttpServerRequest request) {
+    return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+  }
+
+  /** Whether {@code ip} is a trusted proxy, whose {@code X-Forwarded-*} headers are believed. */
+  boolean trusted(String ip) {
+    if (ip == null || trusted.isEmpty()) {
+      return false;
+    }
+    for (Cidr c : trusted) {
+      if (c.contains(ip)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The address the request is believed to come from (for {@code cidr} bypass rules). */
+  String of(HttpServerRequest request) {
+    String client = peer(request);
+    if (!trusted(client)) {
+      return client;
+    }
+    List<String> values = request.headers().getAll("X-Forwarded-For");
+    String[] hops = String.join(",", values).split(",");
+    for (int i = hops.length - 1; i >= 0; i--) {
+      String hop = hops[i].strip();
+      if (!Cidr.isLiteral(hop)) {
+        break; // garbage from the client's side of the chain: stop at the last believed hop
+      }
+      client = hop;
+      if (!trusted(hop)) {
+        break;
+      }
+    }
+    return client;
+  }
+}
