@@ -73,8 +73,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       return;
     }
     RoomSettings s = room.settings();
-    if (s.suspended()
-        || !room.bypass().isEmpty() && room.bypass().bypasses(facts(request, target, snapshotClients()))) {
+    if (s.suspended() || !room.bypass().isEmpty()
+        && room.bypass().bypasses(facts(request, target, rooms.clients()))) {
       room.meters().bypassed().mark();
       forward(request, target, room, room.origin(), null, null);
       return;
@@ -121,13 +121,13 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
 
   private static void badRequest(HttpServerRequest request, String reason) {
     request.resume();
-    request.response().setStatusCode(400).putHeader("Content-Type", "text/plain; charset=utf-8")
-        .putHeader("Cache-Control", "no-store").putHeader("Connection", "close")
-        .putHeader(THROTTLE_HEADER, "0").end("400 Bad Request: " + reason + "\n");
-  }
-
-  private ClientAddress snapshotClients() {
-    return rooms.clients();
+    HttpServerResponse response = request.response().setStatusCode(400)
+        .putHeader("Content-Type", "text/plain; charset=utf-8")
+        .putHeader("Cache-Control", "no-store").putHeader(THROTTLE_HEADER, "0");
+    if (request.version() != HttpVersion.HTTP_2) {
+      response.putHeader("Connection", "close"); // HTTP/2 has no connection-specific headers
+    }
+    response.end("400 Bad Request: " + reason + "\n");
   }
 
   private void answer(HttpServerRequest request, RequestTarget target, RoomRuntime room,

@@ -162,6 +162,8 @@ class HostileTargetTest {
       assertThat(r.status()).isEqualTo(400);
       assertThat(r.body()).contains("encoded /");
       assertThat(h.origin.received).isEmpty();
+      assertThat(h2c(h, "/shop/%2e%2e%2fx")).as("over h2c too").contains("encoded /");
+      assertThat(h2cStatus).isEqualTo(400);
     }
   }
 
