@@ -79,12 +79,13 @@ class LayeringTest {
           .whereLayer("bench").mayNotBeAccessedByAnyLayer();
 
   /**
-   * The gateway's packages by role, lowest first: settings, the ticket, the decision, the queue
+   * The gateway's packages by role, lowest first: request matching values, settings, the ticket, the decision, the queue
    * answers, the request path, then the admin API, the demo and the composition root.
    */
   static final ArchRule GATEWAY_PACKAGES_DEPEND_ONLY_DOWNWARD =
       layeredArchitecture()
           .consideringOnlyDependenciesInLayers()
+          .layer("match").definedBy("io.anteroom.gateway.match..")
           .layer("config").definedBy("io.anteroom.gateway.config..")
           .layer("ticket").definedBy("io.anteroom.gateway.ticket..")
           .layer("admission").definedBy("io.anteroom.gateway.admission..")
@@ -100,7 +101,9 @@ class LayeringTest {
           .whereLayer("queue").mayOnlyBeAccessedByLayers("edge", "admin", "demo", "root")
           .whereLayer("admission").mayOnlyBeAccessedByLayers("queue", "edge", "admin", "demo", "root")
           .whereLayer("ticket")
-          .mayOnlyBeAccessedByLayers("admission", "queue", "edge", "admin", "demo", "root");
+          .mayOnlyBeAccessedByLayers("admission", "queue", "edge", "admin", "demo", "root")
+          .whereLayer("config")
+          .mayOnlyBeAccessedByLayers("ticket", "admission", "queue", "edge", "admin", "demo", "root");
 
   /** A cycle between packages means some package depends upward; none is allowed. */
   static final ArchRule NO_PACKAGE_CYCLES =

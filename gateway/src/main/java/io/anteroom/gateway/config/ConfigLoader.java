@@ -1,5 +1,6 @@
 package io.anteroom.gateway.config;
 
+import io.anteroom.gateway.match.Cidr;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

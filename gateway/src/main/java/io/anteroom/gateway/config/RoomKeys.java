@@ -1,5 +1,6 @@
 package io.anteroom.gateway.config;
 
+import io.anteroom.gateway.match.Cidr;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;

@@ -1,6 +1,8 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.config.Cidr;
+import io.anteroom.gateway.match.Glob;
+import io.anteroom.gateway.match.RequestTarget;
+import io.anteroom.gateway.match.Cidr;
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.config.Cidr;
+import io.anteroom.gateway.match.Cidr;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.gateway.match.RequestTargetResult;
+import io.anteroom.gateway.match.RequestTarget;
 import io.anteroom.gateway.admission.RoomGate;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.ticket.TicketCookie;

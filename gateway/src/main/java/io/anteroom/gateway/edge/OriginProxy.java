@@ -1,5 +1,6 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.gateway.match.RequestTarget;
 import io.anteroom.gateway.Gateway;
 
 import io.vertx.core.MultiMap;

@@ -1,5 +1,6 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.gateway.match.RequestTarget;
 import io.anteroom.gateway.config.GatewayConfig.Route;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,7 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.config.Cidr;
+import io.anteroom.gateway.match.RequestTarget;
+import io.anteroom.gateway.match.Cidr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

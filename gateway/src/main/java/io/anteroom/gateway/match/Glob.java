@@ -1,4 +1,4 @@
-package io.anteroom.gateway.edge;
+package io.anteroom.gateway.match;
 
 import java.util.Arrays;
 import java.util.Objects;

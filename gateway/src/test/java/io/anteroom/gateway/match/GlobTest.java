@@ -1,4 +1,4 @@
-package io.anteroom.gateway.edge;
+package io.anteroom.gateway.match;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

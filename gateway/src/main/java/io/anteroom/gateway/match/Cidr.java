@@ -1,4 +1,4 @@
-package io.anteroom.gateway.config;
+package io.anteroom.gateway.match;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,8 +1,8 @@
-package io.anteroom.gateway.edge;
+package io.anteroom.gateway.match;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.gateway.edge.RequestTargetResult.Rejected;
+import io.anteroom.gateway.match.RequestTargetResult.Rejected;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
