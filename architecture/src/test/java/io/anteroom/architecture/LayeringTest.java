@@ -15,9 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The boundaries of the architecture (docs/architecture.md), checked over the main classes of
- * every module: the room core is pure, modules depend only downward, and no package cycle lets a
- * lower package reach a higher one.
+ * The boundaries of the architecture (docs/architecture.md), checked over the main classes of every
+ * module: the room core is pure, modules depend only downward, and no package cycle lets a lower
+ * package reach a higher one.
  */
 class LayeringTest {
   private static JavaClasses production;
@@ -61,49 +61,82 @@ class LayeringTest {
   static final ArchRule MODULES_DEPEND_ONLY_DOWNWARD =
       layeredArchitecture()
           .consideringOnlyDependenciesInLayers()
-          .layer("testkit").definedBy("io.anteroom.testkit..")
-          .layer("objects").definedBy("io.anteroom.objects..")
-          .layer("backpressure").definedBy("io.anteroom.backpressure..")
-          .layer("room").definedBy("io.anteroom.room..")
-          .layer("coordinator").definedBy("io.anteroom.coordinator..")
-          .layer("gateway").definedBy("io.anteroom.gateway..")
-          .layer("sim").definedBy("io.anteroom.sim..")
-          .layer("bench").definedBy("io.anteroom.bench..")
-          .whereLayer("testkit").mayNotBeAccessedByAnyLayer()
-          .whereLayer("objects").mayOnlyBeAccessedByLayers("coordinator", "gateway", "bench")
-          .whereLayer("backpressure").mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
-          .whereLayer("room").mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
-          .whereLayer("coordinator").mayOnlyBeAccessedByLayers("gateway", "bench")
-          .whereLayer("gateway").mayOnlyBeAccessedByLayers("bench")
-          .whereLayer("sim").mayNotBeAccessedByAnyLayer()
-          .whereLayer("bench").mayNotBeAccessedByAnyLayer();
+          .layer("testkit")
+          .definedBy("io.anteroom.testkit..")
+          .layer("objects")
+          .definedBy("io.anteroom.objects..")
+          .layer("backpressure")
+          .definedBy("io.anteroom.backpressure..")
+          .layer("room")
+          .definedBy("io.anteroom.room..")
+          .layer("coordinator")
+          .definedBy("io.anteroom.coordinator..")
+          .layer("gateway")
+          .definedBy("io.anteroom.gateway..")
+          .layer("sim")
+          .definedBy("io.anteroom.sim..")
+          .layer("bench")
+          .definedBy("io.anteroom.bench..")
+          .whereLayer("testkit")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("objects")
+          .mayOnlyBeAccessedByLayers("coordinator", "gateway", "bench")
+          .whereLayer("backpressure")
+          .mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
+          .whereLayer("room")
+          .mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
+          .whereLayer("coordinator")
+          .mayOnlyBeAccessedByLayers("gateway", "bench")
+          .whereLayer("gateway")
+          .mayOnlyBeAccessedByLayers("bench")
+          .whereLayer("sim")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("bench")
+          .mayNotBeAccessedByAnyLayer();
 
   /**
-   * The gateway's packages by role, lowest first: request matching values, settings, the ticket, the decision, the queue
-   * answers, the request path, then the admin API, the demo and the composition root.
+   * The gateway's packages by role, lowest first: request matching values, settings, the ticket,
+   * the decision, the queue answers, the request path, then the admin API, the demo and the
+   * composition root.
    */
   static final ArchRule GATEWAY_PACKAGES_DEPEND_ONLY_DOWNWARD =
       layeredArchitecture()
           .consideringOnlyDependenciesInLayers()
-          .layer("match").definedBy("io.anteroom.gateway.match..")
-          .layer("config").definedBy("io.anteroom.gateway.config..")
-          .layer("ticket").definedBy("io.anteroom.gateway.ticket..")
-          .layer("admission").definedBy("io.anteroom.gateway.admission..")
-          .layer("queue").definedBy("io.anteroom.gateway.queue..")
-          .layer("edge").definedBy("io.anteroom.gateway.edge..")
-          .layer("admin").definedBy("io.anteroom.gateway.admin..")
-          .layer("demo").definedBy("io.anteroom.gateway.demo..")
-          .layer("root").definedBy("io.anteroom.gateway")
-          .whereLayer("root").mayNotBeAccessedByAnyLayer()
-          .whereLayer("demo").mayOnlyBeAccessedByLayers("root")
-          .whereLayer("admin").mayOnlyBeAccessedByLayers("root")
-          .whereLayer("edge").mayOnlyBeAccessedByLayers("admin", "demo", "root")
-          .whereLayer("queue").mayOnlyBeAccessedByLayers("edge", "admin", "demo", "root")
-          .whereLayer("admission").mayOnlyBeAccessedByLayers("queue", "edge", "admin", "demo", "root")
+          .layer("match")
+          .definedBy("io.anteroom.gateway.match..")
+          .layer("config")
+          .definedBy("io.anteroom.gateway.config..")
+          .layer("ticket")
+          .definedBy("io.anteroom.gateway.ticket..")
+          .layer("admission")
+          .definedBy("io.anteroom.gateway.admission..")
+          .layer("queue")
+          .definedBy("io.anteroom.gateway.queue..")
+          .layer("edge")
+          .definedBy("io.anteroom.gateway.edge..")
+          .layer("admin")
+          .definedBy("io.anteroom.gateway.admin..")
+          .layer("demo")
+          .definedBy("io.anteroom.gateway.demo..")
+          .layer("root")
+          .definedBy("io.anteroom.gateway")
+          .whereLayer("root")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("demo")
+          .mayOnlyBeAccessedByLayers("root")
+          .whereLayer("admin")
+          .mayOnlyBeAccessedByLayers("root")
+          .whereLayer("edge")
+          .mayOnlyBeAccessedByLayers("admin", "demo", "root")
+          .whereLayer("queue")
+          .mayOnlyBeAccessedByLayers("edge", "admin", "demo", "root")
+          .whereLayer("admission")
+          .mayOnlyBeAccessedByLayers("queue", "edge", "admin", "demo", "root")
           .whereLayer("ticket")
           .mayOnlyBeAccessedByLayers("admission", "queue", "edge", "admin", "demo", "root")
           .whereLayer("config")
-          .mayOnlyBeAccessedByLayers("ticket", "admission", "queue", "edge", "admin", "demo", "root");
+          .mayOnlyBeAccessedByLayers(
+              "ticket", "admission", "queue", "edge", "admin", "demo", "root");
 
   /** A cycle between packages means some package depends upward; none is allowed. */
   static final ArchRule NO_PACKAGE_CYCLES =
@@ -115,7 +148,8 @@ class LayeringTest {
           .resideOutsideOfPackage("io.anteroom.testkit..")
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage("io.anteroom.testkit..", "org.junit..", "org.assertj..", "net.jqwik..");
+          .resideInAnyPackage(
+              "io.anteroom.testkit..", "org.junit..", "org.assertj..", "net.jqwik..");
 
   @Test
   void roomCoreImportsNoIoAndNoOtherModule() {
@@ -145,7 +179,8 @@ class LayeringTest {
   /** The purity rule is not vacuous: a core class importing the objects runtime breaks it. */
   @Test
   void roomCoreRuleFailsForACoreClassImportingObjects() {
-    JavaClasses violating = new ClassFileImporter().importClasses(CoreClassThatImportsObjects.class);
+    JavaClasses violating =
+        new ClassFileImporter().importClasses(CoreClassThatImportsObjects.class);
     assertThat(ROOM_CORE_IS_PURE.evaluate(violating).hasViolation()).isTrue();
   }
 }

@@ -8,25 +8,27 @@ import com.codahale.metrics.Clock;
  * since the epoch, which fit a {@code long} until the year 2262.
  */
 final class MetricsClock extends Clock {
-    private final java.time.Clock clock;
+  private final java.time.Clock clock;
 
-    MetricsClock(java.time.Clock clock) {
-        this.clock = clock;
-    }
+  MetricsClock(java.time.Clock clock) {
+    this.clock = clock;
+  }
 
-    @Override
-    public long getTick() {
-        return nanos(clock);
-    }
+  @Override
+  public long getTick() {
+    return nanos(clock);
+  }
 
-    /** Nanoseconds since the epoch on {@code clock}: the one tick both monitor and controllers use. */
-    static long nanos(java.time.Clock clock) {
-        java.time.Instant now = clock.instant();
-        return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000_000L), now.getNano());
-    }
+  /**
+   * Nanoseconds since the epoch on {@code clock}: the one tick both monitor and controllers use.
+   */
+  static long nanos(java.time.Clock clock) {
+    java.time.Instant now = clock.instant();
+    return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000_000L), now.getNano());
+  }
 
-    @Override
-    public long getTime() {
-        return clock.millis();
-    }
+  @Override
+  public long getTime() {
+    return clock.millis();
+  }
 }

@@ -9,29 +9,29 @@ import java.util.Objects;
  * call the wrapped controller directly.
  */
 final class SynchronizedRateController implements RateController {
-    private final RateController controller;
+  private final RateController controller;
 
-    SynchronizedRateController(RateController controller) {
-        this.controller = Objects.requireNonNull(controller, "controller");
-    }
+  SynchronizedRateController(RateController controller) {
+    this.controller = Objects.requireNonNull(controller, "controller");
+  }
 
-    @Override
-    public synchronized void onResponse(boolean throttle) {
-        controller.onResponse(throttle);
-    }
+  @Override
+  public synchronized void onResponse(boolean throttle) {
+    controller.onResponse(throttle);
+  }
 
-    @Override
-    public synchronized Duration nextDelay() {
-        return controller.nextDelay();
-    }
+  @Override
+  public synchronized Duration nextDelay() {
+    return controller.nextDelay();
+  }
 
-    @Override
-    public synchronized Duration interval() {
-        return controller.interval();
-    }
+  @Override
+  public synchronized Duration interval() {
+    return controller.interval();
+  }
 
-    @Override
-    public String toString() {
-        return "synchronized " + controller;
-    }
+  @Override
+  public String toString() {
+    return "synchronized " + controller;
+  }
 }

@@ -46,10 +46,10 @@ import picocli.CommandLine.Option;
  *
  * <ul>
  *   <li>{@code vertx}: the same Vert.x 5 HTTP server and client the gateway uses, one server and
- *       one client per event loop, forwarding method, URI and headers (plus
- *       {@code X-Forwarded-For}) and piping the response back, as the gateway's forwarding does.
- *   <li>{@code netty}: plain Netty 4.2 HTTP codecs on the native epoll transport (NIO when epoll
- *       is not available), one origin connection per client connection, the decoded request and
+ *       one client per event loop, forwarding method, URI and headers (plus {@code
+ *       X-Forwarded-For}) and piping the response back, as the gateway's forwarding does.
+ *   <li>{@code netty}: plain Netty 4.2 HTTP codecs on the native epoll transport (NIO when epoll is
+ *       not available), one origin connection per client connection, the decoded request and
  *       response objects passed through unchanged apart from {@code X-Forwarded-For}: about the
  *       least a Java HTTP/1.1 proxy can do per request.
  * </ul>
@@ -57,16 +57,21 @@ import picocli.CommandLine.Option;
  * <p>Usage: {@code ReferenceProxy --kind vertx|netty --port 8090 --origin-port 8081}; runs until
  * the process is stopped.
  */
-@Command(name = "reference-proxy", mixinStandardHelpOptions = true,
+@Command(
+    name = "reference-proxy",
+    mixinStandardHelpOptions = true,
     description = "A waiting-room-free reverse proxy on 127.0.0.1, for comparison only.")
 public final class ReferenceProxy implements Runnable {
 
   @Option(names = "--kind", required = true, description = "vertx or netty")
   String kind;
+
   @Option(names = "--port", required = true, description = "port to listen on (127.0.0.1)")
   int port;
+
   @Option(names = "--origin-port", required = true, description = "origin port on 127.0.0.1")
   int originPort;
+
   @Option(names = "--event-loops", description = "event loops (default: one per CPU)")
   int eventLoops = Runtime.getRuntime().availableProcessors();
 
@@ -82,11 +87,13 @@ public final class ReferenceProxy implements Runnable {
     switch (kind) {
       case "vertx" -> vertx();
       case "netty" -> netty();
-      default -> throw new CommandLine.ParameterException(new CommandLine(this),
-          "--kind: \"" + kind + "\" is not allowed; allowed: vertx, netty");
+      default ->
+          throw new CommandLine.ParameterException(
+              new CommandLine(this),
+              "--kind: \"" + kind + "\" is not allowed; allowed: vertx, netty");
     }
-    System.out.println("reference proxy (" + kind + ") on 127.0.0.1:" + port + " -> 127.0.0.1:"
-        + originPort);
+    System.out.println(
+        "reference proxy (" + kind + ") on 127.0.0.1:" + port + " -> 127.0.0.1:" + originPort);
     try {
       new CountDownLatch(1).await(); // until the process is stopped
     } catch (InterruptedException e) {
@@ -96,38 +103,58 @@ public final class ReferenceProxy implements Runnable {
 
   private void vertx() {
     Vertx vertx = Vertx.vertx();
-    vertx.deployVerticle(() -> new VerticleBase() {
-      private HttpClient client;
+    vertx
+        .deployVerticle(
+            () ->
+                new VerticleBase() {
+                  private HttpClient client;
 
-      @Override
-      public Future<?> start() {
-        client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-            new PoolOptions().setHttp1MaxSize(256));
-        return vertx.createHttpServer().requestHandler(this::forward).listen(port, "127.0.0.1");
-      }
+                  @Override
+                  public Future<?> start() {
+                    client =
+                        vertx.createHttpClient(
+                            new HttpClientOptions().setKeepAlive(true),
+                            new PoolOptions().setHttp1MaxSize(256));
+                    return vertx
+                        .createHttpServer()
+                        .requestHandler(this::forward)
+                        .listen(port, "127.0.0.1");
+                  }
 
-      private void forward(HttpServerRequest request) {
-        request.pause();
-        client.request(new RequestOptions().setHost("127.0.0.1").setPort(originPort)
-                .setMethod(request.method()).setURI(request.uri()))
-            .compose(out -> {
-              out.headers().setAll(request.headers()).remove("host")
-                  .set("X-Forwarded-For", request.remoteAddress().hostAddress());
-              request.resume();
-              return out.send();
-            })
-            .compose(in -> {
-              var response = request.response().setStatusCode(in.statusCode());
-              response.headers().setAll(in.headers()).remove("connection");
-              return in.pipe().to(response);
-            })
-            .onFailure(e -> {
-              if (!request.response().headWritten()) {
-                request.response().setStatusCode(502).end();
-              }
-            });
-      }
-    }, new DeploymentOptions().setInstances(eventLoops)).await();
+                  private void forward(HttpServerRequest request) {
+                    request.pause();
+                    client
+                        .request(
+                            new RequestOptions()
+                                .setHost("127.0.0.1")
+                                .setPort(originPort)
+                                .setMethod(request.method())
+                                .setURI(request.uri()))
+                        .compose(
+                            out -> {
+                              out.headers()
+                                  .setAll(request.headers())
+                                  .remove("host")
+                                  .set("X-Forwarded-For", request.remoteAddress().hostAddress());
+                              request.resume();
+                              return out.send();
+                            })
+                        .compose(
+                            in -> {
+                              var response = request.response().setStatusCode(in.statusCode());
+                              response.headers().setAll(in.headers()).remove("connection");
+                              return in.pipe().to(response);
+                            })
+                        .onFailure(
+                            e -> {
+                              if (!request.response().headWritten()) {
+                                request.response().setStatusCode(502).end();
+                              }
+                            });
+                  }
+                },
+            new DeploymentOptions().setInstances(eventLoops))
+        .await();
   }
 
   private void netty() {
@@ -138,14 +165,19 @@ public final class ReferenceProxy implements Runnable {
     Class<? extends Channel> clientType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(eventLoops, io);
     var origin = new InetSocketAddress("127.0.0.1", originPort);
-    new ServerBootstrap().group(group).channel(serverType)
+    new ServerBootstrap()
+        .group(group)
+        .channel(serverType)
         .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<>() {
-          @Override
-          protected void initChannel(Channel ch) {
-            ch.pipeline().addLast(new HttpServerCodec(), new Front(clientType, origin));
-          }
-        }).bind("127.0.0.1", port).syncUninterruptibly();
+        .childHandler(
+            new ChannelInitializer<>() {
+              @Override
+              protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new HttpServerCodec(), new Front(clientType, origin));
+              }
+            })
+        .bind("127.0.0.1", port)
+        .syncUninterruptibly();
     System.out.println("netty transport: " + (epoll ? "native epoll" : "nio"));
   }
 
@@ -164,22 +196,28 @@ public final class ReferenceProxy implements Runnable {
     public void channelActive(ChannelHandlerContext ctx) {
       Channel front = ctx.channel();
       front.config().setAutoRead(false); // nothing is read until the origin connection is up
-      ChannelFuture connected = new Bootstrap().group(front.eventLoop()).channel(clientType)
-          .option(ChannelOption.TCP_NODELAY, true)
-          .handler(new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-              ch.pipeline().addLast(new HttpClientCodec(), new Back(front));
-            }
-          }).connect(origin);
+      ChannelFuture connected =
+          new Bootstrap()
+              .group(front.eventLoop())
+              .channel(clientType)
+              .option(ChannelOption.TCP_NODELAY, true)
+              .handler(
+                  new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                      ch.pipeline().addLast(new HttpClientCodec(), new Back(front));
+                    }
+                  })
+              .connect(origin);
       upstream = connected.channel();
-      connected.addListener(done -> {
-        if (done.isSuccess()) {
-          front.config().setAutoRead(true);
-        } else {
-          front.close();
-        }
-      });
+      connected.addListener(
+          done -> {
+            if (done.isSuccess()) {
+              front.config().setAutoRead(true);
+            } else {
+              front.close();
+            }
+          });
     }
 
     @Override
@@ -190,8 +228,11 @@ public final class ReferenceProxy implements Runnable {
         return;
       }
       if (msg instanceof HttpRequest request) {
-        request.headers().set("X-Forwarded-For",
-            ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress());
+        request
+            .headers()
+            .set(
+                "X-Forwarded-For",
+                ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress());
       }
       if (msg instanceof LastHttpContent) {
         upstream.writeAndFlush(msg);

@@ -6,9 +6,10 @@ import io.anteroom.room.WorkerReport;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The RPC interface of a data center's coordinating durable object ({@link RoomObjects#DATA_CENTER_NAMESPACE},
- * object name {@link RoomObjects#dataCenterObjectName}). Workers report their deltas; the reply is the room state
- * they decide with, and the throttle signal their report interval adapts to (AIMD).
+ * The RPC interface of a data center's coordinating durable object ({@link
+ * RoomObjects#DATA_CENTER_NAMESPACE}, object name {@link RoomObjects#dataCenterObjectName}).
+ * Workers report their deltas; the reply is the room state they decide with, and the throttle
+ * signal their report interval adapts to (AIMD).
  *
  * <pre>{@code
  * DataCenterCoordinator dc = objects.dataCenter("shop", "dublin");
@@ -19,18 +20,20 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface DataCenterCoordinator {
 
-    /** Applies a worker's report (once per report id; a retry is harmless) and returns the data center's state. */
-    StateReply report(RoomConfig config, WorkerReport report);
+  /**
+   * Applies a worker's report (once per report id; a retry is harmless) and returns the data
+   * center's state.
+   */
+  StateReply report(RoomConfig config, WorkerReport report);
 
-    /** The same, for callers that must not block (the gateway's event loop). */
-    CompletableFuture<StateReply> reportAsync(RoomConfig config, WorkerReport report);
+  /** The same, for callers that must not block (the gateway's event loop). */
+  CompletableFuture<StateReply> reportAsync(RoomConfig config, WorkerReport report);
 
-    /**
-     * A coordinator's answer.
-     *
-     * @param state    the room state for the reporting worker's data center
-     * @param throttle true when the coordinator is over its threshold: report less often
-     */
-    record StateReply(RoomState state, boolean throttle) {
-    }
+  /**
+   * A coordinator's answer.
+   *
+   * @param state the room state for the reporting worker's data center
+   * @param throttle true when the coordinator is over its threshold: report less often
+   */
+  record StateReply(RoomState state, boolean throttle) {}
 }

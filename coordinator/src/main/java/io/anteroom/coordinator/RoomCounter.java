@@ -7,9 +7,9 @@ import io.anteroom.room.Rules;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The RPC interface of a counter object ({@link RoomObjects#COUNTER_NAMESPACE}, object name
- * {@link CounterKey#objectName()}): one per room and data center, plus the room's Anywhere counter. Its rule is
- * {@link MinuteCounter#take}.
+ * The RPC interface of a counter object ({@link RoomObjects#COUNTER_NAMESPACE}, object name {@link
+ * CounterKey#objectName()}): one per room and data center, plus the room's Anywhere counter. Its
+ * rule is {@link MinuteCounter#take}.
  *
  * <pre>{@code
  * Decision d = worker.decide(ticket, now);
@@ -21,9 +21,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface RoomCounter {
 
-    /** Draws the next number of {@code key.minute()}; granted (and, with spec rules, only then consumed) below {@code limit}. */
-    Grant take(Rules rules, CounterKey key, long limit);
+  /**
+   * Draws the next number of {@code key.minute()}; granted (and, with spec rules, only then
+   * consumed) below {@code limit}.
+   */
+  Grant take(Rules rules, CounterKey key, long limit);
 
-    /** The same, without blocking the caller. */
-    CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit);
+  /** The same, without blocking the caller. */
+  CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit);
 }

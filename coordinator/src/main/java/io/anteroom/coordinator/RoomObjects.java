@@ -14,69 +14,77 @@ import io.anteroom.room.CounterKey;
  * Grant g = objects.counter(draw.counter()).take(config.rules(), draw.counter(), draw.limit());
  * }</pre>
  *
- * <p>Namespaces and object names (for stubs over a remote transport, {@code Stubs.create(iface, namespace,
- * ObjectId.fromName(namespace, name), transport)}):
+ * <p>Namespaces and object names (for stubs over a remote transport, {@code Stubs.create(iface,
+ * namespace, ObjectId.fromName(namespace, name), transport)}):
+ *
  * <ul>
- *   <li>{@value #DATA_CENTER_NAMESPACE}: {@link DataCenterCoordinator}, name {@code room/dataCenter};</li>
- *   <li>{@value #GLOBAL_NAMESPACE}: {@link GlobalCoordinator}, name {@code room} (data center objects call it in
- *       their own runtime);</li>
- *   <li>{@value #COUNTER_NAMESPACE}: {@link RoomCounter}, name {@link CounterKey#objectName()}.</li>
+ *   <li>{@value #DATA_CENTER_NAMESPACE}: {@link DataCenterCoordinator}, name {@code
+ *       room/dataCenter};
+ *   <li>{@value #GLOBAL_NAMESPACE}: {@link GlobalCoordinator}, name {@code room} (data center
+ *       objects call it in their own runtime);
+ *   <li>{@value #COUNTER_NAMESPACE}: {@link RoomCounter}, name {@link CounterKey#objectName()}.
  * </ul>
  */
 public final class RoomObjects {
-    public static final String DATA_CENTER_NAMESPACE = "room-datacenter";
-    public static final String GLOBAL_NAMESPACE = "room-global";
-    public static final String COUNTER_NAMESPACE = "room-counter";
+  public static final String DATA_CENTER_NAMESPACE = "room-datacenter";
+  public static final String GLOBAL_NAMESPACE = "room-global";
+  public static final String COUNTER_NAMESPACE = "room-counter";
 
-    private final Namespace<DataCenterCoordinator> dataCenters;
-    private final Namespace<GlobalCoordinator> globals;
-    private final Namespace<RoomCounter> counters;
+  private final Namespace<DataCenterCoordinator> dataCenters;
+  private final Namespace<GlobalCoordinator> globals;
+  private final Namespace<RoomCounter> counters;
 
-    private RoomObjects(Namespace<DataCenterCoordinator> dataCenters, Namespace<GlobalCoordinator> globals,
-                        Namespace<RoomCounter> counters) {
-        this.dataCenters = dataCenters;
-        this.globals = globals;
-        this.counters = counters;
-    }
+  private RoomObjects(
+      Namespace<DataCenterCoordinator> dataCenters,
+      Namespace<GlobalCoordinator> globals,
+      Namespace<RoomCounter> counters) {
+    this.dataCenters = dataCenters;
+    this.globals = globals;
+    this.counters = counters;
+  }
 
-    /**
-     * Registers the three namespaces.
-     *
-     * @param dataCenterMonitor times worker reports; its {@code thresholdExceeded()} is the data center objects'
-     *                          throttle signal (one monitor for all data center objects of this runtime)
-     * @param globalMonitor     the same for the global objects
-     */
-    public static RoomObjects register(Runtime runtime, ThresholdMonitor dataCenterMonitor,
-                                       ThresholdMonitor globalMonitor) {
-        return new RoomObjects(
-                runtime.namespace(DATA_CENTER_NAMESPACE, DataCenterCoordinator.class,
-                        ctx -> new DataCenterObject(ctx, dataCenterMonitor)),
-                runtime.namespace(GLOBAL_NAMESPACE, GlobalCoordinator.class,
-                        ctx -> new GlobalObject(ctx, globalMonitor)),
-                runtime.namespace(COUNTER_NAMESPACE, RoomCounter.class, CounterObject::new));
-    }
+  /**
+   * Registers the three namespaces.
+   *
+   * @param dataCenterMonitor times worker reports; its {@code thresholdExceeded()} is the data
+   *     center objects' throttle signal (one monitor for all data center objects of this runtime)
+   * @param globalMonitor the same for the global objects
+   */
+  public static RoomObjects register(
+      Runtime runtime, ThresholdMonitor dataCenterMonitor, ThresholdMonitor globalMonitor) {
+    return new RoomObjects(
+        runtime.namespace(
+            DATA_CENTER_NAMESPACE,
+            DataCenterCoordinator.class,
+            ctx -> new DataCenterObject(ctx, dataCenterMonitor)),
+        runtime.namespace(
+            GLOBAL_NAMESPACE, GlobalCoordinator.class, ctx -> new GlobalObject(ctx, globalMonitor)),
+        runtime.namespace(COUNTER_NAMESPACE, RoomCounter.class, CounterObject::new));
+  }
 
-    /** Registers the namespaces with monitors that measure but never throttle. */
-    public static RoomObjects register(Runtime runtime) {
-        return register(runtime, ThresholdMonitor.builder().clock(runtime.clock()).build(),
-                ThresholdMonitor.builder().clock(runtime.clock()).build());
-    }
+  /** Registers the namespaces with monitors that measure but never throttle. */
+  public static RoomObjects register(Runtime runtime) {
+    return register(
+        runtime,
+        ThresholdMonitor.builder().clock(runtime.clock()).build(),
+        ThresholdMonitor.builder().clock(runtime.clock()).build());
+  }
 
-    /** The object name of a data center's coordinator: {@code room/dataCenter}. */
-    public static String dataCenterObjectName(String roomId, String dataCenter) {
-        return roomId + "/" + dataCenter;
-    }
+  /** The object name of a data center's coordinator: {@code room/dataCenter}. */
+  public static String dataCenterObjectName(String roomId, String dataCenter) {
+    return roomId + "/" + dataCenter;
+  }
 
-    public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
-        return dataCenters.get(dataCenterObjectName(roomId, dataCenter));
-    }
+  public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
+    return dataCenters.get(dataCenterObjectName(roomId, dataCenter));
+  }
 
-    public GlobalCoordinator global(String roomId) {
-        return globals.get(roomId);
-    }
+  public GlobalCoordinator global(String roomId) {
+    return globals.get(roomId);
+  }
 
-    /** The counter object of {@code key} (its data center's, or the room's Anywhere counter). */
-    public RoomCounter counter(CounterKey key) {
-        return counters.get(key.objectName());
-    }
+  /** The counter object of {@code key} (its data center's, or the room's Anywhere counter). */
+  public RoomCounter counter(CounterKey key) {
+    return counters.get(key.objectName());
+  }
 }

@@ -53,7 +53,9 @@ class DistributionIT {
           .noneMatch(n -> n.startsWith("junit") || n.startsWith("assertj"));
     }
     assertThat(home.resolve("anteroom.yaml")).isRegularFile();
-    assertThat(home.resolve("anteroom.service")).content().contains("ExecStart=/opt/anteroom/bin/anteroom run");
+    assertThat(home.resolve("anteroom.service"))
+        .content()
+        .contains("ExecStart=/opt/anteroom/bin/anteroom run");
     assertThat(home.resolve("LICENSE")).content().contains("Apache License");
     assertThat(home.resolve("NOTICE")).isRegularFile();
     assertThat(home.resolve("THIRD-PARTY.txt")).content().contains("vertx-core");
@@ -102,7 +104,8 @@ class DistributionIT {
           .pollInterval(Duration.ofMillis(200))
           .ignoreExceptions()
           .failFast("the process exited: " + "see " + log, () -> !p.isAlive())
-          .until(() -> http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+          .until(
+              () -> http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
       assertThat(data.resolve("ticket-keys")).isRegularFile();
     } finally {
       p.destroy(); // SIGTERM: graceful drain

@@ -1,8 +1,10 @@
 package io.anteroom.gateway;
 
+import com.codahale.metrics.MetricRegistry;
 import io.anteroom.gateway.admin.AdminApi;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.edge.Gatekeeper;
 import io.anteroom.gateway.edge.PublicListener;
 import io.anteroom.gateway.edge.RoomRuntime;
@@ -10,9 +12,6 @@ import io.anteroom.gateway.edge.Rooms;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.ticket.TicketCodec;
 import io.anteroom.gateway.ticket.TicketKeys;
-
-import com.codahale.metrics.MetricRegistry;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -49,14 +48,21 @@ public final class Gateway implements AutoCloseable {
 
   private final Vertx vertx;
   private final Rooms rooms;
+
   /** The public listener's servers, one per event loop, all on the same port. */
   private final List<HttpServer> publicServers;
+
   private final HttpServer adminServer;
   private final AdminApi admin;
   private final int drainSeconds;
 
-  private Gateway(Vertx vertx, Rooms rooms, List<HttpServer> publicServers,
-      HttpServer adminServer, AdminApi admin, int drainSeconds) {
+  private Gateway(
+      Vertx vertx,
+      Rooms rooms,
+      List<HttpServer> publicServers,
+      HttpServer adminServer,
+      AdminApi admin,
+      int drainSeconds) {
     this.vertx = vertx;
     this.rooms = rooms;
     this.publicServers = List.copyOf(publicServers);
@@ -69,8 +75,12 @@ public final class Gateway implements AutoCloseable {
    * Starts both listeners; ports 0 pick free ports (see {@link #port()}, {@link #adminPort()}).
    * Fails with a message naming the address when a port is taken.
    */
-  static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
-      Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry) {
+  static Gateway start(
+      GatewayConfig config,
+      Rooms.GateFactory gates,
+      Clock clock,
+      Function<RoomSettings, QueuePacing> pacing,
+      MetricRegistry registry) {
     return start(config, gates, clock, pacing, registry, TICK_MILLIS);
   }
 
@@ -78,30 +88,47 @@ public final class Gateway implements AutoCloseable {
   static final long TICK_MILLIS = 250;
 
   /** As above; {@code tickMillis} 0 turns background ticks off (tests drive reports). */
-  static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
-      Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry, long tickMillis) {
+  static Gateway start(
+      GatewayConfig config,
+      Rooms.GateFactory gates,
+      Clock clock,
+      Function<RoomSettings, QueuePacing> pacing,
+      MetricRegistry registry,
+      long tickMillis) {
     return start(config, gates, clock, pacing, registry, tickMillis, defaultEventLoops());
   }
 
   /**
-   * Event loops serving the public listener by default: one per core, as nginx runs one worker
-   * per core (a single loop capped the admitted path at one core's worth of requests).
+   * Event loops serving the public listener by default: one per core, as nginx runs one worker per
+   * core (a single loop capped the admitted path at one core's worth of requests).
    */
   static int defaultEventLoops() {
     return Runtime.getRuntime().availableProcessors();
   }
 
   /** As above, with the public listener on {@code eventLoops} event loops (at least 1). */
-  static Gateway start(GatewayConfig config, Rooms.GateFactory gates, Clock clock,
-      Function<RoomSettings, QueuePacing> pacing, MetricRegistry registry, long tickMillis,
+  static Gateway start(
+      GatewayConfig config,
+      Rooms.GateFactory gates,
+      Clock clock,
+      Function<RoomSettings, QueuePacing> pacing,
+      MetricRegistry registry,
+      long tickMillis,
       int eventLoops) {
     if (eventLoops < 1) {
-      throw new IllegalArgumentException("eventLoops: " + eventLoops + " is not allowed; the "
-          + "public listener needs at least 1 event loop");
+      throw new IllegalArgumentException(
+          "eventLoops: "
+              + eventLoops
+              + " is not allowed; the "
+              + "public listener needs at least 1 event loop");
     }
     // at least as many event loops as listener instances, so each instance gets its own loop
-    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false)
-        .setEventLoopPoolSize(Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)));
+    Vertx vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setPreferNativeTransport(false)
+                .setEventLoopPoolSize(
+                    Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)));
     try {
       var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()));
       var rooms = new Rooms(vertx, config, gates, registry, pacing, clock, codec);
@@ -111,14 +138,28 @@ public final class Gateway implements AutoCloseable {
       // connections in turn; port 0 is never shared, a negative port means "one free port shared
       // by every server listening on this same negative port"
       int port = config.listen().port() == 0 ? -1 : config.listen().port();
-      await(vertx.deployVerticle(() -> new PublicListener(gatekeeper, port,
-              config.listen().host(), publicServers),
-          new DeploymentOptions().setInstances(eventLoops)), "listen", config.listen().toString());
-      var admin = new AdminApi(vertx, rooms, registry, AdminToken.resolve(config),
-          config.admin().protectMetrics(), clock);
-      HttpServer adminServer = await(vertx.createHttpServer().requestHandler(admin.router())
-              .listen(config.admin().listen().port(), config.admin().listen().host()),
-          "admin.listen", config.admin().listen().toString());
+      await(
+          vertx.deployVerticle(
+              () -> new PublicListener(gatekeeper, port, config.listen().host(), publicServers),
+              new DeploymentOptions().setInstances(eventLoops)),
+          "listen",
+          config.listen().toString());
+      var admin =
+          new AdminApi(
+              vertx,
+              rooms,
+              registry,
+              AdminToken.resolve(config),
+              config.admin().protectMetrics(),
+              clock);
+      HttpServer adminServer =
+          await(
+              vertx
+                  .createHttpServer()
+                  .requestHandler(admin.router())
+                  .listen(config.admin().listen().port(), config.admin().listen().host()),
+              "admin.listen",
+              config.admin().listen().toString());
       // background work of the rooms (reports to the coordinator) on one periodic timer
       if (tickMillis > 0) {
         vertx.setPeriodic(tickMillis, id -> tick(rooms, clock.millis()));
@@ -151,8 +192,14 @@ public final class Gateway implements AutoCloseable {
     try {
       return listening.await(30, TimeUnit.SECONDS);
     } catch (Exception e) {
-      throw new IllegalStateException(key + ": cannot listen on " + address + " (" + e.getMessage()
-          + "); is another process using the port?", e);
+      throw new IllegalStateException(
+          key
+              + ": cannot listen on "
+              + address
+              + " ("
+              + e.getMessage()
+              + "); is another process using the port?",
+          e);
     }
   }
 
@@ -168,7 +215,8 @@ public final class Gateway implements AutoCloseable {
 
   /** The ports the public listener's servers report (one, shared by all of them). */
   public java.util.Set<Integer> publicPorts() {
-    return publicServers.stream().map(HttpServer::actualPort)
+    return publicServers.stream()
+        .map(HttpServer::actualPort)
         .collect(java.util.stream.Collectors.toSet());
   }
 
@@ -190,15 +238,15 @@ public final class Gateway implements AutoCloseable {
   }
 
   /**
-   * Graceful shutdown: stops accepting, lets in-flight requests finish (up to
-   * {@code drainSeconds}), then closes the rooms and Vert.x.
+   * Graceful shutdown: stops accepting, lets in-flight requests finish (up to {@code
+   * drainSeconds}), then closes the rooms and Vert.x.
    */
   @Override
   public void close() {
     try {
       admin.markDraining();
-      Future.all(publicServers.stream()
-              .map(s -> s.shutdown(drainSeconds, TimeUnit.SECONDS)).toList())
+      Future.all(
+              publicServers.stream().map(s -> s.shutdown(drainSeconds, TimeUnit.SECONDS)).toList())
           .await(drainSeconds + 5L, TimeUnit.SECONDS);
       adminServer.close().await(5, TimeUnit.SECONDS);
     } catch (Exception e) {

@@ -1,20 +1,19 @@
 package io.anteroom.gateway;
 
+import com.codahale.metrics.MetricRegistry;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.admission.CoordinatedRoomGate;
 import io.anteroom.gateway.admission.Coordination;
 import io.anteroom.gateway.admission.ObjectCoordination;
 import io.anteroom.gateway.config.ConfigLoader;
 import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.config.GatewayConfig.HostPort;
 import io.anteroom.gateway.demo.DemoCrowd;
 import io.anteroom.gateway.demo.DemoOrigin;
 import io.anteroom.gateway.queue.MonitoredQueuePacing;
 import io.anteroom.gateway.ticket.TicketKeys;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.SharedSecret;
-
-import com.codahale.metrics.MetricRegistry;
-import io.anteroom.gateway.config.GatewayConfig.HostPort;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -39,17 +38,28 @@ import picocli.CommandLine.Option;
  * anteroom gateway --coordinator URL --datacenter NAME     a stateless edge node
  * </pre>
  */
-@Command(name = "anteroom", mixinStandardHelpOptions = true, version = "anteroom 0.1.0",
+@Command(
+    name = "anteroom",
+    mixinStandardHelpOptions = true,
+    version = "anteroom 0.1.0",
     description = "Anteroom: a self-hosted virtual waiting room in front of your site.",
-    subcommands = {Main.Run.class, Main.Demo.class, Main.Coordinator.class, Main.Edge.class,
-        CommandLine.HelpCommand.class},
-    footer = {"", "Also: anteroom simulate --scenario NAME: the traffic simulator (run by the"
-        + " launcher, from the sim module)", "",
-        "Configuration keys, defaults and the admin API: docs/gateway.md"})
+    subcommands = {
+      Main.Run.class,
+      Main.Demo.class,
+      Main.Coordinator.class,
+      Main.Edge.class,
+      CommandLine.HelpCommand.class
+    },
+    footer = {
+      "",
+      "Also: anteroom simulate --scenario NAME: the traffic simulator (run by the"
+          + " launcher, from the sim module)",
+      "",
+      "Configuration keys, defaults and the admin API: docs/gateway.md"
+    })
 public final class Main implements Runnable {
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
@@ -57,10 +67,11 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     var cl = new CommandLine(new Main());
-    cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-      commandLine.getErr().println("anteroom: " + e.getMessage());
-      return 2;
-    });
+    cl.setExecutionExceptionHandler(
+        (e, commandLine, parsed) -> {
+          commandLine.getErr().println("anteroom: " + e.getMessage());
+          return 2;
+        });
     return cl;
   }
 
@@ -71,18 +82,24 @@ public final class Main implements Runnable {
 
   /** Options shared by the commands that run a gateway. */
   static class GatewayOptions {
-    @Option(names = "--config", paramLabel = "FILE",
+    @Option(
+        names = "--config",
+        paramLabel = "FILE",
         description = "YAML configuration (default: ./anteroom.yaml when it exists)")
     Path config;
 
-    @Option(names = "--origin", paramLabel = "URL",
+    @Option(
+        names = "--origin",
+        paramLabel = "URL",
         description = "the site to protect; without --config, one room protects all of it")
     URI origin;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", description = "overrides 'listen'")
     String listen;
 
-    @Option(names = "--admin-listen", paramLabel = "HOST:PORT",
+    @Option(
+        names = "--admin-listen",
+        paramLabel = "HOST:PORT",
         description = "overrides 'admin.listen'")
     String adminListen;
 
@@ -96,23 +113,35 @@ public final class Main implements Runnable {
         c = ConfigLoader.load(file);
         if (origin != null) {
           // the file's rooms stay; only the default origin changes
-          c = new GatewayConfig(c.listen(), origin, c.dataDir(), c.admin(), c.ticketKeys(),
-              c.originTimeoutSeconds(), c.drainSeconds(), c.rooms(), c.templatesDir(),
-              c.trustedProxies());
+          c =
+              new GatewayConfig(
+                  c.listen(),
+                  origin,
+                  c.dataDir(),
+                  c.admin(),
+                  c.ticketKeys(),
+                  c.originTimeoutSeconds(),
+                  c.drainSeconds(),
+                  c.rooms(),
+                  c.templatesDir(),
+                  c.trustedProxies());
         }
       } else if (origin != null) {
         c = ConfigLoader.forOrigin(origin);
       } else {
-        throw new IllegalArgumentException("give --origin URL (protect a site with the default"
-            + " room) or --config FILE; see anteroom run --help");
+        throw new IllegalArgumentException(
+            "give --origin URL (protect a site with the default"
+                + " room) or --config FILE; see anteroom run --help");
       }
       return overrides(c);
     }
 
     GatewayConfig overrides(GatewayConfig c) {
       if (listen != null || adminListen != null) {
-        c = c.withListen(listen != null ? hostPort("--listen", listen) : c.listen(),
-            adminListen != null ? hostPort("--admin-listen", adminListen) : c.admin().listen());
+        c =
+            c.withListen(
+                listen != null ? hostPort("--listen", listen) : c.listen(),
+                adminListen != null ? hostPort("--admin-listen", adminListen) : c.admin().listen());
       }
       return dataDir != null ? c.withDataDir(dataDir) : c;
     }
@@ -123,16 +152,17 @@ public final class Main implements Runnable {
     try {
       return new HostPort(value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException(option + ": \"" + value + "\" is not HOST:PORT (e.g."
-          + " 127.0.0.1:8080)", e);
+      throw new IllegalArgumentException(
+          option + ": \"" + value + "\" is not HOST:PORT (e.g." + " 127.0.0.1:8080)", e);
     }
   }
 
-  @Command(name = "run", mixinStandardHelpOptions = true,
+  @Command(
+      name = "run",
+      mixinStandardHelpOptions = true,
       description = "Run the gateway and the coordination of its rooms in one process.")
   static class Run implements Callable<Integer> {
-    @CommandLine.Mixin
-    GatewayOptionsMixin options;
+    @CommandLine.Mixin GatewayOptionsMixin options;
 
     @Override
     public Integer call() {
@@ -144,9 +174,12 @@ public final class Main implements Runnable {
   /** picocli mixin wrapper of {@link GatewayOptions}. */
   static class GatewayOptionsMixin extends GatewayOptions {}
 
-  @Command(name = "demo", mixinStandardHelpOptions = true,
-      description = "Run a gateway in front of a built-in demo site with low limits, plus a few"
-          + " synthetic visitors, so you see the queue in your browser at once.")
+  @Command(
+      name = "demo",
+      mixinStandardHelpOptions = true,
+      description =
+          "Run a gateway in front of a built-in demo site with low limits, plus a few"
+              + " synthetic visitors, so you see the queue in your browser at once.")
   static class Demo implements Callable<Integer> {
     @Option(names = "--listen", defaultValue = "127.0.0.1:8080", paramLabel = "HOST:PORT")
     String listen;
@@ -157,7 +190,9 @@ public final class Main implements Runnable {
     @Override
     public Integer call() {
       var demoOrigin = new DemoOrigin("127.0.0.1", 8081);
-      GatewayConfig config = ConfigLoader.parse("""
+      GatewayConfig config =
+          ConfigLoader.parse(
+              """
           listen: %s
           origin: http://127.0.0.1:%d
           dataDir: %s
@@ -167,14 +202,26 @@ public final class Main implements Runnable {
               newUsersPerMinute: 3
               sessionDurationMinutes: 1
               queueRefreshSeconds: 5
-          """.formatted(listen, demoOrigin.port(), dataDir), "demo settings");
+          """
+                  .formatted(listen, demoOrigin.port(), dataDir),
+              "demo settings");
       String url = "http://" + listen;
       var closeables = new ArrayList<AutoCloseable>();
       closeables.add(demoOrigin);
-      return serve(config, embedded(config), "local", closeables, gw -> {
-        closeables.add(new DemoCrowd("http://127.0.0.1:" + gw.port(), 3, Duration.ofSeconds(40),
-            Duration.ofSeconds(10)));
-        System.out.printf("""
+      return serve(
+          config,
+          embedded(config),
+          "local",
+          closeables,
+          gw -> {
+            closeables.add(
+                new DemoCrowd(
+                    "http://127.0.0.1:" + gw.port(),
+                    3,
+                    Duration.ofSeconds(40),
+                    Duration.ofSeconds(10)));
+            System.out.printf(
+                """
 
             Anteroom demo is running.
               Open %s in your browser: 3 synthetic visitors have just filled the room
@@ -184,30 +231,49 @@ public final class Main implements Runnable {
               Status page: http://%s/  (admin token in %s)
               JSON:  curl -H 'Accept: application/json' %s/
             Ctrl-C stops it.
-            """, url, demoOrigin.port(), config.admin().listen(),
-            config.dataDir().resolve(AdminToken.FILE), url);
-      });
+            """,
+                url,
+                demoOrigin.port(),
+                config.admin().listen(),
+                config.dataDir().resolve(AdminToken.FILE),
+                url);
+          });
     }
   }
 
-  @Command(name = "coordinator", mixinStandardHelpOptions = true,
+  @Command(
+      name = "coordinator",
+      mixinStandardHelpOptions = true,
       description = "Host the coordinating objects of all rooms over HTTP for remote gateways.")
   static class Coordinator implements Callable<Integer> {
-    @Option(names = "--listen", defaultValue = "127.0.0.1:7070", paramLabel = "HOST:PORT",
+    @Option(
+        names = "--listen",
+        defaultValue = "127.0.0.1:7070",
+        paramLabel = "HOST:PORT",
         description = "default: ${DEFAULT-VALUE}")
     String listen;
 
-    @Option(names = "--data-dir", defaultValue = "./data", paramLabel = "DIR",
+    @Option(
+        names = "--data-dir",
+        defaultValue = "./data",
+        paramLabel = "DIR",
         description = "where the objects' SQLite file lives (default: ${DEFAULT-VALUE})")
     Path dataDir;
 
-    @Option(names = "--secret-file", paramLabel = "FILE",
-        description = "the deployment's shared secret (lines of keyId:base64, at least 32 bytes;"
-            + " several during a rotation); default: $" + SECRET_ENV + ". Required unless"
-            + " --listen is a loopback address")
+    @Option(
+        names = "--secret-file",
+        paramLabel = "FILE",
+        description =
+            "the deployment's shared secret (lines of keyId:base64, at least 32 bytes;"
+                + " several during a rotation); default: $"
+                + SECRET_ENV
+                + ". Required unless"
+                + " --listen is a loopback address")
     Path secretFile;
 
-    @Option(names = "--tls-cert", paramLabel = "PEM",
+    @Option(
+        names = "--tls-cert",
+        paramLabel = "PEM",
         description = "serve HTTPS with this certificate (chain); needs --tls-key")
     Path tlsCert;
 
@@ -219,10 +285,14 @@ public final class Main implements Runnable {
       HostPort at = hostPort("--listen", listen);
       List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
       if (secrets.isEmpty() && !HttpObjectServer.isLoopback(at.host())) {
-        throw new IllegalArgumentException("--listen " + listen + " is reachable from other hosts:"
-            + " a coordinator there needs the deployment's shared secret (--secret-file FILE or $"
-            + SECRET_ENV + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE),"
-            + " or listen on 127.0.0.1");
+        throw new IllegalArgumentException(
+            "--listen "
+                + listen
+                + " is reachable from other hosts:"
+                + " a coordinator there needs the deployment's shared secret (--secret-file FILE or $"
+                + SECRET_ENV
+                + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE),"
+                + " or listen on 127.0.0.1");
       }
       Gateway.requireDirectory(dataDir);
       var runtime = io.anteroom.objects.Runtime.builder().dataDir(dataDir).build();
@@ -233,57 +303,92 @@ public final class Main implements Runnable {
         runtime.close();
         throw e;
       }
-      System.out.println("anteroom coordinator on " + server.uri() + " (objects in "
-          + dataDir.toAbsolutePath() + (secrets.isEmpty() ? "; unauthenticated, this host only"
-          : "; calls authenticated") + ")");
+      System.out.println(
+          "anteroom coordinator on "
+              + server.uri()
+              + " (objects in "
+              + dataDir.toAbsolutePath()
+              + (secrets.isEmpty() ? "; unauthenticated, this host only" : "; calls authenticated")
+              + ")");
       var stopped = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        server.close();
-        runtime.close();
-        stopped.countDown();
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    server.close();
+                    runtime.close();
+                    stopped.countDown();
+                  }));
       stopped.await();
       return 0;
     }
   }
 
-  @Command(name = "gateway", mixinStandardHelpOptions = true,
+  @Command(
+      name = "gateway",
+      mixinStandardHelpOptions = true,
       description = "Run a stateless gateway that shares its rooms' counts through a coordinator.")
   static class Edge implements Callable<Integer> {
-    @CommandLine.Mixin
-    GatewayOptionsMixin options;
+    @CommandLine.Mixin GatewayOptionsMixin options;
 
-    @Option(names = "--coordinator", required = true, paramLabel = "URL",
+    @Option(
+        names = "--coordinator",
+        required = true,
+        paramLabel = "URL",
         description = "the coordinator, e.g. http://10.0.0.2:7070")
     URI coordinator;
 
-    @Option(names = "--datacenter", required = true, paramLabel = "NAME",
+    @Option(
+        names = "--datacenter",
+        required = true,
+        paramLabel = "NAME",
         description = "this gateway's data center (gateways of one data center share counters)")
     String dataCenter;
 
-    @Option(names = "--coordinator-secret-file", paramLabel = "FILE",
-        description = "the deployment's shared secret (keyId:base64; the first line signs);"
-            + " default: $" + SECRET_ENV + ". Required unless the coordinator is on this host")
+    @Option(
+        names = "--coordinator-secret-file",
+        paramLabel = "FILE",
+        description =
+            "the deployment's shared secret (keyId:base64; the first line signs);"
+                + " default: $"
+                + SECRET_ENV
+                + ". Required unless the coordinator is on this host")
     Path secretFile;
 
-    @Option(names = "--coordinator-trust", paramLabel = "PEM",
-        description = "trust an https:// coordinator whose certificate chains to this PEM"
-            + " certificate (its own, or a private CA); default: the JVM's trust store")
+    @Option(
+        names = "--coordinator-trust",
+        paramLabel = "PEM",
+        description =
+            "trust an https:// coordinator whose certificate chains to this PEM"
+                + " certificate (its own, or a private CA); default: the JVM's trust store")
     List<Path> trust = new ArrayList<>();
 
     @Override
     public Integer call() {
       GatewayConfig config = options.load();
       List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
-      if (secrets.isEmpty() && (coordinator.getHost() == null
-          || !HttpObjectServer.isLoopback(coordinator.getHost()))) {
-        throw new IllegalArgumentException("--coordinator " + coordinator + " is not on this host:"
-            + " give the deployment's shared secret (--coordinator-secret-file FILE or $"
-            + SECRET_ENV + ")");
+      if (secrets.isEmpty()
+          && (coordinator.getHost() == null
+              || !HttpObjectServer.isLoopback(coordinator.getHost()))) {
+        throw new IllegalArgumentException(
+            "--coordinator "
+                + coordinator
+                + " is not on this host:"
+                + " give the deployment's shared secret (--coordinator-secret-file FILE or $"
+                + SECRET_ENV
+                + ")");
       }
       TicketKeys.requireShared(config.ticketKeys(), config.dataDir());
-      return serve(config, ObjectCoordination.remote(coordinator, Duration.ofSeconds(2),
-          secrets.isEmpty() ? null : secrets.getFirst(), trust), dataCenter, List.of(), null);
+      return serve(
+          config,
+          ObjectCoordination.remote(
+              coordinator,
+              Duration.ofSeconds(2),
+              secrets.isEmpty() ? null : secrets.getFirst(),
+              trust),
+          dataCenter,
+          List.of(),
+          null);
     }
   }
 
@@ -313,8 +418,8 @@ public final class Main implements Runnable {
         }
       }
       if (secrets.isEmpty()) {
-        throw new IllegalArgumentException(file + ": no secret in it (expected a line"
-            + " keyId:base64 of at least 32 bytes)");
+        throw new IllegalArgumentException(
+            file + ": no secret in it (expected a line" + " keyId:base64 of at least 32 bytes)");
       }
     } else if (env != null && !env.isBlank()) {
       try {
@@ -329,38 +434,55 @@ public final class Main implements Runnable {
   /** Gateway and room objects in one process: SQLite in {@code dataDir}. */
   static Coordination embedded(GatewayConfig config) {
     Gateway.requireDirectory(config.dataDir());
-    return ObjectCoordination.embedded(io.anteroom.objects.Runtime.builder()
-        .dataDir(config.dataDir()).build());
+    return ObjectCoordination.embedded(
+        io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build());
   }
 
   /** Runs a gateway until the process is asked to stop, then drains it. */
-  static int serve(GatewayConfig config, Coordination coordination, String dataCenter,
-      List<AutoCloseable> extras, java.util.function.Consumer<Gateway> started) {
+  static int serve(
+      GatewayConfig config,
+      Coordination coordination,
+      String dataCenter,
+      List<AutoCloseable> extras,
+      java.util.function.Consumer<Gateway> started) {
     String processId = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
     Clock clock = Clock.systemUTC();
-    Gateway gw = Gateway.start(config, s -> new CoordinatedRoomGate(s, dataCenter, processId,
-        coordination, clock), clock, s -> new MonitoredQueuePacing(s, clock),
-        new MetricRegistry());
+    Gateway gw =
+        Gateway.start(
+            config,
+            s -> new CoordinatedRoomGate(s, dataCenter, processId, coordination, clock),
+            clock,
+            s -> new MonitoredQueuePacing(s, clock),
+            new MetricRegistry());
     var out = new PrintWriter(System.out, true);
-    out.printf("anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",
-        config.listen().host(), gw.port(), config.admin().listen().host(), gw.adminPort(),
-        config.rooms().size(), config.origin());
+    out.printf(
+        "anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",
+        config.listen().host(),
+        gw.port(),
+        config.admin().listen().host(),
+        gw.adminPort(),
+        config.rooms().size(),
+        config.origin());
     if (started != null) {
       started.accept(gw);
     }
     var stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      gw.close();
-      coordination.close();
-      for (AutoCloseable c : extras) {
-        try {
-          c.close();
-        } catch (Exception e) {
-          System.err.println("anteroom: closing " + c + ": " + e);
-        }
-      }
-      stopped.countDown();
-    }, "anteroom-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  gw.close();
+                  coordination.close();
+                  for (AutoCloseable c : extras) {
+                    try {
+                      c.close();
+                    } catch (Exception e) {
+                      System.err.println("anteroom: closing " + c + ": " + e);
+                    }
+                  }
+                  stopped.countDown();
+                },
+                "anteroom-shutdown"));
     try {
       stopped.await();
     } catch (InterruptedException e) {

@@ -16,8 +16,10 @@ import java.util.concurrent.CompletableFuture;
 public final class Browser {
   /** A new HTTP/1.1 client for tests; the caller closes it. */
   public static HttpClient newClient() {
-    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(10)).build();
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(10))
+        .build();
   }
 
   private final HttpClient client;
@@ -38,27 +40,30 @@ public final class Browser {
     synchronized (cookies) {
       if (!cookies.isEmpty()) {
         var sb = new StringBuilder();
-        cookies.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "; ").append(k).append('=')
-            .append(v));
+        cookies.forEach(
+            (k, v) -> sb.append(sb.isEmpty() ? "" : "; ").append(k).append('=').append(v));
         b.header("Cookie", sb.toString());
       }
     }
-    return client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
-      for (String set : r.headers().allValues("set-cookie")) {
-        String pair = set.split(";", 2)[0];
-        int eq = pair.indexOf('=');
-        String name = pair.substring(0, eq).trim();
-        String value = pair.substring(eq + 1).trim();
-        synchronized (cookies) {
-          if (value.isEmpty() || set.toLowerCase().contains("max-age=0")) {
-            cookies.remove(name);
-          } else {
-            cookies.put(name, value);
-          }
-        }
-      }
-      return r;
-    });
+    return client
+        .sendAsync(b.build(), HttpResponse.BodyHandlers.ofString())
+        .thenApply(
+            r -> {
+              for (String set : r.headers().allValues("set-cookie")) {
+                String pair = set.split(";", 2)[0];
+                int eq = pair.indexOf('=');
+                String name = pair.substring(0, eq).trim();
+                String value = pair.substring(eq + 1).trim();
+                synchronized (cookies) {
+                  if (value.isEmpty() || set.toLowerCase().contains("max-age=0")) {
+                    cookies.remove(name);
+                  } else {
+                    cookies.put(name, value);
+                  }
+                }
+              }
+              return r;
+            });
   }
 
   public HttpResponse<String> get(String path, String... headers) {

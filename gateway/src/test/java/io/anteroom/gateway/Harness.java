@@ -1,19 +1,18 @@
 package io.anteroom.gateway;
 
-import io.anteroom.objects.ManualScheduler;
-import java.net.http.HttpClient;
-import java.time.Clock;
+import com.codahale.metrics.MetricRegistry;
 import io.anteroom.gateway.admission.CoordinatedRoomGate;
-import io.anteroom.gateway.edge.RoomRuntime;
-import io.anteroom.gateway.edge.Rooms;
 import io.anteroom.gateway.admission.Coordination;
 import io.anteroom.gateway.admission.ObjectCoordination;
 import io.anteroom.gateway.config.ConfigLoader;
 import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.edge.RoomRuntime;
+import io.anteroom.gateway.edge.Rooms;
 import io.anteroom.gateway.queue.MonitoredQueuePacing;
-
-import com.codahale.metrics.MetricRegistry;
+import io.anteroom.objects.ManualScheduler;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
@@ -23,10 +22,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Harness implements AutoCloseable {
   public static final Instant START = Instant.parse("2026-11-22T10:00:05Z");
+
   /** Virtual time: moving it also fires the durable objects' due alarms. */
   public final ManualScheduler scheduler;
+
   /** This gateway's HTTP client (browsers and admin calls), closed with it. */
   public final HttpClient client = Browser.newClient();
+
   public final TestOrigin origin;
   public final Coordination coordination;
   public final Gateway gateway;
@@ -42,26 +44,52 @@ public final class Harness implements AutoCloseable {
   }
 
   /** A gateway of data center {@code dc} on a shared coordination (null: its own, in-process). */
-  public Harness(Path dataDir, String roomsYaml, TestOrigin origin, ManualScheduler scheduler,
-      Coordination shared, String dc) throws Exception {
+  public Harness(
+      Path dataDir,
+      String roomsYaml,
+      TestOrigin origin,
+      ManualScheduler scheduler,
+      Coordination shared,
+      String dc)
+      throws Exception {
     this(dataDir, roomsYaml, origin, scheduler, shared, dc, Gateway.defaultEventLoops());
   }
 
   /** As above, with the public listener on {@code eventLoops} event loops. */
-  public Harness(Path dataDir, String roomsYaml, TestOrigin origin, ManualScheduler scheduler,
-      Coordination shared, String dc, int eventLoops) throws Exception {
+  public Harness(
+      Path dataDir,
+      String roomsYaml,
+      TestOrigin origin,
+      ManualScheduler scheduler,
+      Coordination shared,
+      String dc,
+      int eventLoops)
+      throws Exception {
     this(dataDir, roomsYaml, origin, scheduler, shared, dc, eventLoops, "");
   }
 
-  /** As above; {@code adminKeys} are more keys of {@code admin}, e.g. {@code protectMetrics: true}. */
-  public Harness(Path dataDir, String roomsYaml, TestOrigin origin, ManualScheduler scheduler,
-      Coordination shared, String dc, int eventLoops, String adminKeys) throws Exception {
+  /**
+   * As above; {@code adminKeys} are more keys of {@code admin}, e.g. {@code protectMetrics: true}.
+   */
+  public Harness(
+      Path dataDir,
+      String roomsYaml,
+      TestOrigin origin,
+      ManualScheduler scheduler,
+      Coordination shared,
+      String dc,
+      int eventLoops,
+      String adminKeys)
+      throws Exception {
     this.origin = origin;
     this.scheduler = scheduler;
     Clock clock = scheduler.clock();
     this.ownsCoordination = shared == null;
-    this.coordination = shared != null ? shared : objects(scheduler, ObjectCoordination.REPORT_MAX_QPS);
-    GatewayConfig config = ConfigLoader.parse("""
+    this.coordination =
+        shared != null ? shared : objects(scheduler, ObjectCoordination.REPORT_MAX_QPS);
+    GatewayConfig config =
+        ConfigLoader.parse(
+            """
         listen: 127.0.0.1:0
         origin: %s
         dataDir: %s
@@ -69,11 +97,23 @@ public final class Harness implements AutoCloseable {
         drainSeconds: 1
         admin: { listen: 127.0.0.1:0, token: %s%s }
         %s
-        """.formatted(origin.url(), dataDir, token, adminKeys.isEmpty() ? "" : ", " + adminKeys,
-        roomsYaml), "test");
-    gateway = Gateway.start(config, s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination,
-        clock), clock, s -> new MonitoredQueuePacing(s, clock), new MetricRegistry(), 0,
-        eventLoops);
+        """
+                .formatted(
+                    origin.url(),
+                    dataDir,
+                    token,
+                    adminKeys.isEmpty() ? "" : ", " + adminKeys,
+                    roomsYaml),
+            "test");
+    gateway =
+        Gateway.start(
+            config,
+            s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination, clock),
+            clock,
+            s -> new MonitoredQueuePacing(s, clock),
+            new MetricRegistry(),
+            0,
+            eventLoops);
   }
 
   /** The room objects in an in-memory runtime on the test's virtual time. */
@@ -84,7 +124,9 @@ public final class Harness implements AutoCloseable {
   public static io.anteroom.objects.Runtime runtime(ManualScheduler scheduler) {
     return io.anteroom.objects.Runtime.builder()
         .storage(new io.anteroom.objects.storage.InMemoryStorageEngine())
-        .clock(scheduler.clock()).scheduler(scheduler).build();
+        .clock(scheduler.clock())
+        .scheduler(scheduler)
+        .build();
   }
 
   public String url() {
@@ -111,10 +153,14 @@ public final class Harness implements AutoCloseable {
   /** Admin API call; returns status and body. */
   public java.net.http.HttpResponse<String> admin(String method, String path, String body)
       throws Exception {
-    var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(adminUrl() + path))
-        .header("Authorization", "Bearer " + token)
-        .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
-            : java.net.http.HttpRequest.BodyPublishers.ofString(body));
+    var b =
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(adminUrl() + path))
+            .header("Authorization", "Bearer " + token)
+            .method(
+                method,
+                body == null
+                    ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                    : java.net.http.HttpRequest.BodyPublishers.ofString(body));
     return client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 

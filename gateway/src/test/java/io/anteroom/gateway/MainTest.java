@@ -34,7 +34,9 @@ class MainTest {
   @Test
   void aBadConfigFileStopsTheStartWithEveryProblemNamed(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("anteroom.yaml");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         listen: 127.0.0.1:0
         rooms:
           - id: shop
@@ -43,8 +45,10 @@ class MainTest {
         """);
     Outcome o = run("run", "--config", file.toString(), "--data-dir", dir.toString());
     assertThat(o.exit()).isEqualTo(2);
-    assertThat(o.err()).contains("rooms[0].totalActiveUsers: totalActiveUsers is -5; allowed: 1..",
-        "rooms[0].queueingMethod: \"lottery\" is not allowed; allowed: fifo, passthrough, reject");
+    assertThat(o.err())
+        .contains(
+            "rooms[0].totalActiveUsers: totalActiveUsers is -5; allowed: 1..",
+            "rooms[0].queueingMethod: \"lottery\" is not allowed; allowed: fifo, passthrough, reject");
   }
 
   @Test
@@ -65,17 +69,27 @@ class MainTest {
   void aCoordinatorReachableFromOtherHostsRefusesToStartWithoutASecret(@TempDir Path dir) {
     Outcome o = run("coordinator", "--listen", "0.0.0.0:0", "--data-dir", dir.toString());
     assertThat(o.exit()).isEqualTo(2);
-    assertThat(o.err().strip()).doesNotContain("\n").startsWith("anteroom: --listen 0.0.0.0:0 is"
-        + " reachable from other hosts: a coordinator there needs the deployment's shared secret"
-        + " (--secret-file FILE or $ANTEROOM_COORDINATOR_SECRET");
+    assertThat(o.err().strip())
+        .doesNotContain("\n")
+        .startsWith(
+            "anteroom: --listen 0.0.0.0:0 is"
+                + " reachable from other hosts: a coordinator there needs the deployment's shared secret"
+                + " (--secret-file FILE or $ANTEROOM_COORDINATOR_SECRET");
   }
 
   @Test
   void aSecretFileTooShortIsRefusedWithoutEchoingIt(@TempDir Path dir) throws Exception {
     Path secret = dir.resolve("secret");
     Files.writeString(secret, "k1:c2hvcnQ=\n");
-    Outcome o = run("coordinator", "--listen", "0.0.0.0:0", "--secret-file", secret.toString(),
-        "--data-dir", dir.toString());
+    Outcome o =
+        run(
+            "coordinator",
+            "--listen",
+            "0.0.0.0:0",
+            "--secret-file",
+            secret.toString(),
+            "--data-dir",
+            dir.toString());
     assertThat(o.exit()).isEqualTo(2);
     assertThat(o.err()).contains("has 5 bytes; at least 32").doesNotContain("c2hvcnQ");
   }
@@ -85,11 +99,22 @@ class MainTest {
   void aGatewayWithoutSharedTicketKeysRefusesToStart(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("gw.yaml");
     Files.writeString(config, "listen: 127.0.0.1:0\nadmin: { listen: 127.0.0.1:0 }\n");
-    Outcome o = run("gateway", "--coordinator", "http://127.0.0.1:1", "--datacenter", "dublin",
-        "--config", config.toString(), "--data-dir", dir.resolve("data").toString());
+    Outcome o =
+        run(
+            "gateway",
+            "--coordinator",
+            "http://127.0.0.1:1",
+            "--datacenter",
+            "dublin",
+            "--config",
+            config.toString(),
+            "--data-dir",
+            dir.resolve("data").toString());
     assertThat(o.exit()).isEqualTo(2);
-    assertThat(o.err()).contains("no ticket keys: every gateway of a deployment must use the same"
-        + " keys; set ticketKeys in the config, or copy the ticket-keys file");
+    assertThat(o.err())
+        .contains(
+            "no ticket keys: every gateway of a deployment must use the same"
+                + " keys; set ticketKeys in the config, or copy the ticket-keys file");
     assertThat(dir.resolve("data").resolve("ticket-keys")).doesNotExist();
   }
 
@@ -98,12 +123,21 @@ class MainTest {
   void aGatewayRefusesARemoteCoordinatorWithoutTheSecret(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("gw.yaml");
     Files.writeString(config, "ticketKeys: [ { id: 1, secret: AAAAAAAAAAAAAAAAAAAAAA== } ]\n");
-    Outcome o = run("gateway", "--coordinator", "http://10.0.0.2:7070", "--datacenter", "dublin",
-        "--config", config.toString());
+    Outcome o =
+        run(
+            "gateway",
+            "--coordinator",
+            "http://10.0.0.2:7070",
+            "--datacenter",
+            "dublin",
+            "--config",
+            config.toString());
     assertThat(o.exit()).isEqualTo(2);
-    assertThat(o.err()).contains("--coordinator http://10.0.0.2:7070 is not on this host: give the"
-        + " deployment's shared secret (--coordinator-secret-file FILE or"
-        + " $ANTEROOM_COORDINATOR_SECRET)");
+    assertThat(o.err())
+        .contains(
+            "--coordinator http://10.0.0.2:7070 is not on this host: give the"
+                + " deployment's shared secret (--coordinator-secret-file FILE or"
+                + " $ANTEROOM_COORDINATOR_SECRET)");
   }
 
   @Test
@@ -116,8 +150,17 @@ class MainTest {
     assertThat(o.err()).contains("admin.token: is 9 characters; at least 16 are required");
 
     Files.writeString(dir.resolve("admin-token"), "short\n");
-    o = run("run", "--origin", "http://127.0.0.1:1", "--listen", "127.0.0.1:0",
-        "--admin-listen", "127.0.0.1:0", "--data-dir", dir.toString());
+    o =
+        run(
+            "run",
+            "--origin",
+            "http://127.0.0.1:1",
+            "--listen",
+            "127.0.0.1:0",
+            "--admin-listen",
+            "127.0.0.1:0",
+            "--data-dir",
+            dir.toString());
     assertThat(o.exit()).isEqualTo(2);
     assertThat(o.err()).contains("the admin token is 5 characters; at least 16 are required");
   }

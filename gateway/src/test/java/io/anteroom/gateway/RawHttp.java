@@ -5,9 +5,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Sends a request exactly as written over a plain socket (the JDK client would normalise the
- * target and the headers a hostile client controls) and reads the response until the server
- * closes the connection.
+ * Sends a request exactly as written over a plain socket (the JDK client would normalise the target
+ * and the headers a hostile client controls) and reads the response until the server closes the
+ * connection.
  */
 public final class RawHttp {
 
@@ -16,7 +16,10 @@ public final class RawHttp {
 
   private RawHttp() {}
 
-  /** {@code request} is the request head with {@code \n} line ends; CRLF and the blank line are added. */
+  /**
+   * {@code request} is the request head with {@code \n} line ends; CRLF and the blank line are
+   * added.
+   */
   public static Response send(int port, String request) throws IOException {
     try (var socket = new Socket("127.0.0.1", port)) {
       socket.setSoTimeout(20_000);

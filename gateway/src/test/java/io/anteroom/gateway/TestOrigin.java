@@ -10,40 +10,55 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers
- * {@code /revoke} with {@code Anteroom-Command: revoke} and never answers {@code /hang}.
+ * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers {@code
+ * /revoke} with {@code Anteroom-Command: revoke} and never answers {@code /hang}.
  */
 public final class TestOrigin implements AutoCloseable {
   public final Vertx vertx = Vertx.vertx();
   public final AtomicInteger requests = new AtomicInteger();
   public final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
+
   /** Every request received, as {@code "<Host header> <request-target>"}, in arrival order. */
   public final Queue<String> received = new ConcurrentLinkedQueue<>();
+
   private final HttpServer server;
 
   public TestOrigin() throws Exception {
-    server = vertx.createHttpServer().requestHandler(req -> {
-      if (req.path().equals("/hang")) {
-        return; // never answers: the gateway's origin timeout must end it
-      }
-      requests.incrementAndGet();
-      received.add(req.getHeader("Host") + " " + req.uri());
-      lastHeaders.clear();
-      req.headers().forEach(e -> lastHeaders.put(e.getKey().toLowerCase(), e.getValue()));
-      req.body().onSuccess(body -> {
-        var resp = req.response().putHeader("Content-Type", "text/plain")
-            .putHeader("X-Origin-Method", req.method().name())
-            .putHeader("X-Origin-Uri", req.uri())
-            .putHeader("Connection", "close-not-really"); // a hop-by-hop-looking header name
-        if (req.path().equals("/public")) {
-          resp.putHeader("Cache-Control", "public, max-age=600, s-maxage=600");
-        }
-        if (req.path().equals("/revoke")) {
-          resp.putHeader("Anteroom-Command", "revoke");
-        }
-        resp.end("origin:" + req.path() + ":" + body.toString());
-      });
-    }).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+    server =
+        vertx
+            .createHttpServer()
+            .requestHandler(
+                req -> {
+                  if (req.path().equals("/hang")) {
+                    return; // never answers: the gateway's origin timeout must end it
+                  }
+                  requests.incrementAndGet();
+                  received.add(req.getHeader("Host") + " " + req.uri());
+                  lastHeaders.clear();
+                  req.headers()
+                      .forEach(e -> lastHeaders.put(e.getKey().toLowerCase(), e.getValue()));
+                  req.body()
+                      .onSuccess(
+                          body -> {
+                            var resp =
+                                req.response()
+                                    .putHeader("Content-Type", "text/plain")
+                                    .putHeader("X-Origin-Method", req.method().name())
+                                    .putHeader("X-Origin-Uri", req.uri())
+                                    .putHeader(
+                                        "Connection",
+                                        "close-not-really"); // a hop-by-hop-looking header name
+                            if (req.path().equals("/public")) {
+                              resp.putHeader("Cache-Control", "public, max-age=600, s-maxage=600");
+                            }
+                            if (req.path().equals("/revoke")) {
+                              resp.putHeader("Anteroom-Command", "revoke");
+                            }
+                            resp.end("origin:" + req.path() + ":" + body.toString());
+                          });
+                })
+            .listen(0, "127.0.0.1")
+            .await(10, TimeUnit.SECONDS);
   }
 
   String url() {

@@ -17,8 +17,7 @@ class WaitingRoomEndToEndTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   @Test
   void withRoomForTwentyExactlyTwentyOfAHundredSimultaneousNewUsersReachTheOrigin()
@@ -32,10 +31,13 @@ class WaitingRoomEndToEndTest {
       for (Browser b : users) {
         responses.add(b.getAsync("/products"));
       }
-      long admitted = responses.stream().map(CompletableFuture::join)
-          .filter(Browser::reachedOrigin).count();
-      long queued = responses.stream().map(CompletableFuture::join)
-          .filter(r -> r.body().contains("You are in line")).count();
+      long admitted =
+          responses.stream().map(CompletableFuture::join).filter(Browser::reachedOrigin).count();
+      long queued =
+          responses.stream()
+              .map(CompletableFuture::join)
+              .filter(r -> r.body().contains("You are in line"))
+              .count();
       assertThat(admitted).isEqualTo(20);
       assertThat(queued).isEqualTo(80);
       assertThat(h.origin.requests.get()).isEqualTo(20);
@@ -45,8 +47,8 @@ class WaitingRoomEndToEndTest {
       h.report("shop");
       for (Browser b : users) {
         HttpResponse<String> again = b.get("/products");
-        assertThat(Browser.reachedOrigin(again)).isEqualTo(
-            responses.get(users.indexOf(b)).join().body().startsWith("origin:"));
+        assertThat(Browser.reachedOrigin(again))
+            .isEqualTo(responses.get(users.indexOf(b)).join().body().startsWith("origin:"));
       }
       assertThat(h.origin.requests.get()).isEqualTo(40);
     }
@@ -54,13 +56,16 @@ class WaitingRoomEndToEndTest {
 
   @Test
   void queuedUsersGetInInBucketOrderAsSessionsEnd() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 1 } ]""")) {
       Browser first = h.browser();
       Browser early = h.browser();
       Browser late = h.browser();
-      assertThat(Browser.reachedOrigin(first.get("/"))).isTrue();   // 10:00:05, then leaves
-      assertThat(Browser.reachedOrigin(early.get("/"))).isFalse();  // bucket 10:00
+      assertThat(Browser.reachedOrigin(first.get("/"))).isTrue(); // 10:00:05, then leaves
+      assertThat(Browser.reachedOrigin(early.get("/"))).isFalse(); // bucket 10:00
       String earlyIn = null;
       String lateIn = null;
       // queued pages refresh every 20 s; the gateway reports before each round
@@ -69,7 +74,7 @@ class WaitingRoomEndToEndTest {
         h.report("shop");
         String at = h.scheduler.clock().instant().toString();
         if (step >= 3 && lateIn == null && Browser.reachedOrigin(late.get("/"))) {
-          lateIn = at;                                                 // bucket 10:01
+          lateIn = at; // bucket 10:01
         }
         if (earlyIn == null && Browser.reachedOrigin(early.get("/"))) {
           earlyIn = at;
@@ -77,9 +82,9 @@ class WaitingRoomEndToEndTest {
           assertThat(Browser.reachedOrigin(early.get("/"))).as("early keeps its session").isTrue();
         }
       }
-      assertThat(earlyIn).as("the oldest bucket enters once the first session is over")
-          .isNotNull();
-      assertThat(lateIn).as("a later bucket does not pass an earlier one while the site is full")
+      assertThat(earlyIn).as("the oldest bucket enters once the first session is over").isNotNull();
+      assertThat(lateIn)
+          .as("a later bucket does not pass an earlier one while the site is full")
           .isNull();
       assertThat(h.origin.requests.get()).isGreaterThan(2);
     }
@@ -87,7 +92,10 @@ class WaitingRoomEndToEndTest {
 
   @Test
   void tamperedTruncatedAndForeignCookiesMakeTheUserNewNeverAdmitted() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms:
           - { id: shop, totalActiveUsers: 1 }
           - { id: blog, path: /blog/, totalActiveUsers: 5 }""")) {
@@ -95,9 +103,13 @@ class WaitingRoomEndToEndTest {
       assertThat(Browser.reachedOrigin(insider.get("/"))).isTrue();
       String good = insider.cookies.get("__anteroom_shop");
 
-      for (String bad : List.of(good.substring(0, good.length() - 4),
-          good.substring(0, 20) + (good.charAt(20) == 'A' ? 'B' : 'A') + good.substring(21),
-          "garbage", "", "%00%ff")) {
+      for (String bad :
+          List.of(
+              good.substring(0, good.length() - 4),
+              good.substring(0, 20) + (good.charAt(20) == 'A' ? 'B' : 'A') + good.substring(21),
+              "garbage",
+              "",
+              "%00%ff")) {
         Browser forger = h.browser();
         forger.cookies.put("__anteroom_shop", bad);
         HttpResponse<String> r = forger.get("/");
@@ -124,13 +136,28 @@ class WaitingRoomEndToEndTest {
       JsonNode j = JSON.readTree(r.body());
       var names = new ArrayList<String>();
       j.fieldNames().forEachRemaining(names::add);
-      assertThat(names).containsExactly("inWaitingRoom", "waitTimeKnown", "waitTime",
-          "waitTime25Percentile", "waitTime50Percentile", "waitTime75Percentile",
-          "waitTimeFormatted", "queueIsFull", "queueAll", "lastUpdated",
-          "refreshIntervalSeconds", "queueingMethod", "isFIFOQueue", "isRandomQueue",
-          "isPassthroughQueue", "isRejectQueue", "throttle");
+      assertThat(names)
+          .containsExactly(
+              "inWaitingRoom",
+              "waitTimeKnown",
+              "waitTime",
+              "waitTime25Percentile",
+              "waitTime50Percentile",
+              "waitTime75Percentile",
+              "waitTimeFormatted",
+              "queueIsFull",
+              "queueAll",
+              "lastUpdated",
+              "refreshIntervalSeconds",
+              "queueingMethod",
+              "isFIFOQueue",
+              "isRandomQueue",
+              "isPassthroughQueue",
+              "isRejectQueue",
+              "throttle");
       assertThat(j.get("inWaitingRoom").asBoolean()).isTrue();
-      assertThat(j.get("refreshIntervalSeconds").asInt()).as("20 s with up to 10 %% jitter")
+      assertThat(j.get("refreshIntervalSeconds").asInt())
+          .as("20 s with up to 10 %% jitter")
           .isBetween(20, 22);
       assertThat(j.get("queueingMethod").asText()).isEqualTo("fifo");
       assertThat(j.get("isFIFOQueue").asBoolean()).isTrue();
@@ -143,18 +170,28 @@ class WaitingRoomEndToEndTest {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
       h.browser().get("/");
       HttpResponse<String> r = h.browser().get("/");
-      assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(
-          v -> assertThat(v).startsWith("text/html"));
+      assertThat(r.headers().firstValue("content-type"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("text/html"));
       assertThat(r.headers().firstValue("cache-control")).contains("no-store");
-      assertThat(r.body()).contains("<html lang=\"en\">", "name=\"viewport\"",
-          "role=\"status\"", "aria-live=\"polite\"", "Estimated wait", "Last updated",
-          "var delay = 2").doesNotContain("src=\"http", "href=\"http");
+      assertThat(r.body())
+          .contains(
+              "<html lang=\"en\">",
+              "name=\"viewport\"",
+              "role=\"status\"",
+              "aria-live=\"polite\"",
+              "Estimated wait",
+              "Last updated",
+              "var delay = 2")
+          .doesNotContain("src=\"http", "href=\"http");
     }
   }
 
   @Test
   void rejectAnswers429WithRetryAfterInsteadOfQueueing() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, totalActiveUsers: 1, queueingMethod: reject } ]""")) {
       assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue();
       HttpResponse<String> r = h.browser().get("/");
@@ -167,7 +204,10 @@ class WaitingRoomEndToEndTest {
 
   @Test
   void bypassedTrafficSkipsTheRoomAndIsNotCounted() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms:
           - id: shop
             totalActiveUsers: 1
@@ -178,7 +218,8 @@ class WaitingRoomEndToEndTest {
         assertThat(r.headers().allValues("set-cookie")).isEmpty();
       }
       assertThat(Browser.reachedOrigin(h.browser().get("/", "X-Health-Check", "1"))).isTrue();
-      assertThat(Browser.reachedOrigin(h.browser().get("/"))).as("the one slot is still free")
+      assertThat(Browser.reachedOrigin(h.browser().get("/")))
+          .as("the one slot is still free")
           .isTrue();
       assertThat(Browser.reachedOrigin(h.browser().get("/"))).isFalse();
     }
@@ -192,15 +233,18 @@ class WaitingRoomEndToEndTest {
       assertThat(user.cookies).containsKey("__anteroom_shop");
       HttpResponse<String> r = user.get("/revoke");
       assertThat(r.headers().firstValue("anteroom-command")).isEmpty();
-      assertThat(r.headers().allValues("set-cookie")).anySatisfy(
-          c -> assertThat(c).startsWith("__anteroom_shop=;").contains("Max-Age=0"));
+      assertThat(r.headers().allValues("set-cookie"))
+          .anySatisfy(c -> assertThat(c).startsWith("__anteroom_shop=;").contains("Max-Age=0"));
       assertThat(user.cookies).doesNotContainKey("__anteroom_shop");
     }
   }
 
   @Test
   void revokedSessionsFreeTheirPlacesBeforeTheyWouldHaveExpired() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, totalActiveUsers: 3, newUsersPerMinute: 10,
                    sessionDurationMinutes: 30 } ]""")) {
       var insiders = List.of(h.browser(), h.browser(), h.browser());
@@ -218,13 +262,17 @@ class WaitingRoomEndToEndTest {
       h.scheduler.advance(Duration.ofSeconds(60));
       h.report("shop");
       assertThat(Browser.reachedOrigin(next.get("/")))
-          .as("in long before the revoked sessions' 30 minutes are over").isTrue();
+          .as("in long before the revoked sessions' 30 minutes are over")
+          .isTrue();
     }
   }
 
   @Test
   void anAdmittedUserKeepsItsSessionAndTheCookieIsRenewedOnEveryRequest() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 2, cookieSecure: true,
                    cookieSameSite: Strict } ]""")) {
       Browser user = h.browser();
@@ -234,8 +282,12 @@ class WaitingRoomEndToEndTest {
         String before = user.cookies.get("__anteroom_shop");
         HttpResponse<String> r = user.get("/page" + i);
         assertThat(Browser.reachedOrigin(r)).isTrue();
-        assertThat(r.headers().firstValue("set-cookie")).hasValueSatisfying(c -> assertThat(c)
-            .containsIgnoringCase("HttpOnly").contains("Secure", "SameSite=Strict", "Path=/"));
+        assertThat(r.headers().firstValue("set-cookie"))
+            .hasValueSatisfying(
+                c ->
+                    assertThat(c)
+                        .containsIgnoringCase("HttpOnly")
+                        .contains("Secure", "SameSite=Strict", "Path=/"));
         assertThat(user.cookies.get("__anteroom_shop")).isNotEqualTo(before);
       }
     }
@@ -243,31 +295,39 @@ class WaitingRoomEndToEndTest {
 
   @Test
   void passthroughRoomsLetEveryoneThroughButStillHandOutTickets() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, totalActiveUsers: 1, queueingMethod: passthrough } ]""")) {
       for (int i = 0; i < 3; i++) {
         Browser b = h.browser();
         assertThat(Browser.reachedOrigin(b.get("/"))).isTrue();
         assertThat(b.cookies).containsKey("__anteroom_shop");
       }
-      assertThat(h.gateway.rooms().get("shop").orElseThrow().meters().queued().getCount())
-          .isZero();
+      assertThat(h.gateway.rooms().get("shop").orElseThrow().meters().queued().getCount()).isZero();
     }
   }
 
   @Test
   void anOperatorTemplateReplacesTheQueuePage() throws Exception {
     Path templates = java.nio.file.Files.createDirectories(dataDir.resolve("templates"));
-    java.nio.file.Files.writeString(templates.resolve("page.mustache"),
+    java.nio.file.Files.writeString(
+        templates.resolve("page.mustache"),
         "<p>Custom line: wait {{waitTimeFormatted}}, next check in {{refreshIntervalSeconds}} s,"
             + " fifo={{isFIFOQueue}}</p>");
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         templatesDir: %s
         rooms: [ { id: shop, totalActiveUsers: 1, template: page.mustache } ]"""
-        .formatted(templates))) {
+                .formatted(templates))) {
       h.browser().get("/");
       String page = h.browser().get("/").body();
-      assertThat(page).startsWith("<p>Custom line: wait ").contains("fifo=true")
+      assertThat(page)
+          .startsWith("<p>Custom line: wait ")
+          .contains("fifo=true")
           .doesNotContain("You are in line");
     }
   }
@@ -275,9 +335,13 @@ class WaitingRoomEndToEndTest {
   @Test
   void withoutSessionRenewalASessionEndsItsDurationAfterAdmission() throws Exception {
     for (boolean renewal : List.of(true, false)) {
-      try (var h = new Harness(dataDir.resolve("r" + renewal), """
+      try (var h =
+          new Harness(
+              dataDir.resolve("r" + renewal),
+              """
           rooms: [ { id: shop, totalActiveUsers: 5, sessionDurationMinutes: 2,
-                     disableSessionRenewal: %s } ]""".formatted(!renewal))) {
+                     disableSessionRenewal: %s } ]"""
+                  .formatted(!renewal))) {
         Browser user = h.browser();
         assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
         for (int i = 0; i < 2; i++) {
@@ -288,7 +352,8 @@ class WaitingRoomEndToEndTest {
         var meters = h.gateway.rooms().get("shop").orElseThrow().meters();
         // at 180 s: renewed sessions run on; otherwise the session (2 min from admission) is
         // over and the user is admitted again as a new user
-        assertThat(meters.admittedNew().getCount()).as("renewal %s", renewal)
+        assertThat(meters.admittedNew().getCount())
+            .as("renewal %s", renewal)
             .isEqualTo(renewal ? 1 : 2);
       }
     }
@@ -296,7 +361,10 @@ class WaitingRoomEndToEndTest {
 
   @Test
   void suspendedRoomsLetEveryoneThroughUncounted() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, totalActiveUsers: 1, suspended: true } ]""")) {
       for (int i = 0; i < 3; i++) {
         assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue();

@@ -13,5 +13,5 @@ package io.anteroom.objects;
  * }</pre>
  */
 public interface AlarmHandler {
-    void alarm() throws Exception;
+  void alarm() throws Exception;
 }

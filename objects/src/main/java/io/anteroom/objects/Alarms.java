@@ -11,22 +11,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The alarms of a runtime: when each object's stored alarm fires, and the retries of a handler
- * that threw.
+ * The alarms of a runtime: when each object's stored alarm fires, and the retries of a handler that
+ * threw.
  *
  * <p>Invariants (guarded by {@code lock}):
+ *
  * <ul>
  *   <li>At most one scheduled task per object key; scheduling an alarm cancels the previous task.
- *       Only a durable alarm is scheduled ({@link #committed}, or read from the engine at start
- *       and claimed when its namespace registers): an alarm never fires for a write that could
- *       still be lost.</li>
- *   <li>Firing delivers an alarm event through the object's input gate like any call; an
- *       overloaded object gets the alarm again after the first backoff.</li>
+ *       Only a durable alarm is scheduled ({@link #committed}, or read from the engine at start and
+ *       claimed when its namespace registers): an alarm never fires for a write that could still be
+ *       lost.
+ *   <li>Firing delivers an alarm event through the object's input gate like any call; an overloaded
+ *       object gets the alarm again after the first backoff.
  *   <li>A handler that throws is retried with exponential backoff ({@value #RETRIES} retries,
  *       {@link #FIRST_BACKOFF} doubling); the attempt count lives in memory only, so a restart
- *       fires the stored alarm again with a fresh budget. After the last retry the alarm is
- *       deleted and an error is logged.</li>
- *   <li>After {@link #close()} nothing is scheduled and nothing fires.</li>
+ *       fires the stored alarm again with a fresh budget. After the last retry the alarm is deleted
+ *       and an error is logged.
+ *   <li>After {@link #close()} nothing is scheduled and nothing fires.
  * </ul>
  */
 final class Alarms {
@@ -69,7 +70,9 @@ final class Alarms {
     }
   }
 
-  /** A batch carrying an alarm change is durable: (re)schedule it, or cancel it ({@code at} null). */
+  /**
+   * A batch carrying an alarm change is durable: (re)schedule it, or cancel it ({@code at} null).
+   */
   void committed(ObjectHost host, Instant at) {
     if (at == null) {
       synchronized (lock) {

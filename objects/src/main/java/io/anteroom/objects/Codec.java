@@ -34,11 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Wire format of a call: the arguments as a JSON array, decoded by the method's declared
  * parameter types. A reply is one tag byte then JSON: {@code 'R'} + the result (decoded by the
- * declared return type, unwrapping {@code CompletableFuture<R>}), or {@code 'E'} +
- * {@code {"type": "<class name>", "message": "..."}} for an exception the object threw. The
- * caller re-creates the exception with the same type and message when it can (a
- * {@code RuntimeException} or a declared checked exception with a {@code (String)} constructor),
- * and otherwise throws {@link ObjectException} carrying both.
+ * declared return type, unwrapping {@code CompletableFuture<R>}), or {@code 'E'} + {@code {"type":
+ * "<class name>", "message": "..."}} for an exception the object threw. The caller re-creates the
+ * exception with the same type and message when it can (a {@code RuntimeException} or a declared
+ * checked exception with a {@code (String)} constructor), and otherwise throws {@link
+ * ObjectException} carrying both.
  *
  * <pre>{@code
  * Codec codec = Codec.standard();
@@ -47,320 +47,396 @@ import java.util.concurrent.ConcurrentHashMap;
  * }</pre>
  */
 public final class Codec {
-    private static final Codec STANDARD = new Codec();
-    private static final byte RESULT = 'R';
-    private static final byte ERROR = 'E';
+  private static final Codec STANDARD = new Codec();
+  private static final byte RESULT = 'R';
+  private static final byte ERROR = 'E';
 
-    private final ObjectMapper mapper;
-    private final Map<Method, JavaType[]> parameterTypes = new ConcurrentHashMap<>();
-    private final Map<Method, JavaType> resultTypes = new ConcurrentHashMap<>();
-    private final Map<Class<?>, JavaType> valueTypes = new ConcurrentHashMap<>();
+  private final ObjectMapper mapper;
+  private final Map<Method, JavaType[]> parameterTypes = new ConcurrentHashMap<>();
+  private final Map<Method, JavaType> resultTypes = new ConcurrentHashMap<>();
+  private final Map<Class<?>, JavaType> valueTypes = new ConcurrentHashMap<>();
 
-    private Codec() {
-        SimpleModule module = new SimpleModule("anteroom-objects");
-        module.addSerializer(ObjectId.class, toStringSerializer(ObjectId.class));
-        module.addDeserializer(ObjectId.class, fromString(ObjectId.class, ObjectId::parse));
-        module.addSerializer(Instant.class, toStringSerializer(Instant.class));
-        module.addDeserializer(Instant.class, fromString(Instant.class, Instant::parse));
-        module.addSerializer(Duration.class, toStringSerializer(Duration.class));
-        module.addDeserializer(Duration.class, fromString(Duration.class, Duration::parse));
-        // a shared buffer pool: the default is per thread, and objects run on short-lived virtual threads
-        com.fasterxml.jackson.core.JsonFactory factory = com.fasterxml.jackson.core.JsonFactory.builder()
-                .recyclerPool(com.fasterxml.jackson.core.util.JsonRecyclerPools.sharedConcurrentDequePool())
-                .build();
-        this.mapper = JsonMapper.builder(factory)
-                .addModule(module)
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .build();
+  private Codec() {
+    SimpleModule module = new SimpleModule("anteroom-objects");
+    module.addSerializer(ObjectId.class, toStringSerializer(ObjectId.class));
+    module.addDeserializer(ObjectId.class, fromString(ObjectId.class, ObjectId::parse));
+    module.addSerializer(Instant.class, toStringSerializer(Instant.class));
+    module.addDeserializer(Instant.class, fromString(Instant.class, Instant::parse));
+    module.addSerializer(Duration.class, toStringSerializer(Duration.class));
+    module.addDeserializer(Duration.class, fromString(Duration.class, Duration::parse));
+    // a shared buffer pool: the default is per thread, and objects run on short-lived virtual
+    // threads
+    com.fasterxml.jackson.core.JsonFactory factory =
+        com.fasterxml.jackson.core.JsonFactory.builder()
+            .recyclerPool(
+                com.fasterxml.jackson.core.util.JsonRecyclerPools.sharedConcurrentDequePool())
+            .build();
+    this.mapper =
+        JsonMapper.builder(factory)
+            .addModule(module)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+  }
+
+  /** The runtime's codec. */
+  public static Codec standard() {
+    return STANDARD;
+  }
+
+  /** The Jackson mapper behind this codec (for transports that want to embed JSON). */
+  public ObjectMapper mapper() {
+    return mapper;
+  }
+
+  // ---- stored values ----
+
+  /**
+   * Encodes a value to store.
+   *
+   * @throws IllegalArgumentException if the value cannot be encoded
+   */
+  public byte[] encodeValue(Object value) {
+    if (value instanceof Long || value instanceof Integer || value instanceof Boolean) {
+      return value
+          .toString()
+          .getBytes(StandardCharsets.US_ASCII); // what Jackson writes, without Jackson
     }
-
-    /** The runtime's codec. */
-    public static Codec standard() {
-        return STANDARD;
+    try {
+      return mapper.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "value of type "
+              + value.getClass().getName()
+              + " cannot be stored: the codec cannot serialize it ("
+              + e.getOriginalMessage()
+              + "); use records, primitives, strings, lists, maps or byte arrays",
+          e);
     }
+  }
 
-    /** The Jackson mapper behind this codec (for transports that want to embed JSON). */
-    public ObjectMapper mapper() {
-        return mapper;
+  /** Decodes a stored value as {@code type} ({@code Object.class}: natural JSON types). */
+  @SuppressWarnings("unchecked")
+  public <T> T decodeValue(byte[] bytes, Class<T> type) {
+    if (type == Long.class) {
+      Long fast = parseLong(bytes);
+      if (fast != null) return (T) fast;
     }
+    JavaType t = valueTypes.computeIfAbsent(type, c -> mapper.getTypeFactory().constructType(c));
+    return decode(bytes, 0, t, "stored value as " + type.getName());
+  }
 
-    // ---- stored values ----
+  // ---- calls ----
 
-    /**
-     * Encodes a value to store.
-     *
-     * @throws IllegalArgumentException if the value cannot be encoded
-     */
-    public byte[] encodeValue(Object value) {
-        if (value instanceof Long || value instanceof Integer || value instanceof Boolean) {
-            return value.toString().getBytes(StandardCharsets.US_ASCII); // what Jackson writes, without Jackson
-        }
+  /** The value of a JSON integer that fits a long, or null (then Jackson decides). */
+  private static Long parseLong(byte[] b) {
+    int n = b.length;
+    if (n == 0 || n > 18) return null;
+    int i = b[0] == '-' ? 1 : 0;
+    if (i == n) return null;
+    long v = 0;
+    for (; i < n; i++) {
+      int d = b[i] - '0';
+      if (d < 0 || d > 9) return null;
+      v = v * 10 + d;
+    }
+    return b[0] == '-' ? -v : v;
+  }
+
+  /**
+   * Encodes the arguments of a call to {@code method}.
+   *
+   * @throws IllegalArgumentException naming the argument that cannot be serialized
+   */
+  public byte[] encodeArgs(Method method, Object[] args) {
+    Object[] a = args == null ? new Object[0] : args;
+    try {
+      return mapper.writeValueAsBytes(a);
+    } catch (JsonProcessingException e) {
+      for (int i = 0; i < a.length; i++) {
         try {
-            return mapper.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("value of type " + value.getClass().getName()
-                    + " cannot be stored: the codec cannot serialize it (" + e.getOriginalMessage()
-                    + "); use records, primitives, strings, lists, maps or byte arrays", e);
+          mapper.writeValueAsBytes(a[i]);
+        } catch (JsonProcessingException perArg) {
+          throw new IllegalArgumentException(
+              "argument "
+                  + i
+                  + " of "
+                  + describe(method)
+                  + " (a "
+                  + a[i].getClass().getName()
+                  + ") is not serializable by the object codec: "
+                  + perArg.getOriginalMessage()
+                  + "; use records, primitives, strings, lists, maps or byte arrays",
+              perArg);
         }
+      }
+      throw new IllegalArgumentException(
+          "arguments of " + describe(method) + " are not serializable: " + e.getOriginalMessage(),
+          e);
     }
+  }
 
-    /** Decodes a stored value as {@code type} ({@code Object.class}: natural JSON types). */
-    @SuppressWarnings("unchecked")
-    public <T> T decodeValue(byte[] bytes, Class<T> type) {
-        if (type == Long.class) {
-            Long fast = parseLong(bytes);
-            if (fast != null) return (T) fast;
+  /** Decodes the arguments of a call to {@code method} by its declared parameter types. */
+  public Object[] decodeArgs(Method method, byte[] bytes) {
+    if (bytes == null)
+      throw new IllegalArgumentException(
+          "arguments of " + describe(method) + " are missing (null)");
+    JavaType[] types = parameterTypes(method);
+    Object[] out = new Object[types.length];
+    try (JsonParser p = mapper.createParser(bytes)) {
+      if (p.nextToken() != JsonToken.START_ARRAY) {
+        throw new IllegalArgumentException(
+            "arguments of " + describe(method) + " must be a JSON array");
+      }
+      for (int i = 0; i < types.length; i++) {
+        if (p.nextToken() == JsonToken.END_ARRAY) {
+          throw new IllegalArgumentException(
+              describe(method) + " takes " + types.length + " arguments, got " + i);
         }
-        JavaType t = valueTypes.computeIfAbsent(type, c -> mapper.getTypeFactory().constructType(c));
-        return decode(bytes, 0, t, "stored value as " + type.getName());
+        out[i] = mapper.readValue(p, types[i]);
+      }
+      if (p.nextToken() != JsonToken.END_ARRAY) {
+        throw new IllegalArgumentException(
+            describe(method) + " takes " + types.length + " arguments, got more");
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot decode the arguments of " + describe(method) + ": " + e.getMessage(), e);
     }
+  }
 
-    // ---- calls ----
-
-    /** The value of a JSON integer that fits a long, or null (then Jackson decides). */
-    private static Long parseLong(byte[] b) {
-        int n = b.length;
-        if (n == 0 || n > 18) return null;
-        int i = b[0] == '-' ? 1 : 0;
-        if (i == n) return null;
-        long v = 0;
-        for (; i < n; i++) {
-            int d = b[i] - '0';
-            if (d < 0 || d > 9) return null;
-            v = v * 10 + d;
-        }
-        return b[0] == '-' ? -v : v;
+  /**
+   * Encodes a successful reply.
+   *
+   * @throws IllegalArgumentException if the result cannot be serialized
+   */
+  public byte[] encodeResult(Object result) {
+    try {
+      return tagged(RESULT, mapper.writeValueAsBytes(result));
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "result of type "
+              + result.getClass().getName()
+              + " is not serializable by the object codec: "
+              + e.getOriginalMessage(),
+          e);
     }
+  }
 
-    /**
-     * Encodes the arguments of a call to {@code method}.
-     *
-     * @throws IllegalArgumentException naming the argument that cannot be serialized
-     */
-    public byte[] encodeArgs(Method method, Object[] args) {
-        Object[] a = args == null ? new Object[0] : args;
-        try {
-            return mapper.writeValueAsBytes(a);
-        } catch (JsonProcessingException e) {
-            for (int i = 0; i < a.length; i++) {
-                try {
-                    mapper.writeValueAsBytes(a[i]);
-                } catch (JsonProcessingException perArg) {
-                    throw new IllegalArgumentException("argument " + i + " of " + describe(method) + " (a "
-                            + a[i].getClass().getName() + ") is not serializable by the object codec: "
-                            + perArg.getOriginalMessage() + "; use records, primitives, strings, lists, maps or byte arrays", perArg);
-                }
-            }
-            throw new IllegalArgumentException("arguments of " + describe(method) + " are not serializable: " + e.getOriginalMessage(), e);
-        }
+  private static byte[] tagged(byte tag, byte[] json) {
+    byte[] out = new byte[json.length + 1];
+    out[0] = tag;
+    System.arraycopy(json, 0, out, 1, json.length);
+    return out;
+  }
+
+  /** Encodes a reply carrying the exception an object threw (its type name and message). */
+  public byte[] encodeError(Throwable error) {
+    Throwable t = unwrapRemote(error);
+    String type = t instanceof ObjectException oe ? oe.type() : t.getClass().getName();
+    String message = t instanceof ObjectException oe ? oe.remoteMessage() : t.getMessage();
+    try {
+      Map<String, String> body = new java.util.LinkedHashMap<>();
+      body.put("type", type);
+      body.put("message", message);
+      return tagged(ERROR, mapper.writeValueAsBytes(body));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode an error reply", e);
     }
+  }
 
-    /** Decodes the arguments of a call to {@code method} by its declared parameter types. */
-    public Object[] decodeArgs(Method method, byte[] bytes) {
-        if (bytes == null) throw new IllegalArgumentException("arguments of " + describe(method) + " are missing (null)");
-        JavaType[] types = parameterTypes(method);
-        Object[] out = new Object[types.length];
-        try (JsonParser p = mapper.createParser(bytes)) {
-            if (p.nextToken() != JsonToken.START_ARRAY) {
-                throw new IllegalArgumentException("arguments of " + describe(method) + " must be a JSON array");
-            }
-            for (int i = 0; i < types.length; i++) {
-                if (p.nextToken() == JsonToken.END_ARRAY) {
-                    throw new IllegalArgumentException(describe(method) + " takes " + types.length + " arguments, got " + i);
-                }
-                out[i] = mapper.readValue(p, types[i]);
-            }
-            if (p.nextToken() != JsonToken.END_ARRAY) {
-                throw new IllegalArgumentException(describe(method) + " takes " + types.length + " arguments, got more");
-            }
-            return out;
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot decode the arguments of " + describe(method) + ": " + e.getMessage(), e);
-        }
+  /**
+   * Decodes a reply to a call of {@code method}: returns the result, or throws the object's
+   * exception re-created (see the class comment).
+   *
+   * @throws ObjectTransportException if the reply is malformed
+   */
+  public Object decodeReply(Method method, byte[] reply) {
+    if (reply == null || reply.length == 0) {
+      throw new ObjectTransportException("empty reply to " + describe(method));
     }
-
-    /**
-     * Encodes a successful reply.
-     *
-     * @throws IllegalArgumentException if the result cannot be serialized
-     */
-    public byte[] encodeResult(Object result) {
-        try {
-            return tagged(RESULT, mapper.writeValueAsBytes(result));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("result of type " + result.getClass().getName()
-                    + " is not serializable by the object codec: " + e.getOriginalMessage(), e);
-        }
+    if (reply[0] == RESULT) {
+      return decode(reply, 1, resultType(method), "reply to " + describe(method));
     }
-
-    private static byte[] tagged(byte tag, byte[] json) {
-        byte[] out = new byte[json.length + 1];
-        out[0] = tag;
-        System.arraycopy(json, 0, out, 1, json.length);
-        return out;
+    if (reply[0] == ERROR) {
+      ErrorReply e =
+          decode(
+              reply,
+              1,
+              mapper.constructType(ErrorReply.class),
+              "error reply to " + describe(method));
+      throw sneaky(recreate(method, e.type(), e.message()));
     }
+    throw new ObjectTransportException(
+        "malformed reply to " + describe(method) + ": unknown tag byte " + reply[0]);
+  }
 
-    /** Encodes a reply carrying the exception an object threw (its type name and message). */
-    public byte[] encodeError(Throwable error) {
-        Throwable t = unwrapRemote(error);
-        String type = t instanceof ObjectException oe ? oe.type() : t.getClass().getName();
-        String message = t instanceof ObjectException oe ? oe.remoteMessage() : t.getMessage();
-        try {
-            Map<String, String> body = new java.util.LinkedHashMap<>();
-            body.put("type", type);
-            body.put("message", message);
-            return tagged(ERROR, mapper.writeValueAsBytes(body));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode an error reply", e);
-        }
+  record ErrorReply(String type, String message) {}
+
+  /**
+   * The exception to throw to a caller of {@code method} for an object's exception of {@code type}
+   * with {@code message}.
+   */
+  public Throwable recreate(Method method, String type, String message) {
+    try {
+      Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
+      boolean throwable =
+          RuntimeException.class.isAssignableFrom(c)
+              || Error.class.isAssignableFrom(c)
+              || declares(method, c);
+      if (throwable) {
+        Constructor<?> ctor = c.getConstructor(String.class);
+        return (Throwable) ctor.newInstance(message);
+      }
+    } catch (ReflectiveOperationException | LinkageError | ClassCastException notRecreatable) {
+      // fall through: the caller still gets the type name and message
     }
+    return new ObjectException(type, message);
+  }
 
-    /**
-     * Decodes a reply to a call of {@code method}: returns the result, or throws the object's
-     * exception re-created (see the class comment).
-     *
-     * @throws ObjectTransportException if the reply is malformed
-     */
-    public Object decodeReply(Method method, byte[] reply) {
-        if (reply == null || reply.length == 0) {
-            throw new ObjectTransportException("empty reply to " + describe(method));
-        }
-        if (reply[0] == RESULT) {
-            return decode(reply, 1, resultType(method), "reply to " + describe(method));
-        }
-        if (reply[0] == ERROR) {
-            ErrorReply e = decode(reply, 1, mapper.constructType(ErrorReply.class), "error reply to " + describe(method));
-            throw sneaky(recreate(method, e.type(), e.message()));
-        }
-        throw new ObjectTransportException("malformed reply to " + describe(method) + ": unknown tag byte " + reply[0]);
+  private static boolean declares(Method method, Class<?> c) {
+    for (Class<?> declared : method.getExceptionTypes()) {
+      if (declared.isAssignableFrom(c)) return true;
     }
+    return false;
+  }
 
-    record ErrorReply(String type, String message) {}
+  /**
+   * Whether values of this class are immutable and trivially encodable, so may skip the codec
+   * in-process.
+   */
+  static boolean isImmutableScalar(Object v) {
+    return v == null
+        || v instanceof String
+        || v instanceof Long
+        || v instanceof Integer
+        || v instanceof Boolean
+        || v instanceof Double
+        || v instanceof Float
+        || v instanceof Short
+        || v instanceof Byte
+        || v instanceof Character
+        || v instanceof Enum<?>
+        || v instanceof ObjectId
+        || v instanceof Instant
+        || v instanceof Duration
+        || v instanceof BigInteger
+        || v instanceof BigDecimal;
+  }
 
-    /**
-     * The exception to throw to a caller of {@code method} for an object's exception of
-     * {@code type} with {@code message}.
-     */
-    public Throwable recreate(Method method, String type, String message) {
-        try {
-            Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
-            boolean throwable = RuntimeException.class.isAssignableFrom(c) || Error.class.isAssignableFrom(c)
-                    || declares(method, c);
-            if (throwable) {
-                Constructor<?> ctor = c.getConstructor(String.class);
-                return (Throwable) ctor.newInstance(message);
-            }
-        } catch (ReflectiveOperationException | LinkageError | ClassCastException notRecreatable) {
-            // fall through: the caller still gets the type name and message
-        }
-        return new ObjectException(type, message);
+  /** Round-trips a value through the codec (a copy, as if it had crossed a process boundary). */
+  Object copy(Object value, JavaType type, String what) {
+    if (isImmutableScalar(value)) return value;
+    byte[] bytes;
+    try {
+      bytes = mapper.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          what
+              + " (a "
+              + value.getClass().getName()
+              + ") is not serializable by the object codec: "
+              + e.getOriginalMessage()
+              + "; use records, primitives, strings, lists, maps or byte arrays",
+          e);
     }
+    return decode(bytes, 0, type, what);
+  }
 
-    private static boolean declares(Method method, Class<?> c) {
-        for (Class<?> declared : method.getExceptionTypes()) {
-            if (declared.isAssignableFrom(c)) return true;
-        }
-        return false;
-    }
-
-    /** Whether values of this class are immutable and trivially encodable, so may skip the codec in-process. */
-    static boolean isImmutableScalar(Object v) {
-        return v == null || v instanceof String || v instanceof Long || v instanceof Integer || v instanceof Boolean
-                || v instanceof Double || v instanceof Float || v instanceof Short || v instanceof Byte
-                || v instanceof Character || v instanceof Enum<?> || v instanceof ObjectId || v instanceof Instant
-                || v instanceof Duration || v instanceof BigInteger || v instanceof BigDecimal;
-    }
-
-    /** Round-trips a value through the codec (a copy, as if it had crossed a process boundary). */
-    Object copy(Object value, JavaType type, String what) {
-        if (isImmutableScalar(value)) return value;
-        byte[] bytes;
-        try {
-            bytes = mapper.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(what + " (a " + value.getClass().getName()
-                    + ") is not serializable by the object codec: " + e.getOriginalMessage()
-                    + "; use records, primitives, strings, lists, maps or byte arrays", e);
-        }
-        return decode(bytes, 0, type, what);
-    }
-
-    JavaType[] parameterTypes(Method method) {
-        return parameterTypes.computeIfAbsent(method, m -> {
-            Type[] generic = m.getGenericParameterTypes();
-            JavaType[] out = new JavaType[generic.length];
-            for (int i = 0; i < generic.length; i++) out[i] = mapper.getTypeFactory().constructType(generic[i]);
-            return out;
+  JavaType[] parameterTypes(Method method) {
+    return parameterTypes.computeIfAbsent(
+        method,
+        m -> {
+          Type[] generic = m.getGenericParameterTypes();
+          JavaType[] out = new JavaType[generic.length];
+          for (int i = 0; i < generic.length; i++)
+            out[i] = mapper.getTypeFactory().constructType(generic[i]);
+          return out;
         });
-    }
+  }
 
-    JavaType resultType(Method method) {
-        return resultTypes.computeIfAbsent(method, m -> {
-            Type t = m.getGenericReturnType();
-            if (m.getReturnType() == CompletableFuture.class) {
-                t = t instanceof ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
-            }
-            return mapper.getTypeFactory().constructType(t);
+  JavaType resultType(Method method) {
+    return resultTypes.computeIfAbsent(
+        method,
+        m -> {
+          Type t = m.getGenericReturnType();
+          if (m.getReturnType() == CompletableFuture.class) {
+            t = t instanceof ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
+          }
+          return mapper.getTypeFactory().constructType(t);
         });
-    }
+  }
 
-    static boolean isAsync(Method method) {
-        return method.getReturnType() == CompletableFuture.class;
-    }
+  static boolean isAsync(Method method) {
+    return method.getReturnType() == CompletableFuture.class;
+  }
 
-    static String describe(Method method) {
-        return method.getDeclaringClass().getSimpleName() + "." + method.getName();
-    }
+  static String describe(Method method) {
+    return method.getDeclaringClass().getSimpleName() + "." + method.getName();
+  }
 
-    private <T> T decode(byte[] bytes, int offset, JavaType type, String what) {
-        if (type.hasRawClass(void.class) || type.hasRawClass(Void.class)) return null;
+  private <T> T decode(byte[] bytes, int offset, JavaType type, String what) {
+    if (type.hasRawClass(void.class) || type.hasRawClass(Void.class)) return null;
+    try {
+      return mapper.readValue(bytes, offset, bytes.length - offset, type);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot decode "
+              + what
+              + ": "
+              + e.getMessage()
+              + " (bytes: "
+              + new String(
+                  bytes, offset, Math.min(200, bytes.length - offset), StandardCharsets.UTF_8)
+              + ")",
+          e);
+    }
+  }
+
+  private static Throwable unwrapRemote(Throwable t) {
+    Throwable cur = t;
+    while ((cur instanceof java.util.concurrent.CompletionException
+            || cur instanceof java.util.concurrent.ExecutionException
+            || cur instanceof java.lang.reflect.InvocationTargetException
+            || cur instanceof java.lang.reflect.UndeclaredThrowableException)
+        && cur.getCause() != null) {
+      cur = cur.getCause();
+    }
+    return cur;
+  }
+
+  static Throwable unwrap(Throwable t) {
+    return unwrapRemote(t);
+  }
+
+  @SuppressWarnings("unchecked")
+  static <E extends Throwable> RuntimeException sneaky(Throwable t) throws E {
+    throw (E) t;
+  }
+
+  private static <T> JsonSerializer<T> toStringSerializer(Class<T> type) {
+    return new JsonSerializer<>() {
+      @Override
+      public void serialize(T value, JsonGenerator gen, SerializerProvider serializers)
+          throws IOException {
+        gen.writeString(value.toString());
+      }
+    };
+  }
+
+  private static <T> JsonDeserializer<T> fromString(
+      Class<T> type, java.util.function.Function<String, T> parse) {
+    return new JsonDeserializer<>() {
+      @Override
+      public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        String text = p.getValueAsString();
         try {
-            return mapper.readValue(bytes, offset, bytes.length - offset, type);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot decode " + what + ": " + e.getMessage()
-                    + " (bytes: " + new String(bytes, offset, Math.min(200, bytes.length - offset), StandardCharsets.UTF_8) + ")", e);
+          return parse.apply(text);
+        } catch (RuntimeException e) {
+          return ctxt.reportInputMismatch(
+              type, "cannot parse %s from \"%s\": %s", type.getSimpleName(), text, e.getMessage());
         }
-    }
-
-    private static Throwable unwrapRemote(Throwable t) {
-        Throwable cur = t;
-        while ((cur instanceof java.util.concurrent.CompletionException || cur instanceof java.util.concurrent.ExecutionException
-                || cur instanceof java.lang.reflect.InvocationTargetException
-                || cur instanceof java.lang.reflect.UndeclaredThrowableException) && cur.getCause() != null) {
-            cur = cur.getCause();
-        }
-        return cur;
-    }
-
-    static Throwable unwrap(Throwable t) {
-        return unwrapRemote(t);
-    }
-
-    @SuppressWarnings("unchecked")
-    static <E extends Throwable> RuntimeException sneaky(Throwable t) throws E {
-        throw (E) t;
-    }
-
-    private static <T> JsonSerializer<T> toStringSerializer(Class<T> type) {
-        return new JsonSerializer<>() {
-            @Override
-            public void serialize(T value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-                gen.writeString(value.toString());
-            }
-        };
-    }
-
-    private static <T> JsonDeserializer<T> fromString(Class<T> type, java.util.function.Function<String, T> parse) {
-        return new JsonDeserializer<>() {
-            @Override
-            public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-                String text = p.getValueAsString();
-                try {
-                    return parse.apply(text);
-                } catch (RuntimeException e) {
-                    return ctxt.reportInputMismatch(type, "cannot parse %s from \"%s\": %s", type.getSimpleName(), text, e.getMessage());
-                }
-            }
-        };
-    }
+      }
+    };
+  }
 }

@@ -12,30 +12,28 @@ import java.util.function.BooleanSupplier;
 /**
  * The input gate of one live object: which of its events may run its code now.
  *
- * <p>What is serialized: events of the object (calls, alarms, and <em>resumptions</em>, i.e.
- * events coming back from an outgoing call) run one at a time. At most one thread holds the gate
- * (the <em>turn</em>); only the holder runs object code or waits on a storage operation, so
- * storage operations keep the gate closed. The gate is free only when nobody waits: an arriving
- * event or resumption takes a free gate at once, otherwise it queues, first-in first-out.
+ * <p>What is serialized: events of the object (calls, alarms, and <em>resumptions</em>, i.e. events
+ * coming back from an outgoing call) run one at a time. At most one thread holds the gate (the
+ * <em>turn</em>); only the holder runs object code or waits on a storage operation, so storage
+ * operations keep the gate closed. The gate is free only when nobody waits: an arriving event or
+ * resumption takes a free gate at once, otherwise it queues, first-in first-out.
  *
  * <p>What is held back: while the gate is held, arrivals queue (at most {@code maxQueued} new
  * events; beyond that an arrival is refused with {@link ObjectOverloadedException}). The holder
  * opens the gate only by finishing its event ({@link #leave}) or by suspending it to wait on
- * something outside ({@link #suspend}, then {@link #resume} queues for the gate again). New
- * events are plain tasks, not threads: {@link #leave} hands the next queued new event to the
- * leaving thread, so one thread serves a burst of calls without hand-offs; a queued resumption
- * is a parked thread, and the gate is handed to it directly.
+ * something outside ({@link #suspend}, then {@link #resume} queues for the gate again). New events
+ * are plain tasks, not threads: {@link #leave} hands the next queued new event to the leaving
+ * thread, so one thread serves a burst of calls without hand-offs; a queued resumption is a parked
+ * thread, and the gate is handed to it directly.
  *
  * <p>What happens on failure: {@link #fail} breaks the gate for good. It then admits nothing new
- * ({@link Admission#CLOSED}: the runtime starts a fresh instance), the events already queued
- * still get their turn (the host redelivers them to the fresh instance without running them),
- * and every resumption and every check ({@link #throwIfBroken}) throws {@link
- * ObjectResetException}. A gate also closes without failure when {@link #closeIfIdle evicted
- * idle}.
+ * ({@link Admission#CLOSED}: the runtime starts a fresh instance), the events already queued still
+ * get their turn (the host redelivers them to the fresh instance without running them), and every
+ * resumption and every check ({@link #throwIfBroken}) throws {@link ObjectResetException}. A gate
+ * also closes without failure when {@link #closeIfIdle evicted idle}.
  *
- * <p>Locking: all state is guarded by {@code lock}; the only call made while holding it is
- * {@code writesSettled} (the object's storage, which never calls back into the gate under its own
- * lock).
+ * <p>Locking: all state is guarded by {@code lock}; the only call made while holding it is {@code
+ * writesSettled} (the object's storage, which never calls back into the gate under its own lock).
  */
 final class InputGate<E> {
   /** The outcome of {@link #arrive}. */
@@ -56,11 +54,15 @@ final class InputGate<E> {
 
   private final Object lock = new Object();
   private boolean held;
+
   /** New events (E) and resumptions ({@link Resume}), in arrival order. */
   private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+
   private int waitingEvents;
+
   /** Events suspended in an outgoing wait (gate open meanwhile): the instance is still in use. */
   private int suspended;
+
   private boolean closed;
   private long lastActivityMillis;
   private List<CompletableFuture<Void>> idleWaiters;
@@ -77,7 +79,8 @@ final class InputGate<E> {
    * @param writesSettled whether the object has no unflushed write and no held output (part of
    *     being idle)
    */
-  InputGate(String name, int maxQueued, Clock clock, Meter rejections, BooleanSupplier writesSettled) {
+  InputGate(
+      String name, int maxQueued, Clock clock, Meter rejections, BooleanSupplier writesSettled) {
     this.name = name;
     this.maxQueued = maxQueued;
     this.clock = clock;
@@ -130,8 +133,8 @@ final class InputGate<E> {
 
   /**
    * The holder's event is done: the gate goes to the next waiter. Returns the next new event if
-   * there is one: the calling thread then holds the gate for it (and must run it, or start a
-   * thread that does). Returns null if the gate went to a resumption or is now free.
+   * there is one: the calling thread then holds the gate for it (and must run it, or start a thread
+   * that does). Returns null if the gate went to a resumption or is now free.
    */
   @SuppressWarnings("unchecked")
   E leave() {
@@ -203,7 +206,9 @@ final class InputGate<E> {
     holder = thread;
   }
 
-  /** @throws IllegalStateException unless called from the thread of the current turn */
+  /**
+   * @throws IllegalStateException unless called from the thread of the current turn
+   */
   void checkTurn(String what) {
     if (holder != Thread.currentThread()) {
       throw new IllegalStateException(
@@ -226,8 +231,8 @@ final class InputGate<E> {
   // ---------------------------------------------------------------- failure and closing
 
   /**
-   * Breaks the gate for good with {@code cause}. Returns false if it was broken already. Safe
-   * from any thread.
+   * Breaks the gate for good with {@code cause}. Returns false if it was broken already. Safe from
+   * any thread.
    */
   boolean fail(Throwable cause) {
     synchronized (lock) {
@@ -252,12 +257,13 @@ final class InputGate<E> {
     return failure != null;
   }
 
-  /** @throws ObjectResetException if the gate broke */
+  /**
+   * @throws ObjectResetException if the gate broke
+   */
   void throwIfBroken() {
     Throwable cause = failure;
     if (cause != null) {
-      throw new ObjectResetException(
-          "object " + name + " was reset: " + cause.getMessage(), cause);
+      throw new ObjectResetException("object " + name + " was reset: " + cause.getMessage(), cause);
     }
   }
 

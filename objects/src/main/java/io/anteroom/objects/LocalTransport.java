@@ -10,44 +10,56 @@ import java.util.concurrent.CompletableFuture;
  * is an encoded error reply; only a closed runtime fails the future itself (nothing was delivered).
  */
 final class LocalTransport implements ObjectTransport {
-    private final Runtime runtime;
+  private final Runtime runtime;
 
-    LocalTransport(Runtime runtime) {
-        this.runtime = runtime;
-    }
+  LocalTransport(Runtime runtime) {
+    this.runtime = runtime;
+  }
 
-    @Override
-    public CompletableFuture<byte[]> call(String namespace, ObjectId id, String method, byte[] encodedArgs) {
-        if (runtime.isClosed()) {
-            return CompletableFuture.failedFuture(new IllegalStateException("runtime is closed: it accepts no more calls"));
-        }
-        Codec codec = runtime.codec;
-        Namespace<?> ns = runtime.namespaceOrNull(namespace);
-        if (ns == null) {
-            return error(codec, new IllegalArgumentException("no namespace " + namespace + " in this runtime"));
-        }
-        Method m = ns.method(method);
-        if (m == null) {
-            return error(codec, new IllegalArgumentException("namespace " + namespace + " (" + ns.iface().getName() + ") has no method " + method));
-        }
-        Object[] args;
-        try {
-            args = codec.decodeArgs(m, encodedArgs);
-        } catch (IllegalArgumentException e) {
-            return error(codec, e);
-        }
-        CompletableFuture<Object> reply;
-        try {
-            reply = runtime.invoke(ns, id, m, args, true);
-        } catch (ObjectOverloadedException e) {
-            return error(codec, e);
-        } catch (IllegalStateException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return reply.handle((bytes, failure) -> failure == null ? (byte[]) bytes : codec.encodeError(failure));
+  @Override
+  public CompletableFuture<byte[]> call(
+      String namespace, ObjectId id, String method, byte[] encodedArgs) {
+    if (runtime.isClosed()) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("runtime is closed: it accepts no more calls"));
     }
+    Codec codec = runtime.codec;
+    Namespace<?> ns = runtime.namespaceOrNull(namespace);
+    if (ns == null) {
+      return error(
+          codec, new IllegalArgumentException("no namespace " + namespace + " in this runtime"));
+    }
+    Method m = ns.method(method);
+    if (m == null) {
+      return error(
+          codec,
+          new IllegalArgumentException(
+              "namespace "
+                  + namespace
+                  + " ("
+                  + ns.iface().getName()
+                  + ") has no method "
+                  + method));
+    }
+    Object[] args;
+    try {
+      args = codec.decodeArgs(m, encodedArgs);
+    } catch (IllegalArgumentException e) {
+      return error(codec, e);
+    }
+    CompletableFuture<Object> reply;
+    try {
+      reply = runtime.invoke(ns, id, m, args, true);
+    } catch (ObjectOverloadedException e) {
+      return error(codec, e);
+    } catch (IllegalStateException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return reply.handle(
+        (bytes, failure) -> failure == null ? (byte[]) bytes : codec.encodeError(failure));
+  }
 
-    private static CompletableFuture<byte[]> error(Codec codec, Throwable t) {
-        return CompletableFuture.completedFuture(codec.encodeError(t));
-    }
+  private static CompletableFuture<byte[]> error(Codec codec, Throwable t) {
+    return CompletableFuture.completedFuture(codec.encodeError(t));
+  }
 }

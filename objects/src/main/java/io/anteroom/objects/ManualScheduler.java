@@ -1,6 +1,5 @@
 package io.anteroom.objects;
 
-import io.anteroom.objects.storage.InMemoryStorageEngine;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,89 +22,90 @@ import java.util.PriorityQueue;
  * }</pre>
  */
 public final class ManualScheduler implements Scheduler {
-    private final PriorityQueue<Task> tasks = new PriorityQueue<>();
-    private Instant now;
-    private long sequence;
-    private final Clock clock = new Clock() {
+  private final PriorityQueue<Task> tasks = new PriorityQueue<>();
+  private Instant now;
+  private long sequence;
+  private final Clock clock =
+      new Clock() {
         @Override
         public ZoneId getZone() {
-            return ZoneOffset.UTC;
+          return ZoneOffset.UTC;
         }
 
         @Override
         public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("the manual clock is UTC only");
+          throw new UnsupportedOperationException("the manual clock is UTC only");
         }
 
         @Override
         public Instant instant() {
-            synchronized (ManualScheduler.this) {
-                return now;
-            }
+          synchronized (ManualScheduler.this) {
+            return now;
+          }
         }
+      };
+
+  public ManualScheduler(Instant start) {
+    this.now = start;
+  }
+
+  @Override
+  public Clock clock() {
+    return clock;
+  }
+
+  @Override
+  public synchronized Cancellable schedule(Instant at, Runnable task) {
+    Task t = new Task(at, sequence++, task);
+    tasks.add(t);
+    return () -> {
+      synchronized (ManualScheduler.this) {
+        tasks.remove(t);
+      }
     };
+  }
 
-    public ManualScheduler(Instant start) {
-        this.now = start;
+  /** Moves the clock forward by {@code d}, running every task due up to the new time. */
+  public void advance(Duration d) {
+    Instant target;
+    synchronized (this) {
+      target = now.plus(d);
     }
-
-    @Override
-    public Clock clock() {
-        return clock;
-    }
-
-    @Override
-    public synchronized Cancellable schedule(Instant at, Runnable task) {
-        Task t = new Task(at, sequence++, task);
-        tasks.add(t);
-        return () -> {
-            synchronized (ManualScheduler.this) {
-                tasks.remove(t);
-            }
-        };
-    }
-
-    /** Moves the clock forward by {@code d}, running every task due up to the new time. */
-    public void advance(Duration d) {
-        Instant target;
-        synchronized (this) {
-            target = now.plus(d);
+    while (true) {
+      Task next;
+      synchronized (this) {
+        next = tasks.peek();
+        if (next == null || next.at.isAfter(target)) {
+          now = target;
+          return;
         }
-        while (true) {
-            Task next;
-            synchronized (this) {
-                next = tasks.peek();
-                if (next == null || next.at.isAfter(target)) {
-                    now = target;
-                    return;
-                }
-                tasks.poll();
-                if (next.at.isAfter(now)) now = next.at;
-            }
-            next.task.run();
-        }
+        tasks.poll();
+        if (next.at.isAfter(now)) now = next.at;
+      }
+      next.task.run();
     }
+  }
 
-    /** Runs the tasks already due without moving the clock. */
-    public void runDue() {
-        advance(Duration.ZERO);
-    }
+  /** Runs the tasks already due without moving the clock. */
+  public void runDue() {
+    advance(Duration.ZERO);
+  }
 
-    /** How many tasks wait. */
-    public synchronized int pending() {
-        return tasks.size();
-    }
+  /** How many tasks wait. */
+  public synchronized int pending() {
+    return tasks.size();
+  }
 
+  @Override
+  public synchronized void close() {
+    tasks.clear();
+  }
+
+  private record Task(Instant at, long seq, Runnable task) implements Comparable<Task> {
     @Override
-    public synchronized void close() {
-        tasks.clear();
+    public int compareTo(Task o) {
+      int c = at.compareTo(o.at);
+      return c != 0 ? c : Long.compare(seq, o.seq);
     }
-
-    private record Task(Instant at, long seq, Runnable task) implements Comparable<Task> {
-        @Override
-        public int compareTo(Task o) {
-            int c = at.compareTo(o.at);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
-    }
+  }
 }

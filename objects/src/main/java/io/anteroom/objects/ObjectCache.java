@@ -16,20 +16,21 @@ import java.util.function.Supplier;
  * written, in key order, and its share of the runtime-wide {@link Budget}.
  *
  * <p>Invariants:
+ *
  * <ul>
  *   <li>A write updates its entry at once and marks it dirty with the write's sequence number; an
  *       entry becomes clean only once a batch containing that write is durable ({@link
  *       #markClean}). Dirty entries are never evicted, so a key missing from the cache has no
  *       unflushed write and the engine's value is current (the owner handles a pending {@code
- *       deleteAll}).</li>
+ *       deleteAll}).
  *   <li>{@code epoch} changes whenever the cache changes shape other than by a fill (removal,
  *       clear, rollback): a value read from the engine is filled in only if the epoch is still the
- *       one seen before the read, so a fill never overwrites a newer state.</li>
+ *       one seen before the read, so a fill never overwrites a newer state.
  *   <li>{@code noCache} entries are dropped once clean (or at a read while clean); it never changes
- *       what a read returns.</li>
+ *       what a read returns.
  *   <li>{@code bytes} is the sum of {@link #size} over the entries. Growth is charged to the budget
- *       by the owner <em>after</em> leaving the lock (eviction takes other caches' locks); a
- *       shrink may be refunded under it.</li>
+ *       by the owner <em>after</em> leaving the lock (eviction takes other caches' locks); a shrink
+ *       may be refunded under it.
  * </ul>
  *
  * <p>Locking: every method takes {@code lock}, the owning {@link ObjectStorage}'s lock (it is
@@ -281,8 +282,8 @@ final class ObjectCache {
   /**
    * The runtime-wide soft memory budget of the object caches.
    *
-   * <p>Invariants: {@code bytes} is the sum of every live object's cached bytes (caches charge
-   * and refund themselves). Above the budget, one thread at a time evicts the least recently used
+   * <p>Invariants: {@code bytes} is the sum of every live object's cached bytes (caches charge and
+   * refund themselves). Above the budget, one thread at a time evicts the least recently used
    * <em>clean</em> entries across all caches down to 90% of the budget; dirty entries are never
    * evicted, so the budget is soft. Recency is an approximate global tick.
    */

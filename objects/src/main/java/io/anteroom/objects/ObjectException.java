@@ -6,22 +6,22 @@ package io.anteroom.objects;
  * message; {@link #getMessage()} is {@code "type: message"}.
  */
 public class ObjectException extends RuntimeException {
-    private final String type;
-    private final String remoteMessage;
+  private final String type;
+  private final String remoteMessage;
 
-    public ObjectException(String type, String message) {
-        super(type + ": " + message);
-        this.type = type;
-        this.remoteMessage = message;
-    }
+  public ObjectException(String type, String message) {
+    super(type + ": " + message);
+    this.type = type;
+    this.remoteMessage = message;
+  }
 
-    /** The fully qualified class name of the exception the object threw. */
-    public String type() {
-        return type;
-    }
+  /** The fully qualified class name of the exception the object threw. */
+  public String type() {
+    return type;
+  }
 
-    /** The message of the exception the object threw (may be {@code null}). */
-    public String remoteMessage() {
-        return remoteMessage;
-    }
+  /** The message of the exception the object threw (may be {@code null}). */
+  public String remoteMessage() {
+    return remoteMessage;
+  }
 }

@@ -5,7 +5,7 @@ package io.anteroom.objects;
  * Back off and retry later.
  */
 public class ObjectOverloadedException extends RuntimeException {
-    public ObjectOverloadedException(String message) {
-        super(message);
-    }
+  public ObjectOverloadedException(String message) {
+    super(message);
+  }
 }

@@ -7,27 +7,28 @@ import java.util.concurrent.CompletableFuture;
  * (later: routed to a shard leader).
  *
  * <p>Invariants every implementation keeps:
+ *
  * <ul>
  *   <li>One {@link #call} is one delivery of one event to the object. A transport never retries a
  *       call on its own: a retry could apply it twice. Connection failures and timeouts complete
- *       the future exceptionally with {@link ObjectTransportException}.</li>
- *   <li>The returned future completes only when the reply has been released by the object's
- *       output gate, i.e. after every write the call made is durable.</li>
+ *       the future exceptionally with {@link ObjectTransportException}.
+ *   <li>The returned future completes only when the reply has been released by the object's output
+ *       gate, i.e. after every write the call made is durable.
  *   <li>Arguments and replies are opaque bytes produced by the runtime's codec; a transport does
  *       not look inside them. A reply encodes either the result or the exception the object threw
- *       (type name and message), so a remote failure of the object is a normal completion here.</li>
+ *       (type name and message), so a remote failure of the object is a normal completion here.
  * </ul>
  */
 public interface ObjectTransport extends AutoCloseable {
 
-    /**
-     * Delivers a call to {@code method} of object {@code id} in namespace {@code namespace}.
-     *
-     * @param encodedArgs the codec's encoding of the argument array
-     * @return the codec's encoding of the reply (result or exception)
-     */
-    CompletableFuture<byte[]> call(String namespace, ObjectId id, String method, byte[] encodedArgs);
+  /**
+   * Delivers a call to {@code method} of object {@code id} in namespace {@code namespace}.
+   *
+   * @param encodedArgs the codec's encoding of the argument array
+   * @return the codec's encoding of the reply (result or exception)
+   */
+  CompletableFuture<byte[]> call(String namespace, ObjectId id, String method, byte[] encodedArgs);
 
-    @Override
-    default void close() {}
+  @Override
+  default void close() {}
 }

@@ -5,11 +5,11 @@ package io.anteroom.objects;
  * malformed reply). Whether the object ran the call is unknown: the transport does not retry.
  */
 public class ObjectTransportException extends RuntimeException {
-    public ObjectTransportException(String message) {
-        super(message);
-    }
+  public ObjectTransportException(String message) {
+    super(message);
+  }
 
-    public ObjectTransportException(String message, Throwable cause) {
-        super(message, cause);
-    }
+  public ObjectTransportException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

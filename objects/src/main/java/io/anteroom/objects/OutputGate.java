@@ -10,13 +10,13 @@ import java.util.concurrent.CompletableFuture;
  * issued earlier are durable.
  *
  * <p>What is held back: every write has a sequence number; {@code confirmSeq} is the last write
- * that holds outputs (every write not made with {@code allowUnconfirmed}). An output captured
- * when {@code confirmSeq} was {@code s} (the reply of a call, an outgoing call, a {@code sync()}
- * or a writer waiting out backpressure) is released once {@code durableSeq >= s}, in sequence
- * order. {@code durableSeq} only grows, as flushes become durable ({@link #durable}).
+ * that holds outputs (every write not made with {@code allowUnconfirmed}). An output captured when
+ * {@code confirmSeq} was {@code s} (the reply of a call, an outgoing call, a {@code sync()} or a
+ * writer waiting out backpressure) is released once {@code durableSeq >= s}, in sequence order.
+ * {@code durableSeq} only grows, as flushes become durable ({@link #durable}).
  *
- * <p>What is serialized: nothing runs here; the gate is a queue ordered by sequence number, and
- * its futures are completed only outside the lock, by the thread that made them releasable.
+ * <p>What is serialized: nothing runs here; the gate is a queue ordered by sequence number, and its
+ * futures are completed only outside the lock, by the thread that made them releasable.
  *
  * <p>What happens on failure: once broken ({@link #breakWith}, a flush failed or the instance was
  * reset), nothing held is ever released and nothing new passes: held outputs and later ones fail
@@ -94,7 +94,9 @@ final class OutputGate {
     }
   }
 
-  /** Releases {@code reply} with {@code result} or {@code error} once write {@code seq} is durable. */
+  /**
+   * Releases {@code reply} with {@code result} or {@code error} once write {@code seq} is durable.
+   */
   void release(long seq, CompletableFuture<Object> reply, Object result, Throwable error) {
     Held h = new Held(seq, reply, result, error);
     synchronized (lock) {

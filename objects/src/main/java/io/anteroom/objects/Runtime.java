@@ -1,8 +1,8 @@
 package io.anteroom.objects;
 
-import io.anteroom.objects.storage.InMemoryStorageEngine;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.objects.storage.InMemoryStorageEngine;
 import io.anteroom.objects.storage.SqliteStorageEngine;
 import io.anteroom.objects.storage.StorageEngine;
 import io.anteroom.objects.storage.internal.GroupCommitter;
@@ -28,8 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Durable Objects runtime: hosts objects of registered namespaces, one live instance per id,
- * each with private durable storage behind input and output gates (see {@link Storage}).
+ * A Durable Objects runtime: hosts objects of registered namespaces, one live instance per id, each
+ * with private durable storage behind input and output gates (see {@link Storage}).
  *
  * <pre>{@code
  * interface Counter { long next(); }
@@ -50,411 +50,447 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Invariants: at most one live {@link ObjectHost} per object key is reachable from
- * {@code hosts}; a host that closes is removed from it by {@link #hostClosed}, and a successor is
- * not allowed to read storage before the predecessor's last flush ended ({@code draining}).
- * Alarms are scheduled by {@link Alarms}; idle instances are evicted by a periodic sweep.
- * After {@link #close()} no event is accepted ({@link IllegalStateException}), every accepted
- * event has run, every write is durable, and the engine is closed.
+ * <p>Invariants: at most one live {@link ObjectHost} per object key is reachable from {@code
+ * hosts}; a host that closes is removed from it by {@link #hostClosed}, and a successor is not
+ * allowed to read storage before the predecessor's last flush ended ({@code draining}). Alarms are
+ * scheduled by {@link Alarms}; idle instances are evicted by a periodic sweep. After {@link
+ * #close()} no event is accepted ({@link IllegalStateException}), every accepted event has run,
+ * every write is durable, and the engine is closed.
  */
 public final class Runtime implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
-    private static final Pattern NAMESPACE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+  private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
+  private static final Pattern NAMESPACE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
-    final StorageEngine engine;
-    final Scheduler scheduler;
-    private final boolean ownsScheduler;
-    private final Clock clock;
-    final Codec codec = Codec.standard();
-    final RuntimeMetrics metrics;
-    final GroupCommitter committer;
-    final ObjectCache.Budget cacheBudget;
-    final int maxValueBytes;
-    final long maxUnflushedBytes;
-    final int maxQueuedEvents;
-    final Duration idleTimeout;
-    final Duration blockConcurrencyTimeout;
+  final StorageEngine engine;
+  final Scheduler scheduler;
+  private final boolean ownsScheduler;
+  private final Clock clock;
+  final Codec codec = Codec.standard();
+  final RuntimeMetrics metrics;
+  final GroupCommitter committer;
+  final ObjectCache.Budget cacheBudget;
+  final int maxValueBytes;
+  final long maxUnflushedBytes;
+  final int maxQueuedEvents;
+  final Duration idleTimeout;
+  final Duration blockConcurrencyTimeout;
 
-    private final Map<String, Namespace<?>> namespaces = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, ObjectHost> hosts = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, CompletableFuture<Void>> draining = new ConcurrentHashMap<>();
-    final Alarms alarms;
-    private final Object sweepLock = new Object();
-    private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
-    private final LocalTransport transport = new LocalTransport(this);
-    private volatile boolean closed;
-    private Scheduler.Cancellable sweep;
-    private java.net.http.HttpClient httpClient;
+  private final Map<String, Namespace<?>> namespaces = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ObjectHost> hosts = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> draining =
+      new ConcurrentHashMap<>();
+  final Alarms alarms;
+  private final Object sweepLock = new Object();
+  private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
+  private final LocalTransport transport = new LocalTransport(this);
+  private volatile boolean closed;
+  private Scheduler.Cancellable sweep;
+  private java.net.http.HttpClient httpClient;
 
-    private Runtime(Builder b) {
-        this.engine = b.engine;
-        this.clock = b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());
-        this.ownsScheduler = b.scheduler == null;
-        this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.system(clock);
-        this.metrics = new RuntimeMetrics(b.metrics != null ? b.metrics : new MetricRegistry());
-        this.maxValueBytes = b.maxValueBytes;
-        this.maxUnflushedBytes = b.maxUnflushedBytes;
-        this.maxQueuedEvents = b.maxQueuedEvents;
-        this.idleTimeout = b.idleTimeout;
-        this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
-        this.cacheBudget = new ObjectCache.Budget(b.cacheBudgetBytes,
-                () -> hosts.values().stream().map(h -> h.storage.cache).toList());
-        this.committer = new GroupCommitter(engine, metrics.fsyncs, metrics.batchesPerCommit);
-        metrics.gauge("cache.bytes", (Gauge<Long>) cacheBudget::bytes);
-        metrics.gauge("live", (Gauge<Integer>) hosts::size);
-        this.alarms = new Alarms(this, engine.alarms());
-        scheduleSweep();
+  private Runtime(Builder b) {
+    this.engine = b.engine;
+    this.clock =
+        b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());
+    this.ownsScheduler = b.scheduler == null;
+    this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.system(clock);
+    this.metrics = new RuntimeMetrics(b.metrics != null ? b.metrics : new MetricRegistry());
+    this.maxValueBytes = b.maxValueBytes;
+    this.maxUnflushedBytes = b.maxUnflushedBytes;
+    this.maxQueuedEvents = b.maxQueuedEvents;
+    this.idleTimeout = b.idleTimeout;
+    this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
+    this.cacheBudget =
+        new ObjectCache.Budget(
+            b.cacheBudgetBytes, () -> hosts.values().stream().map(h -> h.storage.cache).toList());
+    this.committer = new GroupCommitter(engine, metrics.fsyncs, metrics.batchesPerCommit);
+    metrics.gauge("cache.bytes", (Gauge<Long>) cacheBudget::bytes);
+    metrics.gauge("live", (Gauge<Integer>) hosts::size);
+    this.alarms = new Alarms(this, engine.alarms());
+    scheduleSweep();
+  }
+
+  /** A builder; set {@link Builder#dataDir} (SQLite) or {@link Builder#storage}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A runtime over a fresh {@link InMemoryStorageEngine}, for tests. */
+  public static Runtime inMemory() {
+    return builder().storage(new InMemoryStorageEngine()).build();
+  }
+
+  /**
+   * Registers namespace {@code name}: objects implementing {@code iface}, created by {@code
+   * factory} on their first event (in that event, so it may call {@link
+   * ObjectContext#blockConcurrencyWhile}).
+   *
+   * @throws IllegalArgumentException if the name is taken or malformed, or the interface is
+   *     unusable
+   */
+  public <T> Namespace<T> namespace(
+      String name, Class<T> iface, Function<ObjectContext, ? extends T> factory) {
+    checkOpen();
+    Objects.requireNonNull(iface, "iface");
+    Objects.requireNonNull(factory, "factory");
+    if (name == null || !NAMESPACE_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "namespace name must be 1-100 characters of [A-Za-z0-9._-], got: " + name);
     }
-
-    /** A builder; set {@link Builder#dataDir} (SQLite) or {@link Builder#storage}. */
-    public static Builder builder() {
-        return new Builder();
+    Namespace<T> ns = new Namespace<>(this, name, iface, factory, null);
+    if (namespaces.putIfAbsent(name, ns) != null) {
+      throw new IllegalArgumentException(
+          "namespace " + name + " is already registered in this runtime");
     }
+    alarms.claim(ns);
+    return ns;
+  }
 
-    /** A runtime over a fresh {@link InMemoryStorageEngine}, for tests. */
-    public static Runtime inMemory() {
-        return builder().storage(new InMemoryStorageEngine()).build();
+  /** The registered namespace {@code name}, typed. */
+  @SuppressWarnings("unchecked")
+  <T> Namespace<T> namespace(String name, Class<T> iface) {
+    Namespace<?> ns = namespaces.get(name);
+    if (ns == null)
+      throw new IllegalArgumentException(
+          "no namespace " + name + " in this runtime; registered: " + namespaces.keySet());
+    if (ns.iface() != iface) {
+      throw new IllegalArgumentException(
+          "namespace " + name + " serves " + ns.iface().getName() + ", not " + iface.getName());
     }
+    return (Namespace<T>) ns;
+  }
 
-    /**
-     * Registers namespace {@code name}: objects implementing {@code iface}, created by
-     * {@code factory} on their first event (in that event, so it may call
-     * {@link ObjectContext#blockConcurrencyWhile}).
-     *
-     * @throws IllegalArgumentException if the name is taken or malformed, or the interface is unusable
-     */
-    public <T> Namespace<T> namespace(String name, Class<T> iface, Function<ObjectContext, ? extends T> factory) {
-        checkOpen();
-        Objects.requireNonNull(iface, "iface");
-        Objects.requireNonNull(factory, "factory");
-        if (name == null || !NAMESPACE_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("namespace name must be 1-100 characters of [A-Za-z0-9._-], got: " + name);
-        }
-        Namespace<T> ns = new Namespace<>(this, name, iface, factory, null);
-        if (namespaces.putIfAbsent(name, ns) != null) {
-            throw new IllegalArgumentException("namespace " + name + " is already registered in this runtime");
-        }
-        alarms.claim(ns);
-        return ns;
+  /** Whether a namespace of this name is registered (for transports that serve this runtime). */
+  public boolean hasNamespace(String name) {
+    return namespaces.containsKey(name);
+  }
+
+  /** The registered namespace names. */
+  public Set<String> namespaceNames() {
+    return Set.copyOf(namespaces.keySet());
+  }
+
+  /**
+   * The in-process transport: codec-encoded arguments in, codec-encoded reply out; the future
+   * completes once the object's output gate released the reply. An HTTP server serves exactly this.
+   */
+  public ObjectTransport transport() {
+    return transport;
+  }
+
+  /** This runtime's metrics (names in {@code docs/objects.md}). */
+  public MetricRegistry metrics() {
+    return metrics.registry;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  Namespace<?> namespaceOrNull(String name) {
+    return namespaces.get(name);
+  }
+
+  static String objectKey(String namespace, ObjectId id) {
+    return namespace + "/" + id;
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  /** Delivers a call; the future completes with the (copied or encoded) reply once released. */
+  CompletableFuture<Object> invoke(
+      Namespace<?> ns, ObjectId id, Method method, Object[] args, boolean encoded) {
+    checkOpen();
+    ObjectHost.Event e =
+        new ObjectHost.Event(method, args, null, new CompletableFuture<>(), encoded);
+    dispatch(ns, id, e);
+    return e.reply;
+  }
+
+  /**
+   * As {@link #invoke}, for a caller that will block on the reply: if it is a virtual thread and
+   * the object is idle, the event runs right here instead of on a new thread.
+   */
+  CompletableFuture<Object> invokeBlocking(
+      Namespace<?> ns, ObjectId id, Method method, Object[] args) {
+    checkOpen();
+    ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), false);
+    ObjectHost ran = dispatch(ns, id, e, Thread.currentThread().isVirtual());
+    if (ran != null) ran.runHere(e);
+    return e.reply;
+  }
+
+  /** Delivers {@code e} to the object's input gate (a new thread serves it if the gate is free). */
+  void dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
+    dispatch(ns, id, e, false);
+  }
+
+  /**
+   * Delivers {@code e}; returns the host if the caller must run it here (see {@link
+   * ObjectHost#submit}).
+   */
+  private ObjectHost dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e, boolean runHere) {
+    String key = objectKey(ns.name(), id);
+    while (true) {
+      ObjectHost h = hosts.get(key);
+      if (h == null) {
+        h =
+            hosts.computeIfAbsent(
+                key,
+                k ->
+                    new ObjectHost(
+                        this,
+                        ns,
+                        id,
+                        draining.getOrDefault(k, CompletableFuture.completedFuture(null))));
+      }
+      int outcome = h.submit(e, runHere);
+      if (outcome == ObjectHost.RUN_HERE) return h;
+      if (outcome == ObjectHost.ACCEPTED) return null;
+      // closed a moment ago: hostClosed is about to replace it
+      Thread.onSpinWait();
+      Thread.yield();
     }
+  }
 
-    /** The registered namespace {@code name}, typed. */
-    @SuppressWarnings("unchecked")
-    <T> Namespace<T> namespace(String name, Class<T> iface) {
-        Namespace<?> ns = namespaces.get(name);
-        if (ns == null) throw new IllegalArgumentException("no namespace " + name + " in this runtime; registered: " + namespaces.keySet());
-        if (ns.iface() != iface) {
-            throw new IllegalArgumentException("namespace " + name + " serves " + ns.iface().getName() + ", not " + iface.getName());
-        }
-        return (Namespace<T>) ns;
+  /** An event that never ran on a host that broke: give it to the next instance. */
+  void redeliver(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
+    if (closed) {
+      e.reply.completeExceptionally(new IllegalStateException("runtime is closed"));
+      return;
     }
-
-    /** Whether a namespace of this name is registered (for transports that serve this runtime). */
-    public boolean hasNamespace(String name) {
-        return namespaces.containsKey(name);
+    try {
+      dispatch(ns, id, e);
+    } catch (RuntimeException failure) {
+      e.reply.completeExceptionally(failure);
     }
+  }
 
-    /** The registered namespace names. */
-    public Set<String> namespaceNames() {
-        return Set.copyOf(namespaces.keySet());
+  void hostClosed(ObjectHost host) {
+    if (!host.retired.isDone()) {
+      draining.put(host.objectKey, host.retired);
+      host.retired.whenComplete((v, x) -> draining.remove(host.objectKey, host.retired));
     }
+    hosts.remove(host.objectKey, host);
+  }
 
-    /**
-     * The in-process transport: codec-encoded arguments in, codec-encoded reply out; the future
-     * completes once the object's output gate released the reply. An HTTP server serves exactly
-     * this.
-     */
-    public ObjectTransport transport() {
-        return transport;
+  /** The HTTP client of {@link ObjectContext#fetch}, created on first use. */
+  synchronized java.net.http.HttpClient httpClient() {
+    checkOpen();
+    if (httpClient == null) {
+      httpClient = java.net.http.HttpClient.newBuilder().executor(callbacks).build();
     }
+    return httpClient;
+  }
 
-    /** This runtime's metrics (names in {@code docs/objects.md}). */
-    public MetricRegistry metrics() {
-        return metrics.registry;
-    }
+  /**
+   * Runs the dependents of an async reply on their own virtual thread, not on the thread confirming
+   * flushes.
+   */
+  <R> CompletableFuture<R> detached(CompletableFuture<R> f) {
+    return f.whenCompleteAsync((v, x) -> {}, callbacks);
+  }
 
-    public Clock clock() {
-        return clock;
-    }
+  // ---------------------------------------------------------------- idle eviction
 
-    Namespace<?> namespaceOrNull(String name) {
-        return namespaces.get(name);
-    }
-
-    static String objectKey(String namespace, ObjectId id) {
-        return namespace + "/" + id;
-    }
-
-    // ---------------------------------------------------------------- calls
-
-    /** Delivers a call; the future completes with the (copied or encoded) reply once released. */
-    CompletableFuture<Object> invoke(Namespace<?> ns, ObjectId id, Method method, Object[] args, boolean encoded) {
-        checkOpen();
-        ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), encoded);
-        dispatch(ns, id, e);
-        return e.reply;
-    }
-
-    /**
-     * As {@link #invoke}, for a caller that will block on the reply: if it is a virtual thread and
-     * the object is idle, the event runs right here instead of on a new thread.
-     */
-    CompletableFuture<Object> invokeBlocking(Namespace<?> ns, ObjectId id, Method method, Object[] args) {
-        checkOpen();
-        ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), false);
-        ObjectHost ran = dispatch(ns, id, e, Thread.currentThread().isVirtual());
-        if (ran != null) ran.runHere(e);
-        return e.reply;
-    }
-
-    /** Delivers {@code e} to the object's input gate (a new thread serves it if the gate is free). */
-    void dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
-        dispatch(ns, id, e, false);
-    }
-
-    /** Delivers {@code e}; returns the host if the caller must run it here (see {@link ObjectHost#submit}). */
-    private ObjectHost dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e, boolean runHere) {
-        String key = objectKey(ns.name(), id);
-        while (true) {
-            ObjectHost h = hosts.get(key);
-            if (h == null) {
-                h = hosts.computeIfAbsent(key, k -> new ObjectHost(this, ns, id, draining.getOrDefault(k, CompletableFuture.completedFuture(null))));
-            }
-            int outcome = h.submit(e, runHere);
-            if (outcome == ObjectHost.RUN_HERE) return h;
-            if (outcome == ObjectHost.ACCEPTED) return null;
-            // closed a moment ago: hostClosed is about to replace it
-            Thread.onSpinWait();
-            Thread.yield();
-        }
-    }
-
-    /** An event that never ran on a host that broke: give it to the next instance. */
-    void redeliver(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
-        if (closed) {
-            e.reply.completeExceptionally(new IllegalStateException("runtime is closed"));
-            return;
-        }
-        try {
-            dispatch(ns, id, e);
-        } catch (RuntimeException failure) {
-            e.reply.completeExceptionally(failure);
-        }
-    }
-
-    void hostClosed(ObjectHost host) {
-        if (!host.retired.isDone()) {
-            draining.put(host.objectKey, host.retired);
-            host.retired.whenComplete((v, x) -> draining.remove(host.objectKey, host.retired));
-        }
-        hosts.remove(host.objectKey, host);
-    }
-
-    /** The HTTP client of {@link ObjectContext#fetch}, created on first use. */
-    synchronized java.net.http.HttpClient httpClient() {
-        checkOpen();
-        if (httpClient == null) {
-            httpClient = java.net.http.HttpClient.newBuilder().executor(callbacks).build();
-        }
-        return httpClient;
-    }
-
-    /** Runs the dependents of an async reply on their own virtual thread, not on the thread confirming flushes. */
-    <R> CompletableFuture<R> detached(CompletableFuture<R> f) {
-        return f.whenCompleteAsync((v, x) -> {}, callbacks);
-    }
-
-    // ---------------------------------------------------------------- idle eviction
-
-    private void scheduleSweep() {
-        Duration every = idleTimeout.dividedBy(4);
-        if (every.isZero()) every = idleTimeout;
-        Instant next = clock.instant().plus(every);
-        synchronized (sweepLock) {
-            if (closed) return;
-            sweep = scheduler.schedule(next, () -> {
+  private void scheduleSweep() {
+    Duration every = idleTimeout.dividedBy(4);
+    if (every.isZero()) every = idleTimeout;
+    Instant next = clock.instant().plus(every);
+    synchronized (sweepLock) {
+      if (closed) return;
+      sweep =
+          scheduler.schedule(
+              next,
+              () -> {
                 evictIdle();
                 scheduleSweep();
-            });
-        }
+              });
+    }
+  }
+
+  private void evictIdle() {
+    long now = clock.millis();
+    long idle = idleTimeout.toMillis();
+    for (ObjectHost h : new ArrayList<>(hosts.values())) {
+      h.evictIfIdle(now, idle);
+    }
+  }
+
+  /** Events waiting at the input gate of an object (0 if it is not live). For tests. */
+  int queuedEvents(String namespace, ObjectId id) {
+    ObjectHost h = hosts.get(objectKey(namespace, id));
+    return h == null ? 0 : h.queuedEvents();
+  }
+
+  /**
+   * Waits until no live object runs or queues an event and every write is durable. For tests: idle
+   * eviction skips objects whose last flush is still being confirmed.
+   */
+  void awaitIdle() {
+    CompletableFuture.allOf(
+            hosts.values().stream().map(ObjectHost::whenIdle).toArray(CompletableFuture[]::new))
+        .join();
+  }
+
+  /** How many object instances are live (for tests and metrics). */
+  int liveObjects() {
+    return hosts.size();
+  }
+
+  // ---------------------------------------------------------------- close
+
+  private void checkOpen() {
+    if (closed) throw new IllegalStateException("runtime is closed: it accepts no more calls");
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Stops accepting events, lets accepted events finish, flushes every write, closes storage. Waits
+   * at most the block-concurrency timeout for running events.
+   */
+  @Override
+  public void close() {
+    synchronized (sweepLock) {
+      if (closed) return;
+      closed = true;
+      if (sweep != null) sweep.cancel();
+    }
+    alarms.close();
+    List<CompletableFuture<Void>> idle = new ArrayList<>();
+    for (ObjectHost h : hosts.values()) idle.add(h.whenIdle());
+    draining.values().forEach(idle::add);
+    try {
+      CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new))
+          .get(blockConcurrencyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "closing the runtime: some objects were still busy after {}; unconfirmed writes may be lost",
+          blockConcurrencyTimeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      LOG.warn("closing the runtime: {}", e.getCause().toString());
+    }
+    committer.close();
+    synchronized (this) {
+      if (httpClient != null) httpClient.close();
+    }
+    callbacks.shutdown();
+    if (ownsScheduler) scheduler.close();
+    engine.close();
+  }
+
+  /** Builder with documented defaults. */
+  public static final class Builder {
+    private StorageEngine engine;
+    private Path dataDir;
+    private Clock clock;
+    private Scheduler scheduler;
+    private MetricRegistry metrics;
+    private long cacheBudgetBytes = 16L << 20;
+    private int maxValueBytes = Storage.DEFAULT_MAX_VALUE_BYTES;
+    private long maxUnflushedBytes = 8L << 20;
+    private int maxQueuedEvents = 1000;
+    private Duration idleTimeout = Duration.ofSeconds(30);
+    private Duration blockConcurrencyTimeout = Duration.ofSeconds(30);
+
+    private Builder() {}
+
+    /** SQLite storage in {@code dir} ({@link SqliteStorageEngine}), opened by {@link #build()}. */
+    public Builder dataDir(Path dir) {
+      this.dataDir = Objects.requireNonNull(dir, "dir");
+      this.engine = null;
+      return this;
     }
 
-    private void evictIdle() {
-        long now = clock.millis();
-        long idle = idleTimeout.toMillis();
-        for (ObjectHost h : new ArrayList<>(hosts.values())) {
-            h.evictIfIdle(now, idle);
-        }
-    }
-
-    /** Events waiting at the input gate of an object (0 if it is not live). For tests. */
-    int queuedEvents(String namespace, ObjectId id) {
-        ObjectHost h = hosts.get(objectKey(namespace, id));
-        return h == null ? 0 : h.queuedEvents();
+    /** Any storage engine (the runtime closes it on {@link Runtime#close()}). */
+    public Builder storage(StorageEngine engine) {
+      this.engine = Objects.requireNonNull(engine, "engine");
+      this.dataDir = null;
+      return this;
     }
 
     /**
-     * Waits until no live object runs or queues an event and every write is durable. For tests:
-     * idle eviction skips objects whose last flush is still being confirmed.
+     * The clock (default: the scheduler's clock, or the system UTC clock). With a custom {@link
+     * #scheduler}, leave this unset or pass the same clock: the scheduler defines when "at" is.
      */
-    void awaitIdle() {
-        CompletableFuture.allOf(hosts.values().stream().map(ObjectHost::whenIdle).toArray(CompletableFuture[]::new)).join();
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
     }
 
-    /** How many object instances are live (for tests and metrics). */
-    int liveObjects() {
-        return hosts.size();
+    /** The scheduler for alarms, idle eviction and timeouts (default: real time). */
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
     }
 
-    // ---------------------------------------------------------------- close
-
-    private void checkOpen() {
-        if (closed) throw new IllegalStateException("runtime is closed: it accepts no more calls");
+    /** Where metrics go (default: a new registry). */
+    public Builder metrics(MetricRegistry registry) {
+      this.metrics = Objects.requireNonNull(registry, "registry");
+      return this;
     }
 
-    boolean isClosed() {
-        return closed;
+    /** Soft memory budget of all caches (default 16 MiB). */
+    public Builder cacheBudgetBytes(long bytes) {
+      this.cacheBudgetBytes = positive(bytes, "cacheBudgetBytes");
+      return this;
+    }
+
+    /** Largest encoded value (default 128 KiB). */
+    public Builder maxValueBytes(int bytes) {
+      this.maxValueBytes = (int) positive(bytes, "maxValueBytes");
+      return this;
+    }
+
+    /** Unflushed bytes per object above which writes wait for the flush (default 8 MiB). */
+    public Builder maxUnflushedBytes(long bytes) {
+      this.maxUnflushedBytes = positive(bytes, "maxUnflushedBytes");
+      return this;
+    }
+
+    /** Events waiting for one object above which calls are rejected (default 1,000). */
+    public Builder maxQueuedEvents(int events) {
+      this.maxQueuedEvents = (int) positive(events, "maxQueuedEvents");
+      return this;
+    }
+
+    /** Time without events after which an object is evicted from memory (default 30 s). */
+    public Builder idleTimeout(Duration timeout) {
+      this.idleTimeout = positive(timeout, "idleTimeout");
+      return this;
+    }
+
+    /** Timeout of a blockConcurrencyWhile task (default 30 s). */
+    public Builder blockConcurrencyTimeout(Duration timeout) {
+      this.blockConcurrencyTimeout = positive(timeout, "blockConcurrencyTimeout");
+      return this;
     }
 
     /**
-     * Stops accepting events, lets accepted events finish, flushes every write, closes storage.
-     * Waits at most the block-concurrency timeout for running events.
+     * @throws IllegalStateException if no storage was chosen
      */
-    @Override
-    public void close() {
-        synchronized (sweepLock) {
-            if (closed) return;
-            closed = true;
-            if (sweep != null) sweep.cancel();
-        }
-        alarms.close();
-        List<CompletableFuture<Void>> idle = new ArrayList<>();
-        for (ObjectHost h : hosts.values()) idle.add(h.whenIdle());
-        draining.values().forEach(idle::add);
-        try {
-            CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new))
-                    .get(blockConcurrencyTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            LOG.warn("closing the runtime: some objects were still busy after {}; unconfirmed writes may be lost", blockConcurrencyTimeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException e) {
-            LOG.warn("closing the runtime: {}", e.getCause().toString());
-        }
-        committer.close();
-        synchronized (this) {
-            if (httpClient != null) httpClient.close();
-        }
-        callbacks.shutdown();
-        if (ownsScheduler) scheduler.close();
-        engine.close();
+    public Runtime build() {
+      if (dataDir != null) engine = SqliteStorageEngine.open(dataDir);
+      if (engine == null) {
+        throw new IllegalStateException(
+            "choose a storage: Runtime.builder().dataDir(path) for SQLite, or .storage(engine)");
+      }
+      return new Runtime(this);
     }
 
-    /** Builder with documented defaults. */
-    public static final class Builder {
-        private StorageEngine engine;
-        private Path dataDir;
-        private Clock clock;
-        private Scheduler scheduler;
-        private MetricRegistry metrics;
-        private long cacheBudgetBytes = 16L << 20;
-        private int maxValueBytes = Storage.DEFAULT_MAX_VALUE_BYTES;
-        private long maxUnflushedBytes = 8L << 20;
-        private int maxQueuedEvents = 1000;
-        private Duration idleTimeout = Duration.ofSeconds(30);
-        private Duration blockConcurrencyTimeout = Duration.ofSeconds(30);
-
-        private Builder() {}
-
-        /** SQLite storage in {@code dir} ({@link SqliteStorageEngine}), opened by {@link #build()}. */
-        public Builder dataDir(Path dir) {
-            this.dataDir = Objects.requireNonNull(dir, "dir");
-            this.engine = null;
-            return this;
-        }
-
-        /** Any storage engine (the runtime closes it on {@link Runtime#close()}). */
-        public Builder storage(StorageEngine engine) {
-            this.engine = Objects.requireNonNull(engine, "engine");
-            this.dataDir = null;
-            return this;
-        }
-
-        /**
-         * The clock (default: the scheduler's clock, or the system UTC clock). With a custom
-         * {@link #scheduler}, leave this unset or pass the same clock: the scheduler defines when
-         * "at" is.
-         */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** The scheduler for alarms, idle eviction and timeouts (default: real time). */
-        public Builder scheduler(Scheduler scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-            return this;
-        }
-
-        /** Where metrics go (default: a new registry). */
-        public Builder metrics(MetricRegistry registry) {
-            this.metrics = Objects.requireNonNull(registry, "registry");
-            return this;
-        }
-
-        /** Soft memory budget of all caches (default 16 MiB). */
-        public Builder cacheBudgetBytes(long bytes) {
-            this.cacheBudgetBytes = positive(bytes, "cacheBudgetBytes");
-            return this;
-        }
-
-        /** Largest encoded value (default 128 KiB). */
-        public Builder maxValueBytes(int bytes) {
-            this.maxValueBytes = (int) positive(bytes, "maxValueBytes");
-            return this;
-        }
-
-        /** Unflushed bytes per object above which writes wait for the flush (default 8 MiB). */
-        public Builder maxUnflushedBytes(long bytes) {
-            this.maxUnflushedBytes = positive(bytes, "maxUnflushedBytes");
-            return this;
-        }
-
-        /** Events waiting for one object above which calls are rejected (default 1,000). */
-        public Builder maxQueuedEvents(int events) {
-            this.maxQueuedEvents = (int) positive(events, "maxQueuedEvents");
-            return this;
-        }
-
-        /** Time without events after which an object is evicted from memory (default 30 s). */
-        public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = positive(timeout, "idleTimeout");
-            return this;
-        }
-
-        /** Timeout of a blockConcurrencyWhile task (default 30 s). */
-        public Builder blockConcurrencyTimeout(Duration timeout) {
-            this.blockConcurrencyTimeout = positive(timeout, "blockConcurrencyTimeout");
-            return this;
-        }
-
-        /** @throws IllegalStateException if no storage was chosen */
-        public Runtime build() {
-            if (dataDir != null) engine = SqliteStorageEngine.open(dataDir);
-            if (engine == null) {
-                throw new IllegalStateException("choose a storage: Runtime.builder().dataDir(path) for SQLite, or .storage(engine)");
-            }
-            return new Runtime(this);
-        }
-
-        private static long positive(long v, String what) {
-            if (v <= 0) throw new IllegalArgumentException(what + " must be greater than 0, got " + v);
-            return v;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d == null || d.isNegative() || d.isZero()) throw new IllegalArgumentException(what + " must be a positive duration, got " + d);
-            return d;
-        }
+    private static long positive(long v, String what) {
+      if (v <= 0) throw new IllegalArgumentException(what + " must be greater than 0, got " + v);
+      return v;
     }
+
+    private static Duration positive(Duration d, String what) {
+      if (d == null || d.isNegative() || d.isZero())
+        throw new IllegalArgumentException(what + " must be a positive duration, got " + d);
+      return d;
+    }
+  }
 }

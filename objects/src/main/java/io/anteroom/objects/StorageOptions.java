@@ -1,14 +1,14 @@
 package io.anteroom.objects;
 
 /**
- * Per-call storage options (the reference's explicit bypasses). The defaults are correct and
- * fast; each flag trades a guarantee away on purpose.
+ * Per-call storage options (the reference's explicit bypasses). The defaults are correct and fast;
+ * each flag trades a guarantee away on purpose.
  *
  * <ul>
- *   <li>{@code allowConcurrency} (reads): other events may run while this read waits on disk.</li>
+ *   <li>{@code allowConcurrency} (reads): other events may run while this read waits on disk.
  *   <li>{@code allowUnconfirmed} (writes): outgoing messages do not wait for this write to be
- *       durable; a failure of the write still resets the object.</li>
- *   <li>{@code noCache}: drop the entry from the cache once it is clean. Never changes results.</li>
+ *       durable; a failure of the write still resets the object.
+ *   <li>{@code noCache}: drop the entry from the cache once it is clean. Never changes results.
  * </ul>
  *
  * <pre>{@code
@@ -17,18 +17,18 @@ package io.anteroom.objects;
  * }</pre>
  */
 public record StorageOptions(boolean allowConcurrency, boolean allowUnconfirmed, boolean noCache) {
-    /** No bypass. */
-    public static final StorageOptions DEFAULT = new StorageOptions(false, false, false);
+  /** No bypass. */
+  public static final StorageOptions DEFAULT = new StorageOptions(false, false, false);
 
-    public StorageOptions withAllowConcurrency() {
-        return new StorageOptions(true, allowUnconfirmed, noCache);
-    }
+  public StorageOptions withAllowConcurrency() {
+    return new StorageOptions(true, allowUnconfirmed, noCache);
+  }
 
-    public StorageOptions withAllowUnconfirmed() {
-        return new StorageOptions(allowConcurrency, true, noCache);
-    }
+  public StorageOptions withAllowUnconfirmed() {
+    return new StorageOptions(allowConcurrency, true, noCache);
+  }
 
-    public StorageOptions withNoCache() {
-        return new StorageOptions(allowConcurrency, allowUnconfirmed, true);
-    }
+  public StorageOptions withNoCache() {
+    return new StorageOptions(allowConcurrency, allowUnconfirmed, true);
+  }
 }

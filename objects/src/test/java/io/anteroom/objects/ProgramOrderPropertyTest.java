@@ -20,67 +20,74 @@ import net.jqwik.api.Provide;
  * issued before it, as a sorted map would.
  */
 class ProgramOrderPropertyTest {
-    private static final List<String> KEYS = List.of("a", "b", "c", "ab", "é");
+  private static final List<String> KEYS = List.of("a", "b", "c", "ab", "é");
 
-    record Op(String kind, String key, int value) {}
+  record Op(String kind, String key, int value) {}
 
-    record Step(List<Op> ops, boolean evictAfter) {}
+  record Step(List<Op> ops, boolean evictAfter) {}
 
-    interface Machine {
-        List<String> apply(List<Op> ops);
+  interface Machine {
+    List<String> apply(List<Op> ops);
+  }
+
+  static final class MachineObject implements Machine {
+    private final Storage s;
+
+    MachineObject(ObjectContext ctx) {
+      this.s = ctx.storage();
     }
 
-    static final class MachineObject implements Machine {
-        private final Storage s;
-
-        MachineObject(ObjectContext ctx) {
-            this.s = ctx.storage();
+    @Override
+    public List<String> apply(List<Op> ops) {
+      List<String> seen = new ArrayList<>();
+      for (Op op : ops) {
+        switch (op.kind()) {
+          case "put" -> s.put(op.key(), op.value());
+          case "delete" -> seen.add("delete " + op.key() + "=" + s.delete(op.key()));
+          case "deleteAll" -> s.deleteAll();
+          case "get" ->
+              seen.add("get " + op.key() + "=" + s.get(op.key(), Integer.class).orElse(null));
+          default -> seen.add("list=" + s.list(ListOptions.ALL, Integer.class));
         }
-
-        @Override
-        public List<String> apply(List<Op> ops) {
-            List<String> seen = new ArrayList<>();
-            for (Op op : ops) {
-                switch (op.kind()) {
-                    case "put" -> s.put(op.key(), op.value());
-                    case "delete" -> seen.add("delete " + op.key() + "=" + s.delete(op.key()));
-                    case "deleteAll" -> s.deleteAll();
-                    case "get" -> seen.add("get " + op.key() + "=" + s.get(op.key(), Integer.class).orElse(null));
-                    default -> seen.add("list=" + s.list(ListOptions.ALL, Integer.class));
-                }
-            }
-            return seen;
-        }
+      }
+      return seen;
     }
+  }
 
-    @Property(tries = 60)
-    void everyReadSeesExactlyTheEarlierWrites(@ForAll("steps") List<Step> steps) {
-        TreeMap<String, Integer> model = new TreeMap<>(KeyRange.ORDER);
-        try (Fixture f = new Fixture()) {
-            Machine machine = f.runtime.namespace("machine", Machine.class, MachineObject::new).get("m");
-            for (Step step : steps) {
-                List<String> expected = new ArrayList<>();
-                for (Op op : step.ops()) {
-                    switch (op.kind()) {
-                        case "put" -> model.put(op.key(), op.value());
-                        case "delete" -> expected.add("delete " + op.key() + "=" + (model.remove(op.key()) != null));
-                        case "deleteAll" -> model.clear();
-                        case "get" -> expected.add("get " + op.key() + "=" + model.get(op.key()));
-                        default -> expected.add("list=" + model);
-                    }
-                }
-                assertThat(machine.apply(step.ops())).isEqualTo(expected);
-                if (step.evictAfter()) f.time.advance(Duration.ofMinutes(1));
-            }
+  @Property(tries = 60)
+  void everyReadSeesExactlyTheEarlierWrites(@ForAll("steps") List<Step> steps) {
+    TreeMap<String, Integer> model = new TreeMap<>(KeyRange.ORDER);
+    try (Fixture f = new Fixture()) {
+      Machine machine = f.runtime.namespace("machine", Machine.class, MachineObject::new).get("m");
+      for (Step step : steps) {
+        List<String> expected = new ArrayList<>();
+        for (Op op : step.ops()) {
+          switch (op.kind()) {
+            case "put" -> model.put(op.key(), op.value());
+            case "delete" ->
+                expected.add("delete " + op.key() + "=" + (model.remove(op.key()) != null));
+            case "deleteAll" -> model.clear();
+            case "get" -> expected.add("get " + op.key() + "=" + model.get(op.key()));
+            default -> expected.add("list=" + model);
+          }
         }
+        assertThat(machine.apply(step.ops())).isEqualTo(expected);
+        if (step.evictAfter()) f.time.advance(Duration.ofMinutes(1));
+      }
     }
+  }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Op> op = Combinators.combine(
+  @Provide
+  Arbitrary<List<Step>> steps() {
+    Arbitrary<Op> op =
+        Combinators.combine(
                 Arbitraries.of("put", "put", "put", "delete", "deleteAll", "get", "get", "list"),
-                Arbitraries.of(KEYS), Arbitraries.integers().between(0, 9)).as(Op::new);
-        Arbitrary<Step> step = Combinators.combine(op.list().ofMinSize(1).ofMaxSize(6), Arbitraries.of(true, false)).as(Step::new);
-        return step.list().ofMinSize(1).ofMaxSize(6);
-    }
+                Arbitraries.of(KEYS),
+                Arbitraries.integers().between(0, 9))
+            .as(Op::new);
+    Arbitrary<Step> step =
+        Combinators.combine(op.list().ofMinSize(1).ofMaxSize(6), Arbitraries.of(true, false))
+            .as(Step::new);
+    return step.list().ofMinSize(1).ofMaxSize(6);
+  }
 }

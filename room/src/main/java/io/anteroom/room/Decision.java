@@ -1,87 +1,93 @@
 package io.anteroom.room;
 
 /**
- * The outcome of {@link RoomWorker#decide} for one request: admit, queue, or draw a number from a counter first.
+ * The outcome of {@link RoomWorker#decide} for one request: admit, queue, or draw a number from a
+ * counter first.
  *
- * <p>{@link Draw} keeps the decision pure when the counters strategy needs a counter object's answer: the caller
- * calls {@code take(draw.limit())} on the counter named by {@code draw.counter()} (in-DC ~5 ms, Anywhere ~65 ms in
- * production; a delayed event in the simulator) and hands the {@link Grant} to {@link RoomWorker#onCounterReply},
- * which returns the next {@code Decision} (possibly another {@code Draw}, on the Anywhere counter).
+ * <p>{@link Draw} keeps the decision pure when the counters strategy needs a counter object's
+ * answer: the caller calls {@code take(draw.limit())} on the counter named by {@code
+ * draw.counter()} (in-DC ~5 ms, Anywhere ~65 ms in production; a delayed event in the simulator)
+ * and hands the {@link Grant} to {@link RoomWorker#onCounterReply}, which returns the next {@code
+ * Decision} (possibly another {@code Draw}, on the Anywhere counter).
  */
 public sealed interface Decision {
 
-    /** The ticket to hand back to the user (as a cookie); for {@link Draw} the one it holds now. */
-    Ticket ticket();
+  /** The ticket to hand back to the user (as a cookie); for {@link Draw} the one it holds now. */
+  Ticket ticket();
 
-    /**
-     * Let the user through.
-     *
-     * @param ticket the renewed or new admitted ticket
-     * @param reason why
-     */
-    record Admit(Ticket ticket, AdmitReason reason) implements Decision {
+  /**
+   * Let the user through.
+   *
+   * @param ticket the renewed or new admitted ticket
+   * @param reason why
+   */
+  record Admit(Ticket ticket, AdmitReason reason) implements Decision {}
+
+  /**
+   * Show the queue.
+   *
+   * @param ticket the waiting ticket (bucket and refresh key updated)
+   * @param estimate the estimated wait
+   */
+  record Queue(Ticket ticket, WaitEstimate estimate) implements Decision {}
+
+  /** Ask a counter for a number, then call {@link RoomWorker#onCounterReply}. */
+  final class Draw implements Decision {
+    final CounterKey counter;
+    final long limit;
+    final Ticket prior;
+    final long bucketId;
+    final boolean wholeBucket;
+    final long anywhereLimit;
+
+    Draw(
+        CounterKey counter,
+        long limit,
+        Ticket prior,
+        long bucketId,
+        boolean wholeBucket,
+        long anywhereLimit) {
+      this.counter = counter;
+      this.limit = limit;
+      this.prior = prior;
+      this.bucketId = bucketId;
+      this.wholeBucket = wholeBucket;
+      this.anywhereLimit = anywhereLimit;
     }
 
-    /**
-     * Show the queue.
-     *
-     * @param ticket the waiting ticket (bucket and refresh key updated)
-     * @param estimate the estimated wait
-     */
-    record Queue(Ticket ticket, WaitEstimate estimate) implements Decision {
+    /** The counter (and minute) to draw from. */
+    public CounterKey counter() {
+      return counter;
     }
 
-    /** Ask a counter for a number, then call {@link RoomWorker#onCounterReply}. */
-    final class Draw implements Decision {
-        final CounterKey counter;
-        final long limit;
-        final Ticket prior;
-        final long bucketId;
-        final boolean wholeBucket;
-        final long anywhereLimit;
-
-        Draw(CounterKey counter, long limit, Ticket prior, long bucketId, boolean wholeBucket, long anywhereLimit) {
-            this.counter = counter;
-            this.limit = limit;
-            this.prior = prior;
-            this.bucketId = bucketId;
-            this.wholeBucket = wholeBucket;
-            this.anywhereLimit = anywhereLimit;
-        }
-
-        /** The counter (and minute) to draw from. */
-        public CounterKey counter() {
-            return counter;
-        }
-
-        /** The limit to pass to {@code take}. */
-        public long limit() {
-            return limit;
-        }
-
-        /** The ticket the user came with ({@code null} for a new user). */
-        @Override
-        public Ticket ticket() {
-            return prior;
-        }
-
-        @Override
-        public String toString() {
-            return "Draw[" + counter + ", limit=" + limit + "]";
-        }
+    /** The limit to pass to {@code take}. */
+    public long limit() {
+      return limit;
     }
 
-    /** Why a user was admitted. */
-    enum AdmitReason {
-        /** A valid admitted ticket, renewed. */
-        SESSION,
-        /** The user's whole bucket has slots. */
-        WHOLE_BUCKET,
-        /** A slot of the worker's own count (even split, utilization-scaled). */
-        WORKER_SLOT,
-        /** A number below the data center counter's limit. */
-        DATA_CENTER_SLOT,
-        /** A number below the Anywhere counter's limit. */
-        ANYWHERE_SLOT
+    /** The ticket the user came with ({@code null} for a new user). */
+    @Override
+    public Ticket ticket() {
+      return prior;
     }
+
+    @Override
+    public String toString() {
+      return "Draw[" + counter + ", limit=" + limit + "]";
+    }
+  }
+
+  /** Why a user was admitted. */
+  enum AdmitReason {
+    /** A valid admitted ticket, renewed. */
+    SESSION,
+    /** The user's whole bucket has slots. */
+    WHOLE_BUCKET,
+    /** A slot of the worker's own count (even split, utilization-scaled). */
+    WORKER_SLOT,
+    /** A number below the data center counter's limit. */
+    DATA_CENTER_SLOT,
+    /** A number below the Anywhere counter's limit. */
+    ANYWHERE_SLOT
+  }
 }

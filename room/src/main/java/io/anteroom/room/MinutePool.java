@@ -3,7 +3,9 @@ package io.anteroom.room;
 import java.time.Instant;
 
 /**
- * The slots of one minute ({@code waiting-room.md}, "The per-minute pool"), refilled as the minute's sessions expire:
+ * The slots of one minute ({@code waiting-room.md}, "The per-minute pool"), refilled as the
+ * minute's sessions expire:
+ *
  * <pre>
  * inFlight = ceil(admissionsPerMinute × max(0, W - (asOf - minuteStart)) / 60),  W = r_w + 2 × r_dc
  * R   = T - (Σ_{e ≥ m} H[e] - admitted(m)) - inFlight   (published rules: T - activeUsers(minute start))
@@ -11,73 +13,89 @@ import java.time.Instant;
  * E   = H[m]                                            (0 with published rules: no refill)
  * G(t) = max(0, min(N_m, R + floor(E × f)))
  * </pre>
- * With the spec's rules a newer state of the same minute revises {@code R} and {@code E} ({@link #revisedBy}): an
- * admission made at {@code x} is in every state computed at {@code x + W} or later, so the margin covers only the
- * admissions the state can still miss, those after {@code asOf - W} and before the minute started, and it is released
- * as the states catch up. The spec's formula holds the worst case ({@code W} seconds of admissions) for the whole
- * minute: the pool then stopped at about {@code T - N × W / 60}, 95 % of T at N = 200 and {@code W} = 15 s, and
- * users were queued while the site ran at 90-95 % of T (model runs in {@code docs/room.md}). The minute's own
- * admissions are taken out of {@code Σ H[e]} because the counters (or a worker's own count) already spend them
- * against {@code G}.
  *
- * @param minute       the minute m
- * @param base         R
+ * With the spec's rules a newer state of the same minute revises {@code R} and {@code E} ({@link
+ * #revisedBy}): an admission made at {@code x} is in every state computed at {@code x + W} or
+ * later, so the margin covers only the admissions the state can still miss, those after {@code asOf
+ * - W} and before the minute started, and it is released as the states catch up. The spec's formula
+ * holds the worst case ({@code W} seconds of admissions) for the whole minute: the pool then
+ * stopped at about {@code T - N × W / 60}, 95 % of T at N = 200 and {@code W} = 15 s, and users
+ * were queued while the site ran at 90-95 % of T (model runs in {@code docs/room.md}). The minute's
+ * own admissions are taken out of {@code Σ H[e]} because the counters (or a worker's own count)
+ * already spend them against {@code G}.
+ *
+ * @param minute the minute m
+ * @param base R
  * @param newUsersLeft N_m
- * @param expiring     E
+ * @param expiring E
  */
 public record MinutePool(long minute, long base, long newUsersLeft, long expiring) {
 
-    /** The pool of {@code minute} from a state held when the minute starts (or the coordinator's, within it). */
-    static MinutePool of(long minute, RoomState state, RoomConfig config) {
-        long admitted = admittedIn(minute, state);
-        return new MinutePool(minute, base(minute, state, config), config.newUsersPerMinute() - admitted,
-                expiring(minute, state, config.rules()));
-    }
+  /**
+   * The pool of {@code minute} from a state held when the minute starts (or the coordinator's,
+   * within it).
+   */
+  static MinutePool of(long minute, RoomState state, RoomConfig config) {
+    long admitted = admittedIn(minute, state);
+    return new MinutePool(
+        minute,
+        base(minute, state, config),
+        config.newUsersPerMinute() - admitted,
+        expiring(minute, state, config.rules()));
+  }
 
-    /**
-     * This pool with {@code R} and {@code E} from a newer state of its minute (spec rules; the published rules keep
-     * the budget fixed at the minute start). {@code N_m} stays: what the minute spent is on the counters.
-     */
-    MinutePool revisedBy(RoomState newer, RoomConfig config) {
-        if (!config.rules().inFlightMargin() || newer.minute() != minute) {
-            return this;
-        }
-        return new MinutePool(minute, base(minute, newer, config), newUsersLeft,
-                expiring(minute, newer, config.rules()));
+  /**
+   * This pool with {@code R} and {@code E} from a newer state of its minute (spec rules; the
+   * published rules keep the budget fixed at the minute start). {@code N_m} stays: what the minute
+   * spent is on the counters.
+   */
+  MinutePool revisedBy(RoomState newer, RoomConfig config) {
+    if (!config.rules().inFlightMargin() || newer.minute() != minute) {
+      return this;
     }
+    return new MinutePool(
+        minute, base(minute, newer, config), newUsersLeft, expiring(minute, newer, config.rules()));
+  }
 
-    private static long admittedIn(long minute, RoomState state) {
-        return state.minute() == minute ? Math.max(0, state.newUsersThisMinute()) : 0;
-    }
+  private static long admittedIn(long minute, RoomState state) {
+    return state.minute() == minute ? Math.max(0, state.newUsersThisMinute()) : 0;
+  }
 
-    private static long base(long minute, RoomState state, RoomConfig config) {
-        Rules rules = config.rules();
-        long activeAtStart = Counting.activeUsers(state.activeByExpiryMinute(), Minutes.startOf(minute), rules);
-        if (!rules.inFlightMargin()) {
-            return config.totalActiveUsers() - activeAtStart;
-        }
-        long sessionsBeforeMinute = activeAtStart - admittedIn(minute, state);
-        return config.totalActiveUsers() - sessionsBeforeMinute
-                - inFlight(state.admissionsPerMinute(), state.asOf(), minute, config);
+  private static long base(long minute, RoomState state, RoomConfig config) {
+    Rules rules = config.rules();
+    long activeAtStart =
+        Counting.activeUsers(state.activeByExpiryMinute(), Minutes.startOf(minute), rules);
+    if (!rules.inFlightMargin()) {
+      return config.totalActiveUsers() - activeAtStart;
     }
+    long sessionsBeforeMinute = activeAtStart - admittedIn(minute, state);
+    return config.totalActiveUsers()
+        - sessionsBeforeMinute
+        - inFlight(state.admissionsPerMinute(), state.asOf(), minute, config);
+  }
 
-    private static long expiring(long minute, RoomState state, Rules rules) {
-        return rules.poolRefill() ? Math.max(0, state.activeByExpiryMinute().getOrDefault(minute, 0L)) : 0;
-    }
+  private static long expiring(long minute, RoomState state, Rules rules) {
+    return rules.poolRefill()
+        ? Math.max(0, state.activeByExpiryMinute().getOrDefault(minute, 0L))
+        : 0;
+  }
 
-    /**
-     * Admissions before the start of {@code minute} that a state computed at {@code asOf} may not count yet:
-     * {@code ceil(admissionsPerMinute × max(0, W - (asOf - minuteStart)) / 60)} with {@code W = r_w + 2 × r_dc}, the
-     * longest an admission takes to reach every data center's state.
-     */
-    static long inFlight(double admissionsPerMinute, Instant asOf, long minute, RoomConfig config) {
-        double window = config.workerReportInterval().toMillis() + 2.0 * config.dataCenterReportInterval().toMillis();
-        double unseenMillis = Math.max(0, window - (asOf.toEpochMilli() - Minutes.startOf(minute).toEpochMilli()));
-        return (long) Math.ceil(admissionsPerMinute * unseenMillis / 60_000.0 - 1e-9);
-    }
+  /**
+   * Admissions before the start of {@code minute} that a state computed at {@code asOf} may not
+   * count yet: {@code ceil(admissionsPerMinute × max(0, W - (asOf - minuteStart)) / 60)} with
+   * {@code W = r_w + 2 × r_dc}, the longest an admission takes to reach every data center's state.
+   */
+  static long inFlight(double admissionsPerMinute, Instant asOf, long minute, RoomConfig config) {
+    double window =
+        config.workerReportInterval().toMillis()
+            + 2.0 * config.dataCenterReportInterval().toMillis();
+    double unseenMillis =
+        Math.max(0, window - (asOf.toEpochMilli() - Minutes.startOf(minute).toEpochMilli()));
+    return (long) Math.ceil(admissionsPerMinute * unseenMillis / 60_000.0 - 1e-9);
+  }
 
-    /** {@code G(t) = max(0, min(N_m, R + floor(E × f)))}. */
-    public long available(Instant t) {
-        return Math.max(0, Math.min(newUsersLeft, base + Minutes.floorTimesElapsed(expiring, t)));
-    }
+  /** {@code G(t) = max(0, min(N_m, R + floor(E × f)))}. */
+  public long available(Instant t) {
+    return Math.max(0, Math.min(newUsersLeft, base + Minutes.floorTimesElapsed(expiring, t)));
+  }
 }

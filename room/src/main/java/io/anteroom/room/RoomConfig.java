@@ -15,133 +15,244 @@ import java.time.Duration;
  * RoomConfig literal = shop.withStrategy(StrategyKind.EVEN_SPLIT).withRules(Rules.published());
  * }</pre>
  *
- * @param roomId                   the room's identifier (non-blank)
- * @param totalActiveUsers         T: users allowed on the site at once (≥ 1)
- * @param newUsersPerMinute        N: users allowed in per minute (≥ 1)
- * @param sessionDurationMinutes   S: minutes an admitted ticket stays valid after its last check-in (1..1440)
- * @param queueRefreshSeconds      R: how often a waiting user's page refreshes (1..300, default 20)
- * @param queueTimeout             a waiting ticket older than this loses its bucket (≥ R, ≤ 24 h, default 5 min)
- * @param strategy                 how workers spend slots (default {@link StrategyKind#COUNTERS})
- * @param curveFactor              exponent of the utilization multiplier (0 &lt; c ≤ 10, default 1)
- * @param historyLagMinutes        traffic of minute {@code m - lag} splits the slots between data centers (1..10, default 2)
- * @param workerReportInterval     r_w: a worker reports at least this often (1 s..30 s, default 5 s)
- * @param dataCenterReportInterval r_dc: a data center reports to the global object this often (1 s..60 s, default 5 s)
- * @param rules                    spec or published rules (default {@link Rules#spec()})
- * @param sessionRenewal           each request of an admitted user renews its session (default true); when false a
- *                                 session ends {@code S} after admission whatever the user does
+ * @param roomId the room's identifier (non-blank)
+ * @param totalActiveUsers T: users allowed on the site at once (≥ 1)
+ * @param newUsersPerMinute N: users allowed in per minute (≥ 1)
+ * @param sessionDurationMinutes S: minutes an admitted ticket stays valid after its last check-in
+ *     (1..1440)
+ * @param queueRefreshSeconds R: how often a waiting user's page refreshes (1..300, default 20)
+ * @param queueTimeout a waiting ticket older than this loses its bucket (≥ R, ≤ 24 h, default 5
+ *     min)
+ * @param strategy how workers spend slots (default {@link StrategyKind#COUNTERS})
+ * @param curveFactor exponent of the utilization multiplier (0 &lt; c ≤ 10, default 1)
+ * @param historyLagMinutes traffic of minute {@code m - lag} splits the slots between data centers
+ *     (1..10, default 2)
+ * @param workerReportInterval r_w: a worker reports at least this often (1 s..30 s, default 5 s)
+ * @param dataCenterReportInterval r_dc: a data center reports to the global object this often (1
+ *     s..60 s, default 5 s)
+ * @param rules spec or published rules (default {@link Rules#spec()})
+ * @param sessionRenewal each request of an admitted user renews its session (default true); when
+ *     false a session ends {@code S} after admission whatever the user does
  */
-public record RoomConfig(String roomId, int totalActiveUsers, int newUsersPerMinute, int sessionDurationMinutes,
-                         int queueRefreshSeconds, Duration queueTimeout, StrategyKind strategy, double curveFactor,
-                         int historyLagMinutes, Duration workerReportInterval, Duration dataCenterReportInterval,
-                         Rules rules, boolean sessionRenewal) {
+public record RoomConfig(
+    String roomId,
+    int totalActiveUsers,
+    int newUsersPerMinute,
+    int sessionDurationMinutes,
+    int queueRefreshSeconds,
+    Duration queueTimeout,
+    StrategyKind strategy,
+    double curveFactor,
+    int historyLagMinutes,
+    Duration workerReportInterval,
+    Duration dataCenterReportInterval,
+    Rules rules,
+    boolean sessionRenewal) {
 
-    /** A worker counts as active while it reported within this window (spec: 30 s). */
-    public static final Duration WORKER_ACTIVE_WINDOW = Duration.ofSeconds(30);
+  /** A worker counts as active while it reported within this window (spec: 30 s). */
+  public static final Duration WORKER_ACTIVE_WINDOW = Duration.ofSeconds(30);
 
-    public RoomConfig {
-        String where = "room '" + roomId + "': ";
-        if (roomId == null || roomId.isBlank()) {
-            throw new IllegalArgumentException("room config: roomId must be a non-blank string");
-        }
-        requireRange(where, "totalActiveUsers", totalActiveUsers, 1, 100_000_000);
-        requireRange(where, "newUsersPerMinute", newUsersPerMinute, 1, 100_000_000);
-        requireRange(where, "sessionDurationMinutes", sessionDurationMinutes, 1, 1440);
-        requireRange(where, "queueRefreshSeconds", queueRefreshSeconds, 1, 300);
-        requireNonNull(where, "queueTimeout", queueTimeout);
-        if (queueTimeout.compareTo(Duration.ofSeconds(queueRefreshSeconds)) < 0 || queueTimeout.compareTo(Duration.ofHours(24)) > 0) {
-            throw new IllegalArgumentException(where + "queueTimeout is " + queueTimeout
-                    + "; allowed: at least queueRefreshSeconds (" + queueRefreshSeconds + " s) and at most 24 h");
-        }
-        requireNonNull(where, "strategy", strategy);
-        if (!(curveFactor > 0 && curveFactor <= 10)) {
-            throw new IllegalArgumentException(where + "curveFactor is " + curveFactor + "; allowed: 0 < curveFactor <= 10");
-        }
-        requireRange(where, "historyLagMinutes", historyLagMinutes, 1, 10);
-        requireDuration(where, "workerReportInterval", workerReportInterval, Duration.ofSeconds(30));
-        requireDuration(where, "dataCenterReportInterval", dataCenterReportInterval, Duration.ofSeconds(60));
-        requireNonNull(where, "rules", rules);
+  public RoomConfig {
+    String where = "room '" + roomId + "': ";
+    if (roomId == null || roomId.isBlank()) {
+      throw new IllegalArgumentException("room config: roomId must be a non-blank string");
+    }
+    requireRange(where, "totalActiveUsers", totalActiveUsers, 1, 100_000_000);
+    requireRange(where, "newUsersPerMinute", newUsersPerMinute, 1, 100_000_000);
+    requireRange(where, "sessionDurationMinutes", sessionDurationMinutes, 1, 1440);
+    requireRange(where, "queueRefreshSeconds", queueRefreshSeconds, 1, 300);
+    requireNonNull(where, "queueTimeout", queueTimeout);
+    if (queueTimeout.compareTo(Duration.ofSeconds(queueRefreshSeconds)) < 0
+        || queueTimeout.compareTo(Duration.ofHours(24)) > 0) {
+      throw new IllegalArgumentException(
+          where
+              + "queueTimeout is "
+              + queueTimeout
+              + "; allowed: at least queueRefreshSeconds ("
+              + queueRefreshSeconds
+              + " s) and at most 24 h");
+    }
+    requireNonNull(where, "strategy", strategy);
+    if (!(curveFactor > 0 && curveFactor <= 10)) {
+      throw new IllegalArgumentException(
+          where + "curveFactor is " + curveFactor + "; allowed: 0 < curveFactor <= 10");
+    }
+    requireRange(where, "historyLagMinutes", historyLagMinutes, 1, 10);
+    requireDuration(where, "workerReportInterval", workerReportInterval, Duration.ofSeconds(30));
+    requireDuration(
+        where, "dataCenterReportInterval", dataCenterReportInterval, Duration.ofSeconds(60));
+    requireNonNull(where, "rules", rules);
+  }
+
+  /** A builder with the documented defaults; T, N and S must be set. */
+  public static Builder builder(String roomId) {
+    return new Builder(roomId);
+  }
+
+  public RoomConfig withStrategy(StrategyKind s) {
+    return new RoomConfig(
+        roomId,
+        totalActiveUsers,
+        newUsersPerMinute,
+        sessionDurationMinutes,
+        queueRefreshSeconds,
+        queueTimeout,
+        s,
+        curveFactor,
+        historyLagMinutes,
+        workerReportInterval,
+        dataCenterReportInterval,
+        rules,
+        sessionRenewal);
+  }
+
+  public RoomConfig withRules(Rules r) {
+    return new RoomConfig(
+        roomId,
+        totalActiveUsers,
+        newUsersPerMinute,
+        sessionDurationMinutes,
+        queueRefreshSeconds,
+        queueTimeout,
+        strategy,
+        curveFactor,
+        historyLagMinutes,
+        workerReportInterval,
+        dataCenterReportInterval,
+        r,
+        sessionRenewal);
+  }
+
+  /** S as a duration. */
+  public Duration sessionDuration() {
+    return Duration.ofMinutes(sessionDurationMinutes);
+  }
+
+  private static void requireRange(String where, String field, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          where + field + " is " + value + "; allowed: " + min + ".." + max);
+    }
+  }
+
+  private static void requireNonNull(String where, String field, Object value) {
+    if (value == null) {
+      throw new IllegalArgumentException(where + field + " is missing");
+    }
+  }
+
+  private static void requireDuration(String where, String field, Duration value, Duration max) {
+    requireNonNull(where, field, value);
+    if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          where + field + " is " + value + "; allowed: 1 s.." + max.toSeconds() + " s");
+    }
+  }
+
+  /** Builds a {@link RoomConfig}; unset optional fields take the defaults listed on the record. */
+  public static final class Builder {
+    private final String roomId;
+    private int totalActiveUsers = -1;
+    private int newUsersPerMinute = -1;
+    private int sessionDurationMinutes = -1;
+    private int queueRefreshSeconds = 20;
+    private Duration queueTimeout = Duration.ofMinutes(5);
+    private StrategyKind strategy = StrategyKind.COUNTERS;
+    private double curveFactor = 1.0;
+    private int historyLagMinutes = 2;
+    private Duration workerReportInterval = Duration.ofSeconds(5);
+    private Duration dataCenterReportInterval = Duration.ofSeconds(5);
+    private Rules rules = Rules.spec();
+    private boolean sessionRenewal = true;
+
+    private Builder(String roomId) {
+      this.roomId = roomId;
     }
 
-    /** A builder with the documented defaults; T, N and S must be set. */
-    public static Builder builder(String roomId) {
-        return new Builder(roomId);
+    public Builder totalActiveUsers(int t) {
+      this.totalActiveUsers = t;
+      return this;
     }
 
-    public RoomConfig withStrategy(StrategyKind s) {
-        return new RoomConfig(roomId, totalActiveUsers, newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds,
-                queueTimeout, s, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, rules,
-                sessionRenewal);
+    public Builder newUsersPerMinute(int n) {
+      this.newUsersPerMinute = n;
+      return this;
     }
 
-    public RoomConfig withRules(Rules r) {
-        return new RoomConfig(roomId, totalActiveUsers, newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds,
-                queueTimeout, strategy, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, r,
-                sessionRenewal);
+    public Builder sessionDurationMinutes(int s) {
+      this.sessionDurationMinutes = s;
+      return this;
     }
 
-    /** S as a duration. */
-    public Duration sessionDuration() {
-        return Duration.ofMinutes(sessionDurationMinutes);
+    public Builder queueRefreshSeconds(int r) {
+      this.queueRefreshSeconds = r;
+      return this;
     }
 
-    private static void requireRange(String where, String field, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(where + field + " is " + value + "; allowed: " + min + ".." + max);
-        }
+    public Builder queueTimeout(Duration d) {
+      this.queueTimeout = d;
+      return this;
     }
 
-    private static void requireNonNull(String where, String field, Object value) {
-        if (value == null) {
-            throw new IllegalArgumentException(where + field + " is missing");
-        }
+    /**
+     * The same as {@code queueTimeout(Duration.ofMinutes(minutes))}: the config file's {@code
+     * queueTimeoutMinutes}.
+     */
+    public Builder queueTimeoutMinutes(int minutes) {
+      this.queueTimeout = Duration.ofMinutes(minutes);
+      return this;
     }
 
-    private static void requireDuration(String where, String field, Duration value, Duration max) {
-        requireNonNull(where, field, value);
-        if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(max) > 0) {
-            throw new IllegalArgumentException(where + field + " is " + value + "; allowed: 1 s.." + max.toSeconds() + " s");
-        }
+    public Builder strategy(StrategyKind s) {
+      this.strategy = s;
+      return this;
     }
 
-    /** Builds a {@link RoomConfig}; unset optional fields take the defaults listed on the record. */
-    public static final class Builder {
-        private final String roomId;
-        private int totalActiveUsers = -1;
-        private int newUsersPerMinute = -1;
-        private int sessionDurationMinutes = -1;
-        private int queueRefreshSeconds = 20;
-        private Duration queueTimeout = Duration.ofMinutes(5);
-        private StrategyKind strategy = StrategyKind.COUNTERS;
-        private double curveFactor = 1.0;
-        private int historyLagMinutes = 2;
-        private Duration workerReportInterval = Duration.ofSeconds(5);
-        private Duration dataCenterReportInterval = Duration.ofSeconds(5);
-        private Rules rules = Rules.spec();
-        private boolean sessionRenewal = true;
-
-        private Builder(String roomId) {
-            this.roomId = roomId;
-        }
-
-        public Builder totalActiveUsers(int t) { this.totalActiveUsers = t; return this; }
-        public Builder newUsersPerMinute(int n) { this.newUsersPerMinute = n; return this; }
-        public Builder sessionDurationMinutes(int s) { this.sessionDurationMinutes = s; return this; }
-        public Builder queueRefreshSeconds(int r) { this.queueRefreshSeconds = r; return this; }
-        public Builder queueTimeout(Duration d) { this.queueTimeout = d; return this; }
-        /** The same as {@code queueTimeout(Duration.ofMinutes(minutes))}: the config file's {@code queueTimeoutMinutes}. */
-        public Builder queueTimeoutMinutes(int minutes) { this.queueTimeout = Duration.ofMinutes(minutes); return this; }
-        public Builder strategy(StrategyKind s) { this.strategy = s; return this; }
-        public Builder curveFactor(double c) { this.curveFactor = c; return this; }
-        public Builder historyLagMinutes(int lag) { this.historyLagMinutes = lag; return this; }
-        public Builder workerReportInterval(Duration d) { this.workerReportInterval = d; return this; }
-        public Builder dataCenterReportInterval(Duration d) { this.dataCenterReportInterval = d; return this; }
-        public Builder rules(Rules r) { this.rules = r; return this; }
-        public Builder sessionRenewal(boolean renew) { this.sessionRenewal = renew; return this; }
-
-        public RoomConfig build() {
-            return new RoomConfig(roomId, totalActiveUsers, newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds,
-                    queueTimeout, strategy, curveFactor, historyLagMinutes, workerReportInterval, dataCenterReportInterval, rules,
-                    sessionRenewal);
-        }
+    public Builder curveFactor(double c) {
+      this.curveFactor = c;
+      return this;
     }
+
+    public Builder historyLagMinutes(int lag) {
+      this.historyLagMinutes = lag;
+      return this;
+    }
+
+    public Builder workerReportInterval(Duration d) {
+      this.workerReportInterval = d;
+      return this;
+    }
+
+    public Builder dataCenterReportInterval(Duration d) {
+      this.dataCenterReportInterval = d;
+      return this;
+    }
+
+    public Builder rules(Rules r) {
+      this.rules = r;
+      return this;
+    }
+
+    public Builder sessionRenewal(boolean renew) {
+      this.sessionRenewal = renew;
+      return this;
+    }
+
+    public RoomConfig build() {
+      return new RoomConfig(
+          roomId,
+          totalActiveUsers,
+          newUsersPerMinute,
+          sessionDurationMinutes,
+          queueRefreshSeconds,
+          queueTimeout,
+          strategy,
+          curveFactor,
+          historyLagMinutes,
+          workerReportInterval,
+          dataCenterReportInterval,
+          rules,
+          sessionRenewal);
+    }
+  }
 }

@@ -6,14 +6,16 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One admission point of a room (a gateway process, one event-loop shard of it, or a simulated worker): decides on
- * each request with the {@link RoomState} it holds, records what it decided as deltas, and hands them out as
- * {@link WorkerReport}s. Pure and deterministic: time comes in as {@code now}, counters are called by the caller.
+ * One admission point of a room (a gateway process, one event-loop shard of it, or a simulated
+ * worker): decides on each request with the {@link RoomState} it holds, records what it decided as
+ * deltas, and hands them out as {@link WorkerReport}s. Pure and deterministic: time comes in as
+ * {@code now}, counters are called by the caller.
  *
- * <p>Invariants: all methods are {@code synchronized}, so decisions and the pending deltas they record are
- * serialized; a decision's deltas are recorded exactly when it becomes final ({@link Decision.Admit} or
- * {@link Decision.Queue}); the pool of a minute is fixed at the worker's first decision in that minute and then changes
- * only by its refill and by newer states of the minute (which release the in-flight margin); nothing here blocks or does I/O.
+ * <p>Invariants: all methods are {@code synchronized}, so decisions and the pending deltas they
+ * record are serialized; a decision's deltas are recorded exactly when it becomes final ({@link
+ * Decision.Admit} or {@link Decision.Queue}); the pool of a minute is fixed at the worker's first
+ * decision in that minute and then changes only by its refill and by newer states of the minute
+ * (which release the in-flight margin); nothing here blocks or does I/O.
  *
  * <pre>{@code
  * RoomWorker worker = new RoomWorker(config, "dublin", "gw-1", now);
@@ -28,312 +30,380 @@ import java.time.Instant;
  * }</pre>
  */
 public final class RoomWorker {
-    private final RoomConfig config;
-    private final String dataCenter;
-    private final String workerId;
-    private final SlotStrategy strategy;
-    /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
-    private final MinuteCounter local;
-    private final Tally pending = new Tally();
-    private RoomState state;
-    /** Whether {@code state} came from a coordinator (not {@link RoomState#initial}). */
-    private boolean coordinated;
-    private MinutePool pool;
-    /** The state {@code pool} was fixed or last revised from. */
-    private RoomState poolFrom;
-    private long sequence;
+  private final RoomConfig config;
+  private final String dataCenter;
+  private final String workerId;
+  private final SlotStrategy strategy;
 
-    /**
-     * @param config     the room
-     * @param dataCenter the worker's data center
-     * @param workerId   unique per worker and process lifetime (report ids are built from it)
-     * @param now        now; the worker starts with {@link RoomState#initial} until a state is applied
-     */
-    public RoomWorker(RoomConfig config, String dataCenter, String workerId, Instant now) {
-        this.config = config;
-        this.dataCenter = dataCenter;
-        this.workerId = workerId;
-        this.strategy = SlotStrategy.of(config.strategy(), config.curveFactor());
-        this.local = new MinuteCounter(config.rules());
-        this.state = RoomState.initial(config, dataCenter, now);
+  /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
+  private final MinuteCounter local;
+
+  private final Tally pending = new Tally();
+  private RoomState state;
+
+  /** Whether {@code state} came from a coordinator (not {@link RoomState#initial}). */
+  private boolean coordinated;
+
+  private MinutePool pool;
+
+  /** The state {@code pool} was fixed or last revised from. */
+  private RoomState poolFrom;
+
+  private long sequence;
+
+  /**
+   * @param config the room
+   * @param dataCenter the worker's data center
+   * @param workerId unique per worker and process lifetime (report ids are built from it)
+   * @param now now; the worker starts with {@link RoomState#initial} until a state is applied
+   */
+  public RoomWorker(RoomConfig config, String dataCenter, String workerId, Instant now) {
+    this.config = config;
+    this.dataCenter = dataCenter;
+    this.workerId = workerId;
+    this.strategy = SlotStrategy.of(config.strategy(), config.curveFactor());
+    this.local = new MinuteCounter(config.rules());
+    this.state = RoomState.initial(config, dataCenter, now);
+  }
+
+  public RoomConfig config() {
+    return config;
+  }
+
+  public String dataCenter() {
+    return dataCenter;
+  }
+
+  public String workerId() {
+    return workerId;
+  }
+
+  /**
+   * Replaces the held state, unless the given one is older than the held coordinator state (the
+   * first coordinator state always replaces the initial one, whatever the two clocks say).
+   */
+  public synchronized void applyState(RoomState newer) {
+    if (!coordinated || !newer.asOf().isBefore(state.asOf())) {
+      state = newer;
+      coordinated = true;
     }
+  }
 
-    public RoomConfig config() {
-        return config;
+  public synchronized RoomState state() {
+    return state;
+  }
+
+  /**
+   * Decides on one request.
+   *
+   * @param ticket the user's ticket, or {@code null} when it had none (or it was invalid, expired
+   *     or tampered)
+   * @param now the request's time
+   * @return admit, queue, or draw from a counter first
+   */
+  public synchronized Decision decide(Ticket ticket, Instant now) {
+    Ticket own = seen(ticket, now);
+    if (own != null && own.admitted()) {
+      return sessionValid(own, now)
+          ? renew(own, now)
+          : placeInQueue(null, Minutes.minuteOf(now), now);
     }
+    return placeInQueue(own, bucketOf(own, now), now);
+  }
 
-    public String dataCenter() {
-        return dataCenter;
+  /**
+   * Queues the user whatever the slots (an operator's "queue everyone" switch), counting it as
+   * waiting in its bucket like any queued user, and never drawing or admitting. Meant for users
+   * without a valid admitted ticket; an admitted ticket passed here is queued as a new user (its
+   * session stays counted until it expires).
+   */
+  public synchronized Decision.Queue holdInQueue(Ticket ticket, Instant now) {
+    Ticket own = seen(ticket, now);
+    Ticket waiting = own != null && !own.admitted() ? own : null;
+    return queue(waiting, bucketOf(waiting, now), now);
+  }
+
+  /**
+   * Ends an admitted user's session now (a logout, a revoked ticket): its slot is released at once
+   * instead of when its expiry minute passes. Returns false (and changes nothing) when the ticket
+   * is not a valid admitted ticket of this room. The caller must stop honouring the ticket, or the
+   * user's next request would count it again.
+   */
+  public synchronized boolean endSession(Ticket ticket, Instant now) {
+    boolean valid =
+        ticket != null
+            && ticket.roomId().equals(config.roomId())
+            && ticket.admitted()
+            && sessionValid(ticket, now);
+    if (valid) {
+      pending.addActive(Minutes.minuteOf(sessionStart(ticket).plus(config.sessionDuration())), -1);
     }
+    return valid;
+  }
 
-    public String workerId() {
-        return workerId;
+  /**
+   * Whether {@code ticket} is an admitted ticket of this room whose session is still running at
+   * {@code now} (the session rule {@link #decide} applies). Counts nothing: for callers that must
+   * honour a running session without deciding, such as a queue-all switch that keeps admitted users
+   * in.
+   */
+  public boolean hasRunningSession(Ticket ticket, Instant now) {
+    return ticket != null
+        && ticket.roomId().equals(config.roomId())
+        && ticket.admitted()
+        && sessionValid(ticket, now);
+  }
+
+  /**
+   * The ticket if it is this room's, counting the user's traffic on its first request of the
+   * minute.
+   */
+  private Ticket seen(Ticket ticket, Instant now) {
+    long m = Minutes.minuteOf(now);
+    Ticket own = ticket != null && ticket.roomId().equals(config.roomId()) ? ticket : null;
+    if (own == null || Minutes.minuteOf(own.lastCheckInTime()) != m) {
+      pending.addTraffic(m, 1);
     }
+    return own;
+  }
 
-    /**
-     * Replaces the held state, unless the given one is older than the held coordinator state (the first
-     * coordinator state always replaces the initial one, whatever the two clocks say).
-     */
-    public synchronized void applyState(RoomState newer) {
-        if (!coordinated || !newer.asOf().isBefore(state.asOf())) {
-            state = newer;
-            coordinated = true;
+  private Instant sessionStart(Ticket admitted) {
+    return config.sessionRenewal() ? admitted.lastCheckInTime() : admitted.acceptedAt();
+  }
+
+  private boolean sessionValid(Ticket admitted, Instant now) {
+    return Duration.between(sessionStart(admitted), now).compareTo(config.sessionDuration()) < 0;
+  }
+
+  /**
+   * A waiting ticket younger than {@code queueTimeout} keeps its bucket; anyone else is a new user
+   * of this minute (a timed-out ticket's old key is still released when it is queued or admitted).
+   */
+  private long bucketOf(Ticket waiting, Instant now) {
+    if (waiting != null
+        && Duration.between(waiting.lastCheckInTime(), now).compareTo(config.queueTimeout()) < 0) {
+      return waiting.bucketId();
+    }
+    return Minutes.minuteOf(now);
+  }
+
+  /**
+   * Continues a decision with a counter's answer. Pass {@link Grant#unavailable} when the counter
+   * could not be reached (a refusal).
+   */
+  public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
+    if (draw.wholeBucket
+        && (grant.granted() || draw.counter.isAnywhere() || draw.anywhereLimit <= 0)) {
+      return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
+    }
+    if (grant.granted()) {
+      Decision.AdmitReason reason =
+          draw.wholeBucket
+              ? Decision.AdmitReason.WHOLE_BUCKET
+              : draw.counter.isAnywhere()
+                  ? Decision.AdmitReason.ANYWHERE_SLOT
+                  : Decision.AdmitReason.DATA_CENTER_SLOT;
+      return admit(draw.prior, draw.bucketId, reason, now);
+    }
+    if (!draw.counter.isAnywhere() && draw.anywhereLimit > 0) {
+      return new Decision.Draw(
+          CounterKey.anywhere(config.roomId(), draw.counter.minute()),
+          draw.anywhereLimit,
+          draw.prior,
+          draw.bucketId,
+          draw.wholeBucket,
+          0);
+    }
+    return queue(draw.prior, draw.bucketId, now);
+  }
+
+  /** The estimated wait of a user of {@code bucketId} with the held state. */
+  public synchronized WaitEstimate estimateWait(long bucketId) {
+    return WaitEstimator.estimate(state, bucketId, config.rules());
+  }
+
+  /**
+   * The deltas recorded since the previous report, as the next report (empty deltas make a
+   * heartbeat).
+   */
+  public synchronized WorkerReport report(Instant now) {
+    WorkerReport r = new WorkerReport(workerId, ++sequence, dataCenter, now, pending.toDeltas());
+    pending.clear();
+    return r;
+  }
+
+  /** The pool of the current minute as this worker fixed it ({@code G(t)}'s parameters). */
+  public synchronized MinutePool pool(Instant now) {
+    return poolOf(Minutes.minuteOf(now));
+  }
+
+  /**
+   * Fixed at the worker's first decision of the minute (from the coordinator's pool when the held
+   * state is of that minute); every newer state of the minute then revises its {@code R} and {@code
+   * E} ({@link MinutePool#revisedBy}: the in-flight margin is released as the states catch up).
+   */
+  private MinutePool poolOf(long m) {
+    if (pool == null || pool.minute() != m) {
+      pool =
+          state.minute() == m && state.pool() != null && state.pool().minute() == m
+              ? state.pool()
+              : MinutePool.of(m, state, config);
+      poolFrom = state;
+    } else if (poolFrom != state && state.minute() == m) {
+      pool = pool.revisedBy(state, config);
+      poolFrom = state;
+    }
+    return pool;
+  }
+
+  /**
+   * FIFO: whole buckets enter, the partial bucket draws, buckets without slots wait; unknown
+   * buckets, and the bucket of the state's own minute (which gets no eligible slots), act as new
+   * users of their bucket.
+   */
+  private Decision placeInQueue(Ticket prior, long bucketId, Instant now) {
+    BucketState own = bucketId < state.minute() ? state.bucket(bucketId).orElse(null) : null;
+    if (own != null) {
+      if (own.whole()) {
+        return draw(prior, bucketId, true, now);
+      }
+      return own.partial() ? draw(prior, bucketId, false, now) : queue(prior, bucketId, now);
+    }
+    long waitingBefore = 0;
+    for (BucketState older : state.buckets()) {
+      // the state's own minute's bucket has no eligible slots by rule (SlotMath.eligible), not for
+      // want of
+      // slots: once that minute is over (a state from the previous minute) it blocks newer users
+      // only if the
+      // state's free slots would not have made it whole
+      boolean blocks =
+          older.bucketId() < state.minute()
+              ? older.eligibleSlots() < older.waiting()
+              : state.freeSlots() - waitingBefore < older.waiting();
+      if (older.bucketId() < bucketId && blocks) {
+        return queue(prior, bucketId, now);
+      }
+      waitingBefore += older.waiting();
+    }
+    return draw(prior, bucketId, false, now);
+  }
+
+  /**
+   * Draws against the minute's pool split by traffic history, spent per strategy. Whole-bucket
+   * users draw against all of {@code G(t)}; new users and the partial bucket against {@code G'(t) =
+   * G(t) - Σ waiting(whole)}, which leaves the whole buckets their slots. Every admission of the
+   * minute is thus counted on the same counters (or the worker's own count), so no state, however
+   * late, can hand a slot out twice.
+   */
+  private Decision draw(Ticket prior, long bucketId, boolean wholeBucket, Instant now) {
+    long m = Minutes.minuteOf(now);
+    long reservedForWholeBuckets = 0;
+    if (!wholeBucket) {
+      for (BucketState b : state.buckets()) {
+        if (b.whole()) {
+          reservedForWholeBuckets += b.waiting();
         }
+      }
     }
-
-    public synchronized RoomState state() {
-        return state;
-    }
-
-    /**
-     * Decides on one request.
-     *
-     * @param ticket the user's ticket, or {@code null} when it had none (or it was invalid, expired or tampered)
-     * @param now    the request's time
-     * @return admit, queue, or draw from a counter first
-     */
-    public synchronized Decision decide(Ticket ticket, Instant now) {
-        Ticket own = seen(ticket, now);
-        if (own != null && own.admitted()) {
-            return sessionValid(own, now) ? renew(own, now) : placeInQueue(null, Minutes.minuteOf(now), now);
+    long pool = Math.max(0, poolOf(m).available(now) - reservedForWholeBuckets);
+    SlotSplit split =
+        SlotMath.split(
+            pool,
+            state.trafficOf(m - config.historyLagMinutes()),
+            config.totalActiveUsers(),
+            dataCenter);
+    double utilization =
+        (double) Counting.activeUsers(state.activeByExpiryMinute(), now, config.rules())
+            / config.totalActiveUsers();
+    SlotStrategy.Allowance allowance =
+        strategy.allowance(
+            split, state.dataCenterWorkersActive(), state.globalWorkersActive(), utilization);
+    return switch (allowance) {
+      case SlotStrategy.Allowance.PerWorker w ->
+          local.take(m, w.limit()).granted() || wholeBucket
+              ? admit(
+                  prior,
+                  bucketId,
+                  wholeBucket
+                      ? Decision.AdmitReason.WHOLE_BUCKET
+                      : Decision.AdmitReason.WORKER_SLOT,
+                  now)
+              : queue(prior, bucketId, now);
+      case SlotStrategy.Allowance.ViaCounters c -> {
+        if (c.dataCenterLimit() > 0) {
+          yield new Decision.Draw(
+              CounterKey.dataCenter(config.roomId(), dataCenter, m),
+              c.dataCenterLimit(),
+              prior,
+              bucketId,
+              wholeBucket,
+              c.anywhereLimit());
         }
-        return placeInQueue(own, bucketOf(own, now), now);
-    }
-
-    /**
-     * Queues the user whatever the slots (an operator's "queue everyone" switch), counting it as waiting in its
-     * bucket like any queued user, and never drawing or admitting. Meant for users without a valid admitted ticket;
-     * an admitted ticket passed here is queued as a new user (its session stays counted until it expires).
-     */
-    public synchronized Decision.Queue holdInQueue(Ticket ticket, Instant now) {
-        Ticket own = seen(ticket, now);
-        Ticket waiting = own != null && !own.admitted() ? own : null;
-        return queue(waiting, bucketOf(waiting, now), now);
-    }
-
-    /**
-     * Ends an admitted user's session now (a logout, a revoked ticket): its slot is released at once instead of when
-     * its expiry minute passes. Returns false (and changes nothing) when the ticket is not a valid admitted ticket of
-     * this room. The caller must stop honouring the ticket, or the user's next request would count it again.
-     */
-    public synchronized boolean endSession(Ticket ticket, Instant now) {
-        boolean valid = ticket != null && ticket.roomId().equals(config.roomId()) && ticket.admitted()
-                && sessionValid(ticket, now);
-        if (valid) {
-            pending.addActive(Minutes.minuteOf(sessionStart(ticket).plus(config.sessionDuration())), -1);
+        if (c.anywhereLimit() > 0) {
+          yield new Decision.Draw(
+              CounterKey.anywhere(config.roomId(), m),
+              c.anywhereLimit(),
+              prior,
+              bucketId,
+              wholeBucket,
+              0);
         }
-        return valid;
-    }
+        yield wholeBucket
+            ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
+            : queue(prior, bucketId, now);
+      }
+    };
+  }
 
-    /**
-     * Whether {@code ticket} is an admitted ticket of this room whose session is still running at {@code now} (the
-     * session rule {@link #decide} applies). Counts nothing: for callers that must honour a running session without
-     * deciding, such as a queue-all switch that keeps admitted users in.
-     */
-    public boolean hasRunningSession(Ticket ticket, Instant now) {
-        return ticket != null && ticket.roomId().equals(config.roomId()) && ticket.admitted() && sessionValid(ticket, now);
+  /**
+   * Renews an admitted user's session: its expiry minute moves ({@code -1 @ e_old, +1 @ e_new}) at
+   * most once a minute. With session renewal disabled the session ends {@code S} after {@code
+   * acceptedAt} and nothing moves; the ticket's {@code lastCheckInTime} still records the visit (so
+   * traffic counts the user once a minute).
+   */
+  private Decision renew(Ticket admitted, Instant now) {
+    Ticket seen = new Ticket(config.roomId(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
+    if (!config.sessionRenewal()) {
+      return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
     }
+    long oldExpiry = Minutes.minuteOf(admitted.lastCheckInTime().plus(config.sessionDuration()));
+    long newExpiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
+    if (oldExpiry != newExpiry) {
+      pending.addActive(oldExpiry, -1);
+      pending.addActive(newExpiry, 1);
+    }
+    return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
+  }
 
-    /** The ticket if it is this room's, counting the user's traffic on its first request of the minute. */
-    private Ticket seen(Ticket ticket, Instant now) {
-        long m = Minutes.minuteOf(now);
-        Ticket own = ticket != null && ticket.roomId().equals(config.roomId()) ? ticket : null;
-        if (own == null || Minutes.minuteOf(own.lastCheckInTime()) != m) {
-            pending.addTraffic(m, 1);
-        }
-        return own;
-    }
+  private Decision admit(Ticket prior, long bucketId, Decision.AdmitReason reason, Instant now) {
+    leaveWaiting(prior);
+    pending.addAdmission(Minutes.minuteOf(now), 1);
+    pending.addActive(Minutes.minuteOf(now.plus(config.sessionDuration())), 1);
+    return new Decision.Admit(new Ticket(config.roomId(), bucketId, now, now, 0), reason);
+  }
 
-    private Instant sessionStart(Ticket admitted) {
-        return config.sessionRenewal() ? admitted.lastCheckInTime() : admitted.acceptedAt();
+  private Decision.Queue queue(Ticket prior, long bucketId, Instant now) {
+    long key = Counting.refreshSlotKey(now, config);
+    boolean countedThere =
+        prior != null
+            && !prior.admitted()
+            && prior.bucketId() == bucketId
+            && prior.refreshSlotKey() == key;
+    if (!countedThere) {
+      leaveWaiting(prior);
+      pending.addWaiting(bucketId, key, 1);
     }
+    Ticket waiting = new Ticket(config.roomId(), bucketId, now, null, key);
+    return new Decision.Queue(waiting, WaitEstimator.estimate(state, bucketId, config.rules()));
+  }
 
-    private boolean sessionValid(Ticket admitted, Instant now) {
-        return Duration.between(sessionStart(admitted), now).compareTo(config.sessionDuration()) < 0;
+  /**
+   * Removes a waiting user from the key it was counted under. Also when that key already stopped
+   * counting: the user came back, so it was not an abandonment.
+   */
+  private void leaveWaiting(Ticket prior) {
+    if (prior != null && !prior.admitted() && prior.refreshSlotKey() != 0) {
+      pending.addWaiting(prior.bucketId(), prior.refreshSlotKey(), -1);
     }
-
-    /**
-     * A waiting ticket younger than {@code queueTimeout} keeps its bucket; anyone else is a new user of this minute
-     * (a timed-out ticket's old key is still released when it is queued or admitted).
-     */
-    private long bucketOf(Ticket waiting, Instant now) {
-        if (waiting != null && Duration.between(waiting.lastCheckInTime(), now).compareTo(config.queueTimeout()) < 0) {
-            return waiting.bucketId();
-        }
-        return Minutes.minuteOf(now);
-    }
-
-    /**
-     * Continues a decision with a counter's answer. Pass {@link Grant#unavailable} when the counter could not be
-     * reached (a refusal).
-     */
-    public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
-        if (draw.wholeBucket && (grant.granted() || draw.counter.isAnywhere() || draw.anywhereLimit <= 0)) {
-            return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
-        }
-        if (grant.granted()) {
-            Decision.AdmitReason reason = draw.wholeBucket ? Decision.AdmitReason.WHOLE_BUCKET
-                    : draw.counter.isAnywhere() ? Decision.AdmitReason.ANYWHERE_SLOT
-                    : Decision.AdmitReason.DATA_CENTER_SLOT;
-            return admit(draw.prior, draw.bucketId, reason, now);
-        }
-        if (!draw.counter.isAnywhere() && draw.anywhereLimit > 0) {
-            return new Decision.Draw(CounterKey.anywhere(config.roomId(), draw.counter.minute()), draw.anywhereLimit,
-                    draw.prior, draw.bucketId, draw.wholeBucket, 0);
-        }
-        return queue(draw.prior, draw.bucketId, now);
-    }
-
-    /** The estimated wait of a user of {@code bucketId} with the held state. */
-    public synchronized WaitEstimate estimateWait(long bucketId) {
-        return WaitEstimator.estimate(state, bucketId, config.rules());
-    }
-
-    /** The deltas recorded since the previous report, as the next report (empty deltas make a heartbeat). */
-    public synchronized WorkerReport report(Instant now) {
-        WorkerReport r = new WorkerReport(workerId, ++sequence, dataCenter, now, pending.toDeltas());
-        pending.clear();
-        return r;
-    }
-
-    /** The pool of the current minute as this worker fixed it ({@code G(t)}'s parameters). */
-    public synchronized MinutePool pool(Instant now) {
-        return poolOf(Minutes.minuteOf(now));
-    }
-
-    /**
-     * Fixed at the worker's first decision of the minute (from the coordinator's pool when the held state is of that
-     * minute); every newer state of the minute then revises its {@code R} and {@code E} ({@link MinutePool#revisedBy}:
-     * the in-flight margin is released as the states catch up).
-     */
-    private MinutePool poolOf(long m) {
-        if (pool == null || pool.minute() != m) {
-            pool = state.minute() == m && state.pool() != null && state.pool().minute() == m
-                    ? state.pool() : MinutePool.of(m, state, config);
-            poolFrom = state;
-        } else if (poolFrom != state && state.minute() == m) {
-            pool = pool.revisedBy(state, config);
-            poolFrom = state;
-        }
-        return pool;
-    }
-
-    /**
-     * FIFO: whole buckets enter, the partial bucket draws, buckets without slots wait; unknown buckets, and the
-     * bucket of the state's own minute (which gets no eligible slots), act as new users of their bucket.
-     */
-    private Decision placeInQueue(Ticket prior, long bucketId, Instant now) {
-        BucketState own = bucketId < state.minute() ? state.bucket(bucketId).orElse(null) : null;
-        if (own != null) {
-            if (own.whole()) {
-                return draw(prior, bucketId, true, now);
-            }
-            return own.partial() ? draw(prior, bucketId, false, now) : queue(prior, bucketId, now);
-        }
-        long waitingBefore = 0;
-        for (BucketState older : state.buckets()) {
-            // the state's own minute's bucket has no eligible slots by rule (SlotMath.eligible), not for want of
-            // slots: once that minute is over (a state from the previous minute) it blocks newer users only if the
-            // state's free slots would not have made it whole
-            boolean blocks = older.bucketId() < state.minute()
-                    ? older.eligibleSlots() < older.waiting()
-                    : state.freeSlots() - waitingBefore < older.waiting();
-            if (older.bucketId() < bucketId && blocks) {
-                return queue(prior, bucketId, now);
-            }
-            waitingBefore += older.waiting();
-        }
-        return draw(prior, bucketId, false, now);
-    }
-
-    /**
-     * Draws against the minute's pool split by traffic history, spent per strategy. Whole-bucket users draw against
-     * all of {@code G(t)}; new users and the partial bucket against {@code G'(t) = G(t) - Σ waiting(whole)}, which
-     * leaves the whole buckets their slots. Every admission of the minute is thus counted on the same counters (or
-     * the worker's own count), so no state, however late, can hand a slot out twice.
-     */
-    private Decision draw(Ticket prior, long bucketId, boolean wholeBucket, Instant now) {
-        long m = Minutes.minuteOf(now);
-        long reservedForWholeBuckets = 0;
-        if (!wholeBucket) {
-            for (BucketState b : state.buckets()) {
-                if (b.whole()) {
-                    reservedForWholeBuckets += b.waiting();
-                }
-            }
-        }
-        long pool = Math.max(0, poolOf(m).available(now) - reservedForWholeBuckets);
-        SlotSplit split = SlotMath.split(pool, state.trafficOf(m - config.historyLagMinutes()),
-                config.totalActiveUsers(), dataCenter);
-        double utilization = (double) Counting.activeUsers(state.activeByExpiryMinute(), now, config.rules())
-                / config.totalActiveUsers();
-        SlotStrategy.Allowance allowance = strategy.allowance(split, state.dataCenterWorkersActive(),
-                state.globalWorkersActive(), utilization);
-        return switch (allowance) {
-            case SlotStrategy.Allowance.PerWorker w -> local.take(m, w.limit()).granted() || wholeBucket
-                    ? admit(prior, bucketId,
-                            wholeBucket ? Decision.AdmitReason.WHOLE_BUCKET : Decision.AdmitReason.WORKER_SLOT, now)
-                    : queue(prior, bucketId, now);
-            case SlotStrategy.Allowance.ViaCounters c -> {
-                if (c.dataCenterLimit() > 0) {
-                    yield new Decision.Draw(CounterKey.dataCenter(config.roomId(), dataCenter, m),
-                            c.dataCenterLimit(), prior, bucketId, wholeBucket, c.anywhereLimit());
-                }
-                if (c.anywhereLimit() > 0) {
-                    yield new Decision.Draw(CounterKey.anywhere(config.roomId(), m), c.anywhereLimit(), prior,
-                            bucketId, wholeBucket, 0);
-                }
-                yield wholeBucket ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
-                        : queue(prior, bucketId, now);
-            }
-        };
-    }
-
-    /**
-     * Renews an admitted user's session: its expiry minute moves ({@code -1 @ e_old, +1 @ e_new}) at most once a
-     * minute. With session renewal disabled the session ends {@code S} after {@code acceptedAt} and nothing moves;
-     * the ticket's {@code lastCheckInTime} still records the visit (so traffic counts the user once a minute).
-     */
-    private Decision renew(Ticket admitted, Instant now) {
-        Ticket seen = new Ticket(config.roomId(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
-        if (!config.sessionRenewal()) {
-            return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
-        }
-        long oldExpiry = Minutes.minuteOf(admitted.lastCheckInTime().plus(config.sessionDuration()));
-        long newExpiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
-        if (oldExpiry != newExpiry) {
-            pending.addActive(oldExpiry, -1);
-            pending.addActive(newExpiry, 1);
-        }
-        return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
-    }
-
-    private Decision admit(Ticket prior, long bucketId, Decision.AdmitReason reason, Instant now) {
-        leaveWaiting(prior);
-        pending.addAdmission(Minutes.minuteOf(now), 1);
-        pending.addActive(Minutes.minuteOf(now.plus(config.sessionDuration())), 1);
-        return new Decision.Admit(new Ticket(config.roomId(), bucketId, now, now, 0), reason);
-    }
-
-    private Decision.Queue queue(Ticket prior, long bucketId, Instant now) {
-        long key = Counting.refreshSlotKey(now, config);
-        boolean countedThere = prior != null && !prior.admitted() && prior.bucketId() == bucketId
-                && prior.refreshSlotKey() == key;
-        if (!countedThere) {
-            leaveWaiting(prior);
-            pending.addWaiting(bucketId, key, 1);
-        }
-        Ticket waiting = new Ticket(config.roomId(), bucketId, now, null, key);
-        return new Decision.Queue(waiting, WaitEstimator.estimate(state, bucketId, config.rules()));
-    }
-
-    /**
-     * Removes a waiting user from the key it was counted under. Also when that key already stopped counting: the user
-     * came back, so it was not an abandonment.
-     */
-    private void leaveWaiting(Ticket prior) {
-        if (prior != null && !prior.admitted() && prior.refreshSlotKey() != 0) {
-            pending.addWaiting(prior.bucketId(), prior.refreshSlotKey(), -1);
-        }
-    }
+  }
 }

@@ -11,422 +11,613 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class RoomWorkerTest {
-    static final Instant NOW = at("2026-01-01T10:00:10Z");
-    static final long M = Minutes.minuteOf(NOW);
-    static final RoomConfig COUNTERS = Fixtures.room(100, 100).build();
-    static final RoomConfig EVEN = COUNTERS.withStrategy(StrategyKind.EVEN_SPLIT);
+  static final Instant NOW = at("2026-01-01T10:00:10Z");
+  static final long M = Minutes.minuteOf(NOW);
+  static final RoomConfig COUNTERS = Fixtures.room(100, 100).build();
+  static final RoomConfig EVEN = COUNTERS.withStrategy(StrategyKind.EVEN_SPLIT);
 
-    /** A state of this minute: the given buckets, nobody active, the history minute all in "dc" (100 users). */
-    static RoomState state(List<BucketState> buckets, long freeSlots) {
-        TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
-        history.put(M - 2, Map.of("dc", 100L));
-        return new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, buckets, history, 1, 1, 30, 0, freeSlots,
-                new MinutePool(M, freeSlots, 100, 0));
+  /**
+   * A state of this minute: the given buckets, nobody active, the history minute all in "dc" (100
+   * users).
+   */
+  static RoomState state(List<BucketState> buckets, long freeSlots) {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 100L));
+    return new RoomState(
+        "dc",
+        NOW,
+        M,
+        new TreeMap<>(),
+        0,
+        0,
+        buckets,
+        history,
+        1,
+        1,
+        30,
+        0,
+        freeSlots,
+        new MinutePool(M, freeSlots, 100, 0));
+  }
+
+  static RoomWorker worker(RoomConfig config, RoomState state) {
+    RoomWorker w = new RoomWorker(config, "dc", "w1", NOW.minusSeconds(30));
+    w.applyState(state);
+    return w;
+  }
+
+  static Ticket waiting(long bucket, Instant lastCheckIn, long key) {
+    return new Ticket("shop", bucket, lastCheckIn, null, key);
+  }
+
+  @Test
+  void newUserBehindABucketWithoutSlotsIsQueuedInTheCurrentMinute() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+
+    Decision d = w.decide(null, NOW);
+
+    assertThat(d).isInstanceOf(Decision.Queue.class);
+    assertThat(d.ticket().bucketId()).isEqualTo(M);
+    assertThat(d.ticket().acceptedAt()).isNull();
+  }
+
+  @Test
+  void newUserBehindAPartialBucketIsQueued() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 5)), 5));
+
+    assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void newUserBehindOnlyWholeBucketsDrawsFromWhatTheyLeave() {
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+
+    Decision d = w.decide(null, NOW);
+
+    assertThat(d).isInstanceOf(Decision.Draw.class);
+    Decision.Draw draw = (Decision.Draw) d;
+    assertThat(draw.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
+    assertThat(draw.limit()).isEqualTo(20); // G' = 30 - 10 reserved for the whole bucket
+  }
+
+  @Test
+  void wholeBucketUserDrawsAgainstTheWholePoolAndEntersEvenWhenTheNumbersAreSpent() {
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+    long key = Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS);
+
+    Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
+    assertThat(draw.limit()).isEqualTo(30); // G, not G' = 30 - 10
+    Decision d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
+
+    assertThat(d).isInstanceOf(Decision.Admit.class);
+    assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
+    assertThat(d.ticket().bucketId()).isEqualTo(M - 3);
+    assertThat(d.ticket().acceptedAt()).isEqualTo(NOW);
+  }
+
+  @Test
+  void wholeBucketUserEntersUnderEvenSplitEvenWhenTheWorkersCountIsSpent() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 10)), 10));
+    for (int i = 0; i < 10; i++) {
+      w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
     }
 
-    static RoomWorker worker(RoomConfig config, RoomState state) {
-        RoomWorker w = new RoomWorker(config, "dc", "w1", NOW.minusSeconds(30));
-        w.applyState(state);
-        return w;
+    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+
+    assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
+  }
+
+  @Test
+  void wholeBucketNumbersAreCountedSoALaterStateNeverGrantsTheirSlotsTwice() {
+    RoomState before = state(List.of(new BucketState(M - 3, 10, 10)), 30);
+    RoomWorker early = worker(COUNTERS, before);
+    MinuteCounter counter = new MinuteCounter(COUNTERS.rules());
+    for (int i = 0; i < 10; i++) {
+      Decision d = early.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+      assertThat(WorkedExamplesTest.settle(early, d, counter, counter, NOW))
+          .isInstanceOf(Decision.Admit.class);
+    }
+    // the whole bucket's admissions are reported: nobody of it waits any more
+    RoomState after =
+        new RoomState(
+            "dc",
+            NOW.plusSeconds(5),
+            M,
+            new TreeMap<>(),
+            10,
+            10,
+            List.of(),
+            before.trafficHistory(),
+            1,
+            1,
+            30,
+            0,
+            20,
+            before.pool());
+    RoomWorker late = worker(COUNTERS, after);
+
+    int admitted = 0;
+    for (int i = 0; i < 40; i++) {
+      Decision d = late.decide(null, NOW.plusSeconds(6));
+      if (WorkedExamplesTest.settle(late, d, counter, counter, NOW) instanceof Decision.Admit) {
+        admitted++;
+      }
     }
 
-    static Ticket waiting(long bucket, Instant lastCheckIn, long key) {
-        return new Ticket("shop", bucket, lastCheckIn, null, key);
+    assertThat(admitted).isEqualTo(20);
+  }
+
+  @Test
+  void partialBucketUserDrawsLikeANewUser() {
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 4)), 4));
+    Ticket t = waiting(M - 3, NOW.minusSeconds(20), 1);
+
+    Decision d = w.decide(t, NOW);
+
+    assertThat(d).isInstanceOf(Decision.Draw.class);
+    assertThat(((Decision.Draw) d).limit()).isEqualTo(4);
+  }
+
+  @Test
+  void waitingUserWhoseBucketHasNoSlotsKeepsWaitingInItsBucket() {
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+
+    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+
+    assertThat(d).isInstanceOf(Decision.Queue.class);
+    assertThat(d.ticket().bucketId()).isEqualTo(M - 3);
+  }
+
+  @Test
+  void waitingUserOfABucketUnknownToTheStateIsTreatedAsANewUserOfThatBucket() {
+    RoomWorker open = worker(EVEN, state(List.of(), 50));
+    Decision admitted = open.decide(waiting(M - 1, NOW.minusSeconds(20), 1), NOW);
+    assertThat(admitted).isInstanceOf(Decision.Admit.class);
+    assertThat(admitted.ticket().bucketId()).isEqualTo(M - 1);
+
+    RoomWorker blocked = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+    Decision queued = blocked.decide(waiting(M - 1, NOW.minusSeconds(20), 1), NOW);
+    assertThat(queued).isInstanceOf(Decision.Queue.class);
+    assertThat(queued.ticket().bucketId()).isEqualTo(M - 1);
+  }
+
+  @Test
+  void waitingUserOfTheCurrentMinutesBucketDrawsLikeANewUser() {
+    RoomWorker w =
+        worker(
+            COUNTERS,
+            state(List.of(new BucketState(M - 3, 10, 10), new BucketState(M, 40, 0)), 30));
+
+    Decision d = w.decide(waiting(M, NOW.minusSeconds(5), 1), NOW);
+
+    assertThat(d).isInstanceOf(Decision.Draw.class);
+    assertThat(((Decision.Draw) d).limit()).isEqualTo(20);
+  }
+
+  @Test
+  void waitingTicketPastTheQueueTimeoutLosesItsBucket() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 8, 10, 0)), 0));
+
+    Decision d = w.decide(waiting(M - 8, NOW.minusSeconds(301), 1), NOW);
+
+    assertThat(d.ticket().bucketId()).isEqualTo(M);
+  }
+
+  @Test
+  void admittedTicketIsRenewedAndMovesToItsNewExpiryMinuteOnce() {
+    RoomWorker w = worker(EVEN, state(List.of(), 0));
+    Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+    Decision d = w.decide(admitted, NOW);
+    Decision again = w.decide(d.ticket(), NOW.plusSeconds(5));
+
+    assertThat(d)
+        .isEqualTo(
+            new Decision.Admit(
+                new Ticket("shop", M - 4, NOW, NOW.minusSeconds(200), 0),
+                Decision.AdmitReason.SESSION));
+    assertThat(again).isInstanceOf(Decision.Admit.class);
+    Deltas deltas = w.report(NOW).deltas();
+    assertThat(deltas.activeByExpiryMinute())
+        .containsExactly(Map.entry(M + 8, -1L), Map.entry(M + 10, 1L));
+    assertThat(deltas.admissionsByMinute()).isEmpty();
+  }
+
+  @Test
+  void withoutSessionRenewalASessionEndsSAfterAdmissionAndNothingMoves() {
+    RoomConfig noRenewal =
+        Fixtures.room(100, 100).strategy(StrategyKind.EVEN_SPLIT).sessionRenewal(false).build();
+    RoomWorker w = worker(noRenewal, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+    Ticket admitted = new Ticket("shop", M - 9, NOW.minusSeconds(60), NOW.minusSeconds(590), 0);
+
+    Decision visit = w.decide(admitted, NOW);
+    Decision tooLate = w.decide(visit.ticket(), NOW.plusSeconds(10));
+
+    assertThat(visit)
+        .isEqualTo(
+            new Decision.Admit(
+                new Ticket("shop", M - 9, NOW, NOW.minusSeconds(590), 0),
+                Decision.AdmitReason.SESSION));
+    assertThat(tooLate).isInstanceOf(Decision.Queue.class);
+    assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
+  }
+
+  @Test
+  void holdInQueueCountsTheUserAsWaitingAndNeverAdmits() {
+    RoomWorker w = worker(EVEN, state(List.of(), 50));
+    Ticket waitingTicket = waiting(M - 2, NOW.minusSeconds(20), 7);
+
+    Decision.Queue fresh = w.holdInQueue(null, NOW);
+    Decision.Queue kept = w.holdInQueue(waitingTicket, NOW);
+
+    assertThat(fresh.ticket().bucketId()).isEqualTo(M);
+    assertThat(kept.ticket().bucketId()).isEqualTo(M - 2);
+    Deltas deltas = w.report(NOW).deltas();
+    assertThat(deltas.admissionsByMinute()).isEmpty();
+    long key = Counting.refreshSlotKey(NOW, EVEN);
+    assertThat(deltas.waitingByBucket()).containsEntry(M, new TreeMap<>(Map.of(key, 1L)));
+    assertThat(deltas.waitingByBucket().get(M - 2))
+        .containsExactlyInAnyOrderEntriesOf(Map.of(7L, -1L, key, 1L));
+  }
+
+  @Test
+  void endingASessionReleasesItsSlotAtOnce() {
+    RoomWorker w = worker(EVEN, state(List.of(), 50));
+    Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+    assertThat(w.endSession(admitted, NOW)).isTrue();
+    assertThat(
+            w.endSession(
+                new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0), NOW))
+        .isFalse();
+    assertThat(w.endSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
+
+    assertThat(w.report(NOW).deltas().activeByExpiryMinute())
+        .containsExactly(Map.entry(M + 8, -1L));
+  }
+
+  @Test
+  void hasRunningSessionFollowsTheSessionRuleAndCountsNothing() {
+    RoomWorker w = worker(EVEN, state(List.of(), 50));
+    Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket expired = new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0);
+    Ticket otherRoom = new Ticket("blog", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+    assertThat(w.hasRunningSession(admitted, NOW)).isTrue();
+    assertThat(w.hasRunningSession(expired, NOW)).isFalse();
+    assertThat(w.hasRunningSession(otherRoom, NOW)).isFalse();
+    assertThat(w.hasRunningSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
+    assertThat(w.hasRunningSession(null, NOW)).isFalse();
+    assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
+  }
+
+  @Test
+  void expiredAdmittedTicketMakesTheUserNew() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+    Ticket stale = new Ticket("shop", M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
+
+    Decision d = w.decide(stale, NOW);
+
+    assertThat(d).isInstanceOf(Decision.Queue.class);
+    assertThat(d.ticket().bucketId()).isEqualTo(M);
+  }
+
+  @Test
+  void ticketOfAnotherRoomIsTreatedAsNoTicket() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+    Ticket other = new Ticket("blog", M - 20, NOW.minusSeconds(10), NOW.minusSeconds(100), 0);
+
+    assertThat(w.decide(other, NOW)).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void trafficCountsAUserOncePerMinuteOnItsFirstRequest() {
+    RoomWorker w = worker(EVEN, state(List.of(), 50));
+    Decision first = w.decide(null, NOW);
+    w.decide(first.ticket(), NOW.plusSeconds(5));
+    w.decide(first.ticket(), NOW.plusSeconds(70));
+    w.decide(null, NOW.plusSeconds(1));
+
+    assertThat(w.report(NOW.plusSeconds(70)).deltas().trafficByMinute())
+        .containsExactly(Map.entry(M, 2L), Map.entry(M + 1, 1L));
+  }
+
+  @Test
+  void aRefreshMovesTheWaitingUserToItsNewKeyAndARepeatInTheSameSlotChangesNothing() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+    Decision.Queue first = (Decision.Queue) w.decide(null, NOW);
+    long k1 = first.ticket().refreshSlotKey();
+    Decision.Queue sameSlot = (Decision.Queue) w.decide(first.ticket(), NOW.plusSeconds(5));
+    Decision.Queue nextSlot = (Decision.Queue) w.decide(sameSlot.ticket(), NOW.plusSeconds(20));
+    long k2 = nextSlot.ticket().refreshSlotKey();
+
+    assertThat(sameSlot.ticket().refreshSlotKey()).isEqualTo(k1);
+    assertThat(k2).isEqualTo(k1 + 1);
+    assertThat(w.report(NOW).deltas().waitingByBucket())
+        .containsExactly(Map.entry(M, new TreeMap<>(Map.of(k2, 1L))));
+  }
+
+  @Test
+  void anAdmittedWaitingUserLeavesItsKeyAndCountsAsAnAdmission() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 1, 1)), 10));
+    long key = Counting.refreshSlotKey(NOW.minusSeconds(20), EVEN);
+
+    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
+
+    assertThat(d).isInstanceOf(Decision.Admit.class);
+    Deltas deltas = w.report(NOW).deltas();
+    assertThat(deltas.waitingByBucket().get(M - 3)).containsExactly(Map.entry(key, -1L));
+    assertThat(deltas.admissionsByMinute()).containsExactly(Map.entry(M, 1L));
+    assertThat(deltas.activeByExpiryMinute()).containsExactly(Map.entry(M + 10, 1L));
+  }
+
+  @Test
+  void countersFallBackToAnywhereWhenTheDataCenterCounterRefuses() {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 20L, "other", 30L));
+    RoomState s =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(),
+            0,
+            0,
+            List.of(),
+            history,
+            1,
+            2,
+            0,
+            0,
+            100,
+            new MinutePool(M, 100, 100, 0));
+    RoomWorker w = worker(COUNTERS, s);
+
+    Decision.Draw dc = (Decision.Draw) w.decide(null, NOW);
+    assertThat(dc.limit()).isEqualTo(20);
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 20, false), NOW);
+    assertThat(anywhere.counter()).isEqualTo(CounterKey.anywhere("shop", M));
+    assertThat(anywhere.limit()).isEqualTo(50);
+    Decision admitted = w.onCounterReply(anywhere, new Grant(M, 0, true), NOW);
+    assertThat(((Decision.Admit) admitted).reason()).isEqualTo(Decision.AdmitReason.ANYWHERE_SLOT);
+    Decision refused = w.onCounterReply(anywhere, new Grant(M, 50, false), NOW);
+    assertThat(refused).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void aDataCenterWithoutHistoryAdmitsThroughAnywhereSlotsOnly() {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 50L));
+    RoomState s =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(),
+            0,
+            0,
+            List.of(),
+            history,
+            1,
+            2,
+            0,
+            0,
+            40,
+            new MinutePool(M, 40, 100, 0));
+    RoomWorker delhi = new RoomWorker(COUNTERS, "delhi", "d1", NOW);
+    delhi.applyState(s);
+
+    Decision.Draw draw = (Decision.Draw) delhi.decide(null, NOW);
+
+    assertThat(draw.counter().isAnywhere()).isTrue();
+    assertThat(draw.limit()).isEqualTo(20); // 40 - floor(40 × 50 / 100) for "dc"
+  }
+
+  @Test
+  void aStateUpdateLaterInTheMinuteNeverRegrantsWhatWasSpent() {
+    // T = 100: 97 sessions from before the minute, so the pool is 3
+    TreeMap<Long, Long> before = new TreeMap<>(Map.of(M + 5, 97L));
+    RoomState first =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            before,
+            97,
+            0,
+            List.of(),
+            state(List.of(), 3).trafficHistory(),
+            1,
+            1,
+            30,
+            0,
+            3,
+            new MinutePool(M, 3, 100, 0));
+    RoomWorker w = worker(EVEN, first);
+    for (int i = 0; i < 3; i++) {
+      assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
     }
+    // 15 s into the minute: no margin left; the state has not seen the 3 admissions yet
+    w.applyState(
+        new RoomState(
+            "dc",
+            NOW.plusSeconds(5),
+            M,
+            before,
+            97,
+            0,
+            List.of(),
+            first.trafficHistory(),
+            1,
+            1,
+            30,
+            0,
+            3,
+            new MinutePool(M, 3, 100, 0)));
+    assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
+    // and once it has, they still count as spent (on the worker's own count), not as sessions from
+    // before
+    w.applyState(
+        new RoomState(
+            "dc",
+            NOW.plusSeconds(7),
+            M,
+            new TreeMap<>(Map.of(M + 5, 100L)),
+            100,
+            3,
+            List.of(),
+            first.trafficHistory(),
+            1,
+            1,
+            30,
+            0,
+            0,
+            new MinutePool(M, 3, 100, 0)));
+    assertThat(w.decide(null, NOW.plusSeconds(8))).isInstanceOf(Decision.Queue.class);
+  }
 
-    @Test
-    void newUserBehindABucketWithoutSlotsIsQueuedInTheCurrentMinute() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-
-        Decision d = w.decide(null, NOW);
-
-        assertThat(d).isInstanceOf(Decision.Queue.class);
-        assertThat(d.ticket().bucketId()).isEqualTo(M);
-        assertThat(d.ticket().acceptedAt()).isNull();
+  @Test
+  void aNewerStateOfTheMinuteReleasesTheInFlightMargin() {
+    // T = 100, 90 sessions from before the minute; 60 admissions a minute lately: at 10 s into the
+    // minute the
+    // state may still miss 5 s of them (5 slots held back), at 15 s none
+    TreeMap<Long, Long> before = new TreeMap<>(Map.of(M + 5, 90L));
+    RoomState early =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            before,
+            90,
+            0,
+            List.of(),
+            state(List.of(), 0).trafficHistory(),
+            1,
+            1,
+            60,
+            0,
+            10,
+            null);
+    RoomWorker w = worker(EVEN, early);
+    for (int i = 0; i < 5; i++) {
+      assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
     }
+    assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Queue.class);
 
-    @Test
-    void newUserBehindAPartialBucketIsQueued() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 5)), 5));
+    w.applyState(
+        new RoomState(
+            "dc",
+            NOW.plusSeconds(5),
+            M,
+            before,
+            90,
+            0,
+            List.of(),
+            early.trafficHistory(),
+            1,
+            1,
+            60,
+            0,
+            10,
+            null));
 
-        assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Queue.class);
+    for (int i = 0; i < 5; i++) {
+      assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Admit.class);
     }
-
-    @Test
-    void newUserBehindOnlyWholeBucketsDrawsFromWhatTheyLeave() {
-        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
-
-        Decision d = w.decide(null, NOW);
-
-        assertThat(d).isInstanceOf(Decision.Draw.class);
-        Decision.Draw draw = (Decision.Draw) d;
-        assertThat(draw.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
-        assertThat(draw.limit()).isEqualTo(20);   // G' = 30 - 10 reserved for the whole bucket
-    }
-
-    @Test
-    void wholeBucketUserDrawsAgainstTheWholePoolAndEntersEvenWhenTheNumbersAreSpent() {
-        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
-        long key = Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS);
-
-        Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
-        assertThat(draw.limit()).isEqualTo(30);   // G, not G' = 30 - 10
-        Decision d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
-
-        assertThat(d).isInstanceOf(Decision.Admit.class);
-        assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
-        assertThat(d.ticket().bucketId()).isEqualTo(M - 3);
-        assertThat(d.ticket().acceptedAt()).isEqualTo(NOW);
-    }
-
-    @Test
-    void wholeBucketUserEntersUnderEvenSplitEvenWhenTheWorkersCountIsSpent() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 10)), 10));
-        for (int i = 0; i < 10; i++) {
-            w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-        }
-
-        Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-
-        assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
-    }
-
-    @Test
-    void wholeBucketNumbersAreCountedSoALaterStateNeverGrantsTheirSlotsTwice() {
-        RoomState before = state(List.of(new BucketState(M - 3, 10, 10)), 30);
-        RoomWorker early = worker(COUNTERS, before);
-        MinuteCounter counter = new MinuteCounter(COUNTERS.rules());
-        for (int i = 0; i < 10; i++) {
-            Decision d = early.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-            assertThat(WorkedExamplesTest.settle(early, d, counter, counter, NOW)).isInstanceOf(Decision.Admit.class);
-        }
-        // the whole bucket's admissions are reported: nobody of it waits any more
-        RoomState after = new RoomState("dc", NOW.plusSeconds(5), M, new TreeMap<>(), 10, 10, List.of(),
-                before.trafficHistory(), 1, 1, 30, 0, 20, before.pool());
-        RoomWorker late = worker(COUNTERS, after);
-
-        int admitted = 0;
-        for (int i = 0; i < 40; i++) {
-            Decision d = late.decide(null, NOW.plusSeconds(6));
-            if (WorkedExamplesTest.settle(late, d, counter, counter, NOW) instanceof Decision.Admit) {
-                admitted++;
-            }
-        }
-
-        assertThat(admitted).isEqualTo(20);
-    }
-
-    @Test
-    void partialBucketUserDrawsLikeANewUser() {
-        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 4)), 4));
-        Ticket t = waiting(M - 3, NOW.minusSeconds(20), 1);
-
-        Decision d = w.decide(t, NOW);
-
-        assertThat(d).isInstanceOf(Decision.Draw.class);
-        assertThat(((Decision.Draw) d).limit()).isEqualTo(4);
-    }
-
-    @Test
-    void waitingUserWhoseBucketHasNoSlotsKeepsWaitingInItsBucket() {
-        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-
-        Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-
-        assertThat(d).isInstanceOf(Decision.Queue.class);
-        assertThat(d.ticket().bucketId()).isEqualTo(M - 3);
-    }
-
-    @Test
-    void waitingUserOfABucketUnknownToTheStateIsTreatedAsANewUserOfThatBucket() {
-        RoomWorker open = worker(EVEN, state(List.of(), 50));
-        Decision admitted = open.decide(waiting(M - 1, NOW.minusSeconds(20), 1), NOW);
-        assertThat(admitted).isInstanceOf(Decision.Admit.class);
-        assertThat(admitted.ticket().bucketId()).isEqualTo(M - 1);
-
-        RoomWorker blocked = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-        Decision queued = blocked.decide(waiting(M - 1, NOW.minusSeconds(20), 1), NOW);
-        assertThat(queued).isInstanceOf(Decision.Queue.class);
-        assertThat(queued.ticket().bucketId()).isEqualTo(M - 1);
-    }
-
-    @Test
-    void waitingUserOfTheCurrentMinutesBucketDrawsLikeANewUser() {
-        RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10), new BucketState(M, 40, 0)), 30));
-
-        Decision d = w.decide(waiting(M, NOW.minusSeconds(5), 1), NOW);
-
-        assertThat(d).isInstanceOf(Decision.Draw.class);
-        assertThat(((Decision.Draw) d).limit()).isEqualTo(20);
-    }
-
-    @Test
-    void waitingTicketPastTheQueueTimeoutLosesItsBucket() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 8, 10, 0)), 0));
-
-        Decision d = w.decide(waiting(M - 8, NOW.minusSeconds(301), 1), NOW);
-
-        assertThat(d.ticket().bucketId()).isEqualTo(M);
-    }
-
-    @Test
-    void admittedTicketIsRenewedAndMovesToItsNewExpiryMinuteOnce() {
-        RoomWorker w = worker(EVEN, state(List.of(), 0));
-        Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
-
-        Decision d = w.decide(admitted, NOW);
-        Decision again = w.decide(d.ticket(), NOW.plusSeconds(5));
-
-        assertThat(d).isEqualTo(new Decision.Admit(
-                new Ticket("shop", M - 4, NOW, NOW.minusSeconds(200), 0), Decision.AdmitReason.SESSION));
-        assertThat(again).isInstanceOf(Decision.Admit.class);
-        Deltas deltas = w.report(NOW).deltas();
-        assertThat(deltas.activeByExpiryMinute()).containsExactly(Map.entry(M + 8, -1L), Map.entry(M + 10, 1L));
-        assertThat(deltas.admissionsByMinute()).isEmpty();
-    }
-
-    @Test
-    void withoutSessionRenewalASessionEndsSAfterAdmissionAndNothingMoves() {
-        RoomConfig noRenewal = Fixtures.room(100, 100).strategy(StrategyKind.EVEN_SPLIT).sessionRenewal(false).build();
-        RoomWorker w = worker(noRenewal, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-        Ticket admitted = new Ticket("shop", M - 9, NOW.minusSeconds(60), NOW.minusSeconds(590), 0);
-
-        Decision visit = w.decide(admitted, NOW);
-        Decision tooLate = w.decide(visit.ticket(), NOW.plusSeconds(10));
-
-        assertThat(visit).isEqualTo(new Decision.Admit(
-                new Ticket("shop", M - 9, NOW, NOW.minusSeconds(590), 0), Decision.AdmitReason.SESSION));
-        assertThat(tooLate).isInstanceOf(Decision.Queue.class);
-        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
-    }
-
-    @Test
-    void holdInQueueCountsTheUserAsWaitingAndNeverAdmits() {
-        RoomWorker w = worker(EVEN, state(List.of(), 50));
-        Ticket waitingTicket = waiting(M - 2, NOW.minusSeconds(20), 7);
-
-        Decision.Queue fresh = w.holdInQueue(null, NOW);
-        Decision.Queue kept = w.holdInQueue(waitingTicket, NOW);
-
-        assertThat(fresh.ticket().bucketId()).isEqualTo(M);
-        assertThat(kept.ticket().bucketId()).isEqualTo(M - 2);
-        Deltas deltas = w.report(NOW).deltas();
-        assertThat(deltas.admissionsByMinute()).isEmpty();
-        long key = Counting.refreshSlotKey(NOW, EVEN);
-        assertThat(deltas.waitingByBucket()).containsEntry(M, new TreeMap<>(Map.of(key, 1L)));
-        assertThat(deltas.waitingByBucket().get(M - 2)).containsExactlyInAnyOrderEntriesOf(Map.of(7L, -1L, key, 1L));
-    }
-
-    @Test
-    void endingASessionReleasesItsSlotAtOnce() {
-        RoomWorker w = worker(EVEN, state(List.of(), 50));
-        Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
-
-        assertThat(w.endSession(admitted, NOW)).isTrue();
-        assertThat(w.endSession(new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0), NOW))
-                .isFalse();
-        assertThat(w.endSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
-
-        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).containsExactly(Map.entry(M + 8, -1L));
-    }
-
-    @Test
-    void hasRunningSessionFollowsTheSessionRuleAndCountsNothing() {
-        RoomWorker w = worker(EVEN, state(List.of(), 50));
-        Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
-        Ticket expired = new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0);
-        Ticket otherRoom = new Ticket("blog", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
-
-        assertThat(w.hasRunningSession(admitted, NOW)).isTrue();
-        assertThat(w.hasRunningSession(expired, NOW)).isFalse();
-        assertThat(w.hasRunningSession(otherRoom, NOW)).isFalse();
-        assertThat(w.hasRunningSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
-        assertThat(w.hasRunningSession(null, NOW)).isFalse();
-        assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
-    }
-
-    @Test
-    void expiredAdmittedTicketMakesTheUserNew() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-        Ticket stale = new Ticket("shop", M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
-
-        Decision d = w.decide(stale, NOW);
-
-        assertThat(d).isInstanceOf(Decision.Queue.class);
-        assertThat(d.ticket().bucketId()).isEqualTo(M);
-    }
-
-    @Test
-    void ticketOfAnotherRoomIsTreatedAsNoTicket() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-        Ticket other = new Ticket("blog", M - 20, NOW.minusSeconds(10), NOW.minusSeconds(100), 0);
-
-        assertThat(w.decide(other, NOW)).isInstanceOf(Decision.Queue.class);
-    }
-
-    @Test
-    void trafficCountsAUserOncePerMinuteOnItsFirstRequest() {
-        RoomWorker w = worker(EVEN, state(List.of(), 50));
-        Decision first = w.decide(null, NOW);
-        w.decide(first.ticket(), NOW.plusSeconds(5));
-        w.decide(first.ticket(), NOW.plusSeconds(70));
-        w.decide(null, NOW.plusSeconds(1));
-
-        assertThat(w.report(NOW.plusSeconds(70)).deltas().trafficByMinute())
-                .containsExactly(Map.entry(M, 2L), Map.entry(M + 1, 1L));
-    }
-
-    @Test
-    void aRefreshMovesTheWaitingUserToItsNewKeyAndARepeatInTheSameSlotChangesNothing() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-        Decision.Queue first = (Decision.Queue) w.decide(null, NOW);
-        long k1 = first.ticket().refreshSlotKey();
-        Decision.Queue sameSlot = (Decision.Queue) w.decide(first.ticket(), NOW.plusSeconds(5));
-        Decision.Queue nextSlot = (Decision.Queue) w.decide(sameSlot.ticket(), NOW.plusSeconds(20));
-        long k2 = nextSlot.ticket().refreshSlotKey();
-
-        assertThat(sameSlot.ticket().refreshSlotKey()).isEqualTo(k1);
-        assertThat(k2).isEqualTo(k1 + 1);
-        assertThat(w.report(NOW).deltas().waitingByBucket()).containsExactly(Map.entry(M, new TreeMap<>(Map.of(k2, 1L))));
-    }
-
-    @Test
-    void anAdmittedWaitingUserLeavesItsKeyAndCountsAsAnAdmission() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 1, 1)), 10));
-        long key = Counting.refreshSlotKey(NOW.minusSeconds(20), EVEN);
-
-        Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
-
-        assertThat(d).isInstanceOf(Decision.Admit.class);
-        Deltas deltas = w.report(NOW).deltas();
-        assertThat(deltas.waitingByBucket().get(M - 3)).containsExactly(Map.entry(key, -1L));
-        assertThat(deltas.admissionsByMinute()).containsExactly(Map.entry(M, 1L));
-        assertThat(deltas.activeByExpiryMinute()).containsExactly(Map.entry(M + 10, 1L));
-    }
-
-    @Test
-    void countersFallBackToAnywhereWhenTheDataCenterCounterRefuses() {
-        TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
-        history.put(M - 2, Map.of("dc", 20L, "other", 30L));
-        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(), history, 1, 2, 0, 0, 100,
-                new MinutePool(M, 100, 100, 0));
-        RoomWorker w = worker(COUNTERS, s);
-
-        Decision.Draw dc = (Decision.Draw) w.decide(null, NOW);
-        assertThat(dc.limit()).isEqualTo(20);
-        Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 20, false), NOW);
-        assertThat(anywhere.counter()).isEqualTo(CounterKey.anywhere("shop", M));
-        assertThat(anywhere.limit()).isEqualTo(50);
-        Decision admitted = w.onCounterReply(anywhere, new Grant(M, 0, true), NOW);
-        assertThat(((Decision.Admit) admitted).reason()).isEqualTo(Decision.AdmitReason.ANYWHERE_SLOT);
-        Decision refused = w.onCounterReply(anywhere, new Grant(M, 50, false), NOW);
-        assertThat(refused).isInstanceOf(Decision.Queue.class);
-    }
-
-    @Test
-    void aDataCenterWithoutHistoryAdmitsThroughAnywhereSlotsOnly() {
-        TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
-        history.put(M - 2, Map.of("dc", 50L));
-        RoomState s = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(), history, 1, 2, 0, 0, 40,
-                new MinutePool(M, 40, 100, 0));
-        RoomWorker delhi = new RoomWorker(COUNTERS, "delhi", "d1", NOW);
-        delhi.applyState(s);
-
-        Decision.Draw draw = (Decision.Draw) delhi.decide(null, NOW);
-
-        assertThat(draw.counter().isAnywhere()).isTrue();
-        assertThat(draw.limit()).isEqualTo(20);   // 40 - floor(40 × 50 / 100) for "dc"
-    }
-
-    @Test
-    void aStateUpdateLaterInTheMinuteNeverRegrantsWhatWasSpent() {
-        // T = 100: 97 sessions from before the minute, so the pool is 3
-        TreeMap<Long, Long> before = new TreeMap<>(Map.of(M + 5, 97L));
-        RoomState first = new RoomState("dc", NOW, M, before, 97, 0, List.of(), state(List.of(), 3).trafficHistory(),
-                1, 1, 30, 0, 3, new MinutePool(M, 3, 100, 0));
-        RoomWorker w = worker(EVEN, first);
-        for (int i = 0; i < 3; i++) {
-            assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
-        }
-        // 15 s into the minute: no margin left; the state has not seen the 3 admissions yet
-        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, before, 97, 0, List.of(), first.trafficHistory(), 1, 1,
-                30, 0, 3, new MinutePool(M, 3, 100, 0)));
-        assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
-        // and once it has, they still count as spent (on the worker's own count), not as sessions from before
-        w.applyState(new RoomState("dc", NOW.plusSeconds(7), M, new TreeMap<>(Map.of(M + 5, 100L)), 100, 3, List.of(),
-                first.trafficHistory(), 1, 1, 30, 0, 0, new MinutePool(M, 3, 100, 0)));
-        assertThat(w.decide(null, NOW.plusSeconds(8))).isInstanceOf(Decision.Queue.class);
-    }
-
-    @Test
-    void aNewerStateOfTheMinuteReleasesTheInFlightMargin() {
-        // T = 100, 90 sessions from before the minute; 60 admissions a minute lately: at 10 s into the minute the
-        // state may still miss 5 s of them (5 slots held back), at 15 s none
-        TreeMap<Long, Long> before = new TreeMap<>(Map.of(M + 5, 90L));
-        RoomState early = new RoomState("dc", NOW, M, before, 90, 0, List.of(), state(List.of(), 0).trafficHistory(),
-                1, 1, 60, 0, 10, null);
-        RoomWorker w = worker(EVEN, early);
-        for (int i = 0; i < 5; i++) {
-            assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Admit.class);
-        }
-        assertThat(w.decide(null, NOW)).isInstanceOf(Decision.Queue.class);
-
-        w.applyState(new RoomState("dc", NOW.plusSeconds(5), M, before, 90, 0, List.of(), early.trafficHistory(), 1, 1,
-                60, 0, 10, null));
-
-        for (int i = 0; i < 5; i++) {
-            assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Admit.class);
-        }
-        assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
-    }
-
-    @Test
-    void thePreviousMinutesBucketBlocksNewUsersOnlyIfTheFreeSlotsWouldNotHaveMadeItWhole() {
-        // a state of minute M: its own bucket M has no eligible slots by rule; the worker still holds it in M + 1
-        RoomState few = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(new BucketState(M, 3, 0)),
-                state(List.of(), 0).trafficHistory(), 1, 1, 30, 0, 10, null);
-        RoomState many = new RoomState("dc", NOW, M, new TreeMap<>(), 0, 0, List.of(new BucketState(M, 20, 0)),
-                few.trafficHistory(), 1, 1, 30, 0, 10, null);
-        Instant nextMinute = NOW.plusSeconds(60);
-
-        assertThat(worker(EVEN, few).decide(null, nextMinute)).isInstanceOf(Decision.Admit.class);
-        assertThat(worker(EVEN, many).decide(null, nextMinute)).isInstanceOf(Decision.Queue.class);
-        // within minute M the same bucket is the new users' own: they draw
-        assertThat(worker(EVEN, many).decide(null, NOW)).isInstanceOf(Decision.Admit.class);
-    }
-
-    @Test
-    void anOlderStateDoesNotReplaceANewerOne() {
-        RoomWorker w = worker(EVEN, state(List.of(), 3));
-        RoomState older = RoomState.initial(EVEN, "dc", NOW.minusSeconds(10));
-
-        w.applyState(older);
-
-        assertThat(w.state().asOf()).isEqualTo(NOW);
-    }
-
-    @Test
-    void theFirstCoordinatorStateReplacesTheInitialOneEvenFromASlowerClock() {
-        RoomWorker w = new RoomWorker(EVEN, "dc", "w1", NOW);
-        RoomState fromBehind = state(List.of(new BucketState(M - 3, 10, 0)), 0);
-        RoomState behindBy10s = new RoomState("dc", NOW.minusSeconds(10), M, fromBehind.activeByExpiryMinute(), 0, 0,
-                fromBehind.buckets(), fromBehind.trafficHistory(), 1, 1, 30, 0, 0, fromBehind.pool());
-
-        w.applyState(behindBy10s);
-
-        assertThat(w.state()).isEqualTo(behindBy10s);
-    }
-
-    @Test
-    void aQueuedUserSeesTheEstimateAndItsSpread() {
-        RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 30, 0), new BucketState(M, 30, 0)), 0));
-
-        Decision.Queue q = (Decision.Queue) w.decide(null, NOW);
-
-        assertThat(q.estimate().ahead()).isEqualTo(60);
-        assertThat(q.estimate().minutes()).isEqualTo(2.0);
-        assertThat(q.estimate().p25()).isEqualTo(1.25);
-        assertThat(q.estimate().p50()).isEqualTo(1.5);
-        assertThat(q.estimate().p75()).isEqualTo(1.75);
-    }
+    assertThat(w.decide(null, NOW.plusSeconds(6))).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void thePreviousMinutesBucketBlocksNewUsersOnlyIfTheFreeSlotsWouldNotHaveMadeItWhole() {
+    // a state of minute M: its own bucket M has no eligible slots by rule; the worker still holds
+    // it in M + 1
+    RoomState few =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(),
+            0,
+            0,
+            List.of(new BucketState(M, 3, 0)),
+            state(List.of(), 0).trafficHistory(),
+            1,
+            1,
+            30,
+            0,
+            10,
+            null);
+    RoomState many =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(),
+            0,
+            0,
+            List.of(new BucketState(M, 20, 0)),
+            few.trafficHistory(),
+            1,
+            1,
+            30,
+            0,
+            10,
+            null);
+    Instant nextMinute = NOW.plusSeconds(60);
+
+    assertThat(worker(EVEN, few).decide(null, nextMinute)).isInstanceOf(Decision.Admit.class);
+    assertThat(worker(EVEN, many).decide(null, nextMinute)).isInstanceOf(Decision.Queue.class);
+    // within minute M the same bucket is the new users' own: they draw
+    assertThat(worker(EVEN, many).decide(null, NOW)).isInstanceOf(Decision.Admit.class);
+  }
+
+  @Test
+  void anOlderStateDoesNotReplaceANewerOne() {
+    RoomWorker w = worker(EVEN, state(List.of(), 3));
+    RoomState older = RoomState.initial(EVEN, "dc", NOW.minusSeconds(10));
+
+    w.applyState(older);
+
+    assertThat(w.state().asOf()).isEqualTo(NOW);
+  }
+
+  @Test
+  void theFirstCoordinatorStateReplacesTheInitialOneEvenFromASlowerClock() {
+    RoomWorker w = new RoomWorker(EVEN, "dc", "w1", NOW);
+    RoomState fromBehind = state(List.of(new BucketState(M - 3, 10, 0)), 0);
+    RoomState behindBy10s =
+        new RoomState(
+            "dc",
+            NOW.minusSeconds(10),
+            M,
+            fromBehind.activeByExpiryMinute(),
+            0,
+            0,
+            fromBehind.buckets(),
+            fromBehind.trafficHistory(),
+            1,
+            1,
+            30,
+            0,
+            0,
+            fromBehind.pool());
+
+    w.applyState(behindBy10s);
+
+    assertThat(w.state()).isEqualTo(behindBy10s);
+  }
+
+  @Test
+  void aQueuedUserSeesTheEstimateAndItsSpread() {
+    RoomWorker w =
+        worker(EVEN, state(List.of(new BucketState(M - 3, 30, 0), new BucketState(M, 30, 0)), 0));
+
+    Decision.Queue q = (Decision.Queue) w.decide(null, NOW);
+
+    assertThat(q.estimate().ahead()).isEqualTo(60);
+    assertThat(q.estimate().minutes()).isEqualTo(2.0);
+    assertThat(q.estimate().p25()).isEqualTo(1.25);
+    assertThat(q.estimate().p50()).isEqualTo(1.5);
+    assertThat(q.estimate().p75()).isEqualTo(1.75);
+  }
 }

@@ -22,14 +22,14 @@ import java.util.function.Consumer;
 
 /**
  * The real room core ({@code io.anteroom.room}) wired with simulated delays: one {@link RoomWorker}
- * per simulated worker, one {@link DataCenterLedger} per data center, one {@link GlobalLedger},
- * one {@link MinuteCounter} per data center plus the Anywhere counter. Every decision, count,
- * split, pool and estimate is the core's; this class only moves messages through virtual time:
+ * per simulated worker, one {@link DataCenterLedger} per data center, one {@link GlobalLedger}, one
+ * {@link MinuteCounter} per data center plus the Anywhere counter. Every decision, count, split,
+ * pool and estimate is the core's; this class only moves messages through virtual time:
  *
  * <ul>
- *   <li>every {@code r_w} a worker sends its report; the coordinator applies it half an in-DC
- *       round trip later and answers with a fresh {@link RoomState}, applied by the worker after
- *       the other half;
+ *   <li>every {@code r_w} a worker sends its report; the coordinator applies it half an in-DC round
+ *       trip later and answers with a fresh {@link RoomState}, applied by the worker after the
+ *       other half;
  *   <li>every {@code r_dc} a coordinator sends its aggregate; the global ledger applies it after
  *       the propagation delay and the coordinator gets the global view back after another one;
  *   <li>a counter draw reaches the counter after half the call's round trip (5 ms in-DC, 65 ms to
@@ -119,22 +119,26 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
     RoomWorker worker = workers.get(dc).get(w);
     WorkerReport report = worker.report(now());
     long half = topology.inDataCenterMillis() / 2;
-    loop.after(half, () -> {
-      DataCenterLedger ledger = ledgers.get(dc);
-      ledger.apply(report, now());
-      RoomState state = ledger.roomState(heldGlobalViews.get(dc), now());
-      loop.after(topology.inDataCenterMillis() - half, () -> worker.applyState(state));
-    });
+    loop.after(
+        half,
+        () -> {
+          DataCenterLedger ledger = ledgers.get(dc);
+          ledger.apply(report, now());
+          RoomState state = ledger.roomState(heldGlobalViews.get(dc), now());
+          loop.after(topology.inDataCenterMillis() - half, () -> worker.applyState(state));
+        });
     loop.after(topology.workerReportMillis(), () -> workerReports(dc, w));
   }
 
   private void dataCenterReports(int dc) {
     DataCenterAggregate aggregate = ledgers.get(dc).aggregate(now());
-    loop.after(topology.propagationMillis(), () -> {
-      global.apply(aggregate);
-      List<DataCenterAggregate> view = global.view(now());
-      loop.after(topology.propagationMillis(), () -> heldGlobalViews.set(dc, view));
-    });
+    loop.after(
+        topology.propagationMillis(),
+        () -> {
+          global.apply(aggregate);
+          List<DataCenterAggregate> view = global.view(now());
+          loop.after(topology.propagationMillis(), () -> heldGlobalViews.set(dc, view));
+        });
     loop.after(topology.dataCenterReportMillis(), () -> dataCenterReports(dc));
   }
 
@@ -147,17 +151,26 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
   /** Follows a decision through its counter draws (each a delayed round trip) to admit or queue. */
   private void settle(int dc, RoomWorker worker, Decision decision, Consumer<Reply<Ticket>> reply) {
     switch (decision) {
-      case Decision.Admit a -> reply.accept(new Reply<>(true, a.ticket(), Double.NaN, a.reason().name()));
-      case Decision.Queue q -> reply.accept(new Reply<>(false, q.ticket(), shown(q.estimate()), ""));
+      case Decision.Admit a ->
+          reply.accept(new Reply<>(true, a.ticket(), Double.NaN, a.reason().name()));
+      case Decision.Queue q ->
+          reply.accept(new Reply<>(false, q.ticket(), shown(q.estimate()), ""));
       case Decision.Draw draw -> {
         boolean anywhereCall = draw.counter().isAnywhere();
         MinuteCounter counter = anywhereCall ? anywhere : dataCenterCounters.get(dc);
-        long roundTrip = anywhereCall && dc != 0 ? topology.anywhereCounterMillis() : topology.inDataCenterMillis();
+        long roundTrip =
+            anywhereCall && dc != 0
+                ? topology.anywhereCounterMillis()
+                : topology.inDataCenterMillis();
         long there = roundTrip / 2;
-        loop.after(there, () -> {
-          Grant grant = counter.take(draw.counter().minute(), draw.limit());
-          loop.after(roundTrip - there, () -> settle(dc, worker, worker.onCounterReply(draw, grant, now()), reply));
-        });
+        loop.after(
+            there,
+            () -> {
+              Grant grant = counter.take(draw.counter().minute(), draw.limit());
+              loop.after(
+                  roundTrip - there,
+                  () -> settle(dc, worker, worker.onCounterReply(draw, grant, now()), reply));
+            });
       }
     }
   }
@@ -174,10 +187,10 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
 
   /**
    * The worker's view when it queued the user: whether it queued behind an older bucket without
-   * slots ({@code behind-queue}), kept the user's own bucket waiting ({@code own-bucket-waiting}) or
-   * drew and was refused ({@code draw-refused}); the age of its state; its state's pool (the
-   * coordinator's, of the state's minute; the worker's own may differ in N_m); the
-   * seats reserved for whole buckets; the numbers the minute's counters have granted.
+   * slots ({@code behind-queue}), kept the user's own bucket waiting ({@code own-bucket-waiting})
+   * or drew and was refused ({@code draw-refused}); the age of its state; its state's pool (the
+   * coordinator's, of the state's minute; the worker's own may differ in N_m); the seats reserved
+   * for whole buckets; the numbers the minute's counters have granted.
    */
   @Override
   public String explainQueued(int dc, int w, Ticket ticket) {
@@ -202,14 +215,24 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
     for (MinuteCounter c : dataCenterCounters) {
       spent += c.consumed(m);
     }
-    // the coordinator's pool as the state carries it: RoomWorker.pool(now) would fix the worker's own pool
+    // the coordinator's pool as the state carries it: RoomWorker.pool(now) would fix the worker's
+    // own pool
     // (a diagnostic must not change the run)
     var pool = state.pool() != null ? state.pool() : new io.anteroom.room.MinutePool(m, 0, 0, 0);
-    return String.join(",", path, Long.toString(Duration.between(state.asOf(), now).toMillis()),
-        Long.toString(state.activeUsers()), Long.toString(state.freeSlots()),
-        String.format(java.util.Locale.ROOT, "%.1f", state.admissionsPerMinute()), Long.toString(pool.base()),
-        Long.toString(pool.newUsersLeft()), Long.toString(pool.expiring()), Long.toString(pool.available(now)),
-        Long.toString(wholeReserved), Long.toString(spent), Long.toString(m - state.minute()));
+    return String.join(
+        ",",
+        path,
+        Long.toString(Duration.between(state.asOf(), now).toMillis()),
+        Long.toString(state.activeUsers()),
+        Long.toString(state.freeSlots()),
+        String.format(java.util.Locale.ROOT, "%.1f", state.admissionsPerMinute()),
+        Long.toString(pool.base()),
+        Long.toString(pool.newUsersLeft()),
+        Long.toString(pool.expiring()),
+        Long.toString(pool.available(now)),
+        Long.toString(wholeReserved),
+        Long.toString(spent),
+        Long.toString(m - state.minute()));
   }
 
   @Override

@@ -21,13 +21,13 @@ package io.anteroom.sim;
  * @param shareQueuedBelow95 same, below 95 % (at the instant of queueing)
  * @param shareQueuedBelow95ForARefresh share of queued users queued below 95 % while utilization
  *     also stayed below 95 % for the next refresh interval (R + 2 s): the issue's target. A user
- *     queued behind older waiting users (FIFO) while the room briefly ran below 95 % is not
- *     counted when those users took the spare capacity on their next refresh
+ *     queued behind older waiting users (FIFO) while the room briefly ran below 95 % is not counted
+ *     when those users took the spare capacity on their next refresh
  * @param fifoInversions admissions while a user of an older bucket was still waiting (strict: the
  *     older user may be between two refreshes with its slot already reserved)
  * @param inOrderShare 1 - fifoInversions / admissions
- * @param overtakes admissions after which a user of an older bucket was still waiting one
- *     refresh interval (R + 2 s) later: the older user really was passed over
+ * @param overtakes admissions after which a user of an older bucket was still waiting one refresh
+ *     interval (R + 2 s) later: the older user really was passed over
  * @param notOvertakenShare 1 - overtakes / admissions
  * @param waitSamples queued users the wait error is measured on
  * @param meanWaitError mean relative error of the wait shown (NaN without samples)

@@ -12,7 +12,10 @@ import java.util.TreeMap;
  * Single-threaded, fed by the event loop.
  */
 final class Observations {
-  /** The room's reason for admitting a user of a whole bucket (they enter even if numbers are spent). */
+  /**
+   * The room's reason for admitting a user of a whole bucket (they enter even if numbers are
+   * spent).
+   */
   static final String WHOLE_BUCKET = "WHOLE_BUCKET";
 
   /**
@@ -24,7 +27,11 @@ final class Observations {
   private final int totalActiveUsers;
   private final int newUsersPerMinute;
   private final int minutes;
-  /** How long after its queueing a user's slot can only go to users ahead of it: one refresh interval and grace. */
+
+  /**
+   * How long after its queueing a user's slot can only go to users ahead of it: one refresh
+   * interval and grace.
+   */
   private final long refreshHorizonMillis;
 
   private int active;
@@ -36,8 +43,10 @@ final class Observations {
 
   private final int[] activeBySecond;
   private final double[] utilizationBySecond;
+
   /** When each user queued below 95 % utilization was queued (ms). */
   private final List<Long> queuedBelow95At = new ArrayList<>();
+
   private final int[] waitingBySecond;
   private final int[] admissionsByMinute;
   private final int[] wholeBucketAdmissionsByMinute;
@@ -53,7 +62,8 @@ final class Observations {
   private long abandoned;
   private final List<Double> waitErrors = new ArrayList<>(); // signed: (shown - actual) / actual
 
-  Observations(int totalActiveUsers, int newUsersPerMinute, int minutes, long refreshHorizonMillis) {
+  Observations(
+      int totalActiveUsers, int newUsersPerMinute, int minutes, long refreshHorizonMillis) {
     this.refreshHorizonMillis = refreshHorizonMillis;
     this.utilizationBySecond = new double[minutes * 60];
     this.totalActiveUsers = totalActiveUsers;
@@ -73,20 +83,33 @@ final class Observations {
       admissionHead = (admissionHead + 1) % admissionTimes.length;
       admissionCount--;
     }
-    return Math.max((double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute);
+    return Math.max(
+        (double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute);
   }
 
-  static final String QUEUE_EXPLANATION_HEADER = "t_s,second_of_minute,active_over_T,window_adm_over_N,"
-      + "minute_adm_so_far,true_active_at_minute_start,waiting,minutes_behind_oldest_waiting";
+  static final String QUEUE_EXPLANATION_HEADER =
+      "t_s,second_of_minute,active_over_T,window_adm_over_N,"
+          + "minute_adm_so_far,true_active_at_minute_start,waiting,minutes_behind_oldest_waiting";
 
-  /** Ground truth when a user of {@code bucket} is queued: the fields of {@link #QUEUE_EXPLANATION_HEADER}. */
+  /**
+   * Ground truth when a user of {@code bucket} is queued: the fields of {@link
+   * #QUEUE_EXPLANATION_HEADER}.
+   */
   String queueExplanation(long now, long bucket) {
     utilization(now); // drops admissions older than 60 s from the window
     int minute = (int) (now / 60_000);
-    int startActive = minute == 0 ? 0 : activeBySecond[Math.min(activeBySecond.length, minute * 60) - 1];
-    return String.format(java.util.Locale.ROOT, "%.3f,%d,%.4f,%.4f,%d,%d,%d,%d", now / 1000.0,
-        (now % 60_000) / 1000, (double) active / totalActiveUsers, (double) admissionCount / newUsersPerMinute,
-        minute < admissionsByMinute.length ? admissionsByMinute[minute] : -1, startActive, waiting,
+    int startActive =
+        minute == 0 ? 0 : activeBySecond[Math.min(activeBySecond.length, minute * 60) - 1];
+    return String.format(
+        java.util.Locale.ROOT,
+        "%.3f,%d,%.4f,%.4f,%d,%d,%d,%d",
+        now / 1000.0,
+        (now % 60_000) / 1000,
+        (double) active / totalActiveUsers,
+        (double) admissionCount / newUsersPerMinute,
+        minute < admissionsByMinute.length ? admissionsByMinute[minute] : -1,
+        startActive,
+        waiting,
         waitingByBucket.isEmpty() ? -1 : bucket - waitingByBucket.firstKey());
   }
 
@@ -176,7 +199,10 @@ final class Observations {
   }
 
   SimulationResult.Series series() {
-    return new SimulationResult.Series(activeBySecond.clone(), waitingBySecond.clone(), admissionsByMinute.clone(),
+    return new SimulationResult.Series(
+        activeBySecond.clone(),
+        waitingBySecond.clone(),
+        admissionsByMinute.clone(),
         wholeBucketAdmissionsByMinute.clone());
   }
 
@@ -219,7 +245,9 @@ final class Observations {
     double[] errors = waitErrors.stream().mapToDouble(Math::abs).sorted().toArray();
     double mean = errors.length == 0 ? Double.NaN : Arrays.stream(errors).sum() / errors.length;
     double median = Stats.medianOfSorted(errors);
-    double bias = Stats.medianOfSorted(waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray());
+    double bias =
+        Stats.medianOfSorted(
+            waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray());
     return new Metrics(
         peak / totalActiveUsers,
         p99 / totalActiveUsers,

@@ -4,16 +4,33 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Text of the results: a fixed-width table for the terminal, a Markdown table for
- * {@code docs/simulation.md}, and CSV. Numbers are formatted with {@link Locale#ROOT} so the
- * output is the same byte for byte on every machine.
+ * Text of the results: a fixed-width table for the terminal, a Markdown table for {@code
+ * docs/simulation.md}, and CSV. Numbers are formatted with {@link Locale#ROOT} so the output is the
+ * same byte for byte on every machine.
  */
 final class Report {
   private Report() {}
 
   static final String[] COLUMNS = {
-    "strategy", "peak/T", "p99/T", "min>N", "min>1.05N", "max adm/N", "util@1st queue",
-    "queued<90%", "queued<95%", "<95% for R+2s", "in order", "not overtaken", "whole-bucket adm", "wait err mean", "wait err median", "wait bias", "queued", "gave up", "targets"
+    "strategy",
+    "peak/T",
+    "p99/T",
+    "min>N",
+    "min>1.05N",
+    "max adm/N",
+    "util@1st queue",
+    "queued<90%",
+    "queued<95%",
+    "<95% for R+2s",
+    "in order",
+    "not overtaken",
+    "whole-bucket adm",
+    "wait err mean",
+    "wait err median",
+    "wait bias",
+    "queued",
+    "gave up",
+    "targets"
   };
 
   static String[] row(SimulationResult r) {
@@ -34,7 +51,9 @@ final class Report {
       pct(r.wholeBucketShare()),
       Double.isNaN(m.meanWaitError()) ? "-" : pct(m.meanWaitError()),
       Double.isNaN(m.medianWaitError()) ? "-" : pct(m.medianWaitError()),
-      Double.isNaN(m.medianWaitBias()) ? "-" : String.format(Locale.ROOT, "%+.1f%%", 100 * m.medianWaitBias()),
+      Double.isNaN(m.medianWaitBias())
+          ? "-"
+          : String.format(Locale.ROOT, "%+.1f%%", 100 * m.medianWaitBias()),
       Long.toString(m.queuedUsers()),
       Long.toString(m.abandoned()),
       r.misses().isEmpty() ? "met" : "missed " + r.misses().size()
@@ -45,8 +64,14 @@ final class Report {
   static String text(List<SimulationResult> runs) {
     Scenario s = runs.get(0).scenario();
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "scenario %s (%d min, seed %d): %s%n", s.name(), runs.get(0).minutes(),
-        runs.get(0).seed(), s.description()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "scenario %s (%d min, seed %d): %s%n",
+            s.name(),
+            runs.get(0).minutes(),
+            runs.get(0).seed(),
+            s.description()));
     int[] widths = new int[COLUMNS.length];
     List<String[]> rows = runs.stream().map(Report::row).toList();
     for (int i = 0; i < COLUMNS.length; i++) {
@@ -61,7 +86,11 @@ final class Report {
     }
     for (SimulationResult r : runs) {
       for (String miss : r.misses()) {
-        out.append("  ").append(r.strategy().cliName()).append(" missed: ").append(miss).append('\n');
+        out.append("  ")
+            .append(r.strategy().cliName())
+            .append(" missed: ")
+            .append(miss)
+            .append('\n');
       }
     }
     return out.toString();
@@ -87,23 +116,54 @@ final class Report {
 
   static String csvLine(SimulationResult r) {
     Metrics m = r.metrics();
-    return String.format(Locale.ROOT, "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%d%n",
-        r.scenario().name(), r.minutes(), r.seed(), r.strategy().cliName(), m.peakActiveRatio(), m.p99ActiveRatio(),
-        m.admissions(), m.minutesOverN(), m.minutesOver105N(), m.maxAdmissionsRatio(), m.queuedUsers(),
-        m.utilizationAtFirstQueue(), m.shareQueuedBelow90(), m.shareQueuedBelow95(), m.shareQueuedBelow95ForARefresh(), m.fifoInversions(),
-        m.inOrderShare(), m.overtakes(), m.notOvertakenShare(), r.wholeBucketShare(), m.waitSamples(), m.meanWaitError(), m.medianWaitError(), m.medianWaitBias(), m.abandoned(), r.misses().size());
+    return String.format(
+        Locale.ROOT,
+        "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%d%n",
+        r.scenario().name(),
+        r.minutes(),
+        r.seed(),
+        r.strategy().cliName(),
+        m.peakActiveRatio(),
+        m.p99ActiveRatio(),
+        m.admissions(),
+        m.minutesOverN(),
+        m.minutesOver105N(),
+        m.maxAdmissionsRatio(),
+        m.queuedUsers(),
+        m.utilizationAtFirstQueue(),
+        m.shareQueuedBelow90(),
+        m.shareQueuedBelow95(),
+        m.shareQueuedBelow95ForARefresh(),
+        m.fifoInversions(),
+        m.inOrderShare(),
+        m.overtakes(),
+        m.notOvertakenShare(),
+        r.wholeBucketShare(),
+        m.waitSamples(),
+        m.meanWaitError(),
+        m.medianWaitError(),
+        m.medianWaitBias(),
+        m.abandoned(),
+        r.misses().size());
   }
 
   /**
-   * Per-minute series of the runs of one scenario, one column group per strategy: admissions in
-   * the minute (and of those, whole-bucket users), and active and waiting users at its end.
+   * Per-minute series of the runs of one scenario, one column group per strategy: admissions in the
+   * minute (and of those, whole-bucket users), and active and waiting users at its end.
    */
   static String seriesCsv(List<SimulationResult> runs) {
     StringBuilder out = new StringBuilder("minute");
     for (SimulationResult r : runs) {
       String n = r.strategy().cliName();
-      out.append(',').append(n).append("_admissions,").append(n).append("_whole_bucket,").append(n).append("_active,")
-          .append(n).append("_waiting");
+      out.append(',')
+          .append(n)
+          .append("_admissions,")
+          .append(n)
+          .append("_whole_bucket,")
+          .append(n)
+          .append("_active,")
+          .append(n)
+          .append("_waiting");
     }
     out.append('\n');
     int minutes = runs.get(0).minutes();
@@ -111,9 +171,14 @@ final class Report {
       out.append(m);
       for (SimulationResult r : runs) {
         SimulationResult.Series s = r.series();
-        out.append(',').append(s.admissionsByMinute()[m]).append(',').append(s.wholeBucketAdmissionsByMinute()[m])
-            .append(',').append(s.activeBySecond()[m * 60 + 59])
-            .append(',').append(s.waitingBySecond()[m * 60 + 59]);
+        out.append(',')
+            .append(s.admissionsByMinute()[m])
+            .append(',')
+            .append(s.wholeBucketAdmissionsByMinute()[m])
+            .append(',')
+            .append(s.activeBySecond()[m * 60 + 59])
+            .append(',')
+            .append(s.waitingBySecond()[m * 60 + 59]);
       }
       out.append('\n');
     }
@@ -122,8 +187,10 @@ final class Report {
 
   private static void appendFixed(StringBuilder out, String[] cells, int[] widths) {
     for (int i = 0; i < cells.length; i++) {
-      out.append(i == 0 ? String.format(Locale.ROOT, "%-" + widths[i] + "s", cells[i])
-          : String.format(Locale.ROOT, "  %" + widths[i] + "s", cells[i]));
+      out.append(
+          i == 0
+              ? String.format(Locale.ROOT, "%-" + widths[i] + "s", cells[i])
+              : String.format(Locale.ROOT, "  %" + widths[i] + "s", cells[i]));
     }
     out.append('\n');
   }

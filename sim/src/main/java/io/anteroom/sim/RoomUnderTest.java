@@ -15,9 +15,9 @@ interface RoomUnderTest<T> {
   void start(EventLoop loop);
 
   /**
-   * One request of a user at worker {@code worker} of data center {@code dc}, holding
-   * {@code ticket} ({@code null}: a new user). The room answers through {@code reply}, later in
-   * virtual time if deciding needs remote calls (counters).
+   * One request of a user at worker {@code worker} of data center {@code dc}, holding {@code
+   * ticket} ({@code null}: a new user). The room answers through {@code reply}, later in virtual
+   * time if deciding needs remote calls (counters).
    */
   void request(int dc, int worker, T ticket, Consumer<Reply<T>> reply);
 

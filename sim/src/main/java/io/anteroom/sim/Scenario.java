@@ -38,20 +38,24 @@ public record Scenario(
     Objects.requireNonNull(name, "scenario name");
     if (!name.matches("[a-z0-9-]+")) {
       throw new IllegalArgumentException(
-          "scenario name '" + name + "' must use only lower-case letters, digits and '-' (it names files)");
+          "scenario name '"
+              + name
+              + "' must use only lower-case letters, digits and '-' (it names files)");
     }
     Objects.requireNonNull(limits, "limits of scenario " + name);
     Objects.requireNonNull(topology, "topology of scenario " + name);
     Objects.requireNonNull(arrivals, "arrival profile of scenario " + name);
     Objects.requireNonNull(behaviour, "behaviour of scenario " + name);
     if (minutes < 1) {
-      throw new IllegalArgumentException("scenario " + name + ": minutes must be >= 1, was " + minutes);
+      throw new IllegalArgumentException(
+          "scenario " + name + ": minutes must be >= 1, was " + minutes);
     }
   }
 
   /** The same scenario run for a different number of minutes. */
   public Scenario withMinutes(int newMinutes) {
-    return new Scenario(name, description, limits, topology, arrivals, behaviour, newMinutes, steadyOverload);
+    return new Scenario(
+        name, description, limits, topology, arrivals, behaviour, newMinutes, steadyOverload);
   }
 
   /**
@@ -93,10 +97,10 @@ public record Scenario(
    * @param workerReportMillis r_w: how often a worker reports to its data-center coordinator
    * @param dataCenterReportMillis r_dc: how often a data center reports to the global object
    * @param propagationMillis one-way delay between a data center and the global object
-   * @param inDataCenterMillis round trip of a call inside a data center (worker to its
-   *     coordinator or its DC counter; the reference measured under 10 ms)
-   * @param anywhereCounterMillis round trip to the Anywhere counter from a data center other
-   *     than the first, which hosts it (cross-ocean in the reference deployment: 60–70 ms)
+   * @param inDataCenterMillis round trip of a call inside a data center (worker to its coordinator
+   *     or its DC counter; the reference measured under 10 ms)
+   * @param anywhereCounterMillis round trip to the Anywhere counter from a data center other than
+   *     the first, which hosts it (cross-ocean in the reference deployment: 60–70 ms)
    */
   public record Topology(
       List<DataCenter> dataCenters,
@@ -121,20 +125,31 @@ public record Scenario(
     }
 
     /**
-     * 3 data centers × 4 evenly loaded workers; reports every 5 s; 100 ms to the global object;
-     * 5 ms in-DC calls, 65 ms to the Anywhere counter.
+     * 3 data centers × 4 evenly loaded workers; reports every 5 s; 100 ms to the global object; 5
+     * ms in-DC calls, 65 ms to the Anywhere counter.
      */
     public static Topology threeDataCenters() {
       return new Topology(
-          List.of(DataCenter.even("san-jose", 4, 0.4), DataCenter.even("london", 4, 0.35),
+          List.of(
+              DataCenter.even("san-jose", 4, 0.4),
+              DataCenter.even("london", 4, 0.35),
               DataCenter.even("nairobi", 4, 0.25)),
-          5_000, 5_000, 100, 5, 65);
+          5_000,
+          5_000,
+          100,
+          5,
+          65);
     }
 
     /** The same delays with other data centers. */
     public Topology withDataCenters(List<DataCenter> replaced) {
-      return new Topology(replaced, workerReportMillis, dataCenterReportMillis, propagationMillis,
-          inDataCenterMillis, anywhereCounterMillis);
+      return new Topology(
+          replaced,
+          workerReportMillis,
+          dataCenterReportMillis,
+          propagationMillis,
+          inDataCenterMillis,
+          anywhereCounterMillis);
     }
 
     int workerCount() {
@@ -146,18 +161,22 @@ public record Scenario(
    * One data center.
    *
    * @param name its name (used as the DC id in the core)
-   * @param workerWeights relative share of this DC's requests that each worker receives (one
-   *     entry per worker)
+   * @param workerWeights relative share of this DC's requests that each worker receives (one entry
+   *     per worker)
    * @param trafficShare relative share of all new users arriving here
    * @param fromMinute no user arrives here before this minute of the run (a DC with no history)
    */
-  public record DataCenter(String name, List<Double> workerWeights, double trafficShare, int fromMinute) {
+  public record DataCenter(
+      String name, List<Double> workerWeights, double trafficShare, int fromMinute) {
     public DataCenter {
       Objects.requireNonNull(name, "data center name");
       workerWeights = List.copyOf(workerWeights);
       if (workerWeights.isEmpty() || workerWeights.stream().anyMatch(w -> !(w > 0))) {
         throw new IllegalArgumentException(
-            "data center " + name + " needs at least one worker, each with a weight > 0: " + workerWeights);
+            "data center "
+                + name
+                + " needs at least one worker, each with a weight > 0: "
+                + workerWeights);
       }
       if (!(trafficShare >= 0)) {
         throw new IllegalArgumentException("data center " + name + ": trafficShare must be >= 0");
@@ -179,7 +198,8 @@ public record Scenario(
     public Profile {
       points = List.copyOf(points);
       if (points.isEmpty()) {
-        throw new IllegalArgumentException("an arrival profile needs at least one (minute, users/min) point");
+        throw new IllegalArgumentException(
+            "an arrival profile needs at least one (minute, users/min) point");
       }
       double last = Double.NEGATIVE_INFINITY;
       for (double[] p : points) {
@@ -239,12 +259,18 @@ public record Scenario(
    * @param refreshJitterMillis a queued page refreshes every queueRefreshSeconds ± this
    */
   public record Behaviour(
-      double meanPages, double meanThinkSeconds, double meanPatienceMinutes, long refreshJitterMillis) {
+      double meanPages,
+      double meanThinkSeconds,
+      double meanPatienceMinutes,
+      long refreshJitterMillis) {
     /** 5 pages, 30 s think time, 10 min patience, ±1 s refresh jitter. */
     public static final Behaviour DEFAULT = new Behaviour(5, 30, 10, 1_000);
 
     public Behaviour {
-      if (!(meanPages >= 1) || !(meanThinkSeconds > 0) || !(meanPatienceMinutes > 0) || refreshJitterMillis < 0) {
+      if (!(meanPages >= 1)
+          || !(meanThinkSeconds > 0)
+          || !(meanPatienceMinutes > 0)
+          || refreshJitterMillis < 0) {
         throw new IllegalArgumentException(
             "behaviour needs meanPages >= 1, meanThinkSeconds > 0, meanPatienceMinutes > 0, jitter >= 0");
       }

@@ -12,9 +12,10 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.Styler;
 
 /**
- * PNG charts of one scenario, drawn with {@link Charts}: one column per strategy, side by side, with rows for the
- * true active users against T, the queued users, and the admissions of every minute against N. The
- * published variant of a strategy is drawn in the same panel as its spec variant.
+ * PNG charts of one scenario, drawn with {@link Charts}: one column per strategy, side by side,
+ * with rows for the true active users against T, the queued users, and the admissions of every
+ * minute against N. The published variant of a strategy is drawn in the same panel as its spec
+ * variant.
  */
 final class ScenarioCharts {
   private static final int WIDTH = 520;
@@ -43,14 +44,20 @@ final class ScenarioCharts {
     for (List<SimulationResult> column : columns.values()) {
       charts.add(admissionsChart(scenario, column));
     }
-    return Charts.saveGrid(charts, 3, columns.size(), dir.resolve("sim-" + scenario.name() + ".png"));
+    return Charts.saveGrid(
+        charts, 3, columns.size(), dir.resolve("sim-" + scenario.name() + ".png"));
   }
 
   private static XYChart activeChart(Scenario scenario, List<SimulationResult> column) {
-    XYChart chart = chart(column.get(0).strategy().base().cliName() + ": active users", "active users");
+    XYChart chart =
+        chart(column.get(0).strategy().base().cliName() + ": active users", "active users");
     int minutes = column.get(0).minutes();
-    line(chart, "T", new double[] {0, minutes},
-        new double[] {scenario.limits().totalActiveUsers(), scenario.limits().totalActiveUsers()}, LIMIT);
+    line(
+        chart,
+        "T",
+        new double[] {0, minutes},
+        new double[] {scenario.limits().totalActiveUsers(), scenario.limits().totalActiveUsers()},
+        LIMIT);
     for (SimulationResult r : column) {
       everyStep(chart, r, r.series().activeBySecond());
     }
@@ -58,7 +65,8 @@ final class ScenarioCharts {
   }
 
   private static XYChart queuedChart(List<SimulationResult> column) {
-    XYChart chart = chart(column.get(0).strategy().base().cliName() + ": users waiting", "waiting users");
+    XYChart chart =
+        chart(column.get(0).strategy().base().cliName() + ": users waiting", "waiting users");
     for (SimulationResult r : column) {
       everyStep(chart, r, r.series().waitingBySecond());
     }
@@ -66,10 +74,15 @@ final class ScenarioCharts {
   }
 
   private static XYChart admissionsChart(Scenario scenario, List<SimulationResult> column) {
-    XYChart chart = chart(column.get(0).strategy().base().cliName() + ": admissions per minute", "admissions");
+    XYChart chart =
+        chart(column.get(0).strategy().base().cliName() + ": admissions per minute", "admissions");
     int minutes = column.get(0).minutes();
-    line(chart, "N", new double[] {0, minutes},
-        new double[] {scenario.limits().newUsersPerMinute(), scenario.limits().newUsersPerMinute()}, LIMIT);
+    line(
+        chart,
+        "N",
+        new double[] {0, minutes},
+        new double[] {scenario.limits().newUsersPerMinute(), scenario.limits().newUsersPerMinute()},
+        LIMIT);
     for (SimulationResult r : column) {
       int[] perMinute = r.series().admissionsByMinute();
       double[] x = new double[perMinute.length];

@@ -24,35 +24,57 @@ import picocli.CommandLine.Option;
  * ./anteroom simulate --list
  * </pre>
  */
-@Command(name = "simulate", mixinStandardHelpOptions = true,
-    description = "Replays traffic scenarios against the waiting-room strategies in virtual time and writes "
-        + "a report with charts.")
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    description =
+        "Replays traffic scenarios against the waiting-room strategies in virtual time and writes "
+            + "a report with charts.")
 public final class SimulateCommand implements Callable<Integer> {
 
-  @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "all",
+  @Option(
+      names = "--scenario",
+      paramLabel = "NAME",
+      defaultValue = "all",
       description = "a built-in scenario, or 'all' (default: ${DEFAULT-VALUE}); see --list")
   String scenario;
 
-  @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all", split = ",",
+  @Option(
+      names = "--strategy",
+      paramLabel = "NAME",
+      defaultValue = "all",
+      split = ",",
       description = "strategies, comma-separated, or 'all' (default: ${DEFAULT-VALUE}); see --list")
   List<String> strategies;
 
-  @Option(names = "--seed", defaultValue = "1", description = "seed of the random traffic (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      description = "seed of the random traffic (default: ${DEFAULT-VALUE})")
   long seed;
 
-  @Option(names = "--minutes", description = "simulated minutes (default: each scenario's own length)")
+  @Option(
+      names = "--minutes",
+      description = "simulated minutes (default: each scenario's own length)")
   Integer minutes;
 
-  @Option(names = "--out", paramLabel = "DIR", defaultValue = "simulation",
-      description = "directory for report.md, results.csv, per-minute series-*.csv and the sim-*.png charts "
-          + "(default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      defaultValue = "simulation",
+      description =
+          "directory for report.md, results.csv, per-minute series-*.csv and the sim-*.png charts "
+              + "(default: ${DEFAULT-VALUE})")
   Path out;
 
   @Option(names = "--no-charts", description = "skip the PNG charts")
   boolean noCharts;
 
-  @Option(names = "--explain-queued", description = "diagnostic: write queued-below-95-SCENARIO-STRATEGY.csv, one row "
-      + "per user first queued below 95 % utilization (ground truth, and the deciding worker's state age, pool, counters)")
+  @Option(
+      names = "--explain-queued",
+      description =
+          "diagnostic: write queued-below-95-SCENARIO-STRATEGY.csv, one row "
+              + "per user first queued below 95 % utilization (ground truth, and the deciding worker's state age, pool, counters)")
   boolean explainQueued;
 
   @Option(names = "--list", description = "list the scenarios and strategies, then exit")
@@ -65,9 +87,15 @@ public final class SimulateCommand implements Callable<Integer> {
     System.exit(execute(args));
   }
 
-  /** Runs the command and returns its exit code (0 done, 2 bad arguments); a leading {@code simulate} is skipped. */
+  /**
+   * Runs the command and returns its exit code (0 done, 2 bad arguments); a leading {@code
+   * simulate} is skipped.
+   */
   static int execute(String... args) {
-    String[] rest = args.length > 0 && args[0].equals("simulate") ? Arrays.copyOfRange(args, 1, args.length) : args;
+    String[] rest =
+        args.length > 0 && args[0].equals("simulate")
+            ? Arrays.copyOfRange(args, 1, args.length)
+            : args;
     return new CommandLine(new SimulateCommand()).execute(rest);
   }
 
@@ -90,7 +118,10 @@ public final class SimulateCommand implements Callable<Integer> {
     List<StrategyVariant> chosen;
     try {
       scenarios = scenario.equals("all") ? Scenarios.all() : List.of(Scenarios.require(scenario));
-      chosen = strategies.contains("all") ? StrategyVariant.all() : strategies.stream().map(StrategyVariant::parse).toList();
+      chosen =
+          strategies.contains("all")
+              ? StrategyVariant.all()
+              : strategies.stream().map(StrategyVariant::parse).toList();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -110,8 +141,10 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         runs.add(b.run());
         if (explainQueued) {
-          Files.writeString(out.resolve("queued-below-95-" + s.name() + "-" + strategy.cliName() + ".csv"),
-              explained.toString(), StandardCharsets.UTF_8);
+          Files.writeString(
+              out.resolve("queued-below-95-" + s.name() + "-" + strategy.cliName() + ".csv"),
+              explained.toString(),
+              StandardCharsets.UTF_8);
         }
       }
       stdout.println(Report.text(runs));
@@ -119,7 +152,10 @@ public final class SimulateCommand implements Callable<Integer> {
       if (!noCharts) {
         ScenarioCharts.write(runs, out);
       }
-      Files.writeString(out.resolve("series-" + s.name() + ".csv"), Report.seriesCsv(runs), StandardCharsets.UTF_8);
+      Files.writeString(
+          out.resolve("series-" + s.name() + ".csv"),
+          Report.seriesCsv(runs),
+          StandardCharsets.UTF_8);
       all.add(runs);
     }
     Files.writeString(out.resolve("report.md"), markdownReport(all), StandardCharsets.UTF_8);
@@ -127,8 +163,14 @@ public final class SimulateCommand implements Callable<Integer> {
     all.forEach(runs -> runs.forEach(r -> csv.append(Report.csvLine(r))));
     Files.writeString(out.resolve("results.csv"), csv.toString(), StandardCharsets.UTF_8);
     // wall-clock time goes to stderr: stdout and the files stay identical from run to run
-    spec.commandLine().getErr().printf(Locale.ROOT, "simulated %d run(s) in %.1f s; report in %s%n",
-        all.stream().mapToInt(List::size).sum(), (System.nanoTime() - started) / 1e9, out.toAbsolutePath());
+    spec.commandLine()
+        .getErr()
+        .printf(
+            Locale.ROOT,
+            "simulated %d run(s) in %.1f s; report in %s%n",
+            all.stream().mapToInt(List::size).sum(),
+            (System.nanoTime() - started) / 1e9,
+            out.toAbsolutePath());
     spec.commandLine().getErr().flush();
     return 0;
   }
@@ -137,12 +179,20 @@ public final class SimulateCommand implements Callable<Integer> {
     StringBuilder md = new StringBuilder();
     for (List<SimulationResult> runs : all) {
       Scenario s = runs.get(0).scenario();
-      md.append("### ").append(s.name()).append("\n\n").append(s.description())
+      md.append("### ")
+          .append(s.name())
+          .append("\n\n")
+          .append(s.description())
           .append(String.format(Locale.ROOT, " (%d min, seed %d)%n%n", runs.get(0).minutes(), seed))
-          .append(Report.markdown(runs)).append('\n');
+          .append(Report.markdown(runs))
+          .append('\n');
       for (SimulationResult r : runs) {
         for (String miss : r.misses()) {
-          md.append("- ").append(r.strategy().cliName()).append(" missed: ").append(miss).append('\n');
+          md.append("- ")
+              .append(r.strategy().cliName())
+              .append(" missed: ")
+              .append(miss)
+              .append('\n');
         }
       }
       if (!noCharts) {

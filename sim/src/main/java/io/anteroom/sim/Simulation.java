@@ -33,7 +33,11 @@ public final class Simulation {
   private final RoomFactory rooms;
   private final java.util.function.Consumer<String> queueLog;
 
-  private Simulation(Scenario scenario, StrategyVariant strategy, long seed, RoomFactory rooms,
+  private Simulation(
+      Scenario scenario,
+      StrategyVariant strategy,
+      long seed,
+      RoomFactory rooms,
       java.util.function.Consumer<String> queueLog) {
     this.queueLog = queueLog;
     this.scenario = scenario;
@@ -42,7 +46,10 @@ public final class Simulation {
     this.rooms = rooms;
   }
 
-  /** A builder: scenario required; strategy defaults to counters, seed to 1, minutes to the scenario's. */
+  /**
+   * A builder: scenario required; strategy defaults to counters, seed to 1, minutes to the
+   * scenario's.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -60,9 +67,16 @@ public final class Simulation {
     }
     traffic.run();
     Metrics metrics = traffic.observations().metrics();
-    return new SimulationResult(scenario, strategy, seed, scenario.minutes(), metrics,
-        traffic.observations().series(), Targets.misses(scenario, metrics),
-        traffic.observations().admissionsByReason(), loop.executed());
+    return new SimulationResult(
+        scenario,
+        strategy,
+        seed,
+        scenario.minutes(),
+        metrics,
+        traffic.observations().series(),
+        Targets.misses(scenario, metrics),
+        traffic.observations().admissionsByReason(),
+        loop.executed());
   }
 
   /** Builder of a {@link Simulation}. */
@@ -101,8 +115,9 @@ public final class Simulation {
     }
 
     /**
-     * Diagnostic: one CSV row (header first) per user first queued while utilization was below 95 %, with the
-     * ground truth then and the deciding worker's view (path, state age, pool, counters).
+     * Diagnostic: one CSV row (header first) per user first queued while utilization was below 95
+     * %, with the ground truth then and the deciding worker's view (path, state age, pool,
+     * counters).
      */
     public Builder explainQueued(java.util.function.Consumer<String> sink) {
       this.queueLog = Objects.requireNonNull(sink, "sink");
@@ -116,9 +131,15 @@ public final class Simulation {
 
     public Simulation build() {
       if (scenario == null) {
-        throw new IllegalStateException("Simulation.builder(): set a scenario, e.g. .scenario(Scenarios.require(\"steady\"))");
+        throw new IllegalStateException(
+            "Simulation.builder(): set a scenario, e.g. .scenario(Scenarios.require(\"steady\"))");
       }
-      return new Simulation(minutes == null ? scenario : scenario.withMinutes(minutes), strategy, seed, rooms, queueLog);
+      return new Simulation(
+          minutes == null ? scenario : scenario.withMinutes(minutes),
+          strategy,
+          seed,
+          rooms,
+          queueLog);
     }
 
     /** Shorthand for {@code build().run()}. */

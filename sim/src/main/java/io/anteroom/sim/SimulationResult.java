@@ -35,10 +35,14 @@ public record SimulationResult(
     admissionsByReason = Collections.unmodifiableSortedMap(new TreeMap<>(admissionsByReason));
   }
 
-  /** Share of admissions that were users of a whole bucket (they enter even when numbers are spent). */
+  /**
+   * Share of admissions that were users of a whole bucket (they enter even when numbers are spent).
+   */
   public double wholeBucketShare() {
-    return metrics.admissions() == 0 ? 0
-        : (double) admissionsByReason.getOrDefault(Observations.WHOLE_BUCKET, 0L) / metrics.admissions();
+    return metrics.admissions() == 0
+        ? 0
+        : (double) admissionsByReason.getOrDefault(Observations.WHOLE_BUCKET, 0L)
+            / metrics.admissions();
   }
 
   /**
@@ -50,5 +54,8 @@ public record SimulationResult(
    * @param wholeBucketAdmissionsByMinute of those, users of a whole bucket
    */
   public record Series(
-      int[] activeBySecond, int[] waitingBySecond, int[] admissionsByMinute, int[] wholeBucketAdmissionsByMinute) {}
+      int[] activeBySecond,
+      int[] waitingBySecond,
+      int[] admissionsByMinute,
+      int[] wholeBucketAdmissionsByMinute) {}
 }

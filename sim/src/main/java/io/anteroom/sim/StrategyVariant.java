@@ -2,7 +2,6 @@ package io.anteroom.sim;
 
 import io.anteroom.room.slots.StrategyKind;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +31,11 @@ public record StrategyVariant(StrategyKind kind, boolean published) {
 
   /** The simulator's earlier names, still accepted on the command line. */
   private static final Map<String, StrategyKind> ALIASES =
-      Map.of("even-split", StrategyKind.EVEN_SPLIT, "utilization-scaled", StrategyKind.UTILIZATION_SCALED);
+      Map.of(
+          "even-split",
+          StrategyKind.EVEN_SPLIT,
+          "utilization-scaled",
+          StrategyKind.UTILIZATION_SCALED);
 
   private static final String PUBLISHED_SUFFIX = "-published";
 
@@ -53,8 +56,8 @@ public record StrategyVariant(StrategyKind kind, boolean published) {
   }
 
   /**
-   * The name used on the command line and in reports: the config name, with {@code -published}
-   * for the published variant, e.g. {@code evenSplit} or {@code counters-published}.
+   * The name used on the command line and in reports: the config name, with {@code -published} for
+   * the published variant, e.g. {@code evenSplit} or {@code counters-published}.
    */
   public String cliName() {
     return kind.configName() + (published ? PUBLISHED_SUFFIX : "");
@@ -75,8 +78,12 @@ public record StrategyVariant(StrategyKind kind, boolean published) {
     String base = published ? name.substring(0, name.length() - PUBLISHED_SUFFIX.length()) : name;
     StrategyKind kind = StrategyKind.fromConfigName(base).orElse(ALIASES.get(base));
     if (kind == null) {
-      throw new IllegalArgumentException("unknown strategy '" + name + "'; strategies: "
-          + String.join(", ", all().stream().map(StrategyVariant::cliName).toList()) + ", all");
+      throw new IllegalArgumentException(
+          "unknown strategy '"
+              + name
+              + "'; strategies: "
+              + String.join(", ", all().stream().map(StrategyVariant::cliName).toList())
+              + ", all");
     }
     return new StrategyVariant(kind, published);
   }

@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
 
 /**
  * Simulated users driving a {@link RoomUnderTest}: arrivals by the scenario's profile, admitted
- * users browsing with think times then leaving, queued users refreshing and sometimes giving up.
- * It keeps the ground truth in {@link Observations}.
+ * users browsing with think times then leaving, queued users refreshing and sometimes giving up. It
+ * keeps the ground truth in {@link Observations}.
  *
  * <p>Determinism: arrivals come from a random stream of their own, and every user draws its pages,
  * think times, patience and workers from a stream seeded by (seed, user number), so every strategy
@@ -16,6 +16,7 @@ import java.util.SplittableRandom;
  */
 final class TrafficRun<T> {
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
   /** Beyond one refresh interval: the refresh jitter (±1 s) and a counter round trip. */
   static final long OVERTAKE_GRACE_MILLIS = 2_000;
 
@@ -28,7 +29,11 @@ final class TrafficRun<T> {
   private final long sessionMillis;
   private final long refreshMillis;
   private long nextUserId;
-  /** Sink of one CSV row per user first queued below 95 % utilization ({@code --explain-queued}); null: off. */
+
+  /**
+   * Sink of one CSV row per user first queued below 95 % utilization ({@code --explain-queued});
+   * null: off.
+   */
   private java.util.function.Consumer<String> queueLog;
 
   private final class User {
@@ -56,14 +61,20 @@ final class TrafficRun<T> {
     this.loop = loop;
     this.seed = seed;
     this.arrivals = new SplittableRandom(mix(seed));
-    this.observations = new Observations(
-        scenario.limits().totalActiveUsers(), scenario.limits().newUsersPerMinute(), scenario.minutes(),
-        scenario.limits().queueRefreshSeconds() * 1_000L + OVERTAKE_GRACE_MILLIS);
+    this.observations =
+        new Observations(
+            scenario.limits().totalActiveUsers(),
+            scenario.limits().newUsersPerMinute(),
+            scenario.minutes(),
+            scenario.limits().queueRefreshSeconds() * 1_000L + OVERTAKE_GRACE_MILLIS);
     this.sessionMillis = scenario.limits().sessionDurationMinutes() * 60_000L;
     this.refreshMillis = scenario.limits().queueRefreshSeconds() * 1_000L;
   }
 
-  /** Explains every user first queued below 95 % utilization as a CSV row (header first) into {@code sink}. */
+  /**
+   * Explains every user first queued below 95 % utilization as a CSV row (header first) into {@code
+   * sink}.
+   */
   void explainQueued(java.util.function.Consumer<String> sink) {
     this.queueLog = sink;
     sink.accept(Observations.QUEUE_EXPLANATION_HEADER + "," + room.queueExplanationHeader());
@@ -152,18 +163,23 @@ final class TrafficRun<T> {
         user.bucket = bucket;
         observations.sessionStarted();
         observations.admitted(now, bucket, reply.reason());
-        loop.after(refreshMillis + OVERTAKE_GRACE_MILLIS, () -> observations.checkOvertaken(bucket));
+        loop.after(
+            refreshMillis + OVERTAKE_GRACE_MILLIS, () -> observations.checkOvertaken(bucket));
         user.pagesLeft = pages(user.random);
       }
       long version = ++user.checkInVersion;
-      loop.after(sessionMillis, () -> {
-        if (user.checkInVersion == version && user.active) {
-          user.active = false;
-          observations.sessionExpired();
-        }
-      });
+      loop.after(
+          sessionMillis,
+          () -> {
+            if (user.checkInVersion == version && user.active) {
+              user.active = false;
+              observations.sessionExpired();
+            }
+          });
       if (--user.pagesLeft > 0) {
-        loop.after(exponential(user.random, scenario.behaviour().meanThinkSeconds() * 1000), () -> request(user));
+        loop.after(
+            exponential(user.random, scenario.behaviour().meanThinkSeconds() * 1000),
+            () -> request(user));
       }
       return;
     }
@@ -180,8 +196,10 @@ final class TrafficRun<T> {
       user.patienceDeadline =
           now + exponential(user.random, scenario.behaviour().meanPatienceMinutes() * 60_000);
       if (queueLog != null && observations.utilization(now) < 0.95) {
-        queueLog.accept(observations.queueExplanation(now, user.bucket) + ","
-            + room.explainQueued(user.dc, worker, reply.ticket()));
+        queueLog.accept(
+            observations.queueExplanation(now, user.bucket)
+                + ","
+                + room.explainQueued(user.dc, worker, reply.ticket()));
       }
       observations.queued(now, user.bucket);
     }

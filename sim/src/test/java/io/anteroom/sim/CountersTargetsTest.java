@@ -22,8 +22,12 @@ class CountersTargetsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarioNames")
   void countersMeetEveryTargetOnEveryBuiltInScenario(String name) {
-    SimulationResult r = Simulation.builder().scenario(Scenarios.require(name)).strategy(StrategyVariant.COUNTERS).seed(1)
-        .run();
+    SimulationResult r =
+        Simulation.builder()
+            .scenario(Scenarios.require(name))
+            .strategy(StrategyVariant.COUNTERS)
+            .seed(1)
+            .run();
     assertThat(r.misses()).as("targets missed by counters on %s", name).isEmpty();
   }
 
@@ -33,15 +37,23 @@ class CountersTargetsTest {
    */
   @Test
   void countersKeepWithinTAndNAndAdmitInBucketOrderInAShortSteadyOverload() {
-    SimulationResult r = Simulation.builder().scenario(Scenarios.require("single-node")).strategy(StrategyVariant.COUNTERS)
-        .seed(1).minutes(20).run();
+    SimulationResult r =
+        Simulation.builder()
+            .scenario(Scenarios.require("single-node"))
+            .strategy(StrategyVariant.COUNTERS)
+            .seed(1)
+            .minutes(20)
+            .run();
     Metrics m = r.metrics();
-    assertThat(m.queuedUsers()).as("the run must reach overload to test anything").isGreaterThan(500);
+    assertThat(m.queuedUsers())
+        .as("the run must reach overload to test anything")
+        .isGreaterThan(500);
     assertThat(m.peakActiveRatio()).isLessThanOrEqualTo(Targets.MAX_PEAK_ACTIVE_RATIO);
     assertThat(m.minutesOver105N()).isZero();
     assertThat(m.notOvertakenShare()).isGreaterThanOrEqualTo(Targets.MIN_IN_ORDER_SHARE);
     assertThat(m.shareQueuedBelow90()).isLessThan(0.01);
-    assertThat(m.shareQueuedBelow95ForARefresh()).isLessThanOrEqualTo(Targets.MAX_SHARE_QUEUED_BELOW_95);
+    assertThat(m.shareQueuedBelow95ForARefresh())
+        .isLessThanOrEqualTo(Targets.MAX_SHARE_QUEUED_BELOW_95);
     assertThat(m.waitSamples()).isGreaterThan(100);
     assertThat(m.medianWaitError()).isLessThanOrEqualTo(Targets.MAX_MEDIAN_WAIT_ERROR);
   }

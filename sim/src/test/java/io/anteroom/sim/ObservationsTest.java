@@ -23,11 +23,11 @@ class ObservationsTest {
   void userQueuedBelow95WhileTheQueueAheadFillsTheRoomWithinARefreshIsNotCountedForTheTarget() {
     Observations o = room();
     activeUsers(o, 84);
-    o.queued(5_000, 0);                 // at 84 % of T
+    o.queued(5_000, 0); // at 84 % of T
     for (int s = 0; s < 10; s++) {
       o.sample(s);
     }
-    activeUsers(o, 15);                 // 99 %: users ahead entered on their refresh
+    activeUsers(o, 15); // 99 %: users ahead entered on their refresh
     for (int s = 10; s < 120; s++) {
       o.sample(s);
     }
@@ -42,7 +42,7 @@ class ObservationsTest {
     Observations o = room();
     activeUsers(o, 84);
     o.queued(5_000, 0);
-    for (int s = 0; s < 28; s++) {      // below 95 % through 5 s + 22 s
+    for (int s = 0; s < 28; s++) { // below 95 % through 5 s + 22 s
       o.sample(s);
     }
     activeUsers(o, 15);

@@ -25,9 +25,10 @@ final class QueueOnceRoom implements RoomUnderTest<QueueOnceRoom.Pass> {
 
   @Override
   public void request(int dc, int worker, Pass ticket, Consumer<Reply<Pass>> reply) {
-    Reply<Pass> answer = ticket == null
-        ? new Reply<>(false, new Pass(loop.now() / 60_000, false), 0.5, "")
-        : new Reply<>(true, new Pass(ticket.bucket(), true), Double.NaN, "REFRESHED");
+    Reply<Pass> answer =
+        ticket == null
+            ? new Reply<>(false, new Pass(loop.now() / 60_000, false), 0.5, "")
+            : new Reply<>(true, new Pass(ticket.bucket(), true), Double.NaN, "REFRESHED");
     loop.after(replyDelayMillis, () -> reply.accept(answer));
   }
 

@@ -25,7 +25,8 @@ class SimulateCommandTest {
       System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
       int code = SimulateCommand.execute(args);
-      return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+      return new Outcome(
+          code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(oldOut);
       System.setErr(oldErr);
@@ -36,15 +37,38 @@ class SimulateCommandTest {
   void twoRunsWithTheSameSeedWriteIdenticalReports() throws IOException {
     Path a = dir.resolve("a");
     Path b = dir.resolve("b");
-    Outcome first = execute("simulate", "--scenario", "step-spike", "--strategy", "counters,even-split",
-        "--minutes", "17", "--seed", "4", "--out", a.toString());
-    Outcome second = execute("--scenario", "step-spike", "--strategy", "counters,even-split",
-        "--minutes", "17", "--seed", "4", "--out", b.toString());
+    Outcome first =
+        execute(
+            "simulate",
+            "--scenario",
+            "step-spike",
+            "--strategy",
+            "counters,even-split",
+            "--minutes",
+            "17",
+            "--seed",
+            "4",
+            "--out",
+            a.toString());
+    Outcome second =
+        execute(
+            "--scenario",
+            "step-spike",
+            "--strategy",
+            "counters,even-split",
+            "--minutes",
+            "17",
+            "--seed",
+            "4",
+            "--out",
+            b.toString());
     assertThat(first.code()).isZero();
     assertThat(second.code()).isZero();
     assertThat(second.out()).isEqualTo(first.out()).contains("counters").contains("evenSplit");
     for (String file : new String[] {"report.md", "results.csv", "series-step-spike.csv"}) {
-      assertThat(Files.readAllBytes(b.resolve(file))).as(file).isEqualTo(Files.readAllBytes(a.resolve(file)));
+      assertThat(Files.readAllBytes(b.resolve(file)))
+          .as(file)
+          .isEqualTo(Files.readAllBytes(a.resolve(file)));
     }
     byte[] png = Files.readAllBytes(a.resolve("sim-step-spike.png"));
     assertThat(png).startsWith(0x89, 'P', 'N', 'G');
@@ -68,7 +92,10 @@ class SimulateCommandTest {
   void anUnknownScenarioIsRefusedWithTheNamesThatExist() {
     Outcome o = execute("--scenario", "tsunami", "--out", dir.toString());
     assertThat(o.code()).isEqualTo(2);
-    assertThat(o.err()).contains("unknown scenario 'tsunami'").contains("steady").contains("spike-after-low");
+    assertThat(o.err())
+        .contains("unknown scenario 'tsunami'")
+        .contains("steady")
+        .contains("spike-after-low");
   }
 
   @Test

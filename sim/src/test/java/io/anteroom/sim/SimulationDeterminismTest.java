@@ -8,17 +8,25 @@ import org.junit.jupiter.api.Test;
 /** Runs the real core: the same seed must give the same run, byte for byte. */
 class SimulationDeterminismTest {
   private static SimulationResult run(StrategyVariant strategy, long seed) {
-    return Simulation.builder().scenario(Scenarios.require("step-spike")).strategy(strategy).seed(seed).minutes(18)
+    return Simulation.builder()
+        .scenario(Scenarios.require("step-spike"))
+        .strategy(strategy)
+        .seed(seed)
+        .minutes(18)
         .run();
   }
 
   @Test
   void theSameSeedGivesTheSameFiguresAndSeriesByteForByte() {
-    for (StrategyVariant s : new StrategyVariant[] {StrategyVariant.COUNTERS, StrategyVariant.published(StrategyKind.EVEN_SPLIT)}) {
+    for (StrategyVariant s :
+        new StrategyVariant[] {
+          StrategyVariant.COUNTERS, StrategyVariant.published(StrategyKind.EVEN_SPLIT)
+        }) {
       SimulationResult a = run(s, 7);
       SimulationResult b = run(s, 7);
       assertThat(Report.csvLine(b)).isEqualTo(Report.csvLine(a));
-      assertThat(Report.seriesCsv(java.util.List.of(b))).isEqualTo(Report.seriesCsv(java.util.List.of(a)));
+      assertThat(Report.seriesCsv(java.util.List.of(b)))
+          .isEqualTo(Report.seriesCsv(java.util.List.of(a)));
       assertThat(b.admissionsByReason()).isEqualTo(a.admissionsByReason());
       assertThat(b.events()).isEqualTo(a.events());
     }
@@ -36,10 +44,20 @@ class SimulationDeterminismTest {
   void everyStrategySeesTheSameArrivals() {
     // before the spike nobody is queued, so every strategy admits the same users; counters answer
     // a counter round trip (5 or 65 ms) later, which may move an admission across a second
-    SimulationResult counters = Simulation.builder().scenario(Scenarios.require("step-spike"))
-        .strategy(StrategyVariant.COUNTERS).seed(3).minutes(14).run();
-    SimulationResult evenSplit = Simulation.builder().scenario(Scenarios.require("step-spike"))
-        .strategy(StrategyVariant.spec(StrategyKind.EVEN_SPLIT)).seed(3).minutes(14).run();
+    SimulationResult counters =
+        Simulation.builder()
+            .scenario(Scenarios.require("step-spike"))
+            .strategy(StrategyVariant.COUNTERS)
+            .seed(3)
+            .minutes(14)
+            .run();
+    SimulationResult evenSplit =
+        Simulation.builder()
+            .scenario(Scenarios.require("step-spike"))
+            .strategy(StrategyVariant.spec(StrategyKind.EVEN_SPLIT))
+            .seed(3)
+            .minutes(14)
+            .run();
     assertThat(counters.metrics().queuedUsers()).isZero();
     assertThat(evenSplit.metrics().queuedUsers()).isZero();
     assertThat(evenSplit.metrics().admissions()).isEqualTo(counters.metrics().admissions());

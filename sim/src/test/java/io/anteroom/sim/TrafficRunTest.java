@@ -6,11 +6,23 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class TrafficRunTest {
-  private static final Scenario FLAT = new Scenario("flat", "60 users a minute", Scenario.Limits.DEFAULT,
-      Scenario.Topology.threeDataCenters(), Scenario.Profile.constant(60), Scenario.Behaviour.DEFAULT, 20, false);
+  private static final Scenario FLAT =
+      new Scenario(
+          "flat",
+          "60 users a minute",
+          Scenario.Limits.DEFAULT,
+          Scenario.Topology.threeDataCenters(),
+          Scenario.Profile.constant(60),
+          Scenario.Behaviour.DEFAULT,
+          20,
+          false);
 
   private static SimulationResult run(Scenario s, long seed) {
-    return Simulation.builder().scenario(s).seed(seed).rooms((sc, st, loop) -> new QueueOnceRoom(5)).run();
+    return Simulation.builder()
+        .scenario(s)
+        .seed(seed)
+        .rooms((sc, st, loop) -> new QueueOnceRoom(5))
+        .run();
   }
 
   @Test
@@ -44,10 +56,19 @@ class TrafficRunTest {
 
   @Test
   void impatientUsersGiveUpWhileQueuedAndStopCountingAsWaiting() {
-    Scenario impatient = new Scenario("impatient", "", Scenario.Limits.DEFAULT, Scenario.Topology.threeDataCenters(),
-        Scenario.Profile.constant(60), new Scenario.Behaviour(5, 30, 0.1, 1_000), 10, false);
+    Scenario impatient =
+        new Scenario(
+            "impatient",
+            "",
+            Scenario.Limits.DEFAULT,
+            Scenario.Topology.threeDataCenters(),
+            Scenario.Profile.constant(60),
+            new Scenario.Behaviour(5, 30, 0.1, 1_000),
+            10,
+            false);
     SimulationResult r = run(impatient, 3);
-    // patience averages 6 s, the first refresh comes after ~20 s: most give up, e^{-20/6} ≈ 4 % stay
+    // patience averages 6 s, the first refresh comes after ~20 s: most give up, e^{-20/6} ≈ 4 %
+    // stay
     assertThat(r.metrics().abandoned()).isGreaterThan(r.metrics().queuedUsers() * 9 / 10);
     assertThat(r.series().waitingBySecond()[599]).isLessThan(30);
   }

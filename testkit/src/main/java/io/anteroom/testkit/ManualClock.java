@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * Virtual time for tests: a UTC clock that stands still until the test moves it.
  *
  * <p>Invariants: time never goes backwards ({@link #advance} rejects negative durations, {@link
- * #set} an earlier instant); reads and moves are safe from any thread, so a test may move the
- * clock while a server reads it on its event loop. Every module's tests use this one clock; tests
- * that also need durable-object alarms to fire use the objects runtime's {@code ManualScheduler},
- * which moves its clock and runs due tasks together.
+ * #set} an earlier instant); reads and moves are safe from any thread, so a test may move the clock
+ * while a server reads it on its event loop. Every module's tests use this one clock; tests that
+ * also need durable-object alarms to fire use the objects runtime's {@code ManualScheduler}, which
+ * moves its clock and runs due tasks together.
  *
  * <pre>{@code
  * ManualClock clock = new ManualClock();        // 2026-01-01T00:00:00Z

@@ -1,15 +1,14 @@
 package io.anteroom.gateway.admin;
 
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.edge.RoomRuntime;
-import io.anteroom.gateway.edge.Rooms;
-
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.admission.RoomGate.RoomStatus;
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.edge.RoomRuntime;
+import io.anteroom.gateway.edge.Rooms;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -29,9 +28,9 @@ import java.time.Instant;
 /**
  * The admin listener. Without a token: {@code GET /health}, {@code GET /ready}, {@code GET
  * /metrics} (Prometheus text; with {@code admin.protectMetrics} it needs the token) and the status
- * page {@code GET /}. With {@code Authorization:
- * Bearer <token>}: the room API under {@code /api} (list, create, read, update, delete, status,
- * suspend and queue-all switches), applied live through {@link Rooms}.
+ * page {@code GET /}. With {@code Authorization: Bearer <token>}: the room API under {@code /api}
+ * (list, create, read, update, delete, status, suspend and queue-all switches), applied live
+ * through {@link Rooms}.
  *
  * <p>Handlers run on a Vert.x event loop; room changes go through {@link Rooms}' monitor, reads
  * take its published snapshot.
@@ -48,58 +47,105 @@ public final class AdminApi {
   private volatile boolean draining;
 
   /** {@code protectMetrics}: {@code /metrics} needs the bearer token too. */
-  public AdminApi(Vertx vertx, Rooms rooms, MetricRegistry registry, String token,
-      boolean protectMetrics, Clock clock) {
+  public AdminApi(
+      Vertx vertx,
+      Rooms rooms,
+      MetricRegistry registry,
+      String token,
+      boolean protectMetrics,
+      Clock clock) {
     this.rooms = rooms;
     this.token = token.getBytes(StandardCharsets.UTF_8);
     this.clock = clock;
     DropwizardExports.builder().dropwizardRegistry(registry).register(prometheus);
     router = Router.router(vertx);
-    router.get("/health").handler(c -> c.response().putHeader("Content-Type", "text/plain")
-        .end("ok\n"));
-    router.get("/ready").handler(c -> c.response().setStatusCode(draining ? 503 : 200)
-        .putHeader("Content-Type", "text/plain").end(draining ? "draining\n" : "ready\n"));
+    router
+        .get("/health")
+        .handler(c -> c.response().putHeader("Content-Type", "text/plain").end("ok\n"));
+    router
+        .get("/ready")
+        .handler(
+            c ->
+                c.response()
+                    .setStatusCode(draining ? 503 : 200)
+                    .putHeader("Content-Type", "text/plain")
+                    .end(draining ? "draining\n" : "ready\n"));
     if (protectMetrics) {
       router.get("/metrics").handler(this::authorize);
     }
     router.get("/metrics").handler(this::metrics);
-    router.get("/").handler(c -> c.response().putHeader("Content-Type", "text/html; charset=utf-8")
-        .putHeader("Cache-Control", "no-store").end(statusPage()));
+    router
+        .get("/")
+        .handler(
+            c ->
+                c.response()
+                    .putHeader("Content-Type", "text/html; charset=utf-8")
+                    .putHeader("Cache-Control", "no-store")
+                    .end(statusPage()));
     router.route("/api/*").handler(this::authorize);
     router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
-    router.get("/api/rooms").handler(c -> {
-      ArrayNode list = JSON.createArrayNode();
-      rooms.list().forEach(r -> list.add(ConfigLoader.toJson(r)));
-      json(c, 200, list.toString());
-    });
-    router.post("/api/rooms").handler(c -> change(c, 201, () -> {
-      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
-      return ConfigLoader.toJson(rooms.create(s).settings());
-    }));
-    router.get("/api/rooms/:id").handler(c -> withRoom(c, r ->
-        json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
-    router.put("/api/rooms/:id").handler(c -> change(c, 200, () -> {
-      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
-      if (!s.id().equals(c.pathParam("id"))) {
-        throw new IllegalArgumentException("id: the body says \"" + s.id() + "\" but the URL says \""
-            + c.pathParam("id") + "\"; a room's id cannot change");
-      }
-      return ConfigLoader.toJson(rooms.update(s).settings());
-    }));
-    router.delete("/api/rooms/:id").handler(c -> {
-      if (rooms.delete(c.pathParam("id"))) {
-        c.response().setStatusCode(204).end();
-      } else {
-        notFound(c);
-      }
-    });
-    router.get("/api/status").handler(c -> {
-      ArrayNode list = JSON.createArrayNode();
-      rooms.snapshot().byId().values().forEach(r -> list.add(status(r)));
-      json(c, 200, list.toString());
-    });
-    router.get("/api/rooms/:id/status").handler(c -> withRoom(c, r ->
-        json(c, 200, status(r).toString())));
+    router
+        .get("/api/rooms")
+        .handler(
+            c -> {
+              ArrayNode list = JSON.createArrayNode();
+              rooms.list().forEach(r -> list.add(ConfigLoader.toJson(r)));
+              json(c, 200, list.toString());
+            });
+    router
+        .post("/api/rooms")
+        .handler(
+            c ->
+                change(
+                    c,
+                    201,
+                    () -> {
+                      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
+                      return ConfigLoader.toJson(rooms.create(s).settings());
+                    }));
+    router
+        .get("/api/rooms/:id")
+        .handler(c -> withRoom(c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
+    router
+        .put("/api/rooms/:id")
+        .handler(
+            c ->
+                change(
+                    c,
+                    200,
+                    () -> {
+                      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
+                      if (!s.id().equals(c.pathParam("id"))) {
+                        throw new IllegalArgumentException(
+                            "id: the body says \""
+                                + s.id()
+                                + "\" but the URL says \""
+                                + c.pathParam("id")
+                                + "\"; a room's id cannot change");
+                      }
+                      return ConfigLoader.toJson(rooms.update(s).settings());
+                    }));
+    router
+        .delete("/api/rooms/:id")
+        .handler(
+            c -> {
+              if (rooms.delete(c.pathParam("id"))) {
+                c.response().setStatusCode(204).end();
+              } else {
+                notFound(c);
+              }
+            });
+    router
+        .get("/api/status")
+        .handler(
+            c -> {
+              ArrayNode list = JSON.createArrayNode();
+              rooms.snapshot().byId().values().forEach(r -> list.add(status(r)));
+              json(c, 200, list.toString());
+            });
+    router
+        .get("/api/rooms/:id/status")
+        .handler(c -> withRoom(c, r -> json(c, 200, status(r).toString())));
     router.put("/api/rooms/:id/suspended").handler(c -> toggle(c, true));
     router.put("/api/rooms/:id/queueAll").handler(c -> toggle(c, false));
   }
@@ -114,29 +160,43 @@ public final class AdminApi {
 
   private void authorize(RoutingContext c) {
     String header = c.request().getHeader("Authorization");
-    byte[] given = header != null && header.startsWith("Bearer ")
-        ? header.substring(7).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
+    byte[] given =
+        header != null && header.startsWith("Bearer ")
+            ? header.substring(7).trim().getBytes(StandardCharsets.UTF_8)
+            : new byte[0];
     if (MessageDigest.isEqual(given, token)) {
       c.next();
     } else {
       c.response().putHeader("WWW-Authenticate", "Bearer");
-      error(c, 401, "missing or wrong bearer token: send \"Authorization: Bearer <admin.token>\""
-          + " (the token is admin.token in the config, or the file dataDir/admin-token)");
+      error(
+          c,
+          401,
+          "missing or wrong bearer token: send \"Authorization: Bearer <admin.token>\""
+              + " (the token is admin.token in the config, or the file dataDir/admin-token)");
     }
   }
 
   private void toggle(RoutingContext c, boolean suspend) {
-    withRoom(c, r -> change(c, 200, () -> {
-      String body = c.body().asString() == null ? "" : c.body().asString().trim();
-      if (!body.equals("true") && !body.equals("false")) {
-        throw new IllegalArgumentException("body must be true or false, found \"" + body + "\"");
-      }
-      boolean on = Boolean.parseBoolean(body);
-      RoomSettings s = r.settings();
-      RoomSettings changed = suspend ? s.withSwitches(on, s.queueAll())
-          : s.withSwitches(s.suspended(), on);
-      return status(rooms.update(changed));
-    }));
+    withRoom(
+        c,
+        r ->
+            change(
+                c,
+                200,
+                () -> {
+                  String body = c.body().asString() == null ? "" : c.body().asString().trim();
+                  if (!body.equals("true") && !body.equals("false")) {
+                    throw new IllegalArgumentException(
+                        "body must be true or false, found \"" + body + "\"");
+                  }
+                  boolean on = Boolean.parseBoolean(body);
+                  RoomSettings s = r.settings();
+                  RoomSettings changed =
+                      suspend
+                          ? s.withSwitches(on, s.queueAll())
+                          : s.withSwitches(s.suspended(), on);
+                  return status(rooms.update(changed));
+                }));
   }
 
   ObjectNode status(RoomRuntime r) {
@@ -166,7 +226,9 @@ public final class AdminApi {
     try {
       json(c, status, change.apply().toString());
     } catch (IllegalArgumentException e) {
-      error(c, e.getMessage() != null && e.getMessage().startsWith("no room") ? 404 : 400,
+      error(
+          c,
+          e.getMessage() != null && e.getMessage().startsWith("no room") ? 404 : 400,
           e.getMessage());
     }
   }
@@ -194,7 +256,8 @@ public final class AdminApi {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot render /metrics", e);
     }
-    c.response().putHeader("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE)
+    c.response()
+        .putHeader("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE)
         .end(io.vertx.core.buffer.Buffer.buffer(out.toByteArray()));
   }
 

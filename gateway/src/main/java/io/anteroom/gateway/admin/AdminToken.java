@@ -1,7 +1,6 @@
 package io.anteroom.gateway.admin;
 
 import io.anteroom.gateway.config.GatewayConfig;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -37,10 +36,11 @@ public final class AdminToken {
         byte[] random = new byte[32];
         new SecureRandom().nextBytes(random);
         try {
-          Files.createFile(file,
+          Files.createFile(
+              file,
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-          Files.writeString(file, HexFormat.of().formatHex(random) + "\n",
-              StandardCharsets.US_ASCII);
+          Files.writeString(
+              file, HexFormat.of().formatHex(random) + "\n", StandardCharsets.US_ASCII);
         } catch (FileAlreadyExistsException e) {
           // created concurrently by another process: read theirs below
         }
@@ -50,9 +50,14 @@ public final class AdminToken {
         throw new IllegalArgumentException(file + " is empty; delete it to generate a new token");
       }
       if (token.length() < MIN_LENGTH) {
-        throw new IllegalArgumentException(file + ": the admin token is " + token.length()
-            + " characters; at least " + MIN_LENGTH + " are required (delete the file to generate"
-            + " one)");
+        throw new IllegalArgumentException(
+            file
+                + ": the admin token is "
+                + token.length()
+                + " characters; at least "
+                + MIN_LENGTH
+                + " are required (delete the file to generate"
+                + " one)");
       }
       return token;
     } catch (IOException e) {

@@ -1,21 +1,20 @@
 package io.anteroom.gateway.admission;
 
-import io.anteroom.gateway.ticket.TicketBytes;
-
 import io.anteroom.backpressure.AimdRateController;
 import io.anteroom.backpressure.RateController;
 import io.anteroom.gateway.config.FailMode;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.room.BucketState;
 import io.anteroom.room.Decision;
 import io.anteroom.room.Grant;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.RoomWorker;
-import io.anteroom.room.slots.StrategyKind;
 import io.anteroom.room.Ticket;
 import io.anteroom.room.WaitEstimate;
 import io.anteroom.room.WorkerReport;
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,36 +27,35 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A room's admission gate backed by the room core: one {@link RoomWorker} per event-loop thread
- * (a worker shard, so the admitted path takes only an uncontended monitor), counters and room
- * state through a {@link Coordination}. All decisions are the room core's; this class only
- * carries tickets, counter calls and reports, and applies the room's {@code failMode} when the
- * coordination fails.
+ * A room's admission gate backed by the room core: one {@link RoomWorker} per event-loop thread (a
+ * worker shard, so the admitted path takes only an uncontended monitor), counters and room state
+ * through a {@link Coordination}. All decisions are the room core's; this class only carries
+ * tickets, counter calls and reports, and applies the room's {@code failMode} when the coordination
+ * fails.
  *
- * <p>Invariants: a shard worker is used only by its own thread for {@code decide}; its
- * {@code onCounterReply} may run on the coordination's thread (the worker is synchronized). The
- * degraded fallback (even split from the last known state) is one worker per gate, shared by all
- * event loops: one share of the free slots for the whole process, never one per loop. A
- * report that failed is resent as the same object before the worker's later deltas (the data
- * center applies each report once). Settings changes flush the old workers' deltas into the
- * pending reports before new workers replace them. {@code degraded} is true from a failed
- * coordination call until the next successful report.
+ * <p>Invariants: a shard worker is used only by its own thread for {@code decide}; its {@code
+ * onCounterReply} may run on the coordination's thread (the worker is synchronized). The degraded
+ * fallback (even split from the last known state) is one worker per gate, shared by all event
+ * loops: one share of the free slots for the whole process, never one per loop. A report that
+ * failed is resent as the same object before the worker's later deltas (the data center applies
+ * each report once). Settings changes flush the old workers' deltas into the pending reports before
+ * new workers replace them. {@code degraded} is true from a failed coordination call until the next
+ * successful report.
  */
 public final class CoordinatedRoomGate implements RoomGate {
 
   /**
-   * Room settings, the new users per minute in force (origin protection) and the room-core
-   * config derived from both; replaced as a whole.
+   * Room settings, the new users per minute in force (origin protection) and the room-core config
+   * derived from both; replaced as a whole.
    */
   private record Setup(RoomSettings settings, int effectiveNewUsersPerMinute, RoomConfig config) {}
 
   /**
-   * The workers of one room configuration: one per event-loop thread with the configured
-   * strategy, and the process's single degraded fallback (the shard workers themselves, each on
-   * its own thread, when the strategy already is even split: {@code fallback} is null then).
+   * The workers of one room configuration: one per event-loop thread with the configured strategy,
+   * and the process's single degraded fallback (the shard workers themselves, each on its own
+   * thread, when the strategy already is even split: {@code fallback} is null then).
    */
-  private record Workers(RoomConfig config, Map<Thread, RoomWorker> shards,
-      RoomWorker fallback) {
+  private record Workers(RoomConfig config, Map<Thread, RoomWorker> shards, RoomWorker fallback) {
 
     /** Every worker that decides or reports: the shards and the fallback. */
     List<RoomWorker> all() {
@@ -84,40 +82,55 @@ public final class CoordinatedRoomGate implements RoomGate {
   private volatile boolean degraded;
   private volatile boolean configured;
   private long nextReportAt;
+
   /**
-   * Report pacing: from the room core's {@code workerReportInterval} up to 20 s, so a worker
-   * still reports well within the 30 s window that counts it as active.
+   * Report pacing: from the room core's {@code workerReportInterval} up to 20 s, so a worker still
+   * reports well within the 30 s window that counts it as active.
    */
   private final RateController reportPace;
+
   private boolean reporting;
 
-  public CoordinatedRoomGate(RoomSettings settings, String dataCenter, String processId,
-      Coordination coordination, Clock clock) {
+  public CoordinatedRoomGate(
+      RoomSettings settings,
+      String dataCenter,
+      String processId,
+      Coordination coordination,
+      Clock clock) {
     this.dataCenter = dataCenter;
     this.processId = processId;
     this.coordination = coordination;
     this.clock = clock;
-    this.setup = new Setup(settings, settings.newUsersPerMinute(),
-        settings.roomConfig(settings.newUsersPerMinute()));
+    this.setup =
+        new Setup(
+            settings,
+            settings.newUsersPerMinute(),
+            settings.roomConfig(settings.newUsersPerMinute()));
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
     this.workers = newWorkers(setup.config());
     Duration min = setup.config().workerReportInterval();
-    this.reportPace = RateController.synchronizedController(AimdRateController.builder()
-        .minInterval(min).maxInterval(MAX_REPORT_INTERVAL.compareTo(min) > 0
-            ? MAX_REPORT_INTERVAL : min)
-        .clock(clock).build());
+    this.reportPace =
+        RateController.synchronizedController(
+            AimdRateController.builder()
+                .minInterval(min)
+                .maxInterval(MAX_REPORT_INTERVAL.compareTo(min) > 0 ? MAX_REPORT_INTERVAL : min)
+                .clock(clock)
+                .build());
     configureCoordinator();
   }
 
   private void configureCoordinator() {
     configured = false;
-    coordination.configure(setup.config()).whenComplete((v, e) -> {
-      if (e != null) {
-        degraded = true;
-      } else {
-        configured = true;
-      }
-    });
+    coordination
+        .configure(setup.config())
+        .whenComplete(
+            (v, e) -> {
+              if (e != null) {
+                degraded = true;
+              } else {
+                configured = true;
+              }
+            });
   }
 
   /** How many worker shards exist: one per event-loop thread that has decided for this room. */
@@ -138,8 +151,10 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private Workers newWorkers(RoomConfig config) {
     // failMode degrade decides from the last known state with even split: no counter calls
-    RoomWorker fallback = config.strategy() == StrategyKind.EVEN_SPLIT ? null
-        : newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded");
+    RoomWorker fallback =
+        config.strategy() == StrategyKind.EVEN_SPLIT
+            ? null
+            : newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded");
     return new Workers(config, new ConcurrentHashMap<>(), fallback);
   }
 
@@ -154,11 +169,11 @@ public final class CoordinatedRoomGate implements RoomGate {
   public CompletionStage<Verdict> decide(byte[] ticketBytes, long nowMillis) {
     Setup current = setup;
     Instant now = Instant.ofEpochMilli(nowMillis);
-    Ticket ticket = ticketBytes == null ? null : TicketBytes.decode(current.settings().id(),
-        ticketBytes);
+    Ticket ticket =
+        ticketBytes == null ? null : TicketBytes.decode(current.settings().id(), ticketBytes);
     RoomWorker fallback = workers.fallback();
-    boolean useFallback = degraded && fallback != null
-        && current.settings().failMode() == FailMode.DEGRADE;
+    boolean useFallback =
+        degraded && fallback != null && current.settings().failMode() == FailMode.DEGRADE;
     RoomWorker worker = useFallback ? fallback : shard();
     if (current.settings().queueAll() && !worker.hasRunningSession(ticket, now)) {
       // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
@@ -171,26 +186,29 @@ public final class CoordinatedRoomGate implements RoomGate {
     return CompletableFuture.completedFuture(verdict(d, worker, current));
   }
 
-  private CompletionStage<Verdict> draw(RoomWorker worker, Decision.Draw draw, Instant now,
-      Setup current) {
+  private CompletionStage<Verdict> draw(
+      RoomWorker worker, Decision.Draw draw, Instant now, Setup current) {
     if (degraded && current.settings().failMode() != FailMode.DEGRADE) {
       // open: let new users through (still counted); closed: queue them (a refusal)
-      Grant grant = current.settings().failMode() == FailMode.OPEN
-          ? new Grant(draw.counter().minute(), 0, true)
-          : Grant.unavailable(draw.counter().minute());
+      Grant grant =
+          current.settings().failMode() == FailMode.OPEN
+              ? new Grant(draw.counter().minute(), 0, true)
+              : Grant.unavailable(draw.counter().minute());
       return settle(worker, worker.onCounterReply(draw, grant, now), now, current);
     }
-    return coordination.take(draw.counter(), draw.limit())
-        .exceptionally(failure -> {
-          degraded = true;
-          return Grant.unavailable(draw.counter().minute());
-        })
-        .thenCompose(grant -> settle(worker, worker.onCounterReply(draw, grant, now), now,
-            current));
+    return coordination
+        .take(draw.counter(), draw.limit())
+        .exceptionally(
+            failure -> {
+              degraded = true;
+              return Grant.unavailable(draw.counter().minute());
+            })
+        .thenCompose(
+            grant -> settle(worker, worker.onCounterReply(draw, grant, now), now, current));
   }
 
-  private CompletionStage<Verdict> settle(RoomWorker worker, Decision d, Instant now,
-      Setup current) {
+  private CompletionStage<Verdict> settle(
+      RoomWorker worker, Decision d, Instant now, Setup current) {
     if (d instanceof Decision.Draw next) {
       return draw(worker, next, now, current);
     }
@@ -199,11 +217,16 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private Verdict verdict(Decision d, RoomWorker worker, Setup current) {
     return switch (d) {
-      case Decision.Admit a -> new Verdict(a.reason() == Decision.AdmitReason.SESSION
-          ? Outcome.ADMIT_SESSION : Outcome.ADMIT, TicketBytes.encode(a.ticket()), null);
-      case Decision.Queue q -> new Verdict(Outcome.queued(current.settings().queueingMethod()),
-          TicketBytes.encode(q.ticket()),
-          view(q.estimate(), worker.state()));
+      case Decision.Admit a ->
+          new Verdict(
+              a.reason() == Decision.AdmitReason.SESSION ? Outcome.ADMIT_SESSION : Outcome.ADMIT,
+              TicketBytes.encode(a.ticket()),
+              null);
+      case Decision.Queue q ->
+          new Verdict(
+              Outcome.queued(current.settings().queueingMethod()),
+              TicketBytes.encode(q.ticket()),
+              view(q.estimate(), worker.state()));
       case Decision.Draw x -> throw new IllegalStateException("undrawn counter " + x);
     };
   }
@@ -213,8 +236,14 @@ public final class CoordinatedRoomGate implements RoomGate {
   }
 
   private static QueueView view(WaitEstimate e, RoomState state) {
-    return new QueueView(e.known(), minutes(e.minutes()), minutes(e.p25()), minutes(e.p50()),
-        minutes(e.p75()), state.asOf().toEpochMilli(), state.freeSlots() == 0);
+    return new QueueView(
+        e.known(),
+        minutes(e.minutes()),
+        minutes(e.p25()),
+        minutes(e.p50()),
+        minutes(e.p75()),
+        state.asOf().toEpochMilli(),
+        state.freeSlots() == 0);
   }
 
   private static int minutes(double m) {
@@ -230,9 +259,9 @@ public final class CoordinatedRoomGate implements RoomGate {
   }
 
   /**
-   * Sends every worker's report (or its unsent previous one) and applies the answered state to
-   * all workers; re-announces the room first when the coordinator may not know it (start-up
-   * failure, coordinator restart). Completes when all sends are settled; never fails.
+   * Sends every worker's report (or its unsent previous one) and applies the answered state to all
+   * workers; re-announces the room first when the coordinator may not know it (start-up failure,
+   * coordinator restart). Completes when all sends are settled; never fails.
    */
   public CompletionStage<Void> reportNow() {
     Instant now = clock.instant();
@@ -246,34 +275,42 @@ public final class CoordinatedRoomGate implements RoomGate {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    CompletionStage<Void> announced = configured ? CompletableFuture.completedFuture(null)
-        : coordination.configure(setup.config()).thenRun(() -> configured = true);
+    CompletionStage<Void> announced =
+        configured
+            ? CompletableFuture.completedFuture(null)
+            : coordination.configure(setup.config()).thenRun(() -> configured = true);
     var failed = new java.util.concurrent.atomic.AtomicBoolean();
     var throttled = new java.util.concurrent.atomic.AtomicBoolean();
     var sends = new ArrayList<CompletableFuture<Void>>();
     for (WorkerReport r : batch) {
-      sends.add(announced.thenCompose(v -> coordination.report(roomId, r))
-          .handle((reply, failure) -> {
-            if (failure != null) {
-              failed.set(true);
-              retry(r);
-            } else {
-              applyState(reply.state());
-              if (reply.throttle()) {
-                throttled.set(true);
-              }
-            }
-            return (Void) null;
-          }).toCompletableFuture());
+      sends.add(
+          announced
+              .thenCompose(v -> coordination.report(roomId, r))
+              .handle(
+                  (reply, failure) -> {
+                    if (failure != null) {
+                      failed.set(true);
+                      retry(r);
+                    } else {
+                      applyState(reply.state());
+                      if (reply.throttle()) {
+                        throttled.set(true);
+                      }
+                    }
+                    return (Void) null;
+                  })
+              .toCompletableFuture());
     }
-    return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenRun(() -> {
-      // an overloaded coordinator that fails or times out should also see fewer reports
-      reportPace.onResponse(throttled.get() || failed.get());
-      degraded = failed.get();
-      if (failed.get()) {
-        configured = false; // the coordinator may have restarted and forgotten the room
-      }
-    });
+    return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .thenRun(
+            () -> {
+              // an overloaded coordinator that fails or times out should also see fewer reports
+              reportPace.onResponse(throttled.get() || failed.get());
+              degraded = failed.get();
+              if (failed.get()) {
+                configured = false; // the coordinator may have restarted and forgotten the room
+              }
+            });
   }
 
   /** Reports when due and no report round is in flight (ticks come from one timer thread). */
@@ -284,11 +321,13 @@ public final class CoordinatedRoomGate implements RoomGate {
     }
     reporting = true;
     nextReportAt = nowMillis + reportPace.nextDelay().toMillis();
-    reportNow().whenComplete((v, e) -> {
-      synchronized (this) {
-        reporting = false;
-      }
-    });
+    reportNow()
+        .whenComplete(
+            (v, e) -> {
+              synchronized (this) {
+                reporting = false;
+              }
+            });
   }
 
   private void retry(WorkerReport r) {
@@ -329,15 +368,23 @@ public final class CoordinatedRoomGate implements RoomGate {
     int maxWait = 0;
     if (!buckets.isEmpty()) {
       RoomWorker any = workers.shards().values().stream().findFirst().orElse(null);
-      RoomWorker w = any != null ? any
-          : new RoomWorker(current.config(), dataCenter, "status", state.asOf());
+      RoomWorker w =
+          any != null ? any : new RoomWorker(current.config(), dataCenter, "status", state.asOf());
       w.applyState(state);
       maxWait = minutes(w.estimateWait(buckets.get(buckets.size() - 1).bucketId()).minutes());
     }
-    String status = current.settings().suspended() ? "suspended"
-        : waiting > 0 || current.settings().queueAll() ? "queueing" : "not_queueing";
-    return new RoomStatus(status, waiting, state.activeUsers(), maxWait, degraded,
-        current.effectiveNewUsersPerMinute(), state.asOf().toEpochMilli());
+    String status =
+        current.settings().suspended()
+            ? "suspended"
+            : waiting > 0 || current.settings().queueAll() ? "queueing" : "not_queueing";
+    return new RoomStatus(
+        status,
+        waiting,
+        state.activeUsers(),
+        maxWait,
+        degraded,
+        current.effectiveNewUsersPerMinute(),
+        state.asOf().toEpochMilli());
   }
 
   @Override

@@ -19,8 +19,8 @@ public interface Coordination extends AutoCloseable {
   CompletionStage<Void> configure(RoomConfig config);
 
   /**
-   * Sends a worker's report to its data center; answers the data center's fresh room state and
-   * its throttle signal (reporters slow down while it is set).
+   * Sends a worker's report to its data center; answers the data center's fresh room state and its
+   * throttle signal (reporters slow down while it is set).
    */
   CompletionStage<ReportReply> report(String roomId, WorkerReport report);
 

@@ -2,22 +2,22 @@ package io.anteroom.gateway.admission;
 
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.backpressure.ThroughputSignal;
+import io.anteroom.coordinator.DataCenterCoordinator;
+import io.anteroom.coordinator.RoomCounter;
+import io.anteroom.coordinator.RoomObjects;
 import io.anteroom.objects.Runtime;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.HttpObjectTransport;
 import io.anteroom.objects.http.RemoteObjects;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.room.CounterKey;
-import io.anteroom.coordinator.DataCenterCoordinator;
 import io.anteroom.room.Grant;
 import io.anteroom.room.RoomConfig;
-import io.anteroom.coordinator.RoomCounter;
-import io.anteroom.coordinator.RoomObjects;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -28,8 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * data-center object, the global object and the counter objects, in an objects {@link Runtime} of
  * this process ({@code anteroom run}, SQLite in {@code dataDir}) or of a coordinator process
  * reached over HTTP ({@code anteroom gateway --coordinator URL}). Every call carries the room's
- * {@link RoomConfig}, which the objects need; a room's config is the one last announced with
- * {@link #configure}.
+ * {@link RoomConfig}, which the objects need; a room's config is the one last announced with {@link
+ * #configure}.
  *
  * <p>Thread safety: the config map is concurrent; stubs are thread-safe; async stub calls never
  * block the caller (an event loop).
@@ -64,34 +64,38 @@ public final class ObjectCoordination implements Coordination {
   /** As above, with the data center's report budget (reports per second per runtime). */
   public static ObjectCoordination embedded(Runtime runtime, double reportMaxQps) {
     RoomObjects objects = register(runtime, reportMaxQps);
-    return new ObjectCoordination(new Stubs() {
-      @Override
-      public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
-        return objects.dataCenter(roomId, dataCenter);
-      }
+    return new ObjectCoordination(
+        new Stubs() {
+          @Override
+          public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
+            return objects.dataCenter(roomId, dataCenter);
+          }
 
-      @Override
-      public RoomCounter counter(CounterKey key) {
-        return objects.counter(key);
-      }
+          @Override
+          public RoomCounter counter(CounterKey key) {
+            return objects.counter(key);
+          }
 
-      @Override
-      public void close() {
-        runtime.close();
-      }
-    });
+          @Override
+          public void close() {
+            runtime.close();
+          }
+        });
   }
 
   /** Registers the room objects with monitors that throttle above {@link #REPORT_MAX_QPS}. */
   static RoomObjects register(Runtime runtime, double reportMaxQps) {
     Clock clock = runtime.clock();
-    return RoomObjects.register(runtime, monitor(clock, reportMaxQps),
-        monitor(clock, reportMaxQps));
+    return RoomObjects.register(
+        runtime, monitor(clock, reportMaxQps), monitor(clock, reportMaxQps));
   }
 
   private static ThresholdMonitor monitor(Clock clock, double maxQps) {
-    return ThresholdMonitor.builder().maxQps(maxQps)
-        .signal(ThroughputSignal.TEN_SECOND_WINDOW).clock(clock).build();
+    return ThresholdMonitor.builder()
+        .maxQps(maxQps)
+        .signal(ThroughputSignal.TEN_SECOND_WINDOW)
+        .clock(clock)
+        .build();
   }
 
   /**
@@ -103,40 +107,43 @@ public final class ObjectCoordination implements Coordination {
   }
 
   /**
-   * Stubs of the room objects of the coordinator at {@code uri}: every call signed with
-   * {@code secret} (null: unsigned), {@code https://} coordinators' certificates checked against
-   * the PEM files {@code trust} (empty: the JVM's trust store).
+   * Stubs of the room objects of the coordinator at {@code uri}: every call signed with {@code
+   * secret} (null: unsigned), {@code https://} coordinators' certificates checked against the PEM
+   * files {@code trust} (empty: the JVM's trust store).
    */
-  public static ObjectCoordination remote(URI uri, Duration timeout, SharedSecret secret,
-      List<Path> trust) {
-    var transport = HttpObjectTransport.builder(uri).timeout(timeout)
-        .trust(trust.toArray(Path[]::new));
+  public static ObjectCoordination remote(
+      URI uri, Duration timeout, SharedSecret secret, List<Path> trust) {
+    var transport =
+        HttpObjectTransport.builder(uri).timeout(timeout).trust(trust.toArray(Path[]::new));
     if (secret != null) {
       transport.secret(secret);
     }
     RemoteObjects remote = RemoteObjects.over(transport.build());
-    return new ObjectCoordination(new Stubs() {
-      @Override
-      public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
-        return remote.get(RoomObjects.DATA_CENTER_NAMESPACE, DataCenterCoordinator.class,
-            RoomObjects.dataCenterObjectName(roomId, dataCenter));
-      }
+    return new ObjectCoordination(
+        new Stubs() {
+          @Override
+          public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
+            return remote.get(
+                RoomObjects.DATA_CENTER_NAMESPACE,
+                DataCenterCoordinator.class,
+                RoomObjects.dataCenterObjectName(roomId, dataCenter));
+          }
 
-      @Override
-      public RoomCounter counter(CounterKey key) {
-        return remote.get(RoomObjects.COUNTER_NAMESPACE, RoomCounter.class, key.objectName());
-      }
+          @Override
+          public RoomCounter counter(CounterKey key) {
+            return remote.get(RoomObjects.COUNTER_NAMESPACE, RoomCounter.class, key.objectName());
+          }
 
-      @Override
-      public void close() {
-        remote.close();
-      }
-    });
+          @Override
+          public void close() {
+            remote.close();
+          }
+        });
   }
 
   /**
-   * Serves the room objects of {@code runtime} over HTTP without authentication: only on a
-   * loopback address (tests, one host).
+   * Serves the room objects of {@code runtime} over HTTP without authentication: only on a loopback
+   * address (tests, one host).
    */
   public static HttpObjectServer serve(Runtime runtime, String host, int port) {
     return serve(runtime, host, port, List.of(), null, null);
@@ -144,22 +151,29 @@ public final class ObjectCoordination implements Coordination {
 
   /**
    * Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. Only
-   * the gateways' RPC surface is exported (the data-center and counter objects; the global
-   * object is called by the data-center objects inside this process). With {@code secrets} every
-   * call must be signed with one of them (several during a rotation); without, the server refuses
-   * any non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve
-   * HTTPS.
+   * the gateways' RPC surface is exported (the data-center and counter objects; the global object
+   * is called by the data-center objects inside this process). With {@code secrets} every call must
+   * be signed with one of them (several during a rotation); without, the server refuses any
+   * non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve HTTPS.
    */
-  public static HttpObjectServer serve(Runtime runtime, String host, int port,
-      List<SharedSecret> secrets, Path tlsCert, Path tlsKey) {
+  public static HttpObjectServer serve(
+      Runtime runtime,
+      String host,
+      int port,
+      List<SharedSecret> secrets,
+      Path tlsCert,
+      Path tlsKey) {
     register(runtime, REPORT_MAX_QPS);
-    var server = HttpObjectServer.builder(runtime.transport())
-        .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
-        .secret(secrets.toArray(SharedSecret[]::new)).host(host).port(port);
+    var server =
+        HttpObjectServer.builder(runtime.transport())
+            .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+            .secret(secrets.toArray(SharedSecret[]::new))
+            .host(host)
+            .port(port);
     if (tlsCert != null || tlsKey != null) {
       if (tlsCert == null || tlsKey == null) {
-        throw new IllegalArgumentException("coordinator TLS needs both a PEM certificate and its"
-            + " PEM private key");
+        throw new IllegalArgumentException(
+            "coordinator TLS needs both a PEM certificate and its" + " PEM private key");
       }
       server.tls(tlsCert, tlsKey);
     }
@@ -168,8 +182,15 @@ public final class ObjectCoordination implements Coordination {
     } catch (IllegalArgumentException e) {
       throw e; // refused before binding (no secret on a non-loopback address): say so as is
     } catch (RuntimeException e) {
-      throw new IllegalStateException("coordinator: cannot listen on " + host + ":" + port
-          + " (" + e.getMessage() + "); is another process using the port?", e);
+      throw new IllegalStateException(
+          "coordinator: cannot listen on "
+              + host
+              + ":"
+              + port
+              + " ("
+              + e.getMessage()
+              + "); is another process using the port?",
+          e);
     }
   }
 
@@ -180,14 +201,15 @@ public final class ObjectCoordination implements Coordination {
   }
 
   @Override
-  public CompletionStage<ReportReply> report(String roomId,
-      io.anteroom.room.WorkerReport report) {
+  public CompletionStage<ReportReply> report(String roomId, io.anteroom.room.WorkerReport report) {
     RoomConfig config = configs.get(roomId);
     if (config == null) {
       return unknown(roomId);
     }
     try {
-      return stubs.dataCenter(roomId, report.dataCenter()).reportAsync(config, report)
+      return stubs
+          .dataCenter(roomId, report.dataCenter())
+          .reportAsync(config, report)
           .thenApply(r -> new ReportReply(r.state(), r.throttle()));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e); // transport refused the call at once
@@ -208,8 +230,8 @@ public final class ObjectCoordination implements Coordination {
   }
 
   private static <T> CompletableFuture<T> unknown(String roomId) {
-    return CompletableFuture.failedFuture(new IllegalStateException("room \"" + roomId
-        + "\" was not announced with configure()"));
+    return CompletableFuture.failedFuture(
+        new IllegalStateException("room \"" + roomId + "\" was not announced with configure()"));
   }
 
   @Override

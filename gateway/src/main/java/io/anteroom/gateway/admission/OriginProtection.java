@@ -10,13 +10,13 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Origin protection of one room (off by default): watches the origin through the gateway and
- * lowers the room's effective new users per minute by AIMD while the origin is slow (median
- * latency above {@code maxLatencyMillis}, 10 s window) or failing (share of 5xx answers above
- * {@code maxErrorRatio} since the last tick); it raises it again slowly, never above the
- * configured {@code newUsersPerMinute} nor below {@code minNewUsersPerMinute}. The limit is a
- * rate: {@code effective per minute = 60 × pace.rate()}, with the controller's interval clamped
- * to {@code [60 s / configured, 60 s / minimum]}.
+ * Origin protection of one room (off by default): watches the origin through the gateway and lowers
+ * the room's effective new users per minute by AIMD while the origin is slow (median latency above
+ * {@code maxLatencyMillis}, 10 s window) or failing (share of 5xx answers above {@code
+ * maxErrorRatio} since the last tick); it raises it again slowly, never above the configured {@code
+ * newUsersPerMinute} nor below {@code minNewUsersPerMinute}. The limit is a rate: {@code effective
+ * per minute = 60 × pace.rate()}, with the controller's interval clamped to {@code [60 s /
+ * configured, 60 s / minimum]}.
  *
  * <p>Thread safety: recording is lock-free (monitor and adders); {@link #tick} is called from one
  * timer and holds this object's monitor.
@@ -37,15 +37,20 @@ public final class OriginProtection {
     this.configured = room.newUsersPerMinute();
     this.minimum = Math.min(configured, p.minNewUsersPerMinute());
     this.maxErrorRatio = p.maxErrorRatio();
-    this.latency = ThresholdMonitor.builder()
-        .maxLatency(Duration.ofMillis(p.maxLatencyMillis()))
-        .signal(ThroughputSignal.TEN_SECOND_WINDOW).clock(clock).build();
-    this.pace = AimdRateController.builder()
-        .minInterval(Duration.ofNanos(60_000_000_000L / configured))
-        .maxInterval(Duration.ofNanos(60_000_000_000L / minimum))
-        .increasePerSecond(configured / 60.0 / 120.0) // back to full speed in about 2 minutes
-        .jitter(0)
-        .clock(clock).build();
+    this.latency =
+        ThresholdMonitor.builder()
+            .maxLatency(Duration.ofMillis(p.maxLatencyMillis()))
+            .signal(ThroughputSignal.TEN_SECOND_WINDOW)
+            .clock(clock)
+            .build();
+    this.pace =
+        AimdRateController.builder()
+            .minInterval(Duration.ofNanos(60_000_000_000L / configured))
+            .maxInterval(Duration.ofNanos(60_000_000_000L / minimum))
+            .increasePerSecond(configured / 60.0 / 120.0) // back to full speed in about 2 minutes
+            .jitter(0)
+            .clock(clock)
+            .build();
     this.effective = configured;
   }
 

@@ -5,21 +5,21 @@ import io.anteroom.gateway.config.QueueingMethod;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The gateway's view of one room's admission logic: everything the HTTP edge asks of the room
- * core, with tickets as opaque plaintext bytes (the edge seals and opens them; the room core
- * owns their content). All formulas live behind this interface, in the {@code room} module.
+ * The gateway's view of one room's admission logic: everything the HTTP edge asks of the room core,
+ * with tickets as opaque plaintext bytes (the edge seals and opens them; the room core owns their
+ * content). All formulas live behind this interface, in the {@code room} module.
  *
- * <p>Threading: called from Vert.x event loops concurrently. {@link #decide} must not block; for
- * an admitted session it completes at once, otherwise it may complete later on any thread.
+ * <p>Threading: called from Vert.x event loops concurrently. {@link #decide} must not block; for an
+ * admitted session it completes at once, otherwise it may complete later on any thread.
  */
 public interface RoomGate extends AutoCloseable {
 
   /**
    * Decides for one request: {@code ticket} is the opened cookie, or null for a new user. An
-   * admitted user with a live session is answered with an already completed stage (the hot path:
-   * no remote call); others may wait for a counter object. A user the room core queues gets
-   * the room's {@code queueingMethod} ({@link Outcome#queued}). Never fails for bad input; a
-   * failure of the coordination is handled inside by the room's {@code failMode}.
+   * admitted user with a live session is answered with an already completed stage (the hot path: no
+   * remote call); others may wait for a counter object. A user the room core queues gets the room's
+   * {@code queueingMethod} ({@link Outcome#queued}). Never fails for bad input; a failure of the
+   * coordination is handled inside by the room's {@code failMode}.
    */
   CompletionStage<Verdict> decide(byte[] ticket, long nowMillis);
 
@@ -33,14 +33,14 @@ public interface RoomGate extends AutoCloseable {
   void reconfigure(RoomSettings settings);
 
   /**
-   * Sets the new users per minute in force (origin protection), at most the configured value;
-   * takes effect from the next minute's pool.
+   * Sets the new users per minute in force (origin protection), at most the configured value; takes
+   * effect from the next minute's pool.
    */
   void limitNewUsersPerMinute(int effective);
 
   /**
-   * Called about four times a second with the current time: background work such as sending
-   * reports when due. Must not block.
+   * Called about four times a second with the current time: background work such as sending reports
+   * when due. Must not block.
    */
   default void tick(long nowMillis) {}
 
@@ -74,33 +74,43 @@ public interface RoomGate extends AutoCloseable {
   }
 
   /**
-   * A decision: the outcome, the ticket to set (null: clear the cookie), and for queued users
-   * what the queue page shows.
+   * A decision: the outcome, the ticket to set (null: clear the cookie), and for queued users what
+   * the queue page shows.
    */
   record Verdict(Outcome outcome, byte[] ticket, QueueView queue) {}
 
   /**
    * What a queued user is told (the JSON fields of the queue response).
    *
-   * @param waitTimeKnown       false while no admissions have been seen yet
-   * @param waitTimeMinutes     estimated wait of this user's bucket
-   * @param lastUpdatedMillis   when the room state this is based on was computed
-   * @param queueIsFull         the site is at its limits: no free slots right now
+   * @param waitTimeKnown false while no admissions have been seen yet
+   * @param waitTimeMinutes estimated wait of this user's bucket
+   * @param lastUpdatedMillis when the room state this is based on was computed
+   * @param queueIsFull the site is at its limits: no free slots right now
    */
-  record QueueView(boolean waitTimeKnown, int waitTimeMinutes, int waitTime25Percentile,
-      int waitTime50Percentile, int waitTime75Percentile, long lastUpdatedMillis,
+  record QueueView(
+      boolean waitTimeKnown,
+      int waitTimeMinutes,
+      int waitTime25Percentile,
+      int waitTime50Percentile,
+      int waitTime75Percentile,
+      long lastUpdatedMillis,
       boolean queueIsFull) {}
 
   /**
    * A room's state for operators.
    *
-   * @param status                      {@code not_queueing}, {@code queueing} or {@code suspended}
-   * @param degraded                    the coordinator is unreachable; decisions use the last
-   *                                    known state per {@code failMode}
-   * @param effectiveNewUsersPerMinute  the admission rate in force (lower than configured while
-   *                                    origin protection is holding it back)
+   * @param status {@code not_queueing}, {@code queueing} or {@code suspended}
+   * @param degraded the coordinator is unreachable; decisions use the last known state per {@code
+   *     failMode}
+   * @param effectiveNewUsersPerMinute the admission rate in force (lower than configured while
+   *     origin protection is holding it back)
    */
-  record RoomStatus(String status, long estimatedQueuedUsers, long estimatedTotalActiveUsers,
-      int maxEstimatedTimeMinutes, boolean degraded, int effectiveNewUsersPerMinute,
+  record RoomStatus(
+      String status,
+      long estimatedQueuedUsers,
+      long estimatedTotalActiveUsers,
+      int maxEstimatedTimeMinutes,
+      boolean degraded,
+      int effectiveNewUsersPerMinute,
       long lastUpdatedMillis) {}
 }

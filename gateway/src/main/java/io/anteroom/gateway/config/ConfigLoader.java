@@ -1,17 +1,18 @@
 package io.anteroom.gateway.config;
 
-import io.anteroom.gateway.match.Cidr;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.config.GatewayConfig.AdminSettings;
 import io.anteroom.gateway.config.GatewayConfig.HostPort;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
 import io.anteroom.gateway.config.GatewayConfig.TicketKey;
+import io.anteroom.gateway.match.Cidr;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Optional;
-import io.anteroom.gateway.admin.AdminToken;
 
 /**
  * Reads and validates the YAML configuration. Every problem is reported at once, each naming the
@@ -53,8 +53,8 @@ public final class ConfigLoader {
     try {
       root = YAML.readTree(yaml);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(source + ": not valid YAML: " + e.getOriginalMessage()
-          + locationOf(e), e);
+      throw new IllegalArgumentException(
+          source + ": not valid YAML: " + e.getOriginalMessage() + locationOf(e), e);
     }
     if (root == null || root.isMissingNode() || root.isNull()) {
       root = JsonNodeFactory.instance.objectNode();
@@ -112,12 +112,21 @@ public final class ConfigLoader {
     ConfigNode admin = o.object("admin");
     String token = admin.string("token", "");
     if (!token.isEmpty() && token.strip().length() < AdminToken.MIN_LENGTH) {
-      admin.error("token", "is " + token.strip().length() + " characters; at least "
-          + AdminToken.MIN_LENGTH + " are required (e.g. openssl rand -hex 16), or leave it out to"
-          + " have one generated into dataDir/" + AdminToken.FILE);
+      admin.error(
+          "token",
+          "is "
+              + token.strip().length()
+              + " characters; at least "
+              + AdminToken.MIN_LENGTH
+              + " are required (e.g. openssl rand -hex 16), or leave it out to"
+              + " have one generated into dataDir/"
+              + AdminToken.FILE);
     }
-    var adminSettings = new AdminSettings(admin.hostPort("listen", "127.0.0.1:9090"),
-        token.strip(), admin.bool("protectMetrics", false));
+    var adminSettings =
+        new AdminSettings(
+            admin.hostPort("listen", "127.0.0.1:9090"),
+            token.strip(),
+            admin.bool("protectMetrics", false));
     admin.rejectUnknown();
     var keys = new ArrayList<TicketKey>();
     var keyIds = new HashSet<Integer>();
@@ -132,16 +141,23 @@ public final class ConfigLoader {
       }
       k.rejectUnknown();
     }
-    Optional<Path> templatesDir = Optional.ofNullable(o.string("templatesDir", null))
-        .map(Path::of);
-    templatesDir.ifPresent(t -> {
-      if (!Files.isDirectory(t)) {
-        o.error("templatesDir", "\"" + t + "\" is not a directory");
-      } else if (dataDir.toAbsolutePath().normalize().startsWith(t.toAbsolutePath().normalize())) {
-        o.error("templatesDir", "\"" + t + "\" contains dataDir (ticket keys, admin token): use"
-            + " a directory of templates only");
-      }
-    });
+    Optional<Path> templatesDir = Optional.ofNullable(o.string("templatesDir", null)).map(Path::of);
+    templatesDir.ifPresent(
+        t -> {
+          if (!Files.isDirectory(t)) {
+            o.error("templatesDir", "\"" + t + "\" is not a directory");
+          } else if (dataDir
+              .toAbsolutePath()
+              .normalize()
+              .startsWith(t.toAbsolutePath().normalize())) {
+            o.error(
+                "templatesDir",
+                "\""
+                    + t
+                    + "\" contains dataDir (ticket keys, admin token): use"
+                    + " a directory of templates only");
+          }
+        });
     var templates = new TemplateDirectory(templatesDir);
     var trustedProxies = new ArrayList<String>();
     var proxies = o.strings("trustedProxies");
@@ -175,15 +191,28 @@ public final class ConfigLoader {
       }
       for (Route route : room.routes()) {
         if (!routes.add(route)) {
-          r.error("path", "route " + route.host() + route.path()
-              + " is already used by another room; each host + path prefix leads to one room");
+          r.error(
+              "path",
+              "route "
+                  + route.host()
+                  + route.path()
+                  + " is already used by another room; each host + path prefix leads to one room");
         }
       }
       rooms.add(room);
     }
     o.rejectUnknown();
-    return new GatewayConfig(listen, origin, dataDir, adminSettings, keys, originTimeout, drain,
-        rooms, templatesDir, trustedProxies);
+    return new GatewayConfig(
+        listen,
+        origin,
+        dataDir,
+        adminSettings,
+        keys,
+        originTimeout,
+        drain,
+        rooms,
+        templatesDir,
+        trustedProxies);
   }
 
   private static String locationOf(JsonProcessingException e) {

@@ -3,11 +3,11 @@ package io.anteroom.gateway.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.anteroom.gateway.config.GatewayConfig.HostPort;
+import io.anteroom.gateway.match.RequestTarget;
+import io.anteroom.gateway.match.RequestTargetResult;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
-import io.anteroom.gateway.match.RequestTarget;
-import io.anteroom.gateway.match.RequestTargetResult;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -18,8 +18,8 @@ import java.util.function.Function;
 
 /**
  * A YAML mapping being read. Each reader returns the value, or the fallback after recording one
- * error that names the key path ({@code rooms[0].strategy}), what was found and what is allowed;
- * it remembers which keys were read, so that {@link #rejectUnknown} reports the others.
+ * error that names the key path ({@code rooms[0].strategy}), what was found and what is allowed; it
+ * remembers which keys were read, so that {@link #rejectUnknown} reports the others.
  */
 final class ConfigNode {
   private final JsonNode node;
@@ -85,8 +85,8 @@ final class ConfigNode {
   }
 
   int integer(String name, int fallback, int min, int max) {
-    Integer v = scalar(name, fallback, "a whole number from " + min + " to " + max,
-        ConfigNode::asInteger);
+    Integer v =
+        scalar(name, fallback, "a whole number from " + min + " to " + max, ConfigNode::asInteger);
     if (v < min || v > max) {
       error(name, v + " is out of range; allowed: " + min + " to " + max);
       return fallback;
@@ -96,7 +96,8 @@ final class ConfigNode {
 
   private static Integer asInteger(JsonNode n) {
     return n.canConvertToInt() && (n.isIntegralNumber() || n.asText().matches("-?\\d+"))
-        ? Integer.valueOf(n.asInt()) : null;
+        ? Integer.valueOf(n.asInt())
+        : null;
   }
 
   /** A number; the range is checked elsewhere (the room core). */
@@ -105,8 +106,7 @@ final class ConfigNode {
   }
 
   double decimal(String name, double fallback, double min, double max) {
-    Double v = scalar(name, fallback, "a number from " + min + " to " + max,
-        ConfigNode::asDecimal);
+    Double v = scalar(name, fallback, "a number from " + min + " to " + max, ConfigNode::asDecimal);
     if (!(v >= min && v <= max)) {
       error(name, v + " is out of range; allowed: " + min + " to " + max);
       return fallback;
@@ -126,12 +126,18 @@ final class ConfigNode {
   }
 
   boolean bool(String name, boolean fallback) {
-    return scalar(name, fallback, "true or false", n -> n.isBoolean() ? n.asBoolean()
-        : switch (n.asText()) {
-          case "true" -> Boolean.TRUE;
-          case "false" -> Boolean.FALSE;
-          default -> null;
-        });
+    return scalar(
+        name,
+        fallback,
+        "true or false",
+        n ->
+            n.isBoolean()
+                ? n.asBoolean()
+                : switch (n.asText()) {
+                  case "true" -> Boolean.TRUE;
+                  case "false" -> Boolean.FALSE;
+                  default -> null;
+                });
   }
 
   /** One of {@code allowed}, written in the file as {@code configName}. */
@@ -144,15 +150,20 @@ final class ConfigNode {
       }
       names.add(configName.apply(a));
     }
-    error(name, "\"" + v + "\" is not allowed; allowed: " + String.join(", ", names)
-        + suggestion(v, names));
+    error(
+        name,
+        "\""
+            + v
+            + "\" is not allowed; allowed: "
+            + String.join(", ", names)
+            + suggestion(v, names));
     return fallback;
   }
 
   /**
-   * A route's path prefix, in the normal form requests are compared in ({@link RequestTarget}):
-   * a prefix that no normalised request path can have ({@code //shop/}, {@code /./shop/},
-   * {@code /%73hop/}) would never match, so it is refused with its normal form.
+   * A route's path prefix, in the normal form requests are compared in ({@link RequestTarget}): a
+   * prefix that no normalised request path can have ({@code //shop/}, {@code /./shop/}, {@code
+   * /%73hop/}) would never match, so it is refused with its normal form.
    */
   String path(String name, String fallback) {
     String v = string(name, fallback);
@@ -166,8 +177,14 @@ final class ConfigNode {
     }
     switch (RequestTarget.parse(v, null, null)) {
       case RequestTarget t when !t.path().equals(v) -> {
-        error(name, "\"" + v + "\" is not in normal form; requests are routed on normalised"
-            + " paths, write \"" + t.path() + "\"");
+        error(
+            name,
+            "\""
+                + v
+                + "\" is not in normal form; requests are routed on normalised"
+                + " paths, write \""
+                + t.path()
+                + "\"");
         return fallback;
       }
       case RequestTarget t -> {
@@ -193,10 +210,15 @@ final class ConfigNode {
       case RequestTarget t when t.host() != null && (v.endsWith("]") || v.indexOf(':') < 0) -> {
         return v;
       }
-      case RequestTarget t -> error(name, "\"" + v + "\" is not a host name: write the name only"
-          + " (e.g. shop.example.com, no port, no scheme), or * for any host");
-      case RequestTargetResult.Rejected r -> error(name, "\"" + v + "\" is not a host name: "
-          + r.reason());
+      case RequestTarget t ->
+          error(
+              name,
+              "\""
+                  + v
+                  + "\" is not a host name: write the name only"
+                  + " (e.g. shop.example.com, no port, no scheme), or * for any host");
+      case RequestTargetResult.Rejected r ->
+          error(name, "\"" + v + "\" is not a host name: " + r.reason());
     }
     return fallback;
   }
@@ -228,16 +250,21 @@ final class ConfigNode {
     }
     try {
       URI u = new URI(v);
-      if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme()))
-          || u.getHost() == null) {
+      if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
         throw new URISyntaxException(v, "no http(s) scheme or host");
       }
-      if (u.getRawUserInfo() != null || u.getRawQuery() != null || u.getRawFragment() != null
+      if (u.getRawUserInfo() != null
+          || u.getRawQuery() != null
+          || u.getRawFragment() != null
           || !(u.getRawPath() == null || u.getRawPath().isEmpty() || u.getRawPath().equals("/"))) {
         // credentials would be logged and shown by the admin API; a path or query would be
         // silently ignored (requests keep their own)
-        error(name, "\"" + v + "\" must be only scheme://host[:port] (no user information,"
-            + " path, query or fragment)");
+        error(
+            name,
+            "\""
+                + v
+                + "\" must be only scheme://host[:port] (no user information,"
+                + " path, query or fragment)");
         return Optional.empty();
       }
       return Optional.of(u);
@@ -268,12 +295,13 @@ final class ConfigNode {
   ConfigNode object(String name) {
     JsonNode v = get(name);
     if (v != null && !v.isObject()) {
-      error(name, "expected a mapping (key: value lines), found "
-          + v.getNodeType().toString().toLowerCase());
+      error(
+          name,
+          "expected a mapping (key: value lines), found "
+              + v.getNodeType().toString().toLowerCase());
       v = null;
     }
-    return new ConfigNode(v == null ? JsonNodeFactory.instance.objectNode() : v, key(name),
-        errors);
+    return new ConfigNode(v == null ? JsonNodeFactory.instance.objectNode() : v, key(name), errors);
   }
 
   List<ConfigNode> objects(String name) {
@@ -283,8 +311,10 @@ final class ConfigNode {
       return out;
     }
     if (!v.isArray()) {
-      error(name, "expected a list (lines starting with '- '), found "
-          + v.getNodeType().toString().toLowerCase());
+      error(
+          name,
+          "expected a list (lines starting with '- '), found "
+              + v.getNodeType().toString().toLowerCase());
       return out;
     }
     for (int i = 0; i < v.size(); i++) {
@@ -323,8 +353,9 @@ final class ConfigNode {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String k = it.next();
       if (!known.contains(k)) {
-        error(k, "unknown key" + suggestion(k, known) + "; allowed here: "
-            + String.join(", ", known));
+        error(
+            k,
+            "unknown key" + suggestion(k, known) + "; allowed here: " + String.join(", ", known));
       }
     }
   }
@@ -340,7 +371,8 @@ final class ConfigNode {
       }
     }
     return best != null && bestDistance <= Math.max(2, wrong.length() / 3)
-        ? " (did you mean \"" + best + "\"?)" : "";
+        ? " (did you mean \"" + best + "\"?)"
+        : "";
   }
 
   /** Edit distance, for "did you mean". */
@@ -353,8 +385,10 @@ final class ConfigNode {
     for (int i = 1; i <= a.length(); i++) {
       cur[0] = i;
       for (int j = 1; j <= b.length(); j++) {
-        int cost = Character.toLowerCase(a.charAt(i - 1)) == Character.toLowerCase(b.charAt(j - 1))
-            ? 0 : 1;
+        int cost =
+            Character.toLowerCase(a.charAt(i - 1)) == Character.toLowerCase(b.charAt(j - 1))
+                ? 0
+                : 1;
         cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
       }
       int[] t = prev;

@@ -1,8 +1,8 @@
 package io.anteroom.gateway.config;
 
 /**
- * What a room does with new and queued users while its coordinator is unreachable (room key
- * {@code failMode}); admitted users are always served.
+ * What a room does with new and queued users while its coordinator is unreachable (room key {@code
+ * failMode}); admitted users are always served.
  */
 public enum FailMode {
   /** Decide from the last known state with even split (one fallback worker per process). */

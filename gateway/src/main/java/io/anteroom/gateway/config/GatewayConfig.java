@@ -17,16 +17,17 @@ import java.util.Optional;
  * GatewayConfig quick = ConfigLoader.forOrigin(URI.create("http://127.0.0.1:3000"));
  * }</pre>
  *
- * @param listen      address the public listener binds, {@code host:port}
- * @param origin      default upstream for rooms without their own {@code origin}
- * @param dataDir     directory for SQLite storage and generated ticket keys
- * @param admin       admin listener and its bearer token
- * @param ticketKeys  configured ticket keys (first one seals); empty = generated into {@code dataDir}
+ * @param listen address the public listener binds, {@code host:port}
+ * @param origin default upstream for rooms without their own {@code origin}
+ * @param dataDir directory for SQLite storage and generated ticket keys
+ * @param admin admin listener and its bearer token
+ * @param ticketKeys configured ticket keys (first one seals); empty = generated into {@code
+ *     dataDir}
  * @param originTimeoutSeconds how long the origin may take to answer before a 504
  * @param drainSeconds how long a graceful shutdown waits for in-flight requests
- * @param rooms       the protected rooms, in routing order
- * @param trustedProxies CIDR blocks of proxies in front of the gateway whose
- *     {@code X-Forwarded-For/-Proto/-Host} are believed; empty: none
+ * @param rooms the protected rooms, in routing order
+ * @param trustedProxies CIDR blocks of proxies in front of the gateway whose {@code
+ *     X-Forwarded-For/-Proto/-Host} are believed; empty: none
  * @param templatesDir the only directory rooms' {@code template}s are read from; empty: the
  *     built-in page only
  */
@@ -54,19 +55,45 @@ public record GatewayConfig(
   }
 
   GatewayConfig withRooms(List<RoomSettings> newRooms) {
-    return new GatewayConfig(listen, origin, dataDir, admin, ticketKeys, originTimeoutSeconds,
-        drainSeconds, newRooms, templatesDir, trustedProxies);
+    return new GatewayConfig(
+        listen,
+        origin,
+        dataDir,
+        admin,
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        newRooms,
+        templatesDir,
+        trustedProxies);
   }
 
   public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
-    return new GatewayConfig(newListen, origin, dataDir,
-        new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics()), ticketKeys,
-        originTimeoutSeconds, drainSeconds, rooms, templatesDir, trustedProxies);
+    return new GatewayConfig(
+        newListen,
+        origin,
+        dataDir,
+        new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics()),
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        rooms,
+        templatesDir,
+        trustedProxies);
   }
 
   public GatewayConfig withDataDir(Path newDataDir) {
-    return new GatewayConfig(listen, origin, newDataDir, admin, ticketKeys, originTimeoutSeconds,
-        drainSeconds, rooms, templatesDir, trustedProxies);
+    return new GatewayConfig(
+        listen,
+        origin,
+        newDataDir,
+        admin,
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        rooms,
+        templatesDir,
+        trustedProxies);
   }
 
   /** A {@code host:port} pair to bind or to reach. */
@@ -78,8 +105,8 @@ public record GatewayConfig(
   }
 
   /**
-   * Admin listener; {@code token} empty means a token is generated into {@code dataDir};
-   * {@code protectMetrics} makes {@code /metrics} require it too.
+   * Admin listener; {@code token} empty means a token is generated into {@code dataDir}; {@code
+   * protectMetrics} makes {@code /metrics} require it too.
    */
   public record AdminSettings(HostPort listen, String token, boolean protectMetrics) {}
 
@@ -92,8 +119,8 @@ public record GatewayConfig(
   /**
    * One protected site. Field names are the YAML keys.
    *
-   * <p>Keys, defaults and ranges: {@link RoomKeys}, the one table the config file and the admin
-   * API read and write through.
+   * <p>Keys, defaults and ranges: {@link RoomKeys}, the one table the config file and the admin API
+   * read and write through.
    */
   public record RoomSettings(
       String id,
@@ -143,18 +170,40 @@ public record GatewayConfig(
     }
 
     public RoomSettings withSwitches(boolean newSuspended, boolean newQueueAll) {
-      return new RoomSettings(id, host, path, additionalRoutes, origin, totalActiveUsers,
-          newUsersPerMinute, sessionDurationMinutes, queueRefreshSeconds, queueTimeoutMinutes,
-          strategy, curveFactor, queueingMethod, newQueueAll, newSuspended, disableSessionRenewal,
-          cookieSuffix, cookieSameSite, cookieSecure, template, jsonResponse, bypass, failMode,
-          originProtection, queueStatusMaxQps, queueStatusMaxLatencyMillis,
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          totalActiveUsers,
+          newUsersPerMinute,
+          sessionDurationMinutes,
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          queueingMethod,
+          newQueueAll,
+          newSuspended,
+          disableSessionRenewal,
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          template,
+          jsonResponse,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds);
     }
   }
 
   /**
-   * Traffic that skips the room entirely and is not counted. Every condition that is set must
-   * match (AND); a room bypasses a request when any of its rules matches (OR).
+   * Traffic that skips the room entirely and is not counted. Every condition that is set must match
+   * (AND); a room bypasses a request when any of its rules matches (OR).
    */
   public record BypassRule(
       Optional<String> path,
@@ -165,12 +214,12 @@ public record GatewayConfig(
       Optional<String> cidr) {}
 
   /**
-   * Origin protection (off by default): lowers the effective new users per minute by AIMD when
-   * the origin's median latency exceeds {@code maxLatencyMillis} or its 5xx share exceeds
-   * {@code maxErrorRatio}; never above the configured limits.
+   * Origin protection (off by default): lowers the effective new users per minute by AIMD when the
+   * origin's median latency exceeds {@code maxLatencyMillis} or its 5xx share exceeds {@code
+   * maxErrorRatio}; never above the configured limits.
    */
-  public record OriginProtection(boolean enabled, int maxLatencyMillis, double maxErrorRatio,
-      int minNewUsersPerMinute) {
+  public record OriginProtection(
+      boolean enabled, int maxLatencyMillis, double maxErrorRatio, int minNewUsersPerMinute) {
     static final OriginProtection OFF = new OriginProtection(false, 1000, 0.05, 1);
   }
 }

@@ -1,17 +1,15 @@
 package io.anteroom.gateway.config;
 
-import io.anteroom.gateway.match.Cidr;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import io.anteroom.gateway.config.GatewayConfig.OriginProtection;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.anteroom.gateway.match.Cidr;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,23 +22,23 @@ import java.util.regex.Pattern;
 
 /**
  * The one table of a room's settings: each key's name, type, default, range or choices, how it is
- * read (the YAML file and the admin API's body) and written (the admin API's JSON, which reads
- * back to the same settings). {@link ConfigLoader} and the admin API both go through it, in the
- * order of {@link RoomSettings}' components.
+ * read (the YAML file and the admin API's body) and written (the admin API's JSON, which reads back
+ * to the same settings). {@link ConfigLoader} and the admin API both go through it, in the order of
+ * {@link RoomSettings}' components.
  *
  * <p>Keys the room core owns ({@link RoomConfig}: T, N, S, R, queue timeout, strategy, curve
- * factor, session renewal) are read here by type only: their ranges and cross-key rules are
- * {@link RoomConfig}'s, checked by building one as the keys are read (an error names the key
- * whose value broke the rule), and their defaults are {@link RoomConfig.Builder}'s, except T, N
- * and S, which the builder requires and the gateway defaults (1000, = T, 5).
+ * factor, session renewal) are read here by type only: their ranges and cross-key rules are {@link
+ * RoomConfig}'s, checked by building one as the keys are read (an error names the key whose value
+ * broke the rule), and their defaults are {@link RoomConfig.Builder}'s, except T, N and S, which
+ * the builder requires and the gateway defaults (1000, = T, 5).
  */
 final class RoomKeys {
 
   private RoomKeys() {}
 
   /** The room core's defaults, read off a config built with only its required keys set. */
-  private static final RoomConfig CORE_DEFAULTS = requiredOnly(RoomConfig.builder("defaults"))
-      .build();
+  private static final RoomConfig CORE_DEFAULTS =
+      requiredOnly(RoomConfig.builder("defaults")).build();
 
   private static final Pattern ROOM_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern COOKIE_SUFFIX = Pattern.compile("[A-Za-z0-9_-]{0,32}");
@@ -59,11 +57,16 @@ final class RoomKeys {
    * One room key.
    *
    * @param fallback the default (may depend on keys read before it)
-   * @param core     how the value goes into the room core's {@link RoomConfig.Builder}; null for
-   *                 keys the gateway owns
+   * @param core how the value goes into the room core's {@link RoomConfig.Builder}; null for keys
+   *     the gateway owns
    */
-  record Key<T>(String name, Function<Values, T> fallback, Reader<T> reader, Writer<T> writer,
-      Function<RoomSettings, T> getter, BiConsumer<RoomConfig.Builder, T> core) {}
+  record Key<T>(
+      String name,
+      Function<Values, T> fallback,
+      Reader<T> reader,
+      Writer<T> writer,
+      Function<RoomSettings, T> getter,
+      BiConsumer<RoomConfig.Builder, T> core) {}
 
   /** The values read so far, by key. */
   static final class Values {
@@ -84,126 +87,254 @@ final class RoomKeys {
   private static final Writer<Double> DECIMAL = ObjectNode::put;
   private static final Writer<Boolean> BOOL = ObjectNode::put;
 
-  private static <T> Key<T> key(String name, Function<Values, T> fallback, Reader<T> reader,
-      Writer<T> writer, Function<RoomSettings, T> getter) {
+  private static <T> Key<T> key(
+      String name,
+      Function<Values, T> fallback,
+      Reader<T> reader,
+      Writer<T> writer,
+      Function<RoomSettings, T> getter) {
     return new Key<>(name, fallback, reader, writer, getter, null);
   }
 
-  private static Key<Integer> ranged(String name, int fallback, int min, int max,
-      Function<RoomSettings, Integer> getter) {
+  private static Key<Integer> ranged(
+      String name, int fallback, int min, int max, Function<RoomSettings, Integer> getter) {
     return key(name, v -> fallback, (n, k, f, v) -> n.integer(k, f, min, max), INT, getter);
   }
 
-  private static Key<Boolean> bool(String name, boolean fallback,
-      Function<RoomSettings, Boolean> getter) {
+  private static Key<Boolean> bool(
+      String name, boolean fallback, Function<RoomSettings, Boolean> getter) {
     return key(name, v -> fallback, (n, k, f, v) -> n.bool(k, f), BOOL, getter);
   }
 
-  private static Key<Integer> core(String name, Function<Values, Integer> fallback,
-      Function<RoomSettings, Integer> getter, BiConsumer<RoomConfig.Builder, Integer> core) {
+  private static Key<Integer> core(
+      String name,
+      Function<Values, Integer> fallback,
+      Function<RoomSettings, Integer> getter,
+      BiConsumer<RoomConfig.Builder, Integer> core) {
     return new Key<>(name, fallback, (n, k, f, v) -> n.integer(k, f), INT, getter, core);
   }
 
-  private static <E extends Enum<E>> Key<E> choice(String name, E fallback, Class<E> type,
-      Function<E, String> configName, Function<RoomSettings, E> getter) {
+  private static <E extends Enum<E>> Key<E> choice(
+      String name,
+      E fallback,
+      Class<E> type,
+      Function<E, String> configName,
+      Function<RoomSettings, E> getter) {
     List<E> allowed = List.of(type.getEnumConstants());
-    return key(name, v -> fallback, (n, k, f, v) -> n.choice(k, f, allowed, configName),
-        (o, k, e) -> o.put(k, configName.apply(e)), getter);
+    return key(
+        name,
+        v -> fallback,
+        (n, k, f, v) -> n.choice(k, f, allowed, configName),
+        (o, k, e) -> o.put(k, configName.apply(e)),
+        getter);
   }
 
   static final Key<String> ID = key("id", v -> "?", RoomKeys::readId, STRING, RoomSettings::id);
-  static final Key<String> HOST = key("host", v -> "*", (n, k, f, v) -> n.host(k, f), STRING,
-      RoomSettings::host);
-  static final Key<String> PATH = key("path", v -> "/", (n, k, f, v) -> n.path(k, f), STRING,
-      RoomSettings::path);
-  static final Key<List<Route>> ADDITIONAL_ROUTES = key("additionalRoutes", v -> List.of(),
-      RoomKeys::readRoutes, (o, k, routes) -> {
-        var a = o.putArray(k);
-        routes.forEach(rt -> a.addObject().put("host", rt.host()).put("path", rt.path()));
-      }, RoomSettings::additionalRoutes);
-  static final Key<Optional<URI>> ORIGIN = key("origin", v -> Optional.empty(),
-      (n, k, f, v) -> n.url(k), (o, k, u) -> u.ifPresent(x -> o.put(k, x.toString())),
-      RoomSettings::origin);
-  static final Key<Integer> TOTAL_ACTIVE_USERS = core("totalActiveUsers", v -> 1000,
-      RoomSettings::totalActiveUsers, RoomConfig.Builder::totalActiveUsers);
-  static final Key<Integer> NEW_USERS_PER_MINUTE = core("newUsersPerMinute",
-      v -> v.get(TOTAL_ACTIVE_USERS), RoomSettings::newUsersPerMinute,
-      RoomConfig.Builder::newUsersPerMinute);
-  static final Key<Integer> SESSION_DURATION_MINUTES = core("sessionDurationMinutes", v -> 5,
-      RoomSettings::sessionDurationMinutes, RoomConfig.Builder::sessionDurationMinutes);
-  static final Key<Integer> QUEUE_REFRESH_SECONDS = core("queueRefreshSeconds",
-      v -> CORE_DEFAULTS.queueRefreshSeconds(), RoomSettings::queueRefreshSeconds,
-      RoomConfig.Builder::queueRefreshSeconds);
-  static final Key<Integer> QUEUE_TIMEOUT_MINUTES = core("queueTimeoutMinutes",
-      v -> (int) CORE_DEFAULTS.queueTimeout().toMinutes(), RoomSettings::queueTimeoutMinutes,
-      (b, minutes) -> b.queueTimeout(Duration.ofMinutes(minutes)));
-  static final Key<StrategyKind> STRATEGY = new Key<>("strategy", v -> CORE_DEFAULTS.strategy(),
-      (n, k, f, v) -> n.choice(k, f, List.of(StrategyKind.values()), StrategyKind::configName),
-      (o, k, s) -> o.put(k, s.configName()), RoomSettings::strategy,
-      RoomConfig.Builder::strategy);
-  static final Key<Double> CURVE_FACTOR = new Key<>("curveFactor",
-      v -> CORE_DEFAULTS.curveFactor(), (n, k, f, v) -> n.decimal(k, f), DECIMAL,
-      RoomSettings::curveFactor, RoomConfig.Builder::curveFactor);
-  static final Key<QueueingMethod> QUEUEING_METHOD = choice("queueingMethod",
-      QueueingMethod.FIFO, QueueingMethod.class, QueueingMethod::configName,
-      RoomSettings::queueingMethod);
+  static final Key<String> HOST =
+      key("host", v -> "*", (n, k, f, v) -> n.host(k, f), STRING, RoomSettings::host);
+  static final Key<String> PATH =
+      key("path", v -> "/", (n, k, f, v) -> n.path(k, f), STRING, RoomSettings::path);
+  static final Key<List<Route>> ADDITIONAL_ROUTES =
+      key(
+          "additionalRoutes",
+          v -> List.of(),
+          RoomKeys::readRoutes,
+          (o, k, routes) -> {
+            var a = o.putArray(k);
+            routes.forEach(rt -> a.addObject().put("host", rt.host()).put("path", rt.path()));
+          },
+          RoomSettings::additionalRoutes);
+  static final Key<Optional<URI>> ORIGIN =
+      key(
+          "origin",
+          v -> Optional.empty(),
+          (n, k, f, v) -> n.url(k),
+          (o, k, u) -> u.ifPresent(x -> o.put(k, x.toString())),
+          RoomSettings::origin);
+  static final Key<Integer> TOTAL_ACTIVE_USERS =
+      core(
+          "totalActiveUsers",
+          v -> 1000,
+          RoomSettings::totalActiveUsers,
+          RoomConfig.Builder::totalActiveUsers);
+  static final Key<Integer> NEW_USERS_PER_MINUTE =
+      core(
+          "newUsersPerMinute",
+          v -> v.get(TOTAL_ACTIVE_USERS),
+          RoomSettings::newUsersPerMinute,
+          RoomConfig.Builder::newUsersPerMinute);
+  static final Key<Integer> SESSION_DURATION_MINUTES =
+      core(
+          "sessionDurationMinutes",
+          v -> 5,
+          RoomSettings::sessionDurationMinutes,
+          RoomConfig.Builder::sessionDurationMinutes);
+  static final Key<Integer> QUEUE_REFRESH_SECONDS =
+      core(
+          "queueRefreshSeconds",
+          v -> CORE_DEFAULTS.queueRefreshSeconds(),
+          RoomSettings::queueRefreshSeconds,
+          RoomConfig.Builder::queueRefreshSeconds);
+  static final Key<Integer> QUEUE_TIMEOUT_MINUTES =
+      core(
+          "queueTimeoutMinutes",
+          v -> (int) CORE_DEFAULTS.queueTimeout().toMinutes(),
+          RoomSettings::queueTimeoutMinutes,
+          (b, minutes) -> b.queueTimeout(Duration.ofMinutes(minutes)));
+  static final Key<StrategyKind> STRATEGY =
+      new Key<>(
+          "strategy",
+          v -> CORE_DEFAULTS.strategy(),
+          (n, k, f, v) -> n.choice(k, f, List.of(StrategyKind.values()), StrategyKind::configName),
+          (o, k, s) -> o.put(k, s.configName()),
+          RoomSettings::strategy,
+          RoomConfig.Builder::strategy);
+  static final Key<Double> CURVE_FACTOR =
+      new Key<>(
+          "curveFactor",
+          v -> CORE_DEFAULTS.curveFactor(),
+          (n, k, f, v) -> n.decimal(k, f),
+          DECIMAL,
+          RoomSettings::curveFactor,
+          RoomConfig.Builder::curveFactor);
+  static final Key<QueueingMethod> QUEUEING_METHOD =
+      choice(
+          "queueingMethod",
+          QueueingMethod.FIFO,
+          QueueingMethod.class,
+          QueueingMethod::configName,
+          RoomSettings::queueingMethod);
   static final Key<Boolean> QUEUE_ALL = bool("queueAll", false, RoomSettings::queueAll);
   static final Key<Boolean> SUSPENDED = bool("suspended", false, RoomSettings::suspended);
-  static final Key<Boolean> DISABLE_SESSION_RENEWAL = new Key<>("disableSessionRenewal",
-      v -> !CORE_DEFAULTS.sessionRenewal(), (n, k, f, v) -> n.bool(k, f), BOOL,
-      RoomSettings::disableSessionRenewal, (b, disable) -> b.sessionRenewal(!disable));
-  static final Key<String> COOKIE_SUFFIX_KEY = key("cookieSuffix", v -> "", (n, k, f, v) -> {
-    String suffix = n.string(k, f);
-    if (!COOKIE_SUFFIX.matcher(suffix).matches()) {
-      n.error(k, "\"" + suffix + "\" is not allowed; use up to 32 letters, digits, '-' or '_'");
-    }
-    return suffix;
-  }, STRING, RoomSettings::cookieSuffix);
-  static final Key<CookieSameSite> COOKIE_SAME_SITE = choice("cookieSameSite",
-      CookieSameSite.LAX, CookieSameSite.class, CookieSameSite::configName,
-      RoomSettings::cookieSameSite);
-  static final Key<Boolean> COOKIE_SECURE = bool("cookieSecure", false,
-      RoomSettings::cookieSecure);
-  /** A file name inside the gateway's templatesDir; ConfigLoader and Rooms check it exists there. */
-  static final Key<Optional<String>> TEMPLATE = key("template", v -> Optional.empty(),
-      (n, k, f, v) -> {
-        Optional<String> template = Optional.ofNullable(n.string(k, null));
-        if (template.isPresent() && !TemplateDirectory.wellFormed(template.get())) {
-          n.error(k, "\"" + template.get() + "\" is not a template name: give a file name"
-              + " relative to templatesDir (letters, digits, . _ - and /; no .., no absolute"
-              + " path)");
-          return Optional.empty();
-        }
-        return template;
-      }, (o, k, t) -> t.ifPresent(p -> o.put(k, p)), RoomSettings::template);
-  static final Key<Boolean> JSON_RESPONSE = bool("jsonResponse", true,
-      RoomSettings::jsonResponse);
-  static final Key<List<BypassRule>> BYPASS = key("bypass", v -> List.of(), RoomKeys::readBypass,
-      RoomKeys::writeBypass, RoomSettings::bypass);
-  static final Key<FailMode> FAIL_MODE = choice("failMode", FailMode.DEGRADE, FailMode.class,
-      FailMode::configName, RoomSettings::failMode);
-  static final Key<OriginProtection> ORIGIN_PROTECTION = key("originProtection",
-      v -> OriginProtection.OFF, RoomKeys::readProtection, (o, k, p) -> o.putObject(k)
-          .put("enabled", p.enabled()).put("maxLatencyMillis", p.maxLatencyMillis())
-          .put("maxErrorRatio", p.maxErrorRatio())
-          .put("minNewUsersPerMinute", p.minNewUsersPerMinute()),
-      RoomSettings::originProtection);
-  static final Key<Integer> QUEUE_STATUS_MAX_QPS = ranged("queueStatusMaxQps", 2000, 1,
-      10_000_000, RoomSettings::queueStatusMaxQps);
-  static final Key<Integer> QUEUE_STATUS_MAX_LATENCY_MILLIS = ranged(
-      "queueStatusMaxLatencyMillis", 250, 1, 600_000, RoomSettings::queueStatusMaxLatencyMillis);
-  static final Key<Integer> MAX_QUEUE_REFRESH_SECONDS = key("maxQueueRefreshSeconds",
-      v -> Math.max(120, v.get(QUEUE_REFRESH_SECONDS)),
-      (n, k, f, v) -> n.integer(k, f, v.get(QUEUE_REFRESH_SECONDS), 3600), INT,
-      RoomSettings::maxQueueRefreshSeconds);
+  static final Key<Boolean> DISABLE_SESSION_RENEWAL =
+      new Key<>(
+          "disableSessionRenewal",
+          v -> !CORE_DEFAULTS.sessionRenewal(),
+          (n, k, f, v) -> n.bool(k, f),
+          BOOL,
+          RoomSettings::disableSessionRenewal,
+          (b, disable) -> b.sessionRenewal(!disable));
+  static final Key<String> COOKIE_SUFFIX_KEY =
+      key(
+          "cookieSuffix",
+          v -> "",
+          (n, k, f, v) -> {
+            String suffix = n.string(k, f);
+            if (!COOKIE_SUFFIX.matcher(suffix).matches()) {
+              n.error(
+                  k, "\"" + suffix + "\" is not allowed; use up to 32 letters, digits, '-' or '_'");
+            }
+            return suffix;
+          },
+          STRING,
+          RoomSettings::cookieSuffix);
+  static final Key<CookieSameSite> COOKIE_SAME_SITE =
+      choice(
+          "cookieSameSite",
+          CookieSameSite.LAX,
+          CookieSameSite.class,
+          CookieSameSite::configName,
+          RoomSettings::cookieSameSite);
+  static final Key<Boolean> COOKIE_SECURE = bool("cookieSecure", false, RoomSettings::cookieSecure);
+
+  /**
+   * A file name inside the gateway's templatesDir; ConfigLoader and Rooms check it exists there.
+   */
+  static final Key<Optional<String>> TEMPLATE =
+      key(
+          "template",
+          v -> Optional.empty(),
+          (n, k, f, v) -> {
+            Optional<String> template = Optional.ofNullable(n.string(k, null));
+            if (template.isPresent() && !TemplateDirectory.wellFormed(template.get())) {
+              n.error(
+                  k,
+                  "\""
+                      + template.get()
+                      + "\" is not a template name: give a file name"
+                      + " relative to templatesDir (letters, digits, . _ - and /; no .., no absolute"
+                      + " path)");
+              return Optional.empty();
+            }
+            return template;
+          },
+          (o, k, t) -> t.ifPresent(p -> o.put(k, p)),
+          RoomSettings::template);
+
+  static final Key<Boolean> JSON_RESPONSE = bool("jsonResponse", true, RoomSettings::jsonResponse);
+  static final Key<List<BypassRule>> BYPASS =
+      key(
+          "bypass",
+          v -> List.of(),
+          RoomKeys::readBypass,
+          RoomKeys::writeBypass,
+          RoomSettings::bypass);
+  static final Key<FailMode> FAIL_MODE =
+      choice(
+          "failMode",
+          FailMode.DEGRADE,
+          FailMode.class,
+          FailMode::configName,
+          RoomSettings::failMode);
+  static final Key<OriginProtection> ORIGIN_PROTECTION =
+      key(
+          "originProtection",
+          v -> OriginProtection.OFF,
+          RoomKeys::readProtection,
+          (o, k, p) ->
+              o.putObject(k)
+                  .put("enabled", p.enabled())
+                  .put("maxLatencyMillis", p.maxLatencyMillis())
+                  .put("maxErrorRatio", p.maxErrorRatio())
+                  .put("minNewUsersPerMinute", p.minNewUsersPerMinute()),
+          RoomSettings::originProtection);
+  static final Key<Integer> QUEUE_STATUS_MAX_QPS =
+      ranged("queueStatusMaxQps", 2000, 1, 10_000_000, RoomSettings::queueStatusMaxQps);
+  static final Key<Integer> QUEUE_STATUS_MAX_LATENCY_MILLIS =
+      ranged(
+          "queueStatusMaxLatencyMillis",
+          250,
+          1,
+          600_000,
+          RoomSettings::queueStatusMaxLatencyMillis);
+  static final Key<Integer> MAX_QUEUE_REFRESH_SECONDS =
+      key(
+          "maxQueueRefreshSeconds",
+          v -> Math.max(120, v.get(QUEUE_REFRESH_SECONDS)),
+          (n, k, f, v) -> n.integer(k, f, v.get(QUEUE_REFRESH_SECONDS), 3600),
+          INT,
+          RoomSettings::maxQueueRefreshSeconds);
 
   /** Every room key, in the order of {@link RoomSettings}' components and of the JSON. */
-  static final List<Key<?>> ALL = List.of(ID, HOST, PATH, ADDITIONAL_ROUTES, ORIGIN,
-      TOTAL_ACTIVE_USERS, NEW_USERS_PER_MINUTE, SESSION_DURATION_MINUTES, QUEUE_REFRESH_SECONDS,
-      QUEUE_TIMEOUT_MINUTES, STRATEGY, CURVE_FACTOR, QUEUEING_METHOD, QUEUE_ALL, SUSPENDED,
-      DISABLE_SESSION_RENEWAL, COOKIE_SUFFIX_KEY, COOKIE_SAME_SITE, COOKIE_SECURE, TEMPLATE,
-      JSON_RESPONSE, BYPASS, FAIL_MODE, ORIGIN_PROTECTION, QUEUE_STATUS_MAX_QPS,
-      QUEUE_STATUS_MAX_LATENCY_MILLIS, MAX_QUEUE_REFRESH_SECONDS);
+  static final List<Key<?>> ALL =
+      List.of(
+          ID,
+          HOST,
+          PATH,
+          ADDITIONAL_ROUTES,
+          ORIGIN,
+          TOTAL_ACTIVE_USERS,
+          NEW_USERS_PER_MINUTE,
+          SESSION_DURATION_MINUTES,
+          QUEUE_REFRESH_SECONDS,
+          QUEUE_TIMEOUT_MINUTES,
+          STRATEGY,
+          CURVE_FACTOR,
+          QUEUEING_METHOD,
+          QUEUE_ALL,
+          SUSPENDED,
+          DISABLE_SESSION_RENEWAL,
+          COOKIE_SUFFIX_KEY,
+          COOKIE_SAME_SITE,
+          COOKIE_SECURE,
+          TEMPLATE,
+          JSON_RESPONSE,
+          BYPASS,
+          FAIL_MODE,
+          ORIGIN_PROTECTION,
+          QUEUE_STATUS_MAX_QPS,
+          QUEUE_STATUS_MAX_LATENCY_MILLIS,
+          MAX_QUEUE_REFRESH_SECONDS);
 
   /** Reads a room; problems are recorded on {@code r}, the result is then not to be used. */
   static RoomSettings read(ConfigNode r) {
@@ -213,35 +344,56 @@ final class RoomKeys {
       readKey(k, r, v, accepted);
     }
     if (v.get(COOKIE_SAME_SITE) == CookieSameSite.NONE && !v.get(COOKIE_SECURE)) {
-      r.error(COOKIE_SAME_SITE.name(), "None requires cookieSecure: true (browsers drop"
-          + " SameSite=None cookies without Secure)");
+      r.error(
+          COOKIE_SAME_SITE.name(),
+          "None requires cookieSecure: true (browsers drop"
+              + " SameSite=None cookies without Secure)");
     }
     r.rejectUnknown();
-    return new RoomSettings(v.get(ID), v.get(HOST), v.get(PATH), v.get(ADDITIONAL_ROUTES),
-        v.get(ORIGIN), v.get(TOTAL_ACTIVE_USERS), v.get(NEW_USERS_PER_MINUTE),
-        v.get(SESSION_DURATION_MINUTES), v.get(QUEUE_REFRESH_SECONDS),
-        v.get(QUEUE_TIMEOUT_MINUTES), v.get(STRATEGY), v.get(CURVE_FACTOR),
-        v.get(QUEUEING_METHOD), v.get(QUEUE_ALL), v.get(SUSPENDED),
-        v.get(DISABLE_SESSION_RENEWAL), v.get(COOKIE_SUFFIX_KEY), v.get(COOKIE_SAME_SITE),
-        v.get(COOKIE_SECURE), v.get(TEMPLATE), v.get(JSON_RESPONSE), v.get(BYPASS),
-        v.get(FAIL_MODE), v.get(ORIGIN_PROTECTION), v.get(QUEUE_STATUS_MAX_QPS),
-        v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS), v.get(MAX_QUEUE_REFRESH_SECONDS));
+    return new RoomSettings(
+        v.get(ID),
+        v.get(HOST),
+        v.get(PATH),
+        v.get(ADDITIONAL_ROUTES),
+        v.get(ORIGIN),
+        v.get(TOTAL_ACTIVE_USERS),
+        v.get(NEW_USERS_PER_MINUTE),
+        v.get(SESSION_DURATION_MINUTES),
+        v.get(QUEUE_REFRESH_SECONDS),
+        v.get(QUEUE_TIMEOUT_MINUTES),
+        v.get(STRATEGY),
+        v.get(CURVE_FACTOR),
+        v.get(QUEUEING_METHOD),
+        v.get(QUEUE_ALL),
+        v.get(SUSPENDED),
+        v.get(DISABLE_SESSION_RENEWAL),
+        v.get(COOKIE_SUFFIX_KEY),
+        v.get(COOKIE_SAME_SITE),
+        v.get(COOKIE_SECURE),
+        v.get(TEMPLATE),
+        v.get(JSON_RESPONSE),
+        v.get(BYPASS),
+        v.get(FAIL_MODE),
+        v.get(ORIGIN_PROTECTION),
+        v.get(QUEUE_STATUS_MAX_QPS),
+        v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS),
+        v.get(MAX_QUEUE_REFRESH_SECONDS));
   }
 
   /**
    * Reads one key. A room-core key's value is checked by building a {@link RoomConfig} from the
    * core keys accepted so far plus this one, so the room core's message (range, or a rule across
-   * keys such as queue timeout at least R) is reported under the key that broke it, and the
-   * default is used instead.
+   * keys such as queue timeout at least R) is reported under the key that broke it, and the default
+   * is used instead.
    */
-  private static <T> void readKey(Key<T> k, ConfigNode r, Values v,
-      List<BiConsumer<RoomConfig.Builder, Values>> accepted) {
+  private static <T> void readKey(
+      Key<T> k, ConfigNode r, Values v, List<BiConsumer<RoomConfig.Builder, Values>> accepted) {
     T fallback = k.fallback().apply(v);
     int errorsBefore = r.errorCount();
     T value = k.reader().read(r, k.name(), fallback, v);
     if (k.core() != null && r.errorCount() == errorsBefore) {
-      BiConsumer<RoomConfig.Builder, Values> step = (b, values) -> k.core().accept(b,
-          values.get(k));
+      BiConsumer<RoomConfig.Builder, Values> step =
+          (b, values) -> k.core().accept(b, values.get(k));
       v.put(k, value);
       String problem = coreProblem(v.get(ID), accepted, step, v);
       if (problem == null) {
@@ -254,9 +406,11 @@ final class RoomKeys {
     v.put(k, value);
   }
 
-  private static String coreProblem(String roomId,
+  private static String coreProblem(
+      String roomId,
       List<BiConsumer<RoomConfig.Builder, Values>> accepted,
-      BiConsumer<RoomConfig.Builder, Values> step, Values v) {
+      BiConsumer<RoomConfig.Builder, Values> step,
+      Values v) {
     // T, N and S are required by the builder: valid stand-ins until the room's own are read
     RoomConfig.Builder b = requiredOnly(RoomConfig.builder(roomId));
     accepted.forEach(s -> s.accept(b, v));
@@ -315,8 +469,7 @@ final class RoomKeys {
     return id;
   }
 
-  private static List<Route> readRoutes(ConfigNode r, String name, List<Route> fallback,
-      Values v) {
+  private static List<Route> readRoutes(ConfigNode r, String name, List<Route> fallback, Values v) {
     var extra = new ArrayList<Route>();
     for (ConfigNode a : r.objects(name)) {
       extra.add(new Route(a.host("host", v.get(HOST)), a.path("path", "/")));
@@ -325,29 +478,44 @@ final class RoomKeys {
     return extra;
   }
 
-  private static final BypassRule EMPTY_RULE = new BypassRule(Optional.empty(), Optional.empty(),
-      Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+  private static final BypassRule EMPTY_RULE =
+      new BypassRule(
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty());
 
-  private static List<BypassRule> readBypass(ConfigNode r, String name, List<BypassRule> fallback,
-      Values v) {
+  private static List<BypassRule> readBypass(
+      ConfigNode r, String name, List<BypassRule> fallback, Values v) {
     var bypass = new ArrayList<BypassRule>();
     for (ConfigNode b : r.objects(name)) {
-      var rule = new BypassRule(b.optional("path"), b.optional("header"),
-          b.optional("headerValue"), b.optional("cookie"), b.optional("userAgent"),
-          b.optional("cidr"));
-      rule.cidr().ifPresent(c -> {
-        try {
-          Cidr.parse(c);
-        } catch (IllegalArgumentException e) {
-          b.error("cidr", e.getMessage());
-        }
-      });
+      var rule =
+          new BypassRule(
+              b.optional("path"),
+              b.optional("header"),
+              b.optional("headerValue"),
+              b.optional("cookie"),
+              b.optional("userAgent"),
+              b.optional("cidr"));
+      rule.cidr()
+          .ifPresent(
+              c -> {
+                try {
+                  Cidr.parse(c);
+                } catch (IllegalArgumentException e) {
+                  b.error("cidr", e.getMessage());
+                }
+              });
       if (rule.headerValue().isPresent() && rule.header().isEmpty()) {
         b.error("headerValue", "needs \"header\" (the header name to compare)");
       }
       if (rule.equals(EMPTY_RULE)) {
-        b.error("", "an empty bypass rule would bypass everything; set at least one of path,"
-            + " header, cookie, userAgent, cidr");
+        b.error(
+            "",
+            "an empty bypass rule would bypass everything; set at least one of path,"
+                + " header, cookie, userAgent, cidr");
       }
       b.rejectUnknown();
       bypass.add(rule);
@@ -368,13 +536,15 @@ final class RoomKeys {
     }
   }
 
-  private static OriginProtection readProtection(ConfigNode r, String name,
-      OriginProtection fallback, Values v) {
+  private static OriginProtection readProtection(
+      ConfigNode r, String name, OriginProtection fallback, Values v) {
     ConfigNode p = r.object(name);
-    var protection = new OriginProtection(p.bool("enabled", fallback.enabled()),
-        p.integer("maxLatencyMillis", fallback.maxLatencyMillis(), 1, 600_000),
-        p.decimal("maxErrorRatio", fallback.maxErrorRatio(), 0.0, 1.0),
-        p.integer("minNewUsersPerMinute", fallback.minNewUsersPerMinute(), 1, 100_000_000));
+    var protection =
+        new OriginProtection(
+            p.bool("enabled", fallback.enabled()),
+            p.integer("maxLatencyMillis", fallback.maxLatencyMillis(), 1, 600_000),
+            p.decimal("maxErrorRatio", fallback.maxErrorRatio(), 0.0, 1.0),
+            p.integer("minNewUsersPerMinute", fallback.minNewUsersPerMinute(), 1, 100_000_000));
     p.rejectUnknown();
     return protection;
   }

@@ -7,11 +7,11 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The one directory queue-page templates (and their Mustache partials) are read from, the
- * gateway's {@code templatesDir}. A template is named by a relative file name; a name that leaves
- * the directory ({@code ..}, an absolute path, a symbolic link pointing out of it) is refused, so
- * the admin API cannot publish other files of the host (ticket keys, the admin token,
- * {@code /etc/passwd}) as a queue page. Without a configured directory only the built-in page is
+ * The one directory queue-page templates (and their Mustache partials) are read from, the gateway's
+ * {@code templatesDir}. A template is named by a relative file name; a name that leaves the
+ * directory ({@code ..}, an absolute path, a symbolic link pointing out of it) is refused, so the
+ * admin API cannot publish other files of the host (ticket keys, the admin token, {@code
+ * /etc/passwd}) as a queue page. Without a configured directory only the built-in page is
  * available.
  *
  * <p>Immutable and thread-safe; every call checks the file system afresh.
@@ -40,25 +40,34 @@ public final class TemplateDirectory {
    */
   public Path resolve(String name) {
     if (dir.isEmpty()) {
-      throw new IllegalArgumentException("\"" + name + "\": no templatesDir is configured, so only"
-          + " the built-in queue page is available (set templatesDir and name a file in it)");
+      throw new IllegalArgumentException(
+          "\""
+              + name
+              + "\": no templatesDir is configured, so only"
+              + " the built-in queue page is available (set templatesDir and name a file in it)");
     }
     if (!wellFormed(name)) {
-      throw new IllegalArgumentException("\"" + name + "\" is not a template name: give a file"
-          + " name relative to templatesDir (letters, digits, . _ - and /; no .., no absolute"
-          + " path)");
+      throw new IllegalArgumentException(
+          "\""
+              + name
+              + "\" is not a template name: give a file"
+              + " name relative to templatesDir (letters, digits, . _ - and /; no .., no absolute"
+              + " path)");
     }
     try {
       Path root = dir.get().toRealPath();
       Path file = root.resolve(name).toRealPath();
       if (!file.startsWith(root) || !Files.isRegularFile(file)) {
-        throw new IllegalArgumentException("\"" + name + "\" is not a file inside templatesDir"
-            + " (links out of it are refused)");
+        throw new IllegalArgumentException(
+            "\""
+                + name
+                + "\" is not a file inside templatesDir"
+                + " (links out of it are refused)");
       }
       return file;
     } catch (IOException e) {
-      throw new IllegalArgumentException("\"" + name + "\": no such readable file in templatesDir "
-          + dir.get(), e);
+      throw new IllegalArgumentException(
+          "\"" + name + "\": no such readable file in templatesDir " + dir.get(), e);
     }
   }
 }

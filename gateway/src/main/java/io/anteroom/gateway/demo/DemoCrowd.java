@@ -18,13 +18,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class DemoCrowd implements AutoCloseable {
 
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "demo-crowd");
-    t.setDaemon(true);
-    return t;
-  });
-  private final HttpClient client = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).build();
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "demo-crowd");
+            t.setDaemon(true);
+            return t;
+          });
+  private final HttpClient client =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   public DemoCrowd(String gatewayUrl, int visitors, Duration stay, Duration every) {
     List<String[]> jars = new ArrayList<>();
@@ -33,8 +35,10 @@ public final class DemoCrowd implements AutoCloseable {
     }
     long rounds = Math.max(1, stay.toMillis() / every.toMillis());
     for (long round = 0; round <= rounds; round++) {
-      timer.schedule(() -> jars.forEach(jar -> visit(gatewayUrl, jar)),
-          round * every.toMillis(), TimeUnit.MILLISECONDS);
+      timer.schedule(
+          () -> jars.forEach(jar -> visit(gatewayUrl, jar)),
+          round * every.toMillis(),
+          TimeUnit.MILLISECONDS);
     }
   }
 
@@ -43,8 +47,10 @@ public final class DemoCrowd implements AutoCloseable {
     if (jar[0] != null) {
       b.header("Cookie", jar[0]);
     }
-    client.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).thenAccept(r ->
-        r.headers().firstValue("set-cookie").ifPresent(c -> jar[0] = c.split(";", 2)[0]));
+    client
+        .sendAsync(b.build(), HttpResponse.BodyHandlers.discarding())
+        .thenAccept(
+            r -> r.headers().firstValue("set-cookie").ifPresent(c -> jar[0] = c.split(";", 2)[0]));
   }
 
   @Override

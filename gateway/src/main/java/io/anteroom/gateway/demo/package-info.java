@@ -1,4 +1,2 @@
-/**
- * The built-in demo site and its synthetic visitors.
- */
+/** The built-in demo site and its synthetic visitors. */
 package io.anteroom.gateway.demo;

@@ -1,9 +1,9 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.gateway.config.GatewayConfig.BypassRule;
+import io.anteroom.gateway.match.Cidr;
 import io.anteroom.gateway.match.Glob;
 import io.anteroom.gateway.match.RequestTarget;
-import io.anteroom.gateway.match.Cidr;
-import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,8 +26,12 @@ final class BypassMatcher {
     String clientIp();
   }
 
-  private record Compiled(Optional<Glob> path, Optional<String> header,
-      Optional<String> headerValue, Optional<String> cookie, Optional<Glob> userAgent,
+  private record Compiled(
+      Optional<Glob> path,
+      Optional<String> header,
+      Optional<String> headerValue,
+      Optional<String> cookie,
+      Optional<Glob> userAgent,
       Optional<Cidr> cidr) {
 
     boolean matches(Request r) {
@@ -56,9 +60,18 @@ final class BypassMatcher {
   private final List<Compiled> rules;
 
   BypassMatcher(List<BypassRule> rules) {
-    this.rules = rules.stream().map(b -> new Compiled(
-        b.path().map(Glob::path), b.header(), b.headerValue(), b.cookie(),
-        b.userAgent().map(Glob::text), b.cidr().map(Cidr::parse))).toList();
+    this.rules =
+        rules.stream()
+            .map(
+                b ->
+                    new Compiled(
+                        b.path().map(Glob::path),
+                        b.header(),
+                        b.headerValue(),
+                        b.cookie(),
+                        b.userAgent().map(Glob::text),
+                        b.cidr().map(Cidr::parse)))
+            .toList();
   }
 
   boolean isEmpty() {

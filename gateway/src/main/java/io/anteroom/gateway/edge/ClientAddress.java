@@ -5,9 +5,9 @@ import io.vertx.core.http.HttpServerRequest;
 import java.util.List;
 
 /**
- * Who the client is. The connection's peer, unless the peer is one of the configured
- * {@code trustedProxies}: then the {@code X-Forwarded-For} chain it sent is walked from the right,
- * over addresses of trusted proxies, to the first address that is not one. A client that is not a
+ * Who the client is. The connection's peer, unless the peer is one of the configured {@code
+ * trustedProxies}: then the {@code X-Forwarded-For} chain it sent is walked from the right, over
+ * addresses of trusted proxies, to the first address that is not one. A client that is not a
  * trusted proxy cannot name another address for itself: its {@code X-Forwarded-*} headers are
  * ignored here and replaced when forwarding ({@link OriginProxy}).
  *

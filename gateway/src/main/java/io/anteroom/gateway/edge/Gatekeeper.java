@@ -1,15 +1,14 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.match.RequestTargetResult;
-import io.anteroom.gateway.match.RequestTarget;
 import io.anteroom.gateway.admission.RoomGate;
-import io.anteroom.gateway.queue.QueuePacing;
-import io.anteroom.gateway.ticket.TicketCookie;
-
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.admission.RoomGate.Outcome;
 import io.anteroom.gateway.admission.RoomGate.QueueView;
 import io.anteroom.gateway.admission.RoomGate.Verdict;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.match.RequestTarget;
+import io.anteroom.gateway.match.RequestTargetResult;
+import io.anteroom.gateway.queue.QueuePacing;
+import io.anteroom.gateway.ticket.TicketCookie;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
@@ -24,19 +23,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The public listener's request handler: route to a room, skip bypassed traffic, open the ticket
- * cookie ({@link TicketCookie}), and either proxy (admitted) or answer from the queue (HTML, JSON, or 429 for
- * {@code reject}). Every response carries {@code Anteroom-Throttle}.
+ * cookie ({@link TicketCookie}), and either proxy (admitted) or answer from the queue (HTML, JSON,
+ * or 429 for {@code reject}). Every response carries {@code Anteroom-Throttle}.
  *
- * <p>Every request is judged on one {@link RequestTarget}, parsed once here: routing, bypass
- * rules and the forwarded request all use its normalised host and path, so no spelling of a path
- * or host reaches an origin while skipping its room. Ambiguous targets, several {@code Host}
- * headers, and (when any room is scoped to a host) requests that name no host get 400.
+ * <p>Every request is judged on one {@link RequestTarget}, parsed once here: routing, bypass rules
+ * and the forwarded request all use its normalised host and path, so no spelling of a path or host
+ * reaches an origin while skipping its room. Ambiguous targets, several {@code Host} headers, and
+ * (when any room is scoped to a host) requests that name no host get 400.
  *
  * <p>Invariants: the admitted path (valid admitted cookie) is synchronous on the event loop:
- * decrypt, {@link RoomGate#renewAdmitted}, re-encrypt, proxy; no lock, no remote call. Other
- * users are decided asynchronously by {@link RoomGate#decide} while the request body is paused;
- * the answer is written back on the request's own event-loop context. A gate failure never
- * admits: the user sees the queue page.
+ * decrypt, {@link RoomGate#renewAdmitted}, re-encrypt, proxy; no lock, no remote call. Other users
+ * are decided asynchronously by {@link RoomGate#decide} while the request body is paused; the
+ * answer is written back on the request's own event-loop context. A gate failure never admits: the
+ * user sees the queue page.
  */
 public final class Gatekeeper implements Handler<HttpServerRequest> {
 
@@ -75,8 +74,9 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       return;
     }
     RoomSettings s = room.settings();
-    if (s.suspended() || !room.bypass().isEmpty()
-        && room.bypass().bypasses(facts(request, target, rooms.clients()))) {
+    if (s.suspended()
+        || !room.bypass().isEmpty()
+            && room.bypass().bypasses(facts(request, target, rooms.clients()))) {
       room.meters().bypassed().mark();
       forward(request, target, room, room.origin(), null, null);
       return;
@@ -90,14 +90,25 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     }
     request.pause();
     Context context = io.vertx.core.Vertx.currentContext();
-    decided.whenComplete((verdict, failure) -> context.runOnContext(v -> {
-      if (failure != null) {
-        LOG.warn("room {}: admission decision failed, queueing the user", s.id(), failure);
-      }
-      answer(request, target, room, failure == null ? verdict
-          : new Verdict(Outcome.queued(s.queueingMethod()), ticket,
-              new QueueView(false, 0, 0, 0, 0, now, true)));
-    }));
+    decided.whenComplete(
+        (verdict, failure) ->
+            context.runOnContext(
+                v -> {
+                  if (failure != null) {
+                    LOG.warn(
+                        "room {}: admission decision failed, queueing the user", s.id(), failure);
+                  }
+                  answer(
+                      request,
+                      target,
+                      room,
+                      failure == null
+                          ? verdict
+                          : new Verdict(
+                              Outcome.queued(s.queueingMethod()),
+                              ticket,
+                              new QueueView(false, 0, 0, 0, 0, now, true)));
+                }));
   }
 
   /**
@@ -114,8 +125,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       HostAndPort a = request.authority();
       authority = a == null ? null : a.port() < 0 ? a.host() : a.host() + ":" + a.port();
     }
-    return RequestTarget.parse(request.uri(), hosts.isEmpty() ? null : hosts.getFirst(),
-        authority);
+    return RequestTarget.parse(request.uri(), hosts.isEmpty() ? null : hosts.getFirst(), authority);
   }
 
   private static final RequestTargetResult.Rejected SEVERAL_HOSTS =
@@ -123,17 +133,21 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
 
   private static void badRequest(HttpServerRequest request, String reason) {
     request.resume();
-    HttpServerResponse response = request.response().setStatusCode(400)
-        .putHeader("Content-Type", "text/plain; charset=utf-8")
-        .putHeader("Cache-Control", "no-store").putHeader(THROTTLE_HEADER, "0");
+    HttpServerResponse response =
+        request
+            .response()
+            .setStatusCode(400)
+            .putHeader("Content-Type", "text/plain; charset=utf-8")
+            .putHeader("Cache-Control", "no-store")
+            .putHeader(THROTTLE_HEADER, "0");
     if (request.version() != HttpVersion.HTTP_2) {
       response.putHeader("Connection", "close"); // HTTP/2 has no connection-specific headers
     }
     response.end("400 Bad Request: " + reason + "\n");
   }
 
-  private void answer(HttpServerRequest request, RequestTarget target, RoomRuntime room,
-      Verdict verdict) {
+  private void answer(
+      HttpServerRequest request, RequestTarget target, RoomRuntime room, Verdict verdict) {
     RoomSettings s = room.settings();
     boolean poll = request.getHeader(POLL_HEADER) != null;
     switch (verdict.outcome()) {
@@ -163,19 +177,22 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     }
   }
 
-  private void queueResponse(HttpServerRequest request, RoomRuntime room, Verdict verdict,
-      boolean inWaitingRoom) {
+  private void queueResponse(
+      HttpServerRequest request, RoomRuntime room, Verdict verdict, boolean inWaitingRoom) {
     // the monitored operation is the gateway's own work for a status request (render and
     // write), not the counter call before it, which is the coordinator's load
     long started = System.nanoTime();
     RoomSettings s = room.settings();
     request.resume(); // drain and drop any body: a queued request never reaches the origin
     QueuePacing pacing = room.pacing();
-    QueueView q = verdict.queue() != null ? verdict.queue()
-        : new QueueView(false, 0, 0, 0, 0, clock.millis(), false);
+    QueueView q =
+        verdict.queue() != null
+            ? verdict.queue()
+            : new QueueView(false, 0, 0, 0, 0, clock.millis(), false);
     boolean throttle = pacing.throttle();
-    var fields = room.responder().fields(inWaitingRoom, q, s.queueAll(),
-        pacing.refreshIntervalSeconds(), throttle);
+    var fields =
+        room.responder()
+            .fields(inWaitingRoom, q, s.queueAll(), pacing.refreshIntervalSeconds(), throttle);
     HttpServerResponse response = request.response();
     setTicket(response, room.cookie(), verdict.ticket());
     response.putHeader("Cache-Control", "no-store");
@@ -183,7 +200,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     if (room.responder().wantsJson(request.getHeader("Accept"))) {
       response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
     } else {
-      response.putHeader("Content-Type", "text/html; charset=utf-8")
+      response
+          .putHeader("Content-Type", "text/html; charset=utf-8")
           .end(room.responder().html(fields, q.lastUpdatedMillis()));
     }
     pacing.recordQueueStatus(System.nanoTime() - started);
@@ -196,34 +214,55 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     HttpServerResponse response = request.response();
     response.headers().add(TicketCookie.SET_COOKIE, room.cookie().clear());
     int retry = room.pacing().refreshIntervalSeconds();
-    response.setStatusCode(429).putHeader("Retry-After", Integer.toString(retry))
+    response
+        .setStatusCode(429)
+        .putHeader("Retry-After", Integer.toString(retry))
         .putHeader("Cache-Control", "no-store")
         .putHeader(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
     if (room.responder().wantsJson(request.getHeader("Accept"))) {
-      var fields = room.responder().fields(false,
-          new QueueView(false, 0, 0, 0, 0, clock.millis(), true), s.queueAll(), retry,
-          room.pacing().throttle());
+      var fields =
+          room.responder()
+              .fields(
+                  false,
+                  new QueueView(false, 0, 0, 0, 0, clock.millis(), true),
+                  s.queueAll(),
+                  retry,
+                  room.pacing().throttle());
       response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
     } else {
-      response.putHeader("Content-Type", "text/plain; charset=utf-8")
-          .end("429 Too Many Requests: the site is full right now. Please try again in " + retry
-              + " seconds.\n");
+      response
+          .putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end(
+              "429 Too Many Requests: the site is full right now. Please try again in "
+                  + retry
+                  + " seconds.\n");
     }
   }
 
   /**
-   * Proxies to the origin. {@code ticket} (if not null) is sealed into the cookie;
-   * {@code sessionTicket} is the admitted ticket a revocation by the origin ends.
+   * Proxies to the origin. {@code ticket} (if not null) is sealed into the cookie; {@code
+   * sessionTicket} is the admitted ticket a revocation by the origin ends.
    */
-  private void forward(HttpServerRequest request, RequestTarget target, RoomRuntime room,
-      OriginProxy origin, byte[] ticket, byte[] sessionTicket) {
+  private void forward(
+      HttpServerRequest request,
+      RequestTarget target,
+      RoomRuntime room,
+      OriginProxy origin,
+      byte[] ticket,
+      byte[] sessionTicket) {
     long started = System.nanoTime();
-    origin.forward(request, target, response -> onOriginResponse(room, response, ticket, sessionTicket,
-        started));
+    origin.forward(
+        request,
+        target,
+        response -> onOriginResponse(room, response, ticket, sessionTicket, started));
   }
 
-  private void onOriginResponse(RoomRuntime room, HttpServerResponse response, byte[] ticket,
-      byte[] sessionTicket, long started) {
+  private void onOriginResponse(
+      RoomRuntime room,
+      HttpServerResponse response,
+      byte[] ticket,
+      byte[] sessionTicket,
+      long started) {
     var headers = response.headers();
     if (room == null) {
       headers.set(THROTTLE_HEADER, "0");
@@ -257,8 +296,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
   /**
    * The origin's {@code Cache-Control} made safe for a response that carries a user's ticket: a
    * shared cache storing it would hand that ticket to every later visitor. {@code public} and
-   * {@code s-maxage} are dropped and {@code private} added, unless {@code private} or
-   * {@code no-store} is already there; the origin's other directives are kept.
+   * {@code s-maxage} are dropped and {@code private} added, unless {@code private} or {@code
+   * no-store} is already there; the origin's other directives are kept.
    */
   static String privateCacheControl(String origin) {
     if (origin == null || origin.isBlank()) {
@@ -281,14 +320,14 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     return String.join(", ", kept);
   }
 
-  private static void setTicket(HttpServerResponse response, TicketCookie cookie,
-      byte[] ticket) {
-    response.headers().add(TicketCookie.SET_COOKIE, ticket == null ? cookie.clear()
-        : cookie.set(ticket));
+  private static void setTicket(HttpServerResponse response, TicketCookie cookie, byte[] ticket) {
+    response
+        .headers()
+        .add(TicketCookie.SET_COOKIE, ticket == null ? cookie.clear() : cookie.set(ticket));
   }
 
-  private static BypassMatcher.Request facts(HttpServerRequest request, RequestTarget target,
-      ClientAddress clients) {
+  private static BypassMatcher.Request facts(
+      HttpServerRequest request, RequestTarget target, ClientAddress clients) {
     return new BypassMatcher.Request() {
       @Override
       public String path() {

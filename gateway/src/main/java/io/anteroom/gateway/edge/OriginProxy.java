@@ -1,30 +1,28 @@
 package io.anteroom.gateway.edge;
 
 import io.anteroom.gateway.match.RequestTarget;
-import io.anteroom.gateway.Gateway;
-
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.core.net.SocketAddress;
-import io.vertx.core.Future;
-import io.vertx.httpproxy.ProxyContext;
-import io.vertx.httpproxy.ProxyInterceptor;
-import io.vertx.httpproxy.ProxyRequest;
-import io.vertx.httpproxy.ProxyResponse;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.OriginRequestProvider;
+import io.vertx.httpproxy.ProxyContext;
+import io.vertx.httpproxy.ProxyInterceptor;
 import io.vertx.httpproxy.ProxyOptions;
+import io.vertx.httpproxy.ProxyRequest;
+import io.vertx.httpproxy.ProxyResponse;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
@@ -32,24 +30,23 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * Forwards requests to one origin over a pooled keep-alive client: method, path, query, headers
- * and streamed bodies, {@code X-Forwarded-For/-Proto/-Host} set (a client's own are kept and
- * appended to only when it is a trusted proxy, see {@link ClientAddress}), hop-by-hop headers
- * dropped,
+ * Forwards requests to one origin over a pooled keep-alive client: method, path, query, headers and
+ * streamed bodies, {@code X-Forwarded-For/-Proto/-Host} set (a client's own are kept and appended
+ * to only when it is a trusted proxy, see {@link ClientAddress}), hop-by-hop headers dropped,
  * WebSocket upgrades passed through (Vert.x http-proxy). An origin that refuses the connection
  * answers 502, one that stays silent longer than the timeout 504, each with a plain page: the
  * client never hangs.
  *
  * <p>Ordinary requests go straight through the Vert.x {@link HttpClient} rather than http-proxy's
  * {@code ProxyRequest}/{@code ProxyResponse}: those parse the origin's {@code Date} and cache
- * headers on every response, work a reverse proxy without a cache does not need (about a quarter
- * of the admitted path's CPU in a profile).
+ * headers on every response, work a reverse proxy without a cache does not need (about a quarter of
+ * the admitted path's CPU in a profile).
  *
  * <p>Each event-loop thread forwards through its own {@link HttpClient}, created the first time it
- * forwards: a Vert.x client opens its connections on the event loop that asks for one but hands
- * any idle connection to any caller, so with one shared client a request read on one loop was
- * often written and answered on another: two thread hand-offs per request (measured: 60–110 µs
- * more p50 latency at 4 connections, docs/benchmarks-http.md).
+ * forwards: a Vert.x client opens its connections on the event loop that asks for one but hands any
+ * idle connection to any caller, so with one shared client a request read on one loop was often
+ * written and answered on another: two thread hand-offs per request (measured: 60–110 µs more p50
+ * latency at 4 connections, docs/benchmarks-http.md).
  *
  * <p>Thread safety: the clients map is concurrent; each client is used from its own thread only
  * (WebSocket upgrades use one shared client through http-proxy, which Vert.x allows).
@@ -59,9 +56,17 @@ public final class OriginProxy implements AutoCloseable {
   public static final String REVOKE_HEADER = "Anteroom-Command";
 
   /** RFC 9110 §7.6.1 connection-specific headers, lower case; never forwarded either way. */
-  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive",
-      "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer",
-      "transfer-encoding", "upgrade");
+  private static final Set<String> HOP_BY_HOP =
+      Set.of(
+          "connection",
+          "keep-alive",
+          "proxy-authenticate",
+          "proxy-authorization",
+          "proxy-connection",
+          "te",
+          "trailer",
+          "transfer-encoding",
+          "upgrade");
 
   private final Vertx vertx;
   private final HttpClientOptions options;
@@ -80,32 +85,40 @@ public final class OriginProxy implements AutoCloseable {
     int port = origin.getPort() > 0 ? origin.getPort() : tls ? 443 : 80;
     this.address = SocketAddress.inetSocketAddress(port, origin.getHost());
     this.timeoutMillis = timeoutSeconds * 1000L;
-    var options = new HttpClientOptions().setKeepAlive(true).setSsl(tls)
-        .setConnectTimeout((int) Math.min(timeoutMillis, 10_000)).setMaxInitialLineLength(8192)
-        .setMaxHeaderSize(65_536);
+    var options =
+        new HttpClientOptions()
+            .setKeepAlive(true)
+            .setSsl(tls)
+            .setConnectTimeout((int) Math.min(timeoutMillis, 10_000))
+            .setMaxInitialLineLength(8192)
+            .setMaxHeaderSize(65_536);
     if (tls) {
       options.setVerifyHost(true);
     }
     this.vertx = vertx;
     this.options = options;
     this.shared = vertx.createHttpClient(options, pool());
-    this.webSockets = HttpProxy.reverseProxy(new ProxyOptions().setSupportWebSocket(true), shared)
-        .origin(OriginRequestProvider.fixedAddress(address))
-        .addInterceptor(new ProxyInterceptor() {
-          @Override
-          public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
-            // the upgrade is forwarded with the target the room judged, like any other request
-            ProxyRequest upgrade = context.request();
-            if (Gatekeeper.target(upgrade.proxiedRequest()) instanceof RequestTarget t) {
-              upgrade.setURI(t.pathAndQuery());
-              HostAndPort authority = authority(upgrade.proxiedRequest(), t);
-              if (authority != null) {
-                upgrade.setAuthority(authority);
-              }
-            }
-            return context.sendRequest();
-          }
-        }, true);
+    this.webSockets =
+        HttpProxy.reverseProxy(new ProxyOptions().setSupportWebSocket(true), shared)
+            .origin(OriginRequestProvider.fixedAddress(address))
+            .addInterceptor(
+                new ProxyInterceptor() {
+                  @Override
+                  public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
+                    // the upgrade is forwarded with the target the room judged, like any other
+                    // request
+                    ProxyRequest upgrade = context.request();
+                    if (Gatekeeper.target(upgrade.proxiedRequest()) instanceof RequestTarget t) {
+                      upgrade.setURI(t.pathAndQuery());
+                      HostAndPort authority = authority(upgrade.proxiedRequest(), t);
+                      if (authority != null) {
+                        upgrade.setAuthority(authority);
+                      }
+                    }
+                    return context.sendRequest();
+                  }
+                },
+                true);
   }
 
   private static PoolOptions pool() {
@@ -124,50 +137,56 @@ public final class OriginProxy implements AutoCloseable {
       if (closed) {
         return shared; // closed as well: the request fails with 502 instead of leaking a client
       }
-      client = perThread.computeIfAbsent(Thread.currentThread(),
-          t -> vertx.createHttpClient(new HttpClientOptions(options), pool()));
+      client =
+          perThread.computeIfAbsent(
+              Thread.currentThread(),
+              t -> vertx.createHttpClient(new HttpClientOptions(options), pool()));
     }
     return client;
   }
 
   /**
-   * Forwards {@code request} (paused or not yet read) to the origin, with the normalised
-   * {@code target}'s path, query and host: the origin sees what the room and its bypass rules
-   * judged, never the raw request-target. {@code onResponse} may edit the response headers
-   * (cookies, revocation) after the origin's status and headers are copied onto it and before
-   * they are sent.
+   * Forwards {@code request} (paused or not yet read) to the origin, with the normalised {@code
+   * target}'s path, query and host: the origin sees what the room and its bypass rules judged,
+   * never the raw request-target. {@code onResponse} may edit the response headers (cookies,
+   * revocation) after the origin's status and headers are copied onto it and before they are sent.
    */
-  void forward(HttpServerRequest request, RequestTarget target,
-      Consumer<HttpServerResponse> onResponse) {
+  void forward(
+      HttpServerRequest request, RequestTarget target, Consumer<HttpServerResponse> onResponse) {
     if (request.canUpgradeToWebSocket()) {
       webSockets.handle(request);
       return;
     }
     request.pause(); // no body byte may be lost while a pooled connection is found
-    client().request(new RequestOptions().setServer(address).setIdleTimeout(timeoutMillis))
+    client()
+        .request(new RequestOptions().setServer(address).setIdleTimeout(timeoutMillis))
         .compose(originRequest -> send(request, target, originRequest))
-        .compose(originResponse -> {
-          HttpServerResponse response = request.response();
-          response.setStatusCode(originResponse.statusCode());
-          String message = originResponse.statusMessage();
-          if (message != null) {
-            response.setStatusMessage(message);
-          }
-          copyHeaders(originResponse.headers(), response.headers());
-          int status = originResponse.statusCode();
-          if (!response.headers().contains("content-length") && request.method() != HttpMethod.HEAD
-              && status >= 200 && status != 204 && status != 304
-              && request.version() != HttpVersion.HTTP_1_0) {
-            response.setChunked(true); // a body of unknown length
-          }
-          onResponse.accept(response);
-          return originResponse.pipe().endOnFailure(false).to(response);
-        })
+        .compose(
+            originResponse -> {
+              HttpServerResponse response = request.response();
+              response.setStatusCode(originResponse.statusCode());
+              String message = originResponse.statusMessage();
+              if (message != null) {
+                response.setStatusMessage(message);
+              }
+              copyHeaders(originResponse.headers(), response.headers());
+              int status = originResponse.statusCode();
+              if (!response.headers().contains("content-length")
+                  && request.method() != HttpMethod.HEAD
+                  && status >= 200
+                  && status != 204
+                  && status != 304
+                  && request.version() != HttpVersion.HTTP_1_0) {
+                response.setChunked(true); // a body of unknown length
+              }
+              onResponse.accept(response);
+              return originResponse.pipe().endOnFailure(false).to(response);
+            })
         .onFailure(failure -> answerFailure(request, failure));
   }
 
-  private io.vertx.core.Future<HttpClientResponse> send(HttpServerRequest request,
-      RequestTarget target, HttpClientRequest originRequest) {
+  private io.vertx.core.Future<HttpClientResponse> send(
+      HttpServerRequest request, RequestTarget target, HttpClientRequest originRequest) {
     originRequest.setMethod(request.method()).setURI(target.pathAndQuery());
     HostAndPort authority = authority(request, target);
     if (authority != null) {
@@ -181,8 +200,10 @@ public final class OriginProxy implements AutoCloseable {
     // else it sent in these headers is replaced, never appended to
     String peer = ClientAddress.peer(request);
     boolean viaProxy = clients.trusted(peer);
-    String prior = viaProxy && out.contains("X-Forwarded-For")
-        ? String.join(", ", out.getAll("X-Forwarded-For")) : null;
+    String prior =
+        viaProxy && out.contains("X-Forwarded-For")
+            ? String.join(", ", out.getAll("X-Forwarded-For"))
+            : null;
     if (!viaProxy) {
       out.remove("Forwarded");
       out.remove("X-Forwarded-Proto");
@@ -211,8 +232,8 @@ public final class OriginProxy implements AutoCloseable {
   }
 
   /**
-   * The authority to forward: the target's normalised host (the one the request was routed on)
-   * with the port the client named, if any; null when the request named no host.
+   * The authority to forward: the target's normalised host (the one the request was routed on) with
+   * the port the client named, if any; null when the request named no host.
    */
   static HostAndPort authority(HttpServerRequest request, RequestTarget target) {
     if (target.host() == null) {
@@ -220,7 +241,8 @@ public final class OriginProxy implements AutoCloseable {
     }
     String uri = request.uri();
     String named;
-    if (uri.regionMatches(true, 0, "http://", 0, 7) || uri.regionMatches(true, 0, "https://", 0, 8)) {
+    if (uri.regionMatches(true, 0, "http://", 0, 7)
+        || uri.regionMatches(true, 0, "https://", 0, 8)) {
       int start = uri.indexOf("//") + 2;
       int end = start;
       while (end < uri.length() && "/?#".indexOf(uri.charAt(end)) < 0) {
@@ -245,9 +267,9 @@ public final class OriginProxy implements AutoCloseable {
   /**
    * Copies every header but the hop-by-hop ones and those the {@code Connection} header names.
    * Vert.x header maps are iterated as the {@link CharSequence}s they hold: the request decoder's
-   * values are {@code AsciiString}s, which the encoder writes as one block, where the
-   * {@code String} view would be re-encoded character by character (measured: several µs per
-   * proxied request on the headers of a browser).
+   * values are {@code AsciiString}s, which the encoder writes as one block, where the {@code
+   * String} view would be re-encoded character by character (measured: several µs per proxied
+   * request on the headers of a browser).
    */
   private static void copyHeaders(MultiMap from, MultiMap to) {
     Set<String> named = connectionOptions(from.get("connection"));
@@ -316,17 +338,22 @@ public final class OriginProxy implements AutoCloseable {
       return;
     }
     request.resume(); // drain whatever body the origin did not take
-    boolean timedOut = failure instanceof TimeoutException
-        || failure.getCause() instanceof TimeoutException
-        || failure.getClass().getSimpleName().contains("Timeout");
+    boolean timedOut =
+        failure instanceof TimeoutException
+            || failure.getCause() instanceof TimeoutException
+            || failure.getClass().getSimpleName().contains("Timeout");
     int status = timedOut ? 504 : 502;
-    String text = timedOut
-        ? "504 Gateway Timeout: the site did not answer in time. Please try again shortly.\n"
-        : "502 Bad Gateway: the site cannot be reached right now. Please try again shortly.\n";
+    String text =
+        timedOut
+            ? "504 Gateway Timeout: the site did not answer in time. Please try again shortly.\n"
+            : "502 Bad Gateway: the site cannot be reached right now. Please try again shortly.\n";
     response.headers().clear();
-    response.setStatusCode(status).setStatusMessage(timedOut ? "Gateway Timeout" : "Bad Gateway")
+    response
+        .setStatusCode(status)
+        .setStatusMessage(timedOut ? "Gateway Timeout" : "Bad Gateway")
         .putHeader("Content-Type", "text/plain; charset=utf-8")
-        .putHeader("Cache-Control", "no-store").end(text);
+        .putHeader("Cache-Control", "no-store")
+        .end(text);
   }
 
   @Override

@@ -1,7 +1,7 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.match.RequestTarget;
 import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.anteroom.gateway.match.RequestTarget;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,15 +33,16 @@ final class RoomRouter<R> {
         all.add(new Entry<>(routeHost(r.host()), r.path(), room));
       }
     }
-    all.sort(Comparator.<Entry<R>, Boolean>comparing(e -> e.host().equals("*"))
-        .thenComparing(e -> -e.path().length()));
+    all.sort(
+        Comparator.<Entry<R>, Boolean>comparing(e -> e.host().equals("*"))
+            .thenComparing(e -> -e.path().length()));
     return new RoomRouter<>(List.copyOf(all));
   }
 
   /**
    * The room for this request, or null when no route matches (the request goes to the default
-   * origin). {@code host} and {@code path} are a {@link RequestTarget}'s, already normalised;
-   * a null host matches only {@code *} routes.
+   * origin). {@code host} and {@code path} are a {@link RequestTarget}'s, already normalised; a
+   * null host matches only {@code *} routes.
    */
   R route(String host, String path) {
     for (Entry<R> e : entries) {
@@ -58,8 +59,8 @@ final class RoomRouter<R> {
   }
 
   /**
-   * A configured route host as requests' hosts are normalised ({@code Shop.Example.com.} is
-   * {@code shop.example.com}); the config loader has refused hosts that do not parse.
+   * A configured route host as requests' hosts are normalised ({@code Shop.Example.com.} is {@code
+   * shop.example.com}); the config loader has refused hosts that do not parse.
    */
   static String routeHost(String configured) {
     if (configured.equals("*")) {

@@ -1,17 +1,16 @@
 package io.anteroom.gateway.edge;
 
+import com.codahale.metrics.MetricRegistry;
 import io.anteroom.gateway.admission.OriginProtection;
 import io.anteroom.gateway.admission.RoomGate;
 import io.anteroom.gateway.config.GatewayConfig;
-import io.anteroom.gateway.queue.QueuePacing;
-import io.anteroom.gateway.queue.QueueResponder;
-import io.anteroom.gateway.config.TemplateDirectory;
-import io.anteroom.gateway.ticket.TicketCodec;
-import io.anteroom.gateway.ticket.TicketCookie;
-
-import com.codahale.metrics.MetricRegistry;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.anteroom.gateway.config.TemplateDirectory;
+import io.anteroom.gateway.queue.QueuePacing;
+import io.anteroom.gateway.queue.QueueResponder;
+import io.anteroom.gateway.ticket.TicketCodec;
+import io.anteroom.gateway.ticket.TicketCookie;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.util.ArrayList;
@@ -51,8 +50,14 @@ public final class Rooms implements AutoCloseable {
   private final OriginProxy defaultProxy;
   private volatile Snapshot snapshot;
 
-  public Rooms(Vertx vertx, GatewayConfig config, GateFactory gates, MetricRegistry registry,
-      Function<RoomSettings, QueuePacing> pacing, java.time.Clock clock, TicketCodec codec) {
+  public Rooms(
+      Vertx vertx,
+      GatewayConfig config,
+      GateFactory gates,
+      MetricRegistry registry,
+      Function<RoomSettings, QueuePacing> pacing,
+      java.time.Clock clock,
+      TicketCodec codec) {
     this.clock = clock;
     this.codec = codec;
     this.vertx = vertx;
@@ -97,8 +102,8 @@ public final class Rooms implements AutoCloseable {
   public synchronized RoomRuntime create(RoomSettings s) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     if (byId.containsKey(s.id())) {
-      throw new IllegalArgumentException("room \"" + s.id() + "\" already exists; use PUT to"
-          + " change it");
+      throw new IllegalArgumentException(
+          "room \"" + s.id() + "\" already exists; use PUT to" + " change it");
     }
     checkRoutes(byId, s);
     var responder = new QueueResponder(s, templates); // a refused template changes nothing
@@ -113,8 +118,8 @@ public final class Rooms implements AutoCloseable {
     var byId = new LinkedHashMap<>(snapshot.byId());
     RoomRuntime old = byId.get(s.id());
     if (old == null) {
-      throw new IllegalArgumentException("no room \"" + s.id() + "\"; use POST /rooms to create"
-          + " it");
+      throw new IllegalArgumentException(
+          "no room \"" + s.id() + "\"; use POST /rooms to create" + " it");
     }
     byId.remove(s.id());
     checkRoutes(byId, s);
@@ -142,38 +147,59 @@ public final class Rooms implements AutoCloseable {
     for (RoomRuntime r : others.values()) {
       for (Route route : s.routes()) {
         if (r.settings().routes().contains(route)) {
-          throw new IllegalArgumentException("route " + route.host() + route.path()
-              + " already belongs to room \"" + r.settings().id() + "\"");
+          throw new IllegalArgumentException(
+              "route "
+                  + route.host()
+                  + route.path()
+                  + " already belongs to room \""
+                  + r.settings().id()
+                  + "\"");
         }
       }
     }
   }
 
-  private RoomRuntime build(RoomSettings s, RoomGate gate, RoomRuntime previous,
-      QueueResponder responder) {
-    var meters = previous != null ? previous.meters() : RoomRuntime.Meters.register(registry, s.id());
+  private RoomRuntime build(
+      RoomSettings s, RoomGate gate, RoomRuntime previous, QueueResponder responder) {
+    var meters =
+        previous != null ? previous.meters() : RoomRuntime.Meters.register(registry, s.id());
     if (!s.originProtection().enabled()) {
       gate.limitNewUsersPerMinute(s.newUsersPerMinute());
     }
     var protection = s.originProtection().enabled() ? new OriginProtection(s, clock) : null;
     registry.remove("anteroom.room." + s.id() + ".effective_new_users_per_minute");
-    registry.gauge("anteroom.room." + s.id() + ".effective_new_users_per_minute",
-        () -> () -> protection != null ? protection.effectiveNewUsersPerMinute()
-            : s.newUsersPerMinute());
-    var cookie = new TicketCookie(s.id(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(),
-        codec);
-    return new RoomRuntime(s, gate, cookie, new BypassMatcher(s.bypass()), responder,
-        origin(s.origin().orElse(defaultOrigin)), pacing.apply(s), meters, protection);
+    registry.gauge(
+        "anteroom.room." + s.id() + ".effective_new_users_per_minute",
+        () ->
+            () ->
+                protection != null
+                    ? protection.effectiveNewUsersPerMinute()
+                    : s.newUsersPerMinute());
+    var cookie =
+        new TicketCookie(s.id(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(), codec);
+    return new RoomRuntime(
+        s,
+        gate,
+        cookie,
+        new BypassMatcher(s.bypass()),
+        responder,
+        origin(s.origin().orElse(defaultOrigin)),
+        pacing.apply(s),
+        meters,
+        protection);
   }
 
   private synchronized OriginProxy origin(URI uri) {
-    return origins.computeIfAbsent(uri, u -> new OriginProxy(vertx, u, originTimeoutSeconds,
-        clients));
+    return origins.computeIfAbsent(
+        uri, u -> new OriginProxy(vertx, u, originTimeoutSeconds, clients));
   }
 
   private void publish(Map<String, RoomRuntime> byId) {
     var rooms = new ArrayList<>(byId.values());
-    snapshot = new Snapshot(RoomRouter.of(rooms, r -> r.settings().routes()), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byId)));
+    snapshot =
+        new Snapshot(
+            RoomRouter.of(rooms, r -> r.settings().routes()),
+            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byId)));
   }
 
   @Override

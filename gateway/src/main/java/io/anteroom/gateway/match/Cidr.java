@@ -3,22 +3,27 @@ package io.anteroom.gateway.match;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
-/** An IPv4 or IPv6 network ({@code 10.0.0.0/8}, {@code ::1/128}); a bare address means /32 or /128. */
+/**
+ * An IPv4 or IPv6 network ({@code 10.0.0.0/8}, {@code ::1/128}); a bare address means /32 or /128.
+ */
 public record Cidr(byte[] network, int prefixBits) {
 
   public static Cidr parse(String text) {
     int slash = text.indexOf('/');
     String address = slash < 0 ? text : text.substring(0, slash);
     if (!address.matches("[0-9A-Fa-f:.]+")) {
-      throw new IllegalArgumentException("\"" + text + "\" is not a CIDR block such as"
-          + " 10.0.0.0/8 or 2001:db8::/32 (host names are not allowed)");
+      throw new IllegalArgumentException(
+          "\""
+              + text
+              + "\" is not a CIDR block such as"
+              + " 10.0.0.0/8 or 2001:db8::/32 (host names are not allowed)");
     }
     byte[] bytes;
     try {
       bytes = InetAddress.getByName(address).getAddress();
     } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("\"" + text + "\" is not a CIDR block such as 10.0.0.0/8",
-          e);
+      throw new IllegalArgumentException(
+          "\"" + text + "\" is not a CIDR block such as 10.0.0.0/8", e);
     }
     int max = bytes.length * 8;
     int bits;

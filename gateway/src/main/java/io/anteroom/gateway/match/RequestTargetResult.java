@@ -15,10 +15,13 @@ import java.util.Objects;
  */
 public sealed interface RequestTargetResult permits RequestTarget, RequestTargetResult.Rejected {
 
-    /** A request target or host that is ambiguous or malformed; {@code reason} is safe to show the client. */
-    record Rejected(String reason) implements RequestTargetResult {
-        public Rejected {
-            Objects.requireNonNull(reason, "reason");
-        }
+  /**
+   * A request target or host that is ambiguous or malformed; {@code reason} is safe to show the
+   * client.
+   */
+  record Rejected(String reason) implements RequestTargetResult {
+    public Rejected {
+      Objects.requireNonNull(reason, "reason");
     }
+  }
 }

@@ -1,14 +1,14 @@
 package io.anteroom.gateway.queue;
 
-import io.anteroom.gateway.config.TemplateDirectory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
 import com.github.mustachejava.MustacheException;
+import io.anteroom.gateway.admission.RoomGate.QueueView;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.QueueingMethod;
-import io.anteroom.gateway.admission.RoomGate.QueueView;
+import io.anteroom.gateway.config.TemplateDirectory;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -23,10 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Renders what a queued user gets: the HTML page (Mustache; the default ships in the jar, a
- * room's {@code template} replaces it) or, for {@code Accept: application/json}, the JSON body
- * with the field names of the best-known hosted waiting room's mobile JSON plus {@code throttle}.
- * Both come from the same field map, so the page and the JSON never disagree.
+ * Renders what a queued user gets: the HTML page (Mustache; the default ships in the jar, a room's
+ * {@code template} replaces it) or, for {@code Accept: application/json}, the JSON body with the
+ * field names of the best-known hosted waiting room's mobile JSON plus {@code throttle}. Both come
+ * from the same field map, so the page and the JSON never disagree.
  *
  * <p>Immutable after construction; a compiled {@link Mustache} is safe for concurrent use.
  */
@@ -49,28 +49,33 @@ public final class QueueResponder {
 
   /**
    * Compiles the room's template or the default; a broken or refused template is a config error.
-   * Partials ({@code {{> name}}}) resolve inside the template directory only, under the same
-   * rules as the template itself; the built-in page has none and may include none.
+   * Partials ({@code {{> name}}}) resolve inside the template directory only, under the same rules
+   * as the template itself; the built-in page has none and may include none.
    */
   static Mustache compile(RoomSettings room, TemplateDirectory templates) {
-    var factory = new DefaultMustacheFactory(name -> {
-      try {
-        return Files.newBufferedReader(templates.resolve(name), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    try (Reader reader = room.template().isPresent()
-        ? Files.newBufferedReader(templates.resolve(room.template().get()), StandardCharsets.UTF_8)
-        : new InputStreamReader(QueueResponder.class.getResourceAsStream("queue-page.mustache"),
-            StandardCharsets.UTF_8)) {
+    var factory =
+        new DefaultMustacheFactory(
+            name -> {
+              try {
+                return Files.newBufferedReader(templates.resolve(name), StandardCharsets.UTF_8);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+    try (Reader reader =
+        room.template().isPresent()
+            ? Files.newBufferedReader(
+                templates.resolve(room.template().get()), StandardCharsets.UTF_8)
+            : new InputStreamReader(
+                QueueResponder.class.getResourceAsStream("queue-page.mustache"),
+                StandardCharsets.UTF_8)) {
       return factory.compile(reader, room.template().orElse("default"));
     } catch (IOException | UncheckedIOException e) {
-      throw new IllegalArgumentException("template: cannot read " + room.template().orElse(null)
-          + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "template: cannot read " + room.template().orElse(null) + ": " + e.getMessage(), e);
     } catch (MustacheException e) {
-      throw new IllegalArgumentException("template: not a valid Mustache template: "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "template: not a valid Mustache template: " + e.getMessage(), e);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("template: " + e.getMessage(), e);
     }
@@ -81,8 +86,12 @@ public final class QueueResponder {
   }
 
   /** The JSON/template fields, in the documented order. */
-  public Map<String, Object> fields(boolean inWaitingRoom, QueueView q, boolean queueAll,
-      int refreshIntervalSeconds, boolean throttle) {
+  public Map<String, Object> fields(
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
     var f = new LinkedHashMap<String, Object>();
     f.put("inWaitingRoom", inWaitingRoom);
     f.put("waitTimeKnown", q.waitTimeKnown());

@@ -18,10 +18,13 @@ public final class TicketBytes {
   private TicketBytes() {}
 
   public static byte[] encode(Ticket t) {
-    return ByteBuffer.allocate(LENGTH).put(VERSION).putLong(t.bucketId())
+    return ByteBuffer.allocate(LENGTH)
+        .put(VERSION)
+        .putLong(t.bucketId())
         .putLong(t.lastCheckInTime().toEpochMilli())
         .putLong(t.acceptedAt() == null ? -1 : t.acceptedAt().toEpochMilli())
-        .putLong(t.refreshSlotKey()).array();
+        .putLong(t.refreshSlotKey())
+        .array();
   }
 
   /** The ticket, or null when the bytes are not a ticket of this layout (then the user is new). */
@@ -37,7 +40,11 @@ public final class TicketBytes {
     if (checkIn < 0 || bucket < 0) {
       return null;
     }
-    return new Ticket(roomId, bucket, Instant.ofEpochMilli(checkIn),
-        accepted < 0 ? null : Instant.ofEpochMilli(accepted), key);
+    return new Ticket(
+        roomId,
+        bucket,
+        Instant.ofEpochMilli(checkIn),
+        accepted < 0 ? null : Instant.ofEpochMilli(accepted),
+        key);
   }
 }

@@ -12,8 +12,8 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Seals and opens ticket cookies with AES-GCM. Wire format (then base64url without padding):
- * {@code keyId (1 byte) | nonce (12 random bytes) | ciphertext + 16-byte tag}. The room id is the
+ * Seals and opens ticket cookies with AES-GCM. Wire format (then base64url without padding): {@code
+ * keyId (1 byte) | nonce (12 random bytes) | ciphertext + 16-byte tag}. The room id is the
  * additional authenticated data, so a cookie of another room fails to open like a tampered one.
  *
  * <p>Thread safety: immutable; a {@link Cipher} is not thread-safe, so each call takes one from a
@@ -31,33 +31,41 @@ public final class TicketCodec {
   private static final int NONCE_BYTES = 12;
   private static final int TAG_BITS = 128;
   private static final int MIN_SEALED = 1 + NONCE_BYTES + TAG_BITS / 8;
+
   /** Longer cookie values are refused without decoding: bounds the work an attacker can cause. */
   static final int MAX_COOKIE_CHARS = 512;
 
-  private static final ThreadLocal<Cipher> CIPHER = ThreadLocal.withInitial(() -> {
-    try {
-      return Cipher.getInstance("AES/GCM/NoPadding");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this JDK lacks AES/GCM/NoPadding", e);
-    }
-  });
+  private static final ThreadLocal<Cipher> CIPHER =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return Cipher.getInstance("AES/GCM/NoPadding");
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException("this JDK lacks AES/GCM/NoPadding", e);
+            }
+          });
+
   /**
-   * Nonces come from a DRBG instance per thread: the default {@code NativePRNG} reads
-   * /dev/urandom under one process-wide lock on every call, which the admitted hot path (a fresh
-   * nonce per request) cannot afford.
+   * Nonces come from a DRBG instance per thread: the default {@code NativePRNG} reads /dev/urandom
+   * under one process-wide lock on every call, which the admitted hot path (a fresh nonce per
+   * request) cannot afford.
    */
-  private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(() -> {
-    try {
-      return SecureRandom.getInstance("DRBG");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      return new SecureRandom();
-    }
-  });
+  private static final ThreadLocal<SecureRandom> RANDOM =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return SecureRandom.getInstance("DRBG");
+            } catch (java.security.NoSuchAlgorithmException e) {
+              return new SecureRandom();
+            }
+          });
 
   private final SecretKeySpec[] byId = new SecretKeySpec[256];
   private final int sealingId;
 
-  /** @param keys at least one key; the first one seals new cookies */
+  /**
+   * @param keys at least one key; the first one seals new cookies
+   */
   public TicketCodec(List<TicketKey> keys) {
     if (keys.isEmpty()) {
       throw new IllegalArgumentException("ticketKeys: at least one key is needed");

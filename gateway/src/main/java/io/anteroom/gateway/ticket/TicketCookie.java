@@ -9,15 +9,15 @@ import java.util.Locale;
 
 /**
  * One room's ticket cookie: its name ({@code __anteroom_<room id><cookieSuffix>}), finding it in
- * the request's {@code Cookie} header, opening it with the {@link TicketCodec}, and the
- * {@code Set-Cookie} values that set or clear it ({@code Path=/}, {@code HttpOnly}, the room's
- * {@code Secure} and {@code SameSite}).
+ * the request's {@code Cookie} header, opening it with the {@link TicketCodec}, and the {@code
+ * Set-Cookie} values that set or clear it ({@code Path=/}, {@code HttpOnly}, the room's {@code
+ * Secure} and {@code SameSite}).
  *
- * <p>Invariants: a missing, tampered, truncated, other-room or unknown-key cookie opens as null
- * (a new user), never as an error. This is on every admitted request, so it stays cheap: the
- * scan reads only this cookie (no decoding of the site's other cookies), the attributes are
- * built once per room, and a Set-Cookie value is handed to Netty as bytes. Immutable; a settings
- * change builds a new one.
+ * <p>Invariants: a missing, tampered, truncated, other-room or unknown-key cookie opens as null (a
+ * new user), never as an error. This is on every admitted request, so it stays cheap: the scan
+ * reads only this cookie (no decoding of the site's other cookies), the attributes are built once
+ * per room, and a Set-Cookie value is handed to Netty as bytes. Immutable; a settings change builds
+ * a new one.
  *
  * <pre>{@code
  * var cookie = new TicketCookie("shop", "", false, CookieSameSite.LAX, codec);
@@ -33,20 +33,32 @@ public final class TicketCookie {
   private final String roomId;
   private final String name;
   private final TicketCodec codec;
+
   /** {@code ; Path=/; [Secure; ]HTTPOnly; SameSite=X}: what follows the value. */
   private final String attributes;
+
   private final String clear;
 
-  public TicketCookie(String roomId, String cookieSuffix, boolean secure,
-      CookieSameSite sameSite, TicketCodec codec) {
+  public TicketCookie(
+      String roomId,
+      String cookieSuffix,
+      boolean secure,
+      CookieSameSite sameSite,
+      TicketCodec codec) {
     this.roomId = roomId;
     this.name = "__anteroom_" + roomId + cookieSuffix;
     this.codec = codec;
     this.attributes = attributes(secure, sameSite);
-    this.clear = Cookie.cookie(name, "").setPath("/").setHttpOnly(true).setSecure(secure)
-        .setSameSite(io.vertx.core.http.CookieSameSite.valueOf(
-            sameSite.configName().toUpperCase(Locale.ROOT)))
-        .setMaxAge(0).encode();
+    this.clear =
+        Cookie.cookie(name, "")
+            .setPath("/")
+            .setHttpOnly(true)
+            .setSecure(secure)
+            .setSameSite(
+                io.vertx.core.http.CookieSameSite.valueOf(
+                    sameSite.configName().toUpperCase(Locale.ROOT)))
+            .setMaxAge(0)
+            .encode();
   }
 
   /** The cookie's name. */
@@ -71,9 +83,9 @@ public final class TicketCookie {
   }
 
   /**
-   * The {@code Set-Cookie} value Vert.x's cookie encoder writes for these attributes
-   * ({@code name=value; Path=/; [Secure; ]HTTPOnly; SameSite=X}), built directly: the sealed
-   * value is base64url, which needs no quoting.
+   * The {@code Set-Cookie} value Vert.x's cookie encoder writes for these attributes ({@code
+   * name=value; Path=/; [Secure; ]HTTPOnly; SameSite=X}), built directly: the sealed value is
+   * base64url, which needs no quoting.
    */
   static String setCookie(String name, String value, boolean secure, CookieSameSite sameSite) {
     return name + '=' + value + attributes(secure, sameSite);
@@ -85,8 +97,8 @@ public final class TicketCookie {
   }
 
   /**
-   * An ASCII header value as bytes: Netty writes an {@code AsciiString} as one block, a
-   * {@code String} character by character (the sealed cookie is about 150 characters).
+   * An ASCII header value as bytes: Netty writes an {@code AsciiString} as one block, a {@code
+   * String} character by character (the sealed cookie is about 150 characters).
    */
   private static CharSequence ascii(String value) {
     return new AsciiString(value.getBytes(StandardCharsets.ISO_8859_1), false);

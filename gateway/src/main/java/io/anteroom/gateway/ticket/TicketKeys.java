@@ -15,10 +15,10 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Where ticket keys come from: the config's {@code ticketKeys} when set, otherwise the file
- * {@code dataDir/ticket-keys} (one {@code id base64key} per line, first line seals), generated
- * with one random 256-bit key and 0600 permissions on first start. Several gateways of one
- * deployment must share the same keys (configure them, or copy the file).
+ * Where ticket keys come from: the config's {@code ticketKeys} when set, otherwise the file {@code
+ * dataDir/ticket-keys} (one {@code id base64key} per line, first line seals), generated with one
+ * random 256-bit key and 0600 permissions on first start. Several gateways of one deployment must
+ * share the same keys (configure them, or copy the file).
  */
 public final class TicketKeys {
 
@@ -50,9 +50,13 @@ public final class TicketKeys {
    */
   public static void requireShared(List<TicketKey> configured, Path dataDir) {
     if (configured.isEmpty() && !Files.exists(dataDir.resolve(FILE))) {
-      throw new IllegalArgumentException("no ticket keys: every gateway of a deployment must use"
-          + " the same keys; set ticketKeys in the config, or copy the " + FILE + " file of"
-          + " another gateway (or of anteroom run) to " + dataDir.resolve(FILE));
+      throw new IllegalArgumentException(
+          "no ticket keys: every gateway of a deployment must use"
+              + " the same keys; set ticketKeys in the config, or copy the "
+              + FILE
+              + " file of"
+              + " another gateway (or of anteroom run) to "
+              + dataDir.resolve(FILE));
     }
   }
 
@@ -63,8 +67,8 @@ public final class TicketKeys {
     new SecureRandom().nextBytes(key);
     String line = "1 " + Base64.getEncoder().encodeToString(key) + "\n";
     try {
-      Files.createFile(file,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (FileAlreadyExistsException e) {
       return; // another process created it first: use theirs
     } catch (UnsupportedOperationException e) {
@@ -86,14 +90,20 @@ public final class TicketKeys {
       try {
         int id = Integer.parseInt(parts[0]);
         byte[] secret = Base64.getDecoder().decode(parts[1]);
-        if (id < 0 || id > 255 || !(secret.length == 16 || secret.length == 24
-            || secret.length == 32)) {
+        if (id < 0
+            || id > 255
+            || !(secret.length == 16 || secret.length == 24 || secret.length == 32)) {
           throw new IllegalArgumentException("bad id or key length");
         }
         keys.add(new TicketKey(id, secret));
       } catch (RuntimeException e) {
-        throw new IllegalArgumentException(file + " line " + n + ": expected \"<id 0..255>"
-            + " <base64 AES key of 16, 24 or 32 bytes>\"", e);
+        throw new IllegalArgumentException(
+            file
+                + " line "
+                + n
+                + ": expected \"<id 0..255>"
+                + " <base64 AES key of 16, 24 or 32 bytes>\"",
+            e);
       }
     }
     if (keys.isEmpty()) {

@@ -1,17 +1,16 @@
 package io.anteroom.gateway.admin;
 
-import io.anteroom.gateway.Browser;
-import io.anteroom.gateway.Harness;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.TestOrigin;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import io.anteroom.gateway.TestOrigin;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,12 +19,11 @@ class AdminApiTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   private static HttpResponse<String> plain(Harness h, String url) throws Exception {
-    return h.client.send(HttpRequest.newBuilder(URI.create(url)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return h.client.send(
+        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -34,9 +32,12 @@ class AdminApiTest {
       HttpResponse<String> r = plain(h, h.adminUrl() + "/api/rooms");
       assertThat(r.statusCode()).isEqualTo(401);
       assertThat(r.body()).contains("Authorization: Bearer");
-      var wrong = h.client.send(HttpRequest.newBuilder(URI.create(h.adminUrl()
-          + "/api/rooms")).header("Authorization", "Bearer nope").build(),
-          HttpResponse.BodyHandlers.ofString());
+      var wrong =
+          h.client.send(
+              HttpRequest.newBuilder(URI.create(h.adminUrl() + "/api/rooms"))
+                  .header("Authorization", "Bearer nope")
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(wrong.statusCode()).isEqualTo(401);
       assertThat(h.admin("GET", "/api/rooms", null).statusCode()).isEqualTo(200);
     }
@@ -50,8 +51,11 @@ class AdminApiTest {
       assertThat(plain(h, h.adminUrl() + "/health").body()).isEqualTo("ok\n");
       assertThat(plain(h, h.adminUrl() + "/ready").statusCode()).isEqualTo(200);
       String metrics = plain(h, h.adminUrl() + "/metrics").body();
-      assertThat(metrics).contains("anteroom_room_shop_admitted_new_total 1.0",
-          "anteroom_room_shop_queued_total 1.0", "anteroom_room_shop_origin_latency_count 1");
+      assertThat(metrics)
+          .contains(
+              "anteroom_room_shop_admitted_new_total 1.0",
+              "anteroom_room_shop_queued_total 1.0",
+              "anteroom_room_shop_origin_latency_count 1");
       assertThat(plain(h, h.adminUrl() + "/").body()).contains("Anteroom status");
     }
   }
@@ -60,26 +64,33 @@ class AdminApiTest {
   void roomsAreCreatedUpdatedAndDeletedLive() throws Exception {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop, path: /shop/ } ]")) {
       assertThat(h.browser().get("/blog/1").headers().allValues("set-cookie"))
-          .as("no room covers /blog/ yet").isEmpty();
+          .as("no room covers /blog/ yet")
+          .isEmpty();
 
-      var created = h.admin("POST", "/api/rooms",
-          "{\"id\":\"blog\",\"path\":\"/blog/\",\"totalActiveUsers\":1}");
+      var created =
+          h.admin(
+              "POST", "/api/rooms", "{\"id\":\"blog\",\"path\":\"/blog/\",\"totalActiveUsers\":1}");
       assertThat(created.statusCode()).isEqualTo(201);
       assertThat(JSON.readTree(created.body()).get("totalActiveUsers").asInt()).isEqualTo(1);
       assertThat(Browser.reachedOrigin(h.browser().get("/blog/1"))).isTrue();
       assertThat(Browser.reachedOrigin(h.browser().get("/blog/1"))).as("blog is full").isFalse();
 
-      var updated = h.admin("PUT", "/api/rooms/blog",
-          "{\"id\":\"blog\",\"path\":\"/blog/\",\"totalActiveUsers\":3}");
+      var updated =
+          h.admin(
+              "PUT",
+              "/api/rooms/blog",
+              "{\"id\":\"blog\",\"path\":\"/blog/\",\"totalActiveUsers\":3}");
       assertThat(updated.statusCode()).isEqualTo(200);
       // new limits apply from the next minute's pool (this minute's pool is fixed); the room
       // core keeps one slot back for admissions not yet reported (in flight)
       h.scheduler.advance(java.time.Duration.ofSeconds(60));
       h.report("blog");
       assertThat(Browser.reachedOrigin(h.browser().get("/blog/2")))
-          .as("the raised limit applies, the first user still counted").isTrue();
+          .as("the raised limit applies, the first user still counted")
+          .isTrue();
       assertThat(Browser.reachedOrigin(h.browser().get("/blog/3")))
-          .as("1 + 1 active, 1 slot held back for in-flight admissions").isFalse();
+          .as("1 + 1 active, 1 slot held back for in-flight admissions")
+          .isFalse();
 
       JsonNode list = JSON.readTree(h.admin("GET", "/api/rooms", null).body());
       assertThat(list.findValuesAsText("id")).containsExactly("shop", "blog");
@@ -95,8 +106,10 @@ class AdminApiTest {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop } ]")) {
       var bad = h.admin("POST", "/api/rooms", "{\"id\":\"x\",\"strategy\":\"fast\"}");
       assertThat(bad.statusCode()).isEqualTo(400);
-      assertThat(bad.body()).contains("room.strategy: \\\"fast\\\" is not allowed; allowed:"
-          + " counters, evenSplit, utilizationScaled");
+      assertThat(bad.body())
+          .contains(
+              "room.strategy: \\\"fast\\\" is not allowed; allowed:"
+                  + " counters, evenSplit, utilizationScaled");
       var clash = h.admin("POST", "/api/rooms", "{\"id\":\"other\"}");
       assertThat(clash.statusCode()).isEqualTo(400);
       assertThat(clash.body()).contains("already belongs to room");
@@ -134,8 +147,7 @@ class AdminApiTest {
       assertThat(JSON.readTree(held.body()).get("inWaitingRoom").asBoolean()).isTrue();
       h.admin("PUT", "/api/rooms/shop/queueAll", "false");
       assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue();
-      assertThat(h.admin("PUT", "/api/rooms/shop/queueAll", "maybe").statusCode())
-          .isEqualTo(400);
+      assertThat(h.admin("PUT", "/api/rooms/shop/queueAll", "maybe").statusCode()).isEqualTo(400);
     }
   }
 
@@ -149,27 +161,35 @@ class AdminApiTest {
       throws Exception {
     Path data = java.nio.file.Files.createDirectories(root.resolve("data"));
     Path templates = java.nio.file.Files.createDirectories(root.resolve("templates"));
-    java.nio.file.Files.writeString(templates.resolve("page.mustache"),
-        "<p>custom {{> parts/footer}}</p>");
+    java.nio.file.Files.writeString(
+        templates.resolve("page.mustache"), "<p>custom {{> parts/footer}}</p>");
     java.nio.file.Files.createDirectories(templates.resolve("parts"));
     java.nio.file.Files.writeString(templates.resolve("parts/footer.mustache"), "footer");
     java.nio.file.Files.writeString(root.resolve("outside.mustache"), "OUTSIDE");
     java.nio.file.Files.writeString(templates.resolve("escape.mustache"), "{{> ../outside}}");
-    java.nio.file.Files.createSymbolicLink(templates.resolve("link.mustache"),
-        data.resolve("ticket-keys"));
-    try (var h = new Harness(data, "templatesDir: " + templates
-        + "\nrooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
-      String keys = java.nio.file.Files.readString(data.resolve("ticket-keys")).split(" ")[1]
-          .strip();
-      for (String attack : List.of(data.resolve("ticket-keys").toString(),
-          "../../../../../etc/passwd", "/etc/passwd", "../data/ticket-keys", "link.mustache",
-          "escape.mustache")) {
+    java.nio.file.Files.createSymbolicLink(
+        templates.resolve("link.mustache"), data.resolve("ticket-keys"));
+    try (var h =
+        new Harness(
+            data,
+            "templatesDir: " + templates + "\nrooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
+      String keys =
+          java.nio.file.Files.readString(data.resolve("ticket-keys")).split(" ")[1].strip();
+      for (String attack :
+          List.of(
+              data.resolve("ticket-keys").toString(),
+              "../../../../../etc/passwd",
+              "/etc/passwd",
+              "../data/ticket-keys",
+              "link.mustache",
+              "escape.mustache")) {
         var r = h.admin("PUT", "/api/rooms/shop", room(attack));
         assertThat(r.statusCode()).as(attack).isEqualTo(400);
         assertThat(r.body()).as(attack).contains("template");
       }
       assertThat(h.admin("PUT", "/api/rooms/shop", room("page.mustache")).statusCode())
-          .as("a template of the directory, with a partial inside it").isEqualTo(200);
+          .as("a template of the directory, with a partial inside it")
+          .isEqualTo(200);
       h.browser().get("/");
       String page = h.browser().get("/").body();
       assertThat(page).isEqualTo("<p>custom footer</p>").doesNotContain(keys, "root:");
@@ -180,14 +200,17 @@ class AdminApiTest {
   @Test
   void theQueuePageNeverServesTheTicketKeysOrEtcPasswd() throws Exception {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
-      String keys = java.nio.file.Files.readString(dataDir.resolve("ticket-keys")).split(" ")[1]
-          .strip();
-      for (String attack : List.of(dataDir.resolve("ticket-keys").toString(),
-          "../../../../../etc/passwd")) {
-        assertThat(h.admin("PUT", "/api/rooms/shop", room(attack)).statusCode()).as(attack)
+      String keys =
+          java.nio.file.Files.readString(dataDir.resolve("ticket-keys")).split(" ")[1].strip();
+      for (String attack :
+          List.of(dataDir.resolve("ticket-keys").toString(), "../../../../../etc/passwd")) {
+        assertThat(h.admin("PUT", "/api/rooms/shop", room(attack)).statusCode())
+            .as(attack)
             .isEqualTo(400);
         h.browser().get("/");
-        assertThat(h.browser().get("/").body()).as(attack).contains("You are in line")
+        assertThat(h.browser().get("/").body())
+            .as(attack)
+            .contains("You are in line")
             .doesNotContain(keys, "root:");
       }
     }
@@ -208,10 +231,14 @@ class AdminApiTest {
   @Test
   void roomOriginsMustBePlainHttpUrls() throws Exception {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop } ]")) {
-      for (String origin : List.of("http://user:pw@127.0.0.1:1", "file:///etc/passwd",
-          "http://127.0.0.1:1/admin?x=1", "gopher://127.0.0.1:1")) {
-        var r = h.admin("PUT", "/api/rooms/shop", "{\"id\":\"shop\",\"origin\":\"" + origin
-            + "\"}");
+      for (String origin :
+          List.of(
+              "http://user:pw@127.0.0.1:1",
+              "file:///etc/passwd",
+              "http://127.0.0.1:1/admin?x=1",
+              "gopher://127.0.0.1:1")) {
+        var r =
+            h.admin("PUT", "/api/rooms/shop", "{\"id\":\"shop\",\"origin\":\"" + origin + "\"}");
         assertThat(r.statusCode()).as(origin).isEqualTo(400);
         assertThat(r.body()).as(origin).contains("origin");
       }
@@ -220,9 +247,16 @@ class AdminApiTest {
 
   @Test
   void metricsCanBeProtectedByTheToken() throws Exception {
-    try (var h = new Harness(dataDir, "rooms: [ { id: shop } ]", new TestOrigin(),
-        new io.anteroom.objects.ManualScheduler(Harness.START), null, "dc1", 1,
-        "protectMetrics: true")) {
+    try (var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop } ]",
+            new TestOrigin(),
+            new io.anteroom.objects.ManualScheduler(Harness.START),
+            null,
+            "dc1",
+            1,
+            "protectMetrics: true")) {
       assertThat(plain(h, h.adminUrl() + "/metrics").statusCode()).isEqualTo(401);
       assertThat(h.admin("GET", "/metrics", null).body()).contains("anteroom_room_shop");
       assertThat(plain(h, h.adminUrl() + "/health").statusCode()).isEqualTo(200);

@@ -1,13 +1,12 @@
 package io.anteroom.gateway.admission;
 
-import io.anteroom.gateway.Browser;
-import io.anteroom.gateway.Harness;
-import io.anteroom.objects.ManualScheduler;
-import io.anteroom.gateway.config.ConfigLoader;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.objects.ManualScheduler;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,13 +18,14 @@ class BackPressureTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   @Test
-  void aFloodOfQueueStatusRequestsRaisesThrottleAndLengthensTheRefreshInterval()
-      throws Exception {
-    try (var h = new Harness(dataDir, """
+  void aFloodOfQueueStatusRequestsRaisesThrottleAndLengthensTheRefreshInterval() throws Exception {
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, totalActiveUsers: 1, queueRefreshSeconds: 10,
                    queueStatusMaxQps: 1, maxQueueRefreshSeconds: 300 } ]""")) {
       h.browser().get("/");
@@ -46,7 +46,8 @@ class BackPressureTest {
       assertThat(last.headers().firstValue("anteroom-throttle")).contains("1");
       assertThat(busy.get("refreshIntervalSeconds").asInt()).isGreaterThanOrEqualTo(18);
       assertThat(h.browser().get("/").headers().firstValue("anteroom-throttle"))
-          .as("the HTML page carries the header too").contains("1");
+          .as("the HTML page carries the header too")
+          .contains("1");
     }
   }
 
@@ -55,14 +56,15 @@ class BackPressureTest {
     var scheduler = new ManualScheduler(Harness.START);
     var clock = scheduler.clock();
     var coordination = Harness.objects(scheduler, ObjectCoordination.REPORT_MAX_QPS);
-    var room = ConfigLoader.parse("rooms: [ { id: shop, totalActiveUsers: 1 } ]", "t").rooms()
-        .get(0);
+    var room =
+        ConfigLoader.parse("rooms: [ { id: shop, totalActiveUsers: 1 } ]", "t").rooms().get(0);
     var gate = new CoordinatedRoomGate(room, "dc1", "p", coordination, clock);
     try {
       gate.decide(null, clock.millis()).toCompletableFuture().get(5, TimeUnit.SECONDS);
       gate.decide(null, clock.millis()).toCompletableFuture().get(5, TimeUnit.SECONDS);
       gate.tick(clock.millis()); // first tick: due at once
-      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
           .until(() -> gate.status(clock.millis()).estimatedQueuedUsers() == 1);
       gate.decide(null, clock.millis()).toCompletableFuture().get(5, TimeUnit.SECONDS);
       gate.tick(clock.millis()); // not due yet: nothing is sent
@@ -71,7 +73,8 @@ class BackPressureTest {
       assertThat(gate.status(clock.millis()).estimatedQueuedUsers()).isEqualTo(1);
       scheduler.advance(Duration.ofSeconds(6));
       gate.tick(clock.millis());
-      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
           .until(() -> gate.status(clock.millis()).estimatedQueuedUsers() == 2);
     } finally {
       coordination.close();
@@ -92,7 +95,8 @@ class BackPressureTest {
         scheduler.advance(Duration.ofSeconds(5));
         gate.reportNow().toCompletableFuture().get(5, TimeUnit.SECONDS);
       }
-      assertThat(gate.reportInterval()).isGreaterThan(Duration.ofSeconds(5))
+      assertThat(gate.reportInterval())
+          .isGreaterThan(Duration.ofSeconds(5))
           .isLessThanOrEqualTo(CoordinatedRoomGate.MAX_REPORT_INTERVAL);
     } finally {
       coordination.close();

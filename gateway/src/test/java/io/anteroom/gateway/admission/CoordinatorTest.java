@@ -1,21 +1,19 @@
 package io.anteroom.gateway.admission;
 
-import io.anteroom.gateway.Browser;
-import io.anteroom.gateway.Harness;
-import io.anteroom.objects.ManualScheduler;
-import io.anteroom.gateway.TestOrigin;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.RoomObjects;
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.TestOrigin;
+import io.anteroom.objects.ManualScheduler;
 import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.HttpObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
-import io.anteroom.coordinator.RoomObjects;
 import io.vertx.core.net.SelfSignedCertificate;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.anteroom.objects.http.HttpObjectServer;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -31,8 +29,7 @@ class CoordinatorTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   private static long admittedOf(List<CompletableFuture<HttpResponse<String>>> responses) {
     return responses.stream().map(CompletableFuture::join).filter(Browser::reachedOrigin).count();
@@ -50,10 +47,12 @@ class CoordinatorTest {
     var dublinLink = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
     var nairobiLink = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
     String room = "rooms: [ { id: shop, totalActiveUsers: 20 } ]";
-    try (var dublin = new Harness(dataDir.resolve("a"), room, new TestOrigin(), scheduler, dublinLink,
-            "dublin");
-        var nairobi = new Harness(dataDir.resolve("b"), room, new TestOrigin(), scheduler,
-            nairobiLink, "nairobi")) {
+    try (var dublin =
+            new Harness(
+                dataDir.resolve("a"), room, new TestOrigin(), scheduler, dublinLink, "dublin");
+        var nairobi =
+            new Harness(
+                dataDir.resolve("b"), room, new TestOrigin(), scheduler, nairobiLink, "nairobi")) {
       var responses = new ArrayList<CompletableFuture<HttpResponse<String>>>();
       for (int i = 0; i < 60; i++) {
         responses.add((i % 2 == 0 ? dublin : nairobi).browser().getAsync("/"));
@@ -96,13 +95,26 @@ class CoordinatorTest {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
     var cert = Certificate.LOCALHOST;
-    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET),
-        Path.of(cert.certificatePath()), Path.of(cert.privateKeyPath()));
+    var coordinator =
+        ObjectCoordination.serve(
+            runtime,
+            "127.0.0.1",
+            0,
+            List.of(SECRET),
+            Path.of(cert.certificatePath()),
+            Path.of(cert.privateKeyPath()));
     URI uri = URI.create("https://localhost:" + coordinator.actualPort());
-    var link = ObjectCoordination.remote(uri, Duration.ofSeconds(5), SECRET,
-        List.of(Path.of(cert.certificatePath())));
-    try (var gw = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 2 } ]",
-        new TestOrigin(), scheduler, link, "dublin")) {
+    var link =
+        ObjectCoordination.remote(
+            uri, Duration.ofSeconds(5), SECRET, List.of(Path.of(cert.certificatePath())));
+    try (var gw =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop, totalActiveUsers: 2 } ]",
+            new TestOrigin(),
+            scheduler,
+            link,
+            "dublin")) {
       assertThat(coordinator.authenticated()).isTrue();
       assertThat(Browser.reachedOrigin(gw.browser().get("/"))).isTrue();
       assertThat(Browser.reachedOrigin(gw.browser().get("/"))).isTrue();
@@ -110,7 +122,8 @@ class CoordinatorTest {
       var st = JSON.readTree(gw.admin("GET", "/api/rooms/shop/status", null).body());
       assertThat(st.get("degraded").asBoolean()).as("reports are accepted").isFalse();
       assertThat(Browser.reachedOrigin(gw.browser().get("/")))
-          .as("the counters are shared: the room is full").isFalse();
+          .as("the counters are shared: the room is full")
+          .isFalse();
     } finally {
       link.close();
       coordinator.close();
@@ -122,20 +135,32 @@ class CoordinatorTest {
   void aGatewayWithAWrongSecretIsRefusedAndItsRoomDegrades() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
-    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null,
-        null);
-    var intruder = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5),
-        SharedSecret.generate("k1"), List.of());
+    var coordinator =
+        ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null, null);
+    var intruder =
+        ObjectCoordination.remote(
+            uri(coordinator), Duration.ofSeconds(5), SharedSecret.generate("k1"), List.of());
     var unsigned = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
-    try (var wrong = new Harness(dataDir.resolve("wrong"),
-            "rooms: [ { id: shop, totalActiveUsers: 2, failMode: closed } ]", new TestOrigin(),
-            scheduler, intruder, "dublin");
-        var none = new Harness(dataDir.resolve("none"),
-            "rooms: [ { id: shop, totalActiveUsers: 2, failMode: closed } ]", new TestOrigin(),
-            scheduler, unsigned, "nairobi")) {
+    try (var wrong =
+            new Harness(
+                dataDir.resolve("wrong"),
+                "rooms: [ { id: shop, totalActiveUsers: 2, failMode: closed } ]",
+                new TestOrigin(),
+                scheduler,
+                intruder,
+                "dublin");
+        var none =
+            new Harness(
+                dataDir.resolve("none"),
+                "rooms: [ { id: shop, totalActiveUsers: 2, failMode: closed } ]",
+                new TestOrigin(),
+                scheduler,
+                unsigned,
+                "nairobi")) {
       for (Harness h : List.of(wrong, none)) {
         assertThat(Browser.reachedOrigin(h.browser().get("/")))
-            .as("no counter call succeeds: closed queues").isFalse();
+            .as("no counter call succeeds: closed queues")
+            .isFalse();
         h.report("shop");
         var st = JSON.readTree(h.admin("GET", "/api/rooms/shop/status", null).body());
         assertThat(st.get("degraded").asBoolean()).isTrue();
@@ -151,11 +176,15 @@ class CoordinatorTest {
   @Test
   void onlyTheGatewaysRpcSurfaceIsExported() throws Exception {
     var runtime = Harness.runtime(new ManualScheduler(Harness.START));
-    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null,
-        null);
+    var coordinator =
+        ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null, null);
     try (var transport = HttpObjectTransport.builder(uri(coordinator)).secret(SECRET).build()) {
-      var call = transport.call(RoomObjects.GLOBAL_NAMESPACE,
-          ObjectId.fromName(RoomObjects.GLOBAL_NAMESPACE, "shop"), "report", new byte[0]);
+      var call =
+          transport.call(
+              RoomObjects.GLOBAL_NAMESPACE,
+              ObjectId.fromName(RoomObjects.GLOBAL_NAMESPACE, "shop"),
+              "report",
+              new byte[0]);
       assertThatThrownBy(call::join).hasMessageContaining("HTTP 404");
     } finally {
       coordinator.close();
@@ -167,9 +196,16 @@ class CoordinatorTest {
       throws Exception {
     // two event loops: the degrade bound below is one even-split share for the whole process,
     // however many loops decide (one shared fallback worker, not one per loop)
-    return new Harness(dataDir.resolve(failMode), """
-        rooms: [ { id: shop, totalActiveUsers: 10, failMode: %s } ]""".formatted(failMode),
-        new TestOrigin(), scheduler, link, "dc1", 2);
+    return new Harness(
+        dataDir.resolve(failMode),
+        """
+        rooms: [ { id: shop, totalActiveUsers: 10, failMode: %s } ]"""
+            .formatted(failMode),
+        new TestOrigin(),
+        scheduler,
+        link,
+        "dc1",
+        2);
   }
 
   @Test
@@ -200,7 +236,8 @@ class CoordinatorTest {
         assertThat(st.get("degraded").asBoolean()).isTrue();
       }
       for (Browser b : insiders) {
-        assertThat(Browser.reachedOrigin(b.get("/"))).as("admitted users keep being served")
+        assertThat(Browser.reachedOrigin(b.get("/")))
+            .as("admitted users keep being served")
             .isTrue();
       }
       // degrade: even split of the last known state, no counter calls

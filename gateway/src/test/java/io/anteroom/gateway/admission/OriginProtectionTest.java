@@ -1,14 +1,12 @@
 package io.anteroom.gateway.admission;
 
-import io.anteroom.gateway.Browser;
-import io.anteroom.gateway.Harness;
-import io.anteroom.testkit.ManualClock;
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.config.GatewayConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.testkit.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -16,12 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 class OriginProtectionTest {
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   private static GatewayConfig.RoomSettings room(String protection) {
-    return ConfigLoader.parse("rooms: [ { id: shop, newUsersPerMinute: 600, originProtection: "
-        + protection + " } ]", "t").rooms().get(0);
+    return ConfigLoader.parse(
+            "rooms: [ { id: shop, newUsersPerMinute: 600, originProtection: " + protection + " } ]",
+            "t")
+        .rooms()
+        .get(0);
   }
 
   @Test
@@ -57,8 +57,9 @@ class OriginProtectionTest {
   @Test
   void fiveHundredsAboveTheErrorRatioCountAsOverload() {
     var clock = new ManualClock(Harness.START);
-    var p = new OriginProtection(room("{ enabled: true, maxErrorRatio: 0.1,"
-        + " minNewUsersPerMinute: 60 }"), clock);
+    var p =
+        new OriginProtection(
+            room("{ enabled: true, maxErrorRatio: 0.1," + " minNewUsersPerMinute: 60 }"), clock);
     for (int round = 0; round < 10; round++) {
       for (int i = 0; i < 10; i++) {
         p.record(i < 5 ? 503 : 200, 1_000_000);
@@ -71,7 +72,10 @@ class OriginProtectionTest {
 
   @Test
   void theEffectiveLimitIsShownInStatus() throws Exception {
-    try (var h = new Harness(dataDir, """
+    try (var h =
+        new Harness(
+            dataDir,
+            """
         rooms: [ { id: shop, newUsersPerMinute: 100,
                    originProtection: { enabled: true, maxErrorRatio: 0.01 } } ]""")) {
       for (int i = 0; i < 5; i++) {
@@ -82,13 +86,17 @@ class OriginProtectionTest {
         errorsOrigin.record(502, 1_000);
       }
       h.protect();
-      var st = new ObjectMapper().readTree(h.admin("GET", "/api/rooms/shop/status", null)
-          .body());
+      var st = new ObjectMapper().readTree(h.admin("GET", "/api/rooms/shop/status", null).body());
       assertThat(st.get("newUsersPerMinute").asInt()).isEqualTo(100);
       assertThat(st.get("effectiveNewUsersPerMinute").asInt()).isLessThan(100);
-      assertThat(h.client.send(java.net.http.HttpRequest.newBuilder(
-          java.net.URI.create(h.adminUrl() + "/metrics")).build(),
-          java.net.http.HttpResponse.BodyHandlers.ofString()).body())
+      assertThat(
+              h.client
+                  .send(
+                      java.net.http.HttpRequest.newBuilder(
+                              java.net.URI.create(h.adminUrl() + "/metrics"))
+                          .build(),
+                      java.net.http.HttpResponse.BodyHandlers.ofString())
+                  .body())
           .contains("anteroom_room_shop_effective_new_users_per_minute");
     }
   }

@@ -42,7 +42,9 @@ class ConfigLoaderTest {
 
   @Test
   void everyRoomKeyIsRead() {
-    GatewayConfig c = ConfigLoader.parse("""
+    GatewayConfig c =
+        ConfigLoader.parse(
+            """
         listen: 0.0.0.0:80
         origin: https://shop.example
         dataDir: /var/lib/anteroom
@@ -75,7 +77,8 @@ class ConfigLoaderTest {
               - { path: /sale/api/**, header: X-Api-Key }
               - { cidr: 10.0.0.0/8 }
             originProtection: { enabled: true, maxLatencyMillis: 200 }
-        """, "test");
+        """,
+            "test");
     var r = c.rooms().get(0);
     assertThat(c.ticketKeys()).hasSize(1);
     assertThat(c.ticketKeys().get(0).id()).isEqualTo(7);
@@ -97,37 +100,50 @@ class ConfigLoaderTest {
 
   @Test
   void aWrongValueNamesTheKeyAndTheAllowedValues() {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         rooms:
           - id: a
             strategy: evenspilt
             totalActiveUsers: 0
             queueingMethod: random
-        """, "anteroom.yaml"))
+        """,
+                    "anteroom.yaml"))
         .hasMessageContaining("anteroom.yaml")
-        .hasMessageContaining("rooms[0].strategy: \"evenspilt\" is not allowed; allowed: counters,"
-            + " evenSplit, utilizationScaled (did you mean \"evenSplit\"?)")
+        .hasMessageContaining(
+            "rooms[0].strategy: \"evenspilt\" is not allowed; allowed: counters,"
+                + " evenSplit, utilizationScaled (did you mean \"evenSplit\"?)")
         .hasMessageContaining("rooms[0].totalActiveUsers: totalActiveUsers is 0; allowed: 1..")
-        .hasMessageContaining("rooms[0].queueingMethod: \"random\" is not allowed; allowed: fifo,"
-            + " passthrough, reject");
+        .hasMessageContaining(
+            "rooms[0].queueingMethod: \"random\" is not allowed; allowed: fifo,"
+                + " passthrough, reject");
   }
 
   @Test
   void anUnknownKeyIsAnErrorWithASuggestion() {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         rooms:
           - id: a
             totalActiveUser: 10
-        """, "x"))
-        .hasMessageContaining("rooms[0].totalActiveUser: unknown key (did you mean"
-            + " \"totalActiveUsers\"?)");
+        """,
+                    "x"))
+        .hasMessageContaining(
+            "rooms[0].totalActiveUser: unknown key (did you mean" + " \"totalActiveUsers\"?)");
     assertThatThrownBy(() -> ConfigLoader.parse("lisen: 1.2.3.4:5", "x"))
         .hasMessageContaining("lisen: unknown key (did you mean \"listen\"?)");
   }
 
   @Test
   void malformedValuesAreExplained() {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         listen: nowhere
         origin: ftp://x
         rooms:
@@ -135,13 +151,14 @@ class ConfigLoaderTest {
           - { id: b, bypass: [ { cidr: 10.0.0.0/40 } ] }
           - { id: c, bypass: [ {} ] }
           - { id: c, path: /c/, cookieSameSite: None }
-        """, "x"))
+        """,
+                    "x"))
         .hasMessageContaining("listen: \"nowhere\" is not host:port")
         .hasMessageContaining("origin: \"ftp://x\" is not an http:// or https:// URL")
         .hasMessageContaining("rooms[0].id: \"bad id!\" is not allowed")
         .hasMessageContaining("rooms[0].path: \"shop\" must start with '/'")
-        .hasMessageContaining("rooms[1].bypass[0].cidr: \"10.0.0.0/40\": prefix length must be 0"
-            + " to 32")
+        .hasMessageContaining(
+            "rooms[1].bypass[0].cidr: \"10.0.0.0/40\": prefix length must be 0" + " to 32")
         .hasMessageContaining("rooms[2].bypass[0]: an empty bypass rule would bypass everything")
         .hasMessageContaining("rooms[3].id: duplicate room id \"c\"")
         .hasMessageContaining("rooms[3].cookieSameSite: None requires cookieSecure: true");
@@ -149,7 +166,10 @@ class ConfigLoaderTest {
 
   @Test
   void routePathsAndHostsMustBeInTheFormRequestsAreRoutedIn() {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         rooms:
           - { id: a, path: /Shop/./ }
           - { id: b, path: "/%73hop//" }
@@ -158,40 +178,53 @@ class ConfigLoaderTest {
           - { id: e, host: "shop.example.com:8443" }
           - { id: f, host: "shop example" }
           - { id: g, additionalRoutes: [ { host: x, path: //y/ } ] }
-        """, "x"))
-        .hasMessageContaining("rooms[0].path: \"/Shop/./\" is not in normal form; requests are"
-            + " routed on normalised paths, write \"/Shop/\"")
+        """,
+                    "x"))
+        .hasMessageContaining(
+            "rooms[0].path: \"/Shop/./\" is not in normal form; requests are"
+                + " routed on normalised paths, write \"/Shop/\"")
         .hasMessageContaining("rooms[1].path: \"/%73hop//\" is not in normal form")
         .hasMessageContaining("write \"/shop/\"")
-        .hasMessageContaining("rooms[2].path: \"/../x/\" is not a usable path prefix: the"
-            + " request path climbs above the root")
+        .hasMessageContaining(
+            "rooms[2].path: \"/../x/\" is not a usable path prefix: the"
+                + " request path climbs above the root")
         .hasMessageContaining("rooms[3].path: \"/x?y\" is a path prefix")
-        .hasMessageContaining("rooms[4].host: \"shop.example.com:8443\" is not a host name:"
-            + " write the name only")
+        .hasMessageContaining(
+            "rooms[4].host: \"shop.example.com:8443\" is not a host name:" + " write the name only")
         .hasMessageContaining("rooms[5].host: \"shop example\" is not a host name")
-        .hasMessageContaining("rooms[6].additionalRoutes[0].path: \"//y/\" is not in normal"
-            + " form");
+        .hasMessageContaining(
+            "rooms[6].additionalRoutes[0].path: \"//y/\" is not in normal" + " form");
   }
 
   @Test
   void originsAreOnlySchemeHostAndPort() {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         origin: http://user:pw@10.0.0.1:80
         rooms:
           - { id: a, origin: "http://10.0.0.2/app?x=1" }
-        """, "x"))
-        .hasMessageContaining("origin: \"http://user:pw@10.0.0.1:80\" must be only"
-            + " scheme://host[:port] (no user information, path, query or fragment)")
+        """,
+                    "x"))
+        .hasMessageContaining(
+            "origin: \"http://user:pw@10.0.0.1:80\" must be only"
+                + " scheme://host[:port] (no user information, path, query or fragment)")
         .hasMessageContaining("rooms[0].origin: \"http://10.0.0.2/app?x=1\" must be only");
   }
 
   @Test
   void twoRoomsCannotShareARoute() {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         rooms:
           - { id: a, path: /x/ }
           - { id: b, path: /x/ }
-        """, "x")).hasMessageContaining("route */x/ is already used by another room");
+        """,
+                    "x"))
+        .hasMessageContaining("route */x/ is already used by another room");
   }
 
   @Test
@@ -201,25 +234,33 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void templatesAreFileNamesInsideTheTemplatesDirectory(@org.junit.jupiter.api.io.TempDir Path dir) {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+  void templatesAreFileNamesInsideTheTemplatesDirectory(
+      @org.junit.jupiter.api.io.TempDir Path dir) {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         templatesDir: %s
         rooms:
           - { id: a, template: page.mustache }
           - { id: b, template: /etc/passwd }
           - { id: c, template: ../x.mustache }
-        """.formatted(dir), "x"))
-        .hasMessageContaining("rooms[0].template: \"page.mustache\": no such readable file in"
-            + " templatesDir")
-        .hasMessageContaining("rooms[1].template: \"/etc/passwd\" is not a template name: give a"
-            + " file name relative to templatesDir")
+        """
+                        .formatted(dir),
+                    "x"))
+        .hasMessageContaining(
+            "rooms[0].template: \"page.mustache\": no such readable file in" + " templatesDir")
+        .hasMessageContaining(
+            "rooms[1].template: \"/etc/passwd\" is not a template name: give a"
+                + " file name relative to templatesDir")
         .hasMessageContaining("rooms[2].template: \"../x.mustache\" is not a template name");
-    assertThatThrownBy(() -> ConfigLoader.parse("rooms: [ { id: a, template: page.mustache } ]",
-        "x")).hasMessageContaining("rooms[0].template: \"page.mustache\": no templatesDir is"
-        + " configured");
-    assertThatThrownBy(() -> ConfigLoader.parse("dataDir: %s/data\ntemplatesDir: %s"
-        .formatted(dir, dir), "x")).hasMessageContaining("templatesDir: \"" + dir
-        + "\" contains dataDir");
+    assertThatThrownBy(
+            () -> ConfigLoader.parse("rooms: [ { id: a, template: page.mustache } ]", "x"))
+        .hasMessageContaining(
+            "rooms[0].template: \"page.mustache\": no templatesDir is" + " configured");
+    assertThatThrownBy(
+            () -> ConfigLoader.parse("dataDir: %s/data\ntemplatesDir: %s".formatted(dir, dir), "x"))
+        .hasMessageContaining("templatesDir: \"" + dir + "\" contains dataDir");
   }
 
   @Test
@@ -238,33 +279,44 @@ class ConfigLoaderTest {
 
   @Test
   void aRoomCoreRuleIsReportedUnderTheKeyThatBrokeItTogetherWithTheOtherProblems() {
-    assertThatThrownBy(() -> ConfigLoader.parse("""
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
         rooms:
           - id: a
             queueRefreshSeconds: 300
             queueTimeoutMinutes: 3
             sessionDurationMinutes: 2000
             curveFactor: 0
-        """, "x"))
-        .hasMessageContaining("rooms[0].queueTimeoutMinutes: queueTimeout is PT3M; allowed: at"
-            + " least queueRefreshSeconds (300 s)")
-        .hasMessageContaining("rooms[0].sessionDurationMinutes: sessionDurationMinutes is 2000;"
-            + " allowed: 1..1440")
+        """,
+                    "x"))
+        .hasMessageContaining(
+            "rooms[0].queueTimeoutMinutes: queueTimeout is PT3M; allowed: at"
+                + " least queueRefreshSeconds (300 s)")
+        .hasMessageContaining(
+            "rooms[0].sessionDurationMinutes: sessionDurationMinutes is 2000;"
+                + " allowed: 1..1440")
         .hasMessageContaining("rooms[0].curveFactor: curveFactor is 0.0; allowed:");
   }
 
   @Test
   void defaultsOfRoomCoreKeysAreTheRoomCoresOwn() {
-    var room = ConfigLoader.parse("rooms: [ { id: a, totalActiveUsers: 10 } ]", "x").rooms()
-        .get(0);
-    var core = io.anteroom.room.RoomConfig.builder("a").totalActiveUsers(10)
-        .newUsersPerMinute(10).sessionDurationMinutes(5).build();
+    var room = ConfigLoader.parse("rooms: [ { id: a, totalActiveUsers: 10 } ]", "x").rooms().get(0);
+    var core =
+        io.anteroom.room.RoomConfig.builder("a")
+            .totalActiveUsers(10)
+            .newUsersPerMinute(10)
+            .sessionDurationMinutes(5)
+            .build();
     assertThat(room.roomConfig(room.newUsersPerMinute())).isEqualTo(core);
   }
 
   @Test
   void theAdminApiWritesEveryKeyOfTheTableAndReadsItBack() {
-    var room = ConfigLoader.parse("""
+    var room =
+        ConfigLoader.parse(
+                """
         rooms:
           - id: shop
             origin: http://127.0.0.1:1
@@ -273,13 +325,17 @@ class ConfigLoaderTest {
             failMode: open
             strategy: utilizationScaled
         templatesDir: %s
-        """.formatted(Path.of("src/main/resources/io/anteroom/gateway/queue").toAbsolutePath()),
-        "x").rooms().get(0);
+        """
+                    .formatted(
+                        Path.of("src/main/resources/io/anteroom/gateway/queue").toAbsolutePath()),
+                "x")
+            .rooms()
+            .get(0);
     var json = ConfigLoader.toJson(room);
     var names = new java.util.ArrayList<String>();
     json.fieldNames().forEachRemaining(names::add);
-    assertThat(names).containsExactlyElementsOf(
-        RoomKeys.ALL.stream().map(RoomKeys.Key::name).toList());
+    assertThat(names)
+        .containsExactlyElementsOf(RoomKeys.ALL.stream().map(RoomKeys.Key::name).toList());
     assertThat(json.get("strategy").asText()).isEqualTo("utilizationScaled");
     assertThat(json.get("failMode").asText()).isEqualTo("open");
     assertThat(ConfigLoader.parseRoom(json.toString())).isEqualTo(room);

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ForwardedHeadersTest {
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
-  private static final String SPOOF = """
+  private static final String SPOOF =
+      """
       GET /x HTTP/1.1
       Host: shop.example
       X-Forwarded-For: 10.1.2.3
@@ -28,7 +28,8 @@ class ForwardedHeadersTest {
       Connection: close""";
 
   /** Every user is queued, except staff on 10.0.0.0/8. */
-  private static final String ROOM = """
+  private static final String ROOM =
+      """
       rooms: [ { id: shop, queueAll: true, bypass: [ { cidr: 10.0.0.0/8 } ] } ]
       """;
 
@@ -36,9 +37,11 @@ class ForwardedHeadersTest {
   void aClientsOwnForwardedHeadersAreReplacedNotAppendedTo() throws Exception {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop } ]")) {
       assertThat(RawHttp.send(h.gateway.port(), SPOOF).body()).startsWith("origin:");
-      assertThat(h.origin.lastHeaders).containsEntry("x-forwarded-for", "127.0.0.1")
+      assertThat(h.origin.lastHeaders)
+          .containsEntry("x-forwarded-for", "127.0.0.1")
           .containsEntry("x-forwarded-proto", "http")
-          .containsEntry("x-forwarded-host", "shop.example").doesNotContainKey("forwarded");
+          .containsEntry("x-forwarded-host", "shop.example")
+          .doesNotContainKey("forwarded");
     }
   }
 

@@ -29,21 +29,22 @@ import org.junit.jupiter.api.io.TempDir;
 class HostileTargetTest {
 
   /** The confirmed attack's set-up: one room on /shop/ of one host, everything else open. */
-  private static final String SHOP = """
+  private static final String SHOP =
+      """
       rooms:
         - { id: shop, host: shop.example.com, path: /shop/, queueAll: true }
         - { id: open, host: open.example, path: /, totalActiveUsers: 100 }
       """;
 
   /** A whole site in the room but its static files. */
-  private static final String SITE = """
+  private static final String SITE =
+      """
       rooms:
         - { id: site, host: shop.example.com, path: /, queueAll: true,
             bypass: [ { path: /static/** } ] }
       """;
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   /** The path a lenient origin serves for this request-target. */
   static String lenientPath(String target) {
@@ -68,13 +69,18 @@ class HostileTargetTest {
   }
 
   private static List<String> servedPaths(Harness h) {
-    return h.origin.received.stream().map(r -> lenientPath(r.substring(r.indexOf(' ') + 1)))
+    return h.origin.received.stream()
+        .map(r -> lenientPath(r.substring(r.indexOf(' ') + 1)))
         .toList();
   }
 
   private static String get(String target, String... headers) {
-    return "GET " + target + " HTTP/1.1\n" + String.join("\n", headers)
-        + (headers.length > 0 ? "\n" : "") + "Connection: close";
+    return "GET "
+        + target
+        + " HTTP/1.1\n"
+        + String.join("\n", headers)
+        + (headers.length > 0 ? "\n" : "")
+        + "Connection: close";
   }
 
   private static final String HOST = "Host: shop.example.com";
@@ -94,8 +100,8 @@ class HostileTargetTest {
     tricks.put("dot-dot above the root", get("/%2E%2E/shop/x", HOST));
     tricks.put("trailing dot in Host", get("/shop/x", "Host: shop.example.com."));
     tricks.put("upper case, dot and port in Host", get("/shop/x", "Host: SHOP.example.com.:80"));
-    tricks.put("absolute-form target", get("http://shop.example.com/shop/x",
-        "Host: elsewhere.example"));
+    tricks.put(
+        "absolute-form target", get("http://shop.example.com/shop/x", "Host: elsewhere.example"));
     tricks.put("HTTP/1.0 without Host", "GET /shop/x HTTP/1.0");
     tricks.put("two Host headers", get("/shop/x", "Host: elsewhere.example", HOST));
     try (var h = new Harness(dataDir, SHOP)) {
@@ -114,30 +120,41 @@ class HostileTargetTest {
       outcomes.put("h2c with :authority", h2cStatus);
       assertThat(outcomes).hasSize(16);
       assertThat(reachedOrigin).as("tricks that reached the origin").isEmpty();
-      assertThat(outcomes.values()).as("queued (200, the queue page) or refused (400): %s",
-          outcomes).allMatch(s -> s == 200 || s == 400);
-      assertThat(servedPaths(h)).as("what the origin received: %s", h.origin.received)
+      assertThat(outcomes.values())
+          .as("queued (200, the queue page) or refused (400): %s", outcomes)
+          .allMatch(s -> s == 200 || s == 400);
+      assertThat(servedPaths(h))
+          .as("what the origin received: %s", h.origin.received)
           .noneMatch(p -> p.startsWith("/shop/"));
       // unambiguous spellings are routed to the room (queued), ambiguous ones refused
-      assertThat(outcomes).containsEntry("double slash", 200).containsEntry("escaped letter", 200)
-          .containsEntry("trailing dot in Host", 200).containsEntry("absolute-form target", 200)
-          .containsEntry("h2c with :authority", 200).containsEntry("encoded slash", 400)
-          .containsEntry("dot-dot above the root", 400).containsEntry("two Host headers", 400)
+      assertThat(outcomes)
+          .containsEntry("double slash", 200)
+          .containsEntry("escaped letter", 200)
+          .containsEntry("trailing dot in Host", 200)
+          .containsEntry("absolute-form target", 200)
+          .containsEntry("h2c with :authority", 200)
+          .containsEntry("encoded slash", 400)
+          .containsEntry("dot-dot above the root", 400)
+          .containsEntry("two Host headers", 400)
           .containsEntry("HTTP/1.0 without Host", 400);
     }
   }
 
   @Test
-  void bypassRulesJudgeTheNormalisedPathSoDotSegmentsCannotLeaveTheBypassedTree()
-      throws Exception {
+  void bypassRulesJudgeTheNormalisedPathSoDotSegmentsCannotLeaveTheBypassedTree() throws Exception {
     try (var h = new Harness(dataDir, SITE)) {
-      for (String target : List.of("/static/../checkout", "/static/%2e%2e/checkout",
-          "/static/..;/checkout", "/static/%2E%2E;x=1/checkout")) {
+      for (String target :
+          List.of(
+              "/static/../checkout",
+              "/static/%2e%2e/checkout",
+              "/static/..;/checkout",
+              "/static/%2E%2E;x=1/checkout")) {
         RawHttp.Response r = RawHttp.send(h.gateway.port(), get(target, HOST));
         assertThat(r.status()).as(target).isIn(200, 400);
         assertThat(r.body()).as(target).doesNotStartWith("origin:");
       }
-      assertThat(servedPaths(h)).as("what the origin received: %s", h.origin.received)
+      assertThat(servedPaths(h))
+          .as("what the origin received: %s", h.origin.received)
           .doesNotContain("/checkout");
       RawHttp.Response asset = RawHttp.send(h.gateway.port(), get("/static/app.js", HOST));
       assertThat(asset.body()).as("the bypass itself still works").startsWith("origin:");
@@ -147,8 +164,9 @@ class HostileTargetTest {
   @Test
   void theOriginReceivesTheNormalisedTargetAndHost() throws Exception {
     try (var h = new Harness(dataDir, SHOP)) {
-      RawHttp.Response r = RawHttp.send(h.gateway.port(),
-          get("//x/./y/../z;p=1/%7Euser?q=%2F", "Host: Open.Example.:8080"));
+      RawHttp.Response r =
+          RawHttp.send(
+              h.gateway.port(), get("//x/./y/../z;p=1/%7Euser?q=%2F", "Host: Open.Example.:8080"));
       assertThat(r.body()).startsWith("origin:");
       assertThat(h.origin.received).containsExactly("open.example:8080 /x/z/~user?q=%2F");
       assertThat(h.origin.lastHeaders).containsEntry("x-forwarded-host", "open.example:8080");
@@ -176,16 +194,28 @@ class HostileTargetTest {
   private String h2c(Harness h, String path) throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
-      var client = vertx.createHttpClient(new HttpClientOptions()
-          .setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false));
-      return client.request(new RequestOptions()
-              .setServer(SocketAddress.inetSocketAddress(h.gateway.port(), "127.0.0.1"))
-              .setHost("shop.example.com").setPort(80).setURI(path))
-          .compose(req -> req.send().compose(resp -> {
-            assertThat(resp.version()).isEqualTo(HttpVersion.HTTP_2);
-            h2cStatus = resp.statusCode();
-            return resp.body().map(Object::toString);
-          })).await(20, TimeUnit.SECONDS);
+      var client =
+          vertx.createHttpClient(
+              new HttpClientOptions()
+                  .setProtocolVersion(HttpVersion.HTTP_2)
+                  .setHttp2ClearTextUpgrade(false));
+      return client
+          .request(
+              new RequestOptions()
+                  .setServer(SocketAddress.inetSocketAddress(h.gateway.port(), "127.0.0.1"))
+                  .setHost("shop.example.com")
+                  .setPort(80)
+                  .setURI(path))
+          .compose(
+              req ->
+                  req.send()
+                      .compose(
+                          resp -> {
+                            assertThat(resp.version()).isEqualTo(HttpVersion.HTTP_2);
+                            h2cStatus = resp.statusCode();
+                            return resp.body().map(Object::toString);
+                          }))
+          .await(20, TimeUnit.SECONDS);
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

@@ -1,11 +1,10 @@
 package io.anteroom.gateway.edge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.vertx.core.Vertx;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,8 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 public class ProxyBehaviourTest {
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   private static final String ROOM = "rooms: [ { id: shop, totalActiveUsers: 100 } ]";
 
@@ -36,15 +34,19 @@ public class ProxyBehaviourTest {
     try (var h = new Harness(dataDir, ROOM)) {
       byte[] body = new byte[1 << 20];
       java.util.Arrays.fill(body, (byte) 'x');
-      var request = HttpRequest.newBuilder(URI.create(h.url() + "/cart/items?sku=42&qty=2"))
-          .header("X-Custom", "kept").header("X-Forwarded-For", "203.0.113.9")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+      var request =
+          HttpRequest.newBuilder(URI.create(h.url() + "/cart/items?sku=42&qty=2"))
+              .header("X-Custom", "kept")
+              .header("X-Forwarded-For", "203.0.113.9")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
       HttpResponse<String> r = h.client.send(request, HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.headers().firstValue("x-origin-method")).contains("POST");
       assertThat(r.headers().firstValue("x-origin-uri")).contains("/cart/items?sku=42&qty=2");
       assertThat(r.body()).isEqualTo("origin:/cart/items:" + "x".repeat(1 << 20));
-      assertThat(h.origin.lastHeaders).containsEntry("x-custom", "kept")
+      assertThat(h.origin.lastHeaders)
+          .containsEntry("x-custom", "kept")
           .containsEntry("x-forwarded-for", "127.0.0.1") // the client's own is not believed
           .containsEntry("x-forwarded-proto", "http")
           .containsEntry("x-forwarded-host", "127.0.0.1:" + h.gateway.port());
@@ -64,18 +66,23 @@ public class ProxyBehaviourTest {
         assertThat(cacheControl).as(path).contains("private").doesNotContain("public", "s-maxage");
       }
       assertThat(String.join(", ", user.get("/public").headers().allValues("cache-control")))
-          .as("the origin's other directives stay").isEqualTo("private, max-age=600");
+          .as("the origin's other directives stay")
+          .isEqualTo("private, max-age=600");
     }
   }
 
   @Test
   void hopByHopHeadersAreNotForwarded() throws Exception {
     try (var h = new Harness(dataDir, ROOM)) {
-      String reply = raw(h.gateway.port(), "GET /x HTTP/1.1\r\nHost: shop\r\n"
-          + "Keep-Alive: timeout=5\r\nProxy-Authorization: Basic Zm9vOmJhcg==\r\n"
-          + "X-End-To-End: yes\r\nConnection: close\r\n\r\n");
+      String reply =
+          raw(
+              h.gateway.port(),
+              "GET /x HTTP/1.1\r\nHost: shop\r\n"
+                  + "Keep-Alive: timeout=5\r\nProxy-Authorization: Basic Zm9vOmJhcg==\r\n"
+                  + "X-End-To-End: yes\r\nConnection: close\r\n\r\n");
       assertThat(reply).startsWith("HTTP/1.1 200");
-      assertThat(h.origin.lastHeaders).containsEntry("x-end-to-end", "yes")
+      assertThat(h.origin.lastHeaders)
+          .containsEntry("x-end-to-end", "yes")
           .doesNotContainKeys("keep-alive", "proxy-authorization");
     }
   }
@@ -83,10 +90,14 @@ public class ProxyBehaviourTest {
   @Test
   void headersNamedByConnectionAreNotForwarded() throws Exception {
     try (var h = new Harness(dataDir, ROOM)) {
-      String reply = raw(h.gateway.port(), "GET /x HTTP/1.1\r\nHost: shop\r\n"
-          + "X-Hop-Only: secret\r\nX-End-To-End: yes\r\nConnection: close, X-Hop-Only\r\n\r\n");
+      String reply =
+          raw(
+              h.gateway.port(),
+              "GET /x HTTP/1.1\r\nHost: shop\r\n"
+                  + "X-Hop-Only: secret\r\nX-End-To-End: yes\r\nConnection: close, X-Hop-Only\r\n\r\n");
       assertThat(reply).startsWith("HTTP/1.1 200");
-      assertThat(h.origin.lastHeaders).containsEntry("x-end-to-end", "yes")
+      assertThat(h.origin.lastHeaders)
+          .containsEntry("x-end-to-end", "yes")
           .doesNotContainKeys("x-hop-only");
     }
   }
@@ -98,19 +109,22 @@ public class ProxyBehaviourTest {
       closedPort = s.getLocalPort();
     }
     var origin = new TestOrigin();
-    try (var h = new Harness(dataDir, "rooms: [ { id: shop, origin: \"http://127.0.0.1:"
-        + closedPort + "\" } ]", origin)) {
+    try (var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop, origin: \"http://127.0.0.1:" + closedPort + "\" } ]",
+            origin)) {
       HttpResponse<String> r = h.browser().get("/");
       assertThat(r.statusCode()).isEqualTo(502);
-      assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(
-          v -> assertThat(v).startsWith("text/plain"));
+      assertThat(r.headers().firstValue("content-type"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
       assertThat(r.body()).contains("cannot be reached");
     }
   }
 
   @Test
   void anOriginThatDoesNotAnswerInTimeGivesA504() throws Exception {
-    try (var h = new Harness(dataDir, ROOM)) {   // originTimeoutSeconds: 1
+    try (var h = new Harness(dataDir, ROOM)) { // originTimeoutSeconds: 1
       HttpResponse<String> r = h.browser().get("/hang");
       assertThat(r.statusCode()).isEqualTo(504);
       assertThat(r.body()).contains("did not answer in time");
@@ -120,7 +134,8 @@ public class ProxyBehaviourTest {
   @Test
   void malformedRequestsAreRefusedWith400() throws Exception {
     try (var h = new Harness(dataDir, ROOM)) {
-      assertThat(raw(h.gateway.port(), "THIS IS NOT HTTP\r\n\r\n")).matches("(?s)HTTP/1.[01] 400.*");
+      assertThat(raw(h.gateway.port(), "THIS IS NOT HTTP\r\n\r\n"))
+          .matches("(?s)HTTP/1.[01] 400.*");
       assertThat(h.origin.requests.get()).isZero();
     }
   }
@@ -128,8 +143,12 @@ public class ProxyBehaviourTest {
   @Test
   void oversizedHeadersAreRefusedWith431() throws Exception {
     try (var h = new Harness(dataDir, ROOM)) {
-      String reply = raw(h.gateway.port(), "GET / HTTP/1.1\r\nHost: shop\r\nX-Big: "
-          + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n");
+      String reply =
+          raw(
+              h.gateway.port(),
+              "GET / HTTP/1.1\r\nHost: shop\r\nX-Big: "
+                  + "a".repeat(20_000)
+                  + "\r\nConnection: close\r\n\r\n");
       assertThat(reply).startsWith("HTTP/1.1 431");
       assertThat(h.origin.requests.get()).isZero();
     }
@@ -139,20 +158,32 @@ public class ProxyBehaviourTest {
   void webSocketUpgradesPassThroughForAdmittedUsers() throws Exception {
     var origin = new TestOrigin();
     Vertx wsVertx = Vertx.vertx();
-    var wsServer = wsVertx.createHttpServer().webSocketHandler(ws -> ws.textMessageHandler(
-        m -> ws.writeTextMessage("echo:" + m))).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
-    try (var h = new Harness(dataDir, "rooms: [ { id: shop, origin: \"http://127.0.0.1:"
-        + wsServer.actualPort() + "\" } ]", origin)) {
+    var wsServer =
+        wsVertx
+            .createHttpServer()
+            .webSocketHandler(ws -> ws.textMessageHandler(m -> ws.writeTextMessage("echo:" + m)))
+            .listen(0, "127.0.0.1")
+            .await(10, TimeUnit.SECONDS);
+    try (var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop, origin: \"http://127.0.0.1:" + wsServer.actualPort() + "\" } ]",
+            origin)) {
       var received = new CompletableFuture<String>();
-      WebSocket ws = h.client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-          .buildAsync(URI.create("ws://127.0.0.1:" + h.gateway.port() + "/live"),
-              new WebSocket.Listener() {
-                @Override
-                public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-                  received.complete(data.toString());
-                  return null;
-                }
-              }).get(10, TimeUnit.SECONDS);
+      WebSocket ws =
+          h.client
+              .newWebSocketBuilder()
+              .connectTimeout(Duration.ofSeconds(10))
+              .buildAsync(
+                  URI.create("ws://127.0.0.1:" + h.gateway.port() + "/live"),
+                  new WebSocket.Listener() {
+                    @Override
+                    public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                      received.complete(data.toString());
+                      return null;
+                    }
+                  })
+              .get(10, TimeUnit.SECONDS);
       ws.sendText("hi", true);
       assertThat(received.get(10, TimeUnit.SECONDS)).isEqualTo("echo:hi");
       ws.abort();
@@ -164,16 +195,21 @@ public class ProxyBehaviourTest {
   @Test
   void shutdownDrainsARequestInFlight() throws Exception {
     var slowOrigin = Vertx.vertx();
-    var server = slowOrigin.createHttpServer().requestHandler(req -> slowOrigin.setTimer(400,
-        t -> req.response().end("origin:slow"))).listen(0, "127.0.0.1")
-        .await(10, TimeUnit.SECONDS);
-    var h = new Harness(dataDir, "rooms: [ { id: shop, origin: \"http://127.0.0.1:"
-        + server.actualPort() + "\" } ]");
+    var server =
+        slowOrigin
+            .createHttpServer()
+            .requestHandler(req -> slowOrigin.setTimer(400, t -> req.response().end("origin:slow")))
+            .listen(0, "127.0.0.1")
+            .await(10, TimeUnit.SECONDS);
+    var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop, origin: \"http://127.0.0.1:" + server.actualPort() + "\" } ]");
     try {
       var inFlight = h.browser().getAsync("/");
-      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-          .until(() -> h.room("shop").meters().admittedNew()
-              .getCount() == 1);
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> h.room("shop").meters().admittedNew().getCount() == 1);
       h.gateway.close();
       HttpResponse<String> r = inFlight.get(10, TimeUnit.SECONDS);
       assertThat(r.statusCode()).isEqualTo(200);

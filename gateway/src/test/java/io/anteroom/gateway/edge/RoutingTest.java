@@ -1,12 +1,11 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.match.RequestTarget;
-import io.anteroom.gateway.match.Cidr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.anteroom.gateway.match.Cidr;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,10 +15,13 @@ class RoutingTest {
 
   record R(String id, List<Route> routes) {}
 
-  private final RoomRouter<R> router = RoomRouter.of(List.of(
-      new R("site", List.of(new Route("*", "/"))),
-      new R("sale", List.of(new Route("*", "/sale/"), new Route("m.example", "/"))),
-      new R("vip", List.of(new Route("shop.example", "/sale/vip/")))), R::routes);
+  private final RoomRouter<R> router =
+      RoomRouter.of(
+          List.of(
+              new R("site", List.of(new Route("*", "/"))),
+              new R("sale", List.of(new Route("*", "/sale/"), new Route("m.example", "/"))),
+              new R("vip", List.of(new Route("shop.example", "/sale/vip/")))),
+          R::routes);
 
   @Test
   void theLongestPathPrefixWins() {
@@ -41,7 +43,9 @@ class RoutingTest {
     assertThat(only.route("b.example", "/")).isNull();
     assertThat(only.route(null, "/")).isNull();
     assertThat(only.hostScoped()).isTrue();
-    assertThat(router.route(null, "/sale/vip/1").id()).as("no host: only * routes").isEqualTo("sale");
+    assertThat(router.route(null, "/sale/vip/1").id())
+        .as("no host: only * routes")
+        .isEqualTo("sale");
   }
 
   @Test
@@ -61,17 +65,24 @@ class RoutingTest {
     }
   }
 
-  private static BypassRule rule(String path, String header, String value, String cookie,
-      String ua, String cidr) {
-    return new BypassRule(Optional.ofNullable(path), Optional.ofNullable(header),
-        Optional.ofNullable(value), Optional.ofNullable(cookie), Optional.ofNullable(ua),
+  private static BypassRule rule(
+      String path, String header, String value, String cookie, String ua, String cidr) {
+    return new BypassRule(
+        Optional.ofNullable(path),
+        Optional.ofNullable(header),
+        Optional.ofNullable(value),
+        Optional.ofNullable(cookie),
+        Optional.ofNullable(ua),
         Optional.ofNullable(cidr));
   }
 
   @Test
   void pathGlobsStayInASegmentUnlessDoubleStar() {
-    var m = new BypassMatcher(List.of(rule("/static/*.css", null, null, null, null, null),
-        rule("/api/**", null, null, null, null, null)));
+    var m =
+        new BypassMatcher(
+            List.of(
+                rule("/static/*.css", null, null, null, null, null),
+                rule("/api/**", null, null, null, null, null)));
     assertThat(m.bypasses(new Req("/static/a.css", Map.of(), Map.of(), "1.2.3.4"))).isTrue();
     assertThat(m.bypasses(new Req("/static/x/a.css", Map.of(), Map.of(), "1.2.3.4"))).isFalse();
     assertThat(m.bypasses(new Req("/api/v1/orders", Map.of(), Map.of(), "1.2.3.4"))).isTrue();
@@ -89,13 +100,18 @@ class RoutingTest {
 
   @Test
   void cookieUserAgentAndCidrRules() {
-    var m = new BypassMatcher(List.of(rule(null, null, null, "staff", null, null),
-        rule(null, null, null, null, "*monitoring-bot*", null),
-        rule(null, null, null, null, null, "10.1.0.0/16"),
-        rule(null, null, null, null, null, "2001:db8::/32")));
+    var m =
+        new BypassMatcher(
+            List.of(
+                rule(null, null, null, "staff", null, null),
+                rule(null, null, null, null, "*monitoring-bot*", null),
+                rule(null, null, null, null, null, "10.1.0.0/16"),
+                rule(null, null, null, null, null, "2001:db8::/32")));
     assertThat(m.bypasses(new Req("/", Map.of(), Map.of("staff", "1"), "8.8.8.8"))).isTrue();
-    assertThat(m.bypasses(new Req("/", Map.of("User-Agent", "Acme Monitoring-Bot/2"), Map.of(),
-        "8.8.8.8"))).isTrue();
+    assertThat(
+            m.bypasses(
+                new Req("/", Map.of("User-Agent", "Acme Monitoring-Bot/2"), Map.of(), "8.8.8.8")))
+        .isTrue();
     assertThat(m.bypasses(new Req("/", Map.of(), Map.of(), "10.1.200.3"))).isTrue();
     assertThat(m.bypasses(new Req("/", Map.of(), Map.of(), "10.2.0.1"))).isFalse();
     assertThat(m.bypasses(new Req("/", Map.of(), Map.of(), "2001:db8::9"))).isTrue();

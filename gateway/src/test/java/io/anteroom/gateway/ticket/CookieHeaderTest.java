@@ -1,9 +1,8 @@
 package io.anteroom.gateway.ticket;
 
-import io.anteroom.gateway.config.CookieSameSite;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.gateway.config.CookieSameSite;
 import io.vertx.core.http.Cookie;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +14,7 @@ class CookieHeaderTest {
     assertThat(TicketCookie.scan("a=1; __anteroom_shop=abc-_9; b=2", "__anteroom_shop"))
         .isEqualTo("abc-_9");
     assertThat(TicketCookie.scan("__anteroom_shop=x", "__anteroom_shop")).isEqualTo("x");
-    assertThat(TicketCookie.scan("a=1;__anteroom_shop=x ;b=2", "__anteroom_shop"))
-        .isEqualTo("x");
+    assertThat(TicketCookie.scan("a=1;__anteroom_shop=x ;b=2", "__anteroom_shop")).isEqualTo("x");
   }
 
   @Test
@@ -39,10 +37,14 @@ class CookieHeaderTest {
   void setCookieIsWhatVertxWouldHaveWritten() {
     for (boolean secure : new boolean[] {false, true}) {
       for (CookieSameSite sameSite : CookieSameSite.values()) {
-        String vertx = Cookie.cookie("__anteroom_shop", "v4lue_-").setPath("/").setHttpOnly(true)
-            .setSecure(secure).setSameSite(io.vertx.core.http.CookieSameSite.valueOf(
-                sameSite.configName().toUpperCase()))
-            .encode();
+        String vertx =
+            Cookie.cookie("__anteroom_shop", "v4lue_-")
+                .setPath("/")
+                .setHttpOnly(true)
+                .setSecure(secure)
+                .setSameSite(
+                    io.vertx.core.http.CookieSameSite.valueOf(sameSite.configName().toUpperCase()))
+                .encode();
         assertThat(TicketCookie.setCookie("__anteroom_shop", "v4lue_-", secure, sameSite))
             .isEqualTo(vertx);
       }
@@ -51,19 +53,28 @@ class CookieHeaderTest {
 
   @Test
   void theCookieIsNamedAfterTheRoomAndItsSuffix() {
-    var codec = new TicketCodec(java.util.List.of(
-        new io.anteroom.gateway.config.GatewayConfig.TicketKey(1, new byte[16])));
+    var codec =
+        new TicketCodec(
+            java.util.List.of(
+                new io.anteroom.gateway.config.GatewayConfig.TicketKey(1, new byte[16])));
     assertThat(new TicketCookie("sale", "_v2", true, CookieSameSite.NONE, codec).name())
         .isEqualTo("__anteroom_sale_v2");
   }
 
   @Test
   void aClearedCookieIsWhatVertxWouldHaveWritten() {
-    var codec = new TicketCodec(java.util.List.of(
-        new io.anteroom.gateway.config.GatewayConfig.TicketKey(1, new byte[16])));
+    var codec =
+        new TicketCodec(
+            java.util.List.of(
+                new io.anteroom.gateway.config.GatewayConfig.TicketKey(1, new byte[16])));
     assertThat(new TicketCookie("shop", "", true, CookieSameSite.STRICT, codec).clear())
-        .isEqualTo(Cookie.cookie("__anteroom_shop", "").setPath("/").setHttpOnly(true)
-            .setSecure(true).setSameSite(io.vertx.core.http.CookieSameSite.STRICT).setMaxAge(0)
-            .encode());
+        .isEqualTo(
+            Cookie.cookie("__anteroom_shop", "")
+                .setPath("/")
+                .setHttpOnly(true)
+                .setSecure(true)
+                .setSameSite(io.vertx.core.http.CookieSameSite.STRICT)
+                .setMaxAge(0)
+                .encode());
   }
 }

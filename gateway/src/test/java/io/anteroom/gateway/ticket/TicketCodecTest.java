@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TicketCodecTest {
 
   private static final TicketKey K1 = new TicketKey(1, new byte[32]);
-  private static final TicketKey K2 = new TicketKey(2, "0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
+  private static final TicketKey K2 =
+      new TicketKey(2, "0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
   private final TicketCodec codec = new TicketCodec(List.of(K1));
   private final byte[] payload = "bucket=27;accepted".getBytes(StandardCharsets.UTF_8);
 
@@ -73,8 +74,10 @@ class TicketCodecTest {
     var second = TicketKeys.resolve(List.of(), dir);
     assertThat(first).hasSize(1);
     assertThat(second.get(0).secret()).isEqualTo(first.get(0).secret());
-    assertThat(PosixFilePermissions.toString(
-        Files.getPosixFilePermissions(dir.resolve(TicketKeys.FILE)))).isEqualTo("rw-------");
+    assertThat(
+            PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve(TicketKeys.FILE))))
+        .isEqualTo("rw-------");
     String sealed = new TicketCodec(first).seal("r", payload);
     assertThat(new TicketCodec(second).open("r", sealed)).hasValue(payload);
   }

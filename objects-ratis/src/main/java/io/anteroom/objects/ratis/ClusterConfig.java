@@ -11,12 +11,12 @@ import java.util.regex.Pattern;
 
 /**
  * The static membership of a replicated coordinator: its peers and its number of shards. Every
- * shard is one Raft group of all the peers; every peer serves every shard, so with {@code shards
- * > 1} each server runs several groups and their leaders spread over the peers.
+ * shard is one Raft group of all the peers; every peer serves every shard, so with {@code shards >
+ * 1} each server runs several groups and their leaders spread over the peers.
  *
  * <p>Every peer must be started with an equal config: the Raft group ids derive from {@code name}
- * and the shard number, and objects map to shards by a stable hash of their name
- * ({@link #shardOf}), the same on every peer and across restarts.
+ * and the shard number, and objects map to shards by a stable hash of their name ({@link
+ * #shardOf}), the same on every peer and across restarts.
  *
  * <pre>{@code
  * ClusterConfig config = new ClusterConfig("coordinator", List.of(
@@ -25,77 +25,97 @@ import java.util.regex.Pattern;
  *         new ClusterConfig.Peer("c", "10.0.0.3", 7070)), 4);
  * }</pre>
  *
- * @param name   the cluster's name, part of every group id: two clusters never mix their peers' logs
- * @param peers  3 or 5 peers in practice (1 is allowed, for tests and single-node trials)
+ * @param name the cluster's name, part of every group id: two clusters never mix their peers' logs
+ * @param peers 3 or 5 peers in practice (1 is allowed, for tests and single-node trials)
  * @param shards the number of Raft groups, at least 1; fixed for the life of the data
  */
 public record ClusterConfig(String name, List<Peer> peers, int shards) {
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
-    /** A peer: its id (stable across restarts; names its data) and the address its Raft RPC listens on. */
-    public record Peer(String id, String host, int port) {
-        public Peer {
-            if (id == null || !ID.matcher(id).matches()) {
-                throw new IllegalArgumentException("peer id must be 1-64 characters of [A-Za-z0-9._-], got: " + id);
-            }
-            if (host == null || host.isBlank()) throw new IllegalArgumentException("peer " + id + ": host is missing");
-            if (port < 1 || port > 65535) throw new IllegalArgumentException("peer " + id + ": port must be 1-65535, got " + port);
-        }
-
-        /** {@code host:port}. */
-        public String address() {
-            return host + ":" + port;
-        }
+  /**
+   * A peer: its id (stable across restarts; names its data) and the address its Raft RPC listens
+   * on.
+   */
+  public record Peer(String id, String host, int port) {
+    public Peer {
+      if (id == null || !ID.matcher(id).matches()) {
+        throw new IllegalArgumentException(
+            "peer id must be 1-64 characters of [A-Za-z0-9._-], got: " + id);
+      }
+      if (host == null || host.isBlank())
+        throw new IllegalArgumentException("peer " + id + ": host is missing");
+      if (port < 1 || port > 65535)
+        throw new IllegalArgumentException("peer " + id + ": port must be 1-65535, got " + port);
     }
 
-    public ClusterConfig {
-        if (name == null || !ID.matcher(name).matches()) {
-            throw new IllegalArgumentException("cluster name must be 1-64 characters of [A-Za-z0-9._-], got: " + name);
-        }
-        if (peers == null || peers.isEmpty()) throw new IllegalArgumentException("a cluster needs at least one peer");
-        peers = List.copyOf(peers);
-        Set<String> ids = new HashSet<>();
-        Set<String> addresses = new HashSet<>();
-        for (Peer p : peers) {
-            if (!ids.add(p.id())) throw new IllegalArgumentException("peer id " + p.id() + " appears twice in cluster " + name);
-            if (!addresses.add(p.address())) throw new IllegalArgumentException("address " + p.address() + " appears twice in cluster " + name);
-        }
-        if (shards < 1) throw new IllegalArgumentException("shards must be at least 1, got " + shards);
+    /** {@code host:port}. */
+    public String address() {
+      return host + ":" + port;
     }
+  }
 
-    /** The peer with this id. */
-    public Peer peer(String id) {
-        for (Peer p : peers) {
-            if (p.id().equals(id)) return p;
-        }
-        throw new IllegalArgumentException("no peer " + id + " in cluster " + name + "; peers: " + peers.stream().map(Peer::id).toList());
+  public ClusterConfig {
+    if (name == null || !ID.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "cluster name must be 1-64 characters of [A-Za-z0-9._-], got: " + name);
     }
+    if (peers == null || peers.isEmpty())
+      throw new IllegalArgumentException("a cluster needs at least one peer");
+    peers = List.copyOf(peers);
+    Set<String> ids = new HashSet<>();
+    Set<String> addresses = new HashSet<>();
+    for (Peer p : peers) {
+      if (!ids.add(p.id()))
+        throw new IllegalArgumentException(
+            "peer id " + p.id() + " appears twice in cluster " + name);
+      if (!addresses.add(p.address()))
+        throw new IllegalArgumentException(
+            "address " + p.address() + " appears twice in cluster " + name);
+    }
+    if (shards < 1) throw new IllegalArgumentException("shards must be at least 1, got " + shards);
+  }
 
-    /** The shard of an object (a storage engine's object name, {@code namespace/id}). */
-    public int shardOf(String object) {
-        byte[] digest = sha256(object.getBytes(StandardCharsets.UTF_8));
-        long h = 0;
-        for (int i = 0; i < 8; i++) h = (h << 8) | (digest[i] & 0xff);
-        return (int) Math.floorMod(h, (long) shards);
+  /** The peer with this id. */
+  public Peer peer(String id) {
+    for (Peer p : peers) {
+      if (p.id().equals(id)) return p;
     }
+    throw new IllegalArgumentException(
+        "no peer "
+            + id
+            + " in cluster "
+            + name
+            + "; peers: "
+            + peers.stream().map(Peer::id).toList());
+  }
 
-    /** The Raft group id of a shard: derived from the cluster name and the shard number. */
-    UUID groupUuid(int shard) {
-        checkShard(shard);
-        return UUID.nameUUIDFromBytes(("anteroom-objects/" + name + "/shard/" + shard).getBytes(StandardCharsets.UTF_8));
-    }
+  /** The shard of an object (a storage engine's object name, {@code namespace/id}). */
+  public int shardOf(String object) {
+    byte[] digest = sha256(object.getBytes(StandardCharsets.UTF_8));
+    long h = 0;
+    for (int i = 0; i < 8; i++) h = (h << 8) | (digest[i] & 0xff);
+    return (int) Math.floorMod(h, (long) shards);
+  }
 
-    void checkShard(int shard) {
-        if (shard < 0 || shard >= shards) {
-            throw new IllegalArgumentException("shard must be 0-" + (shards - 1) + " in cluster " + name + ", got " + shard);
-        }
-    }
+  /** The Raft group id of a shard: derived from the cluster name and the shard number. */
+  UUID groupUuid(int shard) {
+    checkShard(shard);
+    return UUID.nameUUIDFromBytes(
+        ("anteroom-objects/" + name + "/shard/" + shard).getBytes(StandardCharsets.UTF_8));
+  }
 
-    private static byte[] sha256(byte[] data) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+  void checkShard(int shard) {
+    if (shard < 0 || shard >= shards) {
+      throw new IllegalArgumentException(
+          "shard must be 0-" + (shards - 1) + " in cluster " + name + ", got " + shard);
     }
+  }
+
+  private static byte[] sha256(byte[] data) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(data);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
 }

@@ -46,174 +46,222 @@ import org.apache.ratis.util.TimeDuration;
  * }</pre>
  */
 public final class RatisPeer implements AutoCloseable {
-    private final ClusterConfig config;
-    private final ClusterConfig.Peer self;
-    private final Path dataDir;
-    private final PeerOptions options;
-    private final Map<RaftGroupId, Integer> shardsByGroup = new HashMap<>();
-    private final Map<Integer, ShardStateMachine> machines = new ConcurrentHashMap<>();
-    private final ClientId adminClient = ClientId.randomId();
-    private final AtomicLong adminCalls = new AtomicLong();
-    private final RaftServer server;
+  private final ClusterConfig config;
+  private final ClusterConfig.Peer self;
+  private final Path dataDir;
+  private final PeerOptions options;
+  private final Map<RaftGroupId, Integer> shardsByGroup = new HashMap<>();
+  private final Map<Integer, ShardStateMachine> machines = new ConcurrentHashMap<>();
+  private final ClientId adminClient = ClientId.randomId();
+  private final AtomicLong adminCalls = new AtomicLong();
+  private final RaftServer server;
 
-    private RatisPeer(ClusterConfig config, String selfId, Path dataDir, PeerOptions options) throws IOException {
-        this.config = config;
-        this.self = config.peer(selfId);
-        this.dataDir = dataDir;
-        this.options = options;
-        for (int shard = 0; shard < config.shards(); shard++) shardsByGroup.put(groupId(shard), shard);
-        Files.createDirectories(dataDir.resolve("raft"));
-        this.server = RaftServer.newBuilder()
-                .setServerId(RaftPeerId.valueOf(self.id()))
-                .setProperties(properties())
-                .setStateMachineRegistry(this::newStateMachine)
-                .build();
-    }
+  private RatisPeer(ClusterConfig config, String selfId, Path dataDir, PeerOptions options)
+      throws IOException {
+    this.config = config;
+    this.self = config.peer(selfId);
+    this.dataDir = dataDir;
+    this.options = options;
+    for (int shard = 0; shard < config.shards(); shard++) shardsByGroup.put(groupId(shard), shard);
+    Files.createDirectories(dataDir.resolve("raft"));
+    this.server =
+        RaftServer.newBuilder()
+            .setServerId(RaftPeerId.valueOf(self.id()))
+            .setProperties(properties())
+            .setStateMachineRegistry(this::newStateMachine)
+            .build();
+  }
 
-    /**
-     * Starts this peer of {@code config} on {@code dataDir}, and makes it join every shard's group.
-     * Returns without waiting for elections: see {@link ReplicatedStorageEngine#isLeaderReady()}.
-     *
-     * @throws UncheckedIOException if the port cannot be bound or the data directory used
-     */
-    public static RatisPeer start(ClusterConfig config, String selfId, Path dataDir, PeerOptions options) {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(dataDir, "dataDir");
-        Objects.requireNonNull(options, "options");
-        RatisPeer peer;
-        try {
-            peer = new RatisPeer(config, selfId, dataDir, options);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create peer " + selfId + " of cluster " + config.name() + " in " + dataDir + ": " + e.getMessage(), e);
-        }
-        try {
-            peer.server.start();
-            peer.joinGroups();
-            return peer;
-        } catch (IOException | RuntimeException e) {
-            try {
-                peer.server.close();
-            } catch (IOException closeFailure) {
-                e.addSuppressed(closeFailure);
-            }
-            if (e instanceof RuntimeException r) throw r;
-            throw new UncheckedIOException("cannot start peer " + selfId + " of cluster " + config.name() + " on " + peer.self.address()
-                    + ": " + e.getMessage(), (IOException) e);
-        }
+  /**
+   * Starts this peer of {@code config} on {@code dataDir}, and makes it join every shard's group.
+   * Returns without waiting for elections: see {@link ReplicatedStorageEngine#isLeaderReady()}.
+   *
+   * @throws UncheckedIOException if the port cannot be bound or the data directory used
+   */
+  public static RatisPeer start(
+      ClusterConfig config, String selfId, Path dataDir, PeerOptions options) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(options, "options");
+    RatisPeer peer;
+    try {
+      peer = new RatisPeer(config, selfId, dataDir, options);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot create peer "
+              + selfId
+              + " of cluster "
+              + config.name()
+              + " in "
+              + dataDir
+              + ": "
+              + e.getMessage(),
+          e);
     }
+    try {
+      peer.server.start();
+      peer.joinGroups();
+      return peer;
+    } catch (IOException | RuntimeException e) {
+      try {
+        peer.server.close();
+      } catch (IOException closeFailure) {
+        e.addSuppressed(closeFailure);
+      }
+      if (e instanceof RuntimeException r) throw r;
+      throw new UncheckedIOException(
+          "cannot start peer "
+              + selfId
+              + " of cluster "
+              + config.name()
+              + " on "
+              + peer.self.address()
+              + ": "
+              + e.getMessage(),
+          (IOException) e);
+    }
+  }
 
-    private RaftProperties properties() {
-        RaftProperties p = new RaftProperties();
-        RaftServerConfigKeys.setStorageDir(p, List.of(dataDir.resolve("raft").toFile()));
-        GrpcConfigKeys.Server.setHost(p, self.host());
-        GrpcConfigKeys.Server.setPort(p, self.port());
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(options.electionTimeoutMin().toMillis()));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(options.electionTimeoutMax().toMillis()));
-        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, options.snapshotEveryEntries());
-        RaftServerConfigKeys.Snapshot.setCreationGap(p, 1);
-        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
-        // no snapshot on a clean stop: a restart then takes the same path as after a crash (replay
-        // the log, skipping what the copy already has), and stopping does not copy the database
-        RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
-        // purge up to the snapshot even if a peer still needs older entries: it will install the
-        // snapshot instead, and a peer that is down for long does not make the log grow without end
-        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-        RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
-        // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
-        // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
-        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
-        // an entry larger than the appender's byte limit fails in the leader's log (and cost it its
-        // leadership in a probe): raise the limit to the largest entry commit() lets through
-        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(options.maxEntryBytes()));
-        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(options.maxEntryBytes() + 8L));
-        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(64L << 20, options.maxEntryBytes() + (1L << 20))));
-        return p;
-    }
+  private RaftProperties properties() {
+    RaftProperties p = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(p, List.of(dataDir.resolve("raft").toFile()));
+    GrpcConfigKeys.Server.setHost(p, self.host());
+    GrpcConfigKeys.Server.setPort(p, self.port());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(options.electionTimeoutMin().toMillis()));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(options.electionTimeoutMax().toMillis()));
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, options.snapshotEveryEntries());
+    RaftServerConfigKeys.Snapshot.setCreationGap(p, 1);
+    RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+    // no snapshot on a clean stop: a restart then takes the same path as after a crash (replay
+    // the log, skipping what the copy already has), and stopping does not copy the database
+    RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
+    // purge up to the snapshot even if a peer still needs older entries: it will install the
+    // snapshot instead, and a peer that is down for long does not make the log grow without end
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
+    // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
+    // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
+    RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
+    // an entry larger than the appender's byte limit fails in the leader's log (and cost it its
+    // leadership in a probe): raise the limit to the largest entry commit() lets through
+    RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
+        p, SizeInBytes.valueOf(options.maxEntryBytes()));
+    RaftServerConfigKeys.Log.setWriteBufferSize(
+        p, SizeInBytes.valueOf(options.maxEntryBytes() + 8L));
+    GrpcConfigKeys.setMessageSizeMax(
+        p, SizeInBytes.valueOf(Math.max(64L << 20, options.maxEntryBytes() + (1L << 20))));
+    return p;
+  }
 
-    private static TimeDuration millis(long ms) {
-        return TimeDuration.valueOf(ms, TimeUnit.MILLISECONDS);
-    }
+  private static TimeDuration millis(long ms) {
+    return TimeDuration.valueOf(ms, TimeUnit.MILLISECONDS);
+  }
 
-    private StateMachine newStateMachine(RaftGroupId groupId) {
-        Integer shard = shardsByGroup.get(groupId);
-        if (shard == null) {
-            throw new IllegalStateException("peer " + self.id() + " found Raft group " + groupId + " in " + dataDir.resolve("raft")
-                    + ", which is no shard of cluster " + config.name() + " (" + config.shards() + " shards): was the data directory"
-                    + " used by another cluster, or the shard count changed?");
-        }
-        ShardStateMachine machine = new ShardStateMachine(shard, () -> switch (options.localStorage()) {
-            case SQLITE -> new SqliteReplica(dataDir.resolve("shards").resolve(Integer.toString(shard)));
-            case MEMORY -> new MemoryReplica();
-        });
-        machines.put(shard, machine);
-        return machine;
+  private StateMachine newStateMachine(RaftGroupId groupId) {
+    Integer shard = shardsByGroup.get(groupId);
+    if (shard == null) {
+      throw new IllegalStateException(
+          "peer "
+              + self.id()
+              + " found Raft group "
+              + groupId
+              + " in "
+              + dataDir.resolve("raft")
+              + ", which is no shard of cluster "
+              + config.name()
+              + " ("
+              + config.shards()
+              + " shards): was the data directory"
+              + " used by another cluster, or the shard count changed?");
     }
+    ShardStateMachine machine =
+        new ShardStateMachine(
+            shard,
+            () ->
+                switch (options.localStorage()) {
+                  case SQLITE ->
+                      new SqliteReplica(dataDir.resolve("shards").resolve(Integer.toString(shard)));
+                  case MEMORY -> new MemoryReplica();
+                });
+    machines.put(shard, machine);
+    return machine;
+  }
 
-    private void joinGroups() throws IOException {
-        List<RaftPeer> peers = config.peers().stream()
-                .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
-                .toList();
-        java.util.Set<RaftGroupId> existing = new java.util.HashSet<>();
-        server.getGroupIds().forEach(existing::add);
-        for (int shard = 0; shard < config.shards(); shard++) {
-            RaftGroupId id = groupId(shard);
-            if (!existing.contains(id)) {
-                RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(
-                        adminClient, server.getId(), adminCalls.incrementAndGet(), RaftGroup.valueOf(id, peers)));
-                if (!reply.isSuccess()) throw new IOException("peer " + self.id() + " cannot join shard " + shard + ": " + reply.getException());
-            }
-            machines.get(shard).attach(server.getDivision(id));
-        }
+  private void joinGroups() throws IOException {
+    List<RaftPeer> peers =
+        config.peers().stream()
+            .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
+            .toList();
+    java.util.Set<RaftGroupId> existing = new java.util.HashSet<>();
+    server.getGroupIds().forEach(existing::add);
+    for (int shard = 0; shard < config.shards(); shard++) {
+      RaftGroupId id = groupId(shard);
+      if (!existing.contains(id)) {
+        RaftClientReply reply =
+            server.groupManagement(
+                GroupManagementRequest.newAdd(
+                    adminClient,
+                    server.getId(),
+                    adminCalls.incrementAndGet(),
+                    RaftGroup.valueOf(id, peers)));
+        if (!reply.isSuccess())
+          throw new IOException(
+              "peer " + self.id() + " cannot join shard " + shard + ": " + reply.getException());
+      }
+      machines.get(shard).attach(server.getDivision(id));
     }
+  }
 
-    private RaftGroupId groupId(int shard) {
-        return RaftGroupId.valueOf(config.groupUuid(shard));
-    }
+  private RaftGroupId groupId(int shard) {
+    return RaftGroupId.valueOf(config.groupUuid(shard));
+  }
 
-    /** This peer's id. */
-    public String id() {
-        return self.id();
-    }
+  /** This peer's id. */
+  public String id() {
+    return self.id();
+  }
 
-    public ClusterConfig config() {
-        return config;
-    }
+  public ClusterConfig config() {
+    return config;
+  }
 
-    public PeerOptions options() {
-        return options;
-    }
+  public PeerOptions options() {
+    return options;
+  }
 
-    /** A new view of shard {@code shard} on this peer (each {@code Runtime} closes its own). */
-    public ReplicatedStorageEngine engine(int shard) {
-        config.checkShard(shard);
-        ShardStateMachine machine = machines.get(shard);
-        if (machine == null) throw new IllegalStateException("peer " + self.id() + " does not serve shard " + shard + " (closed?)");
-        return new ReplicatedStorageEngine(this, shard, groupId(shard), machine);
-    }
+  /** A new view of shard {@code shard} on this peer (each {@code Runtime} closes its own). */
+  public ReplicatedStorageEngine engine(int shard) {
+    config.checkShard(shard);
+    ShardStateMachine machine = machines.get(shard);
+    if (machine == null)
+      throw new IllegalStateException(
+          "peer " + self.id() + " does not serve shard " + shard + " (closed?)");
+    return new ReplicatedStorageEngine(this, shard, groupId(shard), machine);
+  }
 
-    /** The view of the shard that holds {@code object} ({@link ClusterConfig#shardOf}). */
-    public ReplicatedStorageEngine engineFor(String object) {
-        return engine(config.shardOf(object));
-    }
+  /** The view of the shard that holds {@code object} ({@link ClusterConfig#shardOf}). */
+  public ReplicatedStorageEngine engineFor(String object) {
+    return engine(config.shardOf(object));
+  }
 
-    RaftServer server() {
-        return server;
-    }
+  RaftServer server() {
+    return server;
+  }
 
-    /** Stops serving every shard: in-flight commits fail; the data stays for a restart. */
-    @Override
-    public void close() {
-        try {
-            server.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("closing peer " + self.id() + " failed: " + e.getMessage(), e);
-        }
+  /** Stops serving every shard: in-flight commits fail; the data stays for a restart. */
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing peer " + self.id() + " failed: " + e.getMessage(), e);
     }
+  }
 
-    @Override
-    public String toString() {
-        return "RatisPeer[" + self.id() + " of " + config.name() + " at " + self.address() + "]";
-    }
+  @Override
+  public String toString() {
+    return "RatisPeer[" + self.id() + " of " + config.name() + " at " + self.address() + "]";
+  }
 }

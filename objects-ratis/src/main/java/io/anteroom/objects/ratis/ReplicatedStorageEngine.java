@@ -34,26 +34,27 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * a {@code Runtime} on the shard's leader.
  *
  * <p>Guarantees:
+ *
  * <ul>
  *   <li>{@link #commit} returns only once the group-commit is committed on a majority of the
  *       shard's peers (each fsyncs its log) <em>and</em> applied to this peer's local copy, so a
  *       read after it sees it. All batches of one call form one log entry, applied atomically on
- *       every peer.</li>
+ *       every peer.
  *   <li>{@link #commit} throws unless this peer is the shard's leader and ready (see below); it
  *       never returns for an entry that was not committed. A {@link NotShardLeaderException} with
  *       {@link NotShardLeaderException#mayBeCommittedLater()} false applied nothing; any other
  *       failure (leadership lost while the entry was in flight, timeout) leaves the entry's fate
  *       unknown: a later leader may still commit it. Either way the runtime resets the object, so
- *       nothing unconfirmed is observed outside.</li>
+ *       nothing unconfirmed is observed outside.
  *   <li>Reads are served only while this peer is the <em>ready</em> leader: Ratis makes a new
  *       leader ready once it applied the first entry of its own term, hence every entry committed
- *       before it. On any other peer they throw {@link NotShardLeaderException}.</li>
+ *       before it. On any other peer they throw {@link NotShardLeaderException}.
  * </ul>
  *
  * <p>Not yet guaranteed: a leader that was deposed without knowing it yet (a partition, a long
  * pause) may serve a <em>read-only</em> call from its copy until it learns of the new term; its
- * commits fail. Closing this engine (as {@code Runtime.close()} does) closes only this view:
- * the peer keeps serving the shard, and {@link RatisPeer#engine} gives a fresh view.
+ * commits fail. Closing this engine (as {@code Runtime.close()} does) closes only this view: the
+ * peer keeps serving the shard, and {@link RatisPeer#engine} gives a fresh view.
  *
  * <pre>{@code
  * try (RatisPeer peer = RatisPeer.start(config, "a", Path.of("data/a"), PeerOptions.defaults())) {
@@ -63,244 +64,327 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * }</pre>
  */
 public final class ReplicatedStorageEngine implements StorageEngine {
-    private static final AtomicLong CALL_IDS = new AtomicLong();
+  private static final AtomicLong CALL_IDS = new AtomicLong();
 
-    private final RatisPeer peer;
-    private final int shard;
-    private final RaftGroupId groupId;
-    private final ShardStateMachine machine;
-    private final ClientId clientId = ClientId.randomId();
-    private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
-    private volatile boolean closed;
+  private final RatisPeer peer;
+  private final int shard;
+  private final RaftGroupId groupId;
+  private final ShardStateMachine machine;
+  private final ClientId clientId = ClientId.randomId();
+  private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
+  private volatile boolean closed;
 
-    ReplicatedStorageEngine(RatisPeer peer, int shard, RaftGroupId groupId, ShardStateMachine machine) {
-        this.peer = peer;
-        this.shard = shard;
-        this.groupId = groupId;
-        this.machine = machine;
+  ReplicatedStorageEngine(
+      RatisPeer peer, int shard, RaftGroupId groupId, ShardStateMachine machine) {
+    this.peer = peer;
+    this.shard = shard;
+    this.groupId = groupId;
+    this.machine = machine;
+  }
+
+  // ---- StorageEngine ----
+
+  @Override
+  public byte[] get(String object, String key) {
+    return readable().get(object, key);
+  }
+
+  @Override
+  public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
+    return readable().list(object, range);
+  }
+
+  @Override
+  public Optional<Instant> getAlarm(String object) {
+    return readable().getAlarm(object);
+  }
+
+  @Override
+  public Map<String, Instant> alarms() {
+    return readable().alarms();
+  }
+
+  @Override
+  public void commit(List<Batch> batches) {
+    checkOpen();
+    RaftServer.Division division = division();
+    if (!division.getInfo().isLeader())
+      throw notLeader(division, "it is " + division.getInfo().getCurrentRole(), false);
+    if (!division.getInfo().isLeaderReady())
+      throw notLeader(division, "it was just elected and is still applying earlier entries", false);
+    byte[] entry = BatchCodec.encode(batches);
+    if (entry.length > peer.options().maxEntryBytes()) {
+      throw new IllegalArgumentException(
+          "group-commit of "
+              + batches.size()
+              + " batches is "
+              + entry.length
+              + " bytes encoded, more than"
+              + " maxEntryBytes ("
+              + peer.options().maxEntryBytes()
+              + ") of one Raft log entry; nothing was applied");
     }
-
-    // ---- StorageEngine ----
-
-    @Override
-    public byte[] get(String object, String key) {
-        return readable().get(object, key);
+    RaftClientRequest request =
+        RaftClientRequest.newBuilder()
+            .setClientId(clientId)
+            .setServerId(division.getId())
+            .setGroupId(groupId)
+            .setCallId(CALL_IDS.incrementAndGet())
+            .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)))
+            .setType(RaftClientRequest.writeRequestType())
+            .build();
+    RaftClientReply reply;
+    long timeoutMillis = peer.options().commitTimeout().toMillis();
+    try {
+      reply =
+          peer.server().submitClientRequestAsync(request).get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unconfirmed(batches, "interrupted while waiting for the majority", e);
+    } catch (TimeoutException e) {
+      throw unconfirmed(batches, "no majority within " + peer.options().commitTimeout(), e);
+    } catch (ExecutionException | CompletionException | IOException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof NotLeaderException || cause instanceof LeaderNotReadyException) {
+        throw notLeader(division, cause.getMessage(), true);
+      }
+      throw unconfirmed(batches, cause.toString(), cause);
     }
-
-    @Override
-    public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
-        return readable().list(object, range);
+    if (!reply.isSuccess()) {
+      if (reply.getNotLeaderException() != null) {
+        NotLeaderException nle = reply.getNotLeaderException();
+        RaftPeer suggested = nle.getSuggestedLeader();
+        throw new NotShardLeaderException(
+            shard,
+            peer.id(),
+            Optional.ofNullable(suggested).map(p -> p.getId().toString()),
+            "leadership lost",
+            true);
+      }
+      if (reply.getLeaderNotReadyException() != null)
+        throw notLeader(division, "leader not ready", true);
+      throw unconfirmed(batches, String.valueOf(reply.getException()), reply.getException());
     }
+  }
 
-    @Override
-    public Optional<Instant> getAlarm(String object) {
-        return readable().getAlarm(object);
+  /** Closes this view only: it refuses further calls. The peer keeps serving the shard. */
+  @Override
+  public void close() {
+    closed = true;
+    listeners.forEach(machine::removeListener);
+    listeners.clear();
+  }
+
+  // ---- leadership and progress ----
+
+  /** The shard this engine serves. */
+  public int shard() {
+    return shard;
+  }
+
+  /** The id of this engine's peer. */
+  public String peerId() {
+    return peer.id();
+  }
+
+  /** This peer currently believes it leads the shard (it may not be ready yet). */
+  public boolean isLeader() {
+    return division().getInfo().isLeader();
+  }
+
+  /**
+   * This peer leads the shard and has applied every entry committed before its term: commits and
+   * reads are served.
+   */
+  public boolean isLeaderReady() {
+    RaftServer.Division d = division();
+    return d.getInfo().isLeader() && d.getInfo().isLeaderReady();
+  }
+
+  /** The leader this peer knows of, if any. */
+  public Optional<String> leader() {
+    return Optional.ofNullable(division().getInfo().getLeaderId()).map(Object::toString);
+  }
+
+  /** The current Raft term as this peer knows it. */
+  public long term() {
+    return division().getInfo().getCurrentTerm();
+  }
+
+  /** The index of the last log entry this peer knows to be committed. */
+  public long commitIndex() {
+    return division().getRaftLog().getLastCommittedIndex();
+  }
+
+  /** The index of the last log entry applied to this peer's copy. */
+  public long appliedIndex() {
+    return division().getInfo().getLastAppliedIndex();
+  }
+
+  /**
+   * The first index still in this peer's log: greater than 1 once a snapshot let it purge the log.
+   */
+  public long logStartIndex() {
+    return division().getRaftLog().getStartIndex();
+  }
+
+  /**
+   * Calls {@code listener} on every change of the shard's leader seen by this peer, and when this
+   * peer becomes a ready leader. Called on a Ratis thread: return quickly.
+   */
+  public void addLeaderListener(Consumer<LeaderChange> listener) {
+    checkOpen();
+    listeners.add(listener);
+    machine.addListener(listener);
+  }
+
+  public void removeLeaderListener(Consumer<LeaderChange> listener) {
+    listeners.remove(listener);
+    machine.removeListener(listener);
+  }
+
+  /**
+   * Takes a snapshot of this peer's copy now, whatever the automatic threshold, and returns its
+   * index. The log before it is purged once at least {@code min(snapshotEveryEntries, 1024)}
+   * entries lie between this snapshot and the last purge.
+   */
+  public long takeSnapshot() {
+    checkOpen();
+    try {
+      RaftClientReply reply =
+          peer.server()
+              .snapshotManagement(
+                  SnapshotManagementRequest.newCreate(
+                      clientId,
+                      division().getId(),
+                      groupId,
+                      CALL_IDS.incrementAndGet(),
+                      peer.options().commitTimeout().toMillis()));
+      if (!reply.isSuccess())
+        throw new IllegalStateException(
+            "snapshot of shard "
+                + shard
+                + " on peer "
+                + peer.id()
+                + " failed: "
+                + reply.getException());
+      return reply.getLogIndex();
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "snapshot of shard " + shard + " on peer " + peer.id() + " failed: " + e.getMessage(), e);
     }
+  }
 
-    @Override
-    public Map<String, Instant> alarms() {
-        return readable().alarms();
+  /**
+   * Hands the shard's leadership from this peer (which must lead it) to {@code peerId}, e.g. before
+   * stopping this peer for maintenance. Returns once {@code peerId} was elected; from then on this
+   * engine refuses commits and reads.
+   *
+   * @throws IllegalStateException if this peer does not lead the shard or the transfer did not
+   *     complete
+   */
+  public void transferLeadership(String peerId) {
+    checkOpen();
+    peer.config().peer(peerId);
+    try {
+      RaftClientReply reply =
+          peer.server()
+              .transferLeadership(
+                  new TransferLeadershipRequest(
+                      clientId,
+                      division().getId(),
+                      groupId,
+                      CALL_IDS.incrementAndGet(),
+                      RaftPeerId.valueOf(peerId),
+                      peer.options().commitTimeout().toMillis()));
+      if (!reply.isSuccess()) {
+        throw new IllegalStateException(
+            "transfer of shard "
+                + shard
+                + " from "
+                + peer.id()
+                + " to "
+                + peerId
+                + " failed: "
+                + reply.getException());
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "transfer of shard "
+              + shard
+              + " from "
+              + peer.id()
+              + " to "
+              + peerId
+              + " failed: "
+              + e.getMessage(),
+          e);
     }
+  }
 
-    @Override
-    public void commit(List<Batch> batches) {
-        checkOpen();
-        RaftServer.Division division = division();
-        if (!division.getInfo().isLeader()) throw notLeader(division, "it is " + division.getInfo().getCurrentRole(), false);
-        if (!division.getInfo().isLeaderReady()) throw notLeader(division, "it was just elected and is still applying earlier entries", false);
-        byte[] entry = BatchCodec.encode(batches);
-        if (entry.length > peer.options().maxEntryBytes()) {
-            throw new IllegalArgumentException("group-commit of " + batches.size() + " batches is " + entry.length + " bytes encoded, more than"
-                    + " maxEntryBytes (" + peer.options().maxEntryBytes() + ") of one Raft log entry; nothing was applied");
-        }
-        RaftClientRequest request = RaftClientRequest.newBuilder()
-                .setClientId(clientId)
-                .setServerId(division.getId())
-                .setGroupId(groupId)
-                .setCallId(CALL_IDS.incrementAndGet())
-                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)))
-                .setType(RaftClientRequest.writeRequestType())
-                .build();
-        RaftClientReply reply;
-        long timeoutMillis = peer.options().commitTimeout().toMillis();
-        try {
-            reply = peer.server().submitClientRequestAsync(request).get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unconfirmed(batches, "interrupted while waiting for the majority", e);
-        } catch (TimeoutException e) {
-            throw unconfirmed(batches, "no majority within " + peer.options().commitTimeout(), e);
-        } catch (ExecutionException | CompletionException | IOException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof NotLeaderException || cause instanceof LeaderNotReadyException) {
-                throw notLeader(division, cause.getMessage(), true);
-            }
-            throw unconfirmed(batches, cause.toString(), cause);
-        }
-        if (!reply.isSuccess()) {
-            if (reply.getNotLeaderException() != null) {
-                NotLeaderException nle = reply.getNotLeaderException();
-                RaftPeer suggested = nle.getSuggestedLeader();
-                throw new NotShardLeaderException(shard, peer.id(), Optional.ofNullable(suggested).map(p -> p.getId().toString()),
-                        "leadership lost", true);
-            }
-            if (reply.getLeaderNotReadyException() != null) throw notLeader(division, "leader not ready", true);
-            throw unconfirmed(batches, String.valueOf(reply.getException()), reply.getException());
-        }
+  /** This peer's copy, whatever its role. For tests. */
+  StorageEngine localCopy() {
+    return machine.replica().engine();
+  }
+
+  ShardStateMachine machine() {
+    return machine;
+  }
+
+  // ---- internals ----
+
+  private StorageEngine readable() {
+    checkOpen();
+    RaftServer.Division d = division();
+    if (!d.getInfo().isLeader()) throw notLeader(d, "reads are served by the leader only", false);
+    if (!d.getInfo().isLeaderReady())
+      throw notLeader(d, "it was just elected and is still applying earlier entries", false);
+    return machine.replica().engine();
+  }
+
+  private RaftServer.Division division() {
+    try {
+      return peer.server().getDivision(groupId);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "shard "
+              + shard
+              + " is not served by peer "
+              + peer.id()
+              + " (closed?): "
+              + e.getMessage(),
+          e);
     }
+  }
 
-    /** Closes this view only: it refuses further calls. The peer keeps serving the shard. */
-    @Override
-    public void close() {
-        closed = true;
-        listeners.forEach(machine::removeListener);
-        listeners.clear();
-    }
+  private NotShardLeaderException notLeader(
+      RaftServer.Division d, String detail, boolean submitted) {
+    Optional<String> leader = Optional.ofNullable(d.getInfo().getLeaderId()).map(Object::toString);
+    return new NotShardLeaderException(shard, peer.id(), leader, detail, submitted);
+  }
 
-    // ---- leadership and progress ----
+  private IllegalStateException unconfirmed(List<Batch> batches, String why, Throwable cause) {
+    return new IllegalStateException(
+        "commit of "
+            + batches.size()
+            + " batches on shard "
+            + shard
+            + " by peer "
+            + peer.id()
+            + " not confirmed ("
+            + why
+            + "); a later leader may still commit it",
+        cause);
+  }
 
-    /** The shard this engine serves. */
-    public int shard() {
-        return shard;
-    }
+  private void checkOpen() {
+    if (closed)
+      throw new IllegalStateException(
+          "this engine of shard " + shard + " on peer " + peer.id() + " is closed");
+  }
 
-    /** The id of this engine's peer. */
-    public String peerId() {
-        return peer.id();
-    }
-
-    /** This peer currently believes it leads the shard (it may not be ready yet). */
-    public boolean isLeader() {
-        return division().getInfo().isLeader();
-    }
-
-    /** This peer leads the shard and has applied every entry committed before its term: commits and reads are served. */
-    public boolean isLeaderReady() {
-        RaftServer.Division d = division();
-        return d.getInfo().isLeader() && d.getInfo().isLeaderReady();
-    }
-
-    /** The leader this peer knows of, if any. */
-    public Optional<String> leader() {
-        return Optional.ofNullable(division().getInfo().getLeaderId()).map(Object::toString);
-    }
-
-    /** The current Raft term as this peer knows it. */
-    public long term() {
-        return division().getInfo().getCurrentTerm();
-    }
-
-    /** The index of the last log entry this peer knows to be committed. */
-    public long commitIndex() {
-        return division().getRaftLog().getLastCommittedIndex();
-    }
-
-    /** The index of the last log entry applied to this peer's copy. */
-    public long appliedIndex() {
-        return division().getInfo().getLastAppliedIndex();
-    }
-
-    /** The first index still in this peer's log: greater than 1 once a snapshot let it purge the log. */
-    public long logStartIndex() {
-        return division().getRaftLog().getStartIndex();
-    }
-
-    /**
-     * Calls {@code listener} on every change of the shard's leader seen by this peer, and when this
-     * peer becomes a ready leader. Called on a Ratis thread: return quickly.
-     */
-    public void addLeaderListener(Consumer<LeaderChange> listener) {
-        checkOpen();
-        listeners.add(listener);
-        machine.addListener(listener);
-    }
-
-    public void removeLeaderListener(Consumer<LeaderChange> listener) {
-        listeners.remove(listener);
-        machine.removeListener(listener);
-    }
-
-    /**
-     * Takes a snapshot of this peer's copy now, whatever the automatic threshold, and returns its
-     * index. The log before it is purged once at least {@code min(snapshotEveryEntries, 1024)}
-     * entries lie between this snapshot and the last purge.
-     */
-    public long takeSnapshot() {
-        checkOpen();
-        try {
-            RaftClientReply reply = peer.server().snapshotManagement(SnapshotManagementRequest.newCreate(
-                    clientId, division().getId(), groupId, CALL_IDS.incrementAndGet(), peer.options().commitTimeout().toMillis()));
-            if (!reply.isSuccess()) throw new IllegalStateException("snapshot of shard " + shard + " on peer " + peer.id() + " failed: " + reply.getException());
-            return reply.getLogIndex();
-        } catch (IOException e) {
-            throw new IllegalStateException("snapshot of shard " + shard + " on peer " + peer.id() + " failed: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Hands the shard's leadership from this peer (which must lead it) to {@code peerId}, e.g. before
-     * stopping this peer for maintenance. Returns once {@code peerId} was elected; from then on this
-     * engine refuses commits and reads.
-     *
-     * @throws IllegalStateException if this peer does not lead the shard or the transfer did not complete
-     */
-    public void transferLeadership(String peerId) {
-        checkOpen();
-        peer.config().peer(peerId);
-        try {
-            RaftClientReply reply = peer.server().transferLeadership(new TransferLeadershipRequest(clientId, division().getId(), groupId,
-                    CALL_IDS.incrementAndGet(), RaftPeerId.valueOf(peerId), peer.options().commitTimeout().toMillis()));
-            if (!reply.isSuccess()) {
-                throw new IllegalStateException("transfer of shard " + shard + " from " + peer.id() + " to " + peerId + " failed: " + reply.getException());
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("transfer of shard " + shard + " from " + peer.id() + " to " + peerId + " failed: " + e.getMessage(), e);
-        }
-    }
-
-    /** This peer's copy, whatever its role. For tests. */
-    StorageEngine localCopy() {
-        return machine.replica().engine();
-    }
-
-    ShardStateMachine machine() {
-        return machine;
-    }
-
-    // ---- internals ----
-
-    private StorageEngine readable() {
-        checkOpen();
-        RaftServer.Division d = division();
-        if (!d.getInfo().isLeader()) throw notLeader(d, "reads are served by the leader only", false);
-        if (!d.getInfo().isLeaderReady()) throw notLeader(d, "it was just elected and is still applying earlier entries", false);
-        return machine.replica().engine();
-    }
-
-    private RaftServer.Division division() {
-        try {
-            return peer.server().getDivision(groupId);
-        } catch (IOException e) {
-            throw new IllegalStateException("shard " + shard + " is not served by peer " + peer.id() + " (closed?): " + e.getMessage(), e);
-        }
-    }
-
-    private NotShardLeaderException notLeader(RaftServer.Division d, String detail, boolean submitted) {
-        Optional<String> leader = Optional.ofNullable(d.getInfo().getLeaderId()).map(Object::toString);
-        return new NotShardLeaderException(shard, peer.id(), leader, detail, submitted);
-    }
-
-    private IllegalStateException unconfirmed(List<Batch> batches, String why, Throwable cause) {
-        return new IllegalStateException("commit of " + batches.size() + " batches on shard " + shard + " by peer " + peer.id()
-                + " not confirmed (" + why + "); a later leader may still commit it", cause);
-    }
-
-    private void checkOpen() {
-        if (closed) throw new IllegalStateException("this engine of shard " + shard + " on peer " + peer.id() + " is closed");
-    }
-
-    @Override
-    public String toString() {
-        return "ReplicatedStorageEngine[shard " + shard + " on peer " + peer.id() + "]";
-    }
+  @Override
+  public String toString() {
+    return "ReplicatedStorageEngine[shard " + shard + " on peer " + peer.id() + "]";
+  }
 }

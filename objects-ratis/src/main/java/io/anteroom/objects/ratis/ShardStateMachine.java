@@ -31,176 +31,214 @@ import org.slf4j.LoggerFactory;
  * The Raft state machine of one shard on one peer: applies each committed log entry (one
  * group-commit, {@link BatchCodec}) to the peer's {@link LocalReplica}.
  *
- * <p>Invariants: Ratis calls {@link #applyTransaction}, {@link #takeSnapshot} and
- * {@link #reinitialize} from the shard's single state-machine thread, in log order. An entry is
- * applied together with its index in one local transaction, and entries at or below the replica's
- * recorded index are skipped, so a replay after a restart (Ratis replays from the last snapshot)
- * neither applies an entry twice nor skips one. The apply is synchronous: when the leader answers a
- * commit, the entry is in its local copy. A failed apply throws, which stops this peer's division
- * of the shard (Ratis closes it) rather than let the copy silently diverge.
+ * <p>Invariants: Ratis calls {@link #applyTransaction}, {@link #takeSnapshot} and {@link
+ * #reinitialize} from the shard's single state-machine thread, in log order. An entry is applied
+ * together with its index in one local transaction, and entries at or below the replica's recorded
+ * index are skipped, so a replay after a restart (Ratis replays from the last snapshot) neither
+ * applies an entry twice nor skips one. The apply is synchronous: when the leader answers a commit,
+ * the entry is in its local copy. A failed apply throws, which stops this peer's division of the
+ * shard (Ratis closes it) rather than let the copy silently diverge.
  *
- * <p>Snapshots are whole copies of the replica ({@link LocalReplica#snapshotTo}) named by the
- * term and index of the last applied entry; Ratis purges the log up to them and sends them to peers
- * that lag behind the purged log, which then {@link #reinitialize} from them.
+ * <p>Snapshots are whole copies of the replica ({@link LocalReplica#snapshotTo}) named by the term
+ * and index of the last applied entry; Ratis purges the log up to them and sends them to peers that
+ * lag behind the purged log, which then {@link #reinitialize} from them.
  */
 final class ShardStateMachine extends BaseStateMachine {
-    private static final Logger log = LoggerFactory.getLogger(ShardStateMachine.class);
+  private static final Logger log = LoggerFactory.getLogger(ShardStateMachine.class);
 
-    private final int shard;
-    private final Supplier<LocalReplica> openReplica;
-    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
-    private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
-    private volatile LocalReplica replica;
-    private volatile String peerId = "?";
-    private volatile RaftServer.Division division;
-    private final java.util.concurrent.atomic.AtomicLong skippedOnReplay = new java.util.concurrent.atomic.AtomicLong();
+  private final int shard;
+  private final Supplier<LocalReplica> openReplica;
+  private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
+  private volatile LocalReplica replica;
+  private volatile String peerId = "?";
+  private volatile RaftServer.Division division;
+  private final java.util.concurrent.atomic.AtomicLong skippedOnReplay =
+      new java.util.concurrent.atomic.AtomicLong();
 
-    ShardStateMachine(int shard, Supplier<LocalReplica> openReplica) {
-        this.shard = shard;
-        this.openReplica = openReplica;
+  ShardStateMachine(int shard, Supplier<LocalReplica> openReplica) {
+    this.shard = shard;
+    this.openReplica = openReplica;
+  }
+
+  int shard() {
+    return shard;
+  }
+
+  /** The local copy; {@code null} before Ratis initialised this shard. */
+  LocalReplica replica() {
+    return replica;
+  }
+
+  void addListener(Consumer<LeaderChange> listener) {
+    listeners.add(listener);
+  }
+
+  void removeListener(Consumer<LeaderChange> listener) {
+    listeners.remove(listener);
+  }
+
+  @Override
+  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
+      throws IOException {
+    getLifeCycle().transition(LifeCycle.State.STARTING);
+    super.initialize(server, groupId, raftStorage);
+    peerId = server.getId().toString();
+    storage.init(raftStorage);
+    replica = openReplica.get();
+    SingleFileSnapshotInfo snapshot = storage.getLatestSnapshot();
+    if (snapshot != null) {
+      // a snapshot newer than the copy: it was installed from the leader and the restore did not
+      // finish
+      if (snapshot.getIndex() > replica.appliedIndex()) restore(snapshot);
+      setLastAppliedTermIndex(snapshot.getTermIndex());
     }
+    getLifeCycle().transition(LifeCycle.State.RUNNING);
+  }
 
-    int shard() {
-        return shard;
-    }
+  /**
+   * Ratis pauses the machine before installing a snapshot from the leader, then calls {@link
+   * #reinitialize}.
+   */
+  @Override
+  public void pause() {
+    if (getLifeCycleState() != LifeCycle.State.RUNNING) return;
+    getLifeCycle().transition(LifeCycle.State.PAUSING);
+    getLifeCycle().transition(LifeCycle.State.PAUSED);
+  }
 
-    /** The local copy; {@code null} before Ratis initialised this shard. */
-    LocalReplica replica() {
-        return replica;
+  @Override
+  public void reinitialize() throws IOException {
+    SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
+    if (snapshot == null)
+      throw new IOException(
+          "shard " + shard + " on peer " + peerId + ": asked to reload, but there is no snapshot");
+    restore(snapshot);
+    setLastAppliedTermIndex(snapshot.getTermIndex());
+    if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+      getLifeCycle().transition(LifeCycle.State.STARTING);
+      getLifeCycle().transition(LifeCycle.State.RUNNING);
     }
+  }
 
-    void addListener(Consumer<LeaderChange> listener) {
-        listeners.add(listener);
-    }
+  private void restore(SingleFileSnapshotInfo snapshot) throws IOException {
+    File file = snapshot.getFile().getPath().toFile();
+    if (snapshot.getFile().getFileDigest() != null)
+      MD5FileUtil.verifySavedMD5(file, snapshot.getFile().getFileDigest());
+    replica.restoreFrom(file.toPath());
+    log.info(
+        "shard {} on peer {}: restored the snapshot at {} ({} bytes)",
+        shard,
+        peerId,
+        snapshot.getTermIndex(),
+        file.length());
+  }
 
-    void removeListener(Consumer<LeaderChange> listener) {
-        listeners.remove(listener);
-    }
+  @Override
+  public SimpleStateMachineStorage getStateMachineStorage() {
+    return storage;
+  }
 
-    @Override
-    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
-        getLifeCycle().transition(LifeCycle.State.STARTING);
-        super.initialize(server, groupId, raftStorage);
-        peerId = server.getId().toString();
-        storage.init(raftStorage);
-        replica = openReplica.get();
-        SingleFileSnapshotInfo snapshot = storage.getLatestSnapshot();
-        if (snapshot != null) {
-            // a snapshot newer than the copy: it was installed from the leader and the restore did not finish
-            if (snapshot.getIndex() > replica.appliedIndex()) restore(snapshot);
-            setLastAppliedTermIndex(snapshot.getTermIndex());
-        }
-        getLifeCycle().transition(LifeCycle.State.RUNNING);
+  @Override
+  public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    LogEntryProto entry = trx.getLogEntry();
+    long index = entry.getIndex();
+    if (index > replica.appliedIndex()) {
+      byte[] data = entry.getStateMachineLogEntry().getLogData().toByteArray();
+      try {
+        replica.apply(BatchCodec.decode(data), entry.getTerm(), index);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "shard "
+                + shard
+                + " on peer "
+                + peerId
+                + ": cannot apply log entry "
+                + index
+                + " to the local copy ("
+                + replica
+                + "); this peer stops serving the shard: "
+                + e.getMessage(),
+            e);
+      }
+    } else {
+      skippedOnReplay.incrementAndGet();
     }
+    updateLastAppliedTermIndex(entry.getTerm(), index);
+    return CompletableFuture.completedFuture(Message.EMPTY);
+  }
 
-    /** Ratis pauses the machine before installing a snapshot from the leader, then calls {@link #reinitialize}. */
-    @Override
-    public void pause() {
-        if (getLifeCycleState() != LifeCycle.State.RUNNING) return;
-        getLifeCycle().transition(LifeCycle.State.PAUSING);
-        getLifeCycle().transition(LifeCycle.State.PAUSED);
-    }
+  @Override
+  public long takeSnapshot() throws IOException {
+    TermIndex last = getLastAppliedTermIndex();
+    if (last == null || last.getIndex() <= 0) return -1;
+    File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+    if (!file.exists()) replica.snapshotTo(file.toPath());
+    FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
+    storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
+    log.debug("shard {} on peer {}: snapshot at {}", shard, peerId, last);
+    return last.getIndex();
+  }
 
-    @Override
-    public void reinitialize() throws IOException {
-        SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
-        if (snapshot == null) throw new IOException("shard " + shard + " on peer " + peerId + ": asked to reload, but there is no snapshot");
-        restore(snapshot);
-        setLastAppliedTermIndex(snapshot.getTermIndex());
-        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
-            getLifeCycle().transition(LifeCycle.State.STARTING);
-            getLifeCycle().transition(LifeCycle.State.RUNNING);
-        }
-    }
+  /**
+   * Entries replayed by Ratis that the local copy already had, since this machine started. For
+   * tests.
+   */
+  long skippedOnReplay() {
+    return skippedOnReplay.get();
+  }
 
-    private void restore(SingleFileSnapshotInfo snapshot) throws IOException {
-        File file = snapshot.getFile().getPath().toFile();
-        if (snapshot.getFile().getFileDigest() != null) MD5FileUtil.verifySavedMD5(file, snapshot.getFile().getFileDigest());
-        replica.restoreFrom(file.toPath());
-        log.info("shard {} on peer {}: restored the snapshot at {} ({} bytes)", shard, peerId, snapshot.getTermIndex(), file.length());
-    }
+  /** The file of the latest snapshot, if any. For tests and operators. */
+  Optional<Path> latestSnapshotFile() {
+    SingleFileSnapshotInfo s = storage.getLatestSnapshot();
+    return s == null ? Optional.empty() : Optional.of(s.getFile().getPath());
+  }
 
-    @Override
-    public SimpleStateMachineStorage getStateMachineStorage() {
-        return storage;
-    }
+  @Override
+  public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeader) {
+    boolean self = newLeader != null && newLeader.equals(member.getPeerId());
+    fire(
+        new LeaderChange(
+            shard,
+            peerId,
+            Optional.ofNullable(newLeader).map(RaftPeerId::toString),
+            currentTerm(),
+            self,
+            false));
+  }
 
-    @Override
-    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
-        LogEntryProto entry = trx.getLogEntry();
-        long index = entry.getIndex();
-        if (index > replica.appliedIndex()) {
-            byte[] data = entry.getStateMachineLogEntry().getLogData().toByteArray();
-            try {
-                replica.apply(BatchCodec.decode(data), entry.getTerm(), index);
-            } catch (RuntimeException e) {
-                throw new IllegalStateException("shard " + shard + " on peer " + peerId + ": cannot apply log entry " + index
-                        + " to the local copy (" + replica + "); this peer stops serving the shard: " + e.getMessage(), e);
-            }
-        } else {
-            skippedOnReplay.incrementAndGet();
-        }
-        updateLastAppliedTermIndex(entry.getTerm(), index);
-        return CompletableFuture.completedFuture(Message.EMPTY);
-    }
+  @Override
+  public void notifyLeaderReady() {
+    fire(new LeaderChange(shard, peerId, Optional.of(peerId), currentTerm(), true, true));
+  }
 
-    @Override
-    public long takeSnapshot() throws IOException {
-        TermIndex last = getLastAppliedTermIndex();
-        if (last == null || last.getIndex() <= 0) return -1;
-        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        if (!file.exists()) replica.snapshotTo(file.toPath());
-        FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
-        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
-        log.debug("shard {} on peer {}: snapshot at {}", shard, peerId, last);
-        return last.getIndex();
-    }
+  /**
+   * Called by the peer once Ratis created the shard's division (looking it up from a callback could
+   * block).
+   */
+  void attach(RaftServer.Division division) {
+    this.division = division;
+  }
 
-    /** Entries replayed by Ratis that the local copy already had, since this machine started. For tests. */
-    long skippedOnReplay() {
-        return skippedOnReplay.get();
-    }
+  private long currentTerm() {
+    RaftServer.Division d = division;
+    return d == null ? -1 : d.getInfo().getCurrentTerm();
+  }
 
-    /** The file of the latest snapshot, if any. For tests and operators. */
-    Optional<Path> latestSnapshotFile() {
-        SingleFileSnapshotInfo s = storage.getLatestSnapshot();
-        return s == null ? Optional.empty() : Optional.of(s.getFile().getPath());
+  private void fire(LeaderChange change) {
+    for (Consumer<LeaderChange> l : listeners) {
+      try {
+        l.accept(change);
+      } catch (RuntimeException e) {
+        log.warn(
+            "shard {} on peer {}: a leader-change listener failed on {}", shard, peerId, change, e);
+      }
     }
+  }
 
-    @Override
-    public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeader) {
-        boolean self = newLeader != null && newLeader.equals(member.getPeerId());
-        fire(new LeaderChange(shard, peerId, Optional.ofNullable(newLeader).map(RaftPeerId::toString), currentTerm(), self, false));
-    }
-
-    @Override
-    public void notifyLeaderReady() {
-        fire(new LeaderChange(shard, peerId, Optional.of(peerId), currentTerm(), true, true));
-    }
-
-    /** Called by the peer once Ratis created the shard's division (looking it up from a callback could block). */
-    void attach(RaftServer.Division division) {
-        this.division = division;
-    }
-
-    private long currentTerm() {
-        RaftServer.Division d = division;
-        return d == null ? -1 : d.getInfo().getCurrentTerm();
-    }
-
-    private void fire(LeaderChange change) {
-        for (Consumer<LeaderChange> l : listeners) {
-            try {
-                l.accept(change);
-            } catch (RuntimeException e) {
-                log.warn("shard {} on peer {}: a leader-change listener failed on {}", shard, peerId, change, e);
-            }
-        }
-    }
-
-    @Override
-    public void close() throws IOException {
-        LocalReplica r = replica;
-        if (r != null) r.close();
-    }
+  @Override
+  public void close() throws IOException {
+    LocalReplica r = replica;
+    if (r != null) r.close();
+  }
 }

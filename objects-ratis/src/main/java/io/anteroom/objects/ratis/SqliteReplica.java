@@ -20,64 +20,66 @@ import java.sql.Statement;
  * reopens it.
  */
 final class SqliteReplica implements LocalReplica {
-    private final Path dir;
-    private volatile SqliteStorageEngine engine;
+  private final Path dir;
+  private volatile SqliteStorageEngine engine;
 
-    SqliteReplica(Path dir) {
-        this.dir = dir;
-        this.engine = SqliteStorageEngine.open(dir);
-    }
+  SqliteReplica(Path dir) {
+    this.dir = dir;
+    this.engine = SqliteStorageEngine.open(dir);
+  }
 
-    @Override
-    public StorageEngine engine() {
-        return engine;
-    }
+  @Override
+  public StorageEngine engine() {
+    return engine;
+  }
 
-    @Override
-    public void snapshotTo(Path file) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + engine.file());
-             Statement s = c.createStatement()) {
-            s.execute("PRAGMA busy_timeout=10000");
-            s.execute("VACUUM INTO '" + tmp.toAbsolutePath().toString().replace("'", "''") + "'");
-        } catch (SQLException e) {
-            throw new IOException("cannot snapshot " + engine.file() + " into " + tmp + ": " + e.getMessage(), e);
-        }
-        fsync(tmp);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-        fsync(file.getParent());
+  @Override
+  public void snapshotTo(Path file) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.deleteIfExists(tmp);
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + engine.file());
+        Statement s = c.createStatement()) {
+      s.execute("PRAGMA busy_timeout=10000");
+      s.execute("VACUUM INTO '" + tmp.toAbsolutePath().toString().replace("'", "''") + "'");
+    } catch (SQLException e) {
+      throw new IOException(
+          "cannot snapshot " + engine.file() + " into " + tmp + ": " + e.getMessage(), e);
     }
+    fsync(tmp);
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+    fsync(file.getParent());
+  }
 
-    @Override
-    public void restoreFrom(Path file) throws IOException {
-        Path db = dir.resolve(SqliteStorageEngine.FILE_NAME);
-        Path tmp = dir.resolve(SqliteStorageEngine.FILE_NAME + ".restoring");
-        Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
-        fsync(tmp);
-        engine.close();
-        // the old WAL belongs to the old file: left beside the new one, SQLite would replay it into it
-        Files.deleteIfExists(dir.resolve(SqliteStorageEngine.FILE_NAME + "-wal"));
-        Files.deleteIfExists(dir.resolve(SqliteStorageEngine.FILE_NAME + "-shm"));
-        Files.move(tmp, db, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        fsync(dir);
-        engine = SqliteStorageEngine.open(dir);
-    }
+  @Override
+  public void restoreFrom(Path file) throws IOException {
+    Path db = dir.resolve(SqliteStorageEngine.FILE_NAME);
+    Path tmp = dir.resolve(SqliteStorageEngine.FILE_NAME + ".restoring");
+    Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
+    fsync(tmp);
+    engine.close();
+    // the old WAL belongs to the old file: left beside the new one, SQLite would replay it into it
+    Files.deleteIfExists(dir.resolve(SqliteStorageEngine.FILE_NAME + "-wal"));
+    Files.deleteIfExists(dir.resolve(SqliteStorageEngine.FILE_NAME + "-shm"));
+    Files.move(tmp, db, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    fsync(dir);
+    engine = SqliteStorageEngine.open(dir);
+  }
 
-    @Override
-    public void close() {
-        engine.close();
-    }
+  @Override
+  public void close() {
+    engine.close();
+  }
 
-    private static void fsync(Path path) throws IOException {
-        boolean directory = Files.isDirectory(path);
-        try (FileChannel ch = FileChannel.open(path, directory ? StandardOpenOption.READ : StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
+  private static void fsync(Path path) throws IOException {
+    boolean directory = Files.isDirectory(path);
+    try (FileChannel ch =
+        FileChannel.open(path, directory ? StandardOpenOption.READ : StandardOpenOption.WRITE)) {
+      ch.force(true);
     }
+  }
 
-    @Override
-    public String toString() {
-        return "SQLite replica in " + dir;
-    }
+  @Override
+  public String toString() {
+    return "SQLite replica in " + dir;
+  }
 }

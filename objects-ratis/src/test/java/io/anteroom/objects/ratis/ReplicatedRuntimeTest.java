@@ -20,111 +20,119 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The objects runtime on the shard's leader, over the replicated engine, across a leader change. */
+/**
+ * The objects runtime on the shard's leader, over the replicated engine, across a leader change.
+ */
 class ReplicatedRuntimeTest {
-    @TempDir
-    Path dir;
-    private TestCluster cluster;
-    private final List<Runtime> runtimes = new ArrayList<>();
+  @TempDir Path dir;
+  private TestCluster cluster;
+  private final List<Runtime> runtimes = new ArrayList<>();
 
-    public interface Counter {
-        long next();
+  public interface Counter {
+    long next();
+  }
+
+  /** The naive counter of the spec: get, put, return. */
+  public static final class CounterObject implements Counter {
+    private final Storage storage;
+
+    public CounterObject(ObjectContext ctx) {
+      this.storage = ctx.storage();
     }
 
-    /** The naive counter of the spec: get, put, return. */
-    public static final class CounterObject implements Counter {
-        private final Storage storage;
-
-        public CounterObject(ObjectContext ctx) {
-            this.storage = ctx.storage();
-        }
-
-        @Override
-        public long next() {
-            long v = storage.get("counter", Long.class).orElse(0L);
-            storage.put("counter", v + 1);
-            return v;
-        }
+    @Override
+    public long next() {
+      long v = storage.get("counter", Long.class).orElse(0L);
+      storage.put("counter", v + 1);
+      return v;
     }
+  }
 
-    @AfterEach
-    void stop() {
-        for (Runtime r : runtimes) {
-            try {
-                r.close();
-            } catch (RuntimeException e) {
-                // the runtime of a stopped peer cannot flush: its callers already got errors
-            }
-        }
-        if (cluster != null) cluster.close();
+  @AfterEach
+  void stop() {
+    for (Runtime r : runtimes) {
+      try {
+        r.close();
+      } catch (RuntimeException e) {
+        // the runtime of a stopped peer cannot flush: its callers already got errors
+      }
     }
+    if (cluster != null) cluster.close();
+  }
 
-    private Counter counterOn(RatisPeer peer) {
-        Runtime runtime = Runtime.builder().storage(peer.engine(0)).build();
-        runtimes.add(runtime);
-        Namespace<Counter> ns = runtime.namespace("counter", Counter.class, CounterObject::new);
-        return ns.get("tickets");
-    }
+  private Counter counterOn(RatisPeer peer) {
+    Runtime runtime = Runtime.builder().storage(peer.engine(0)).build();
+    runtimes.add(runtime);
+    Namespace<Counter> ns = runtime.namespace("counter", Counter.class, CounterObject::new);
+    return ns.get("tickets");
+  }
 
-    @Test
-    void numbersStayUniqueUnderConcurrentCallersAcrossALeaderChange() throws Exception {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer first = cluster.awaitLeader(0);
-        Counter before = counterOn(first);
-        List<Long> received = Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger failed = new AtomicInteger();
+  @Test
+  void numbersStayUniqueUnderConcurrentCallersAcrossALeaderChange() throws Exception {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    Counter before = counterOn(first);
+    List<Long> received = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger failed = new AtomicInteger();
 
-        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> warmup = new ArrayList<>();
-            for (int i = 0; i < 64; i++) warmup.add(callers.submit(() -> received.add(before.next())));
-            for (Future<?> f : warmup) f.get();
+    try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<?>> warmup = new ArrayList<>();
+      for (int i = 0; i < 64; i++) warmup.add(callers.submit(() -> received.add(before.next())));
+      for (Future<?> f : warmup) f.get();
 
-            // callers keep calling while the leader stops: each either gets a number or an error
-            AtomicBoolean stopping = new AtomicBoolean();
-            List<Future<?>> during = new ArrayList<>();
-            for (int i = 0; i < 16; i++) {
-                during.add(callers.submit(() -> {
-                    while (!stopping.get()) {
-                        try {
-                            received.add(before.next());
-                        } catch (RuntimeException e) {
-                            failed.incrementAndGet();
-                            return;
-                        }
+      // callers keep calling while the leader stops: each either gets a number or an error
+      AtomicBoolean stopping = new AtomicBoolean();
+      List<Future<?>> during = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        during.add(
+            callers.submit(
+                () -> {
+                  while (!stopping.get()) {
+                    try {
+                      received.add(before.next());
+                    } catch (RuntimeException e) {
+                      failed.incrementAndGet();
+                      return;
                     }
+                  }
                 }));
-            }
-            cluster.stopPeer(first.id());
-            stopping.set(true);
-            for (Future<?> f : during) f.get();
-        }
-        long highestBefore = Collections.max(received);
+      }
+      cluster.stopPeer(first.id());
+      stopping.set(true);
+      for (Future<?> f : during) f.get();
+    }
+    long highestBefore = Collections.max(received);
 
-        RatisPeer second = cluster.awaitLeader(0);
-        Counter after = counterOn(second);
-        List<Long> afterChange = Collections.synchronizedList(new ArrayList<>());
-        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> calls = new ArrayList<>();
-            for (int i = 0; i < 64; i++) calls.add(callers.submit(() -> afterChange.add(after.next())));
-            for (Future<?> f : calls) f.get();
-        }
-
-        List<Long> all = new ArrayList<>(received);
-        all.addAll(afterChange);
-        assertThat(all).doesNotHaveDuplicates();
-        assertThat(afterChange).allSatisfy(n -> assertThat(n).isGreaterThan(highestBefore));
-        assertThat(failed.get()).as("callers whose call was in flight when the leader stopped").isPositive();
-        assertThatThrownBy(before::next).as("the stopped leader's runtime confirms nothing").isInstanceOf(RuntimeException.class);
+    RatisPeer second = cluster.awaitLeader(0);
+    Counter after = counterOn(second);
+    List<Long> afterChange = Collections.synchronizedList(new ArrayList<>());
+    try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<?>> calls = new ArrayList<>();
+      for (int i = 0; i < 64; i++) calls.add(callers.submit(() -> afterChange.add(after.next())));
+      for (Future<?> f : calls) f.get();
     }
 
-    @Test
-    void aRuntimeOnAFollowerCannotStartBecauseItsEngineRefusesReads() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer leader = cluster.awaitLeader(0);
-        RatisPeer follower = cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow();
+    List<Long> all = new ArrayList<>(received);
+    all.addAll(afterChange);
+    assertThat(all).doesNotHaveDuplicates();
+    assertThat(afterChange).allSatisfy(n -> assertThat(n).isGreaterThan(highestBefore));
+    assertThat(failed.get())
+        .as("callers whose call was in flight when the leader stopped")
+        .isPositive();
+    assertThatThrownBy(before::next)
+        .as("the stopped leader's runtime confirms nothing")
+        .isInstanceOf(RuntimeException.class);
+  }
 
-        assertThatThrownBy(() -> Runtime.builder().storage(follower.engine(0)).build())
-                .isInstanceOf(NotShardLeaderException.class)
-                .hasMessageContaining("the leader is " + leader.id());
-    }
+  @Test
+  void aRuntimeOnAFollowerCannotStartBecauseItsEngineRefusesReads() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer leader = cluster.awaitLeader(0);
+    RatisPeer follower =
+        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow();
+
+    assertThatThrownBy(() -> Runtime.builder().storage(follower.engine(0)).build())
+        .isInstanceOf(NotShardLeaderException.class)
+        .hasMessageContaining("the leader is " + leader.id());
+  }
 }

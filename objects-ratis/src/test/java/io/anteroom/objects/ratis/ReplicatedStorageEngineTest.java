@@ -18,251 +18,308 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** One shard replicated on three in-JVM peers over loopback gRPC, each applying to its own SQLite copy. */
+/**
+ * One shard replicated on three in-JVM peers over loopback gRPC, each applying to its own SQLite
+ * copy.
+ */
 class ReplicatedStorageEngineTest {
-    @TempDir
-    Path dir;
-    private TestCluster cluster;
+  @TempDir Path dir;
+  private TestCluster cluster;
 
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
+  @AfterEach
+  void stop() {
+    if (cluster != null) cluster.close();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<Batch> put(String object, String key, String value) {
+    return List.of(new Batch(object, false, Map.of(key, bytes(value)), null));
+  }
+
+  @ParameterizedTest
+  @EnumSource(PeerOptions.LocalStorage.class)
+  void aCommitOnTheLeaderIsReadableThereAtOnceAndAppliedOnEveryFollowersCopy(
+      PeerOptions.LocalStorage storage) {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().localStorage(storage).build());
+    ReplicatedStorageEngine leader = cluster.awaitLeader(0).engine(0);
+
+    leader.commit(
+        List.of(
+            new Batch("counter/a", false, Map.of("counter", bytes("1")), null),
+            new Batch("counter/b", false, Map.of("counter", bytes("2")), null)));
+
+    assertThat(leader.get("counter/a", "counter")).isEqualTo(bytes("1"));
+    cluster.awaitAllApplied(0, leader.commitIndex());
+    for (RatisPeer p : cluster.running()) {
+      StorageEngine copy = p.engine(0).localCopy();
+      assertThat(copy.get("counter/a", "counter")).as("copy of " + p.id()).isEqualTo(bytes("1"));
+      assertThat(copy.get("counter/b", "counter")).as("copy of " + p.id()).isEqualTo(bytes("2"));
+    }
+  }
+
+  @Test
+  void aFollowerRefusesCommitsAndReadsNamingTheLeaderAndAppliesNothing() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer leader = cluster.awaitLeader(0);
+    RatisPeer follower =
+        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow();
+    await()
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> follower.engine(0).leader().equals(Optional.of(leader.id())));
+    ReplicatedStorageEngine engine = follower.engine(0);
+
+    assertThatThrownBy(() -> engine.commit(put("counter/a", "counter", "1")))
+        .isInstanceOfSatisfying(
+            NotShardLeaderException.class,
+            e -> {
+              assertThat(e.leader()).contains(leader.id());
+              assertThat(e.mayBeCommittedLater()).isFalse();
+              assertThat(e.shard()).isZero();
+            })
+        .hasMessageContaining("peer " + follower.id() + " is not the leader of shard 0")
+        .hasMessageContaining("the leader is " + leader.id());
+    assertThatThrownBy(() -> engine.get("counter/a", "counter"))
+        .isInstanceOf(NotShardLeaderException.class);
+
+    leader.engine(0).commit(put("counter/b", "counter", "2"));
+    cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
+    for (RatisPeer p : cluster.running()) {
+      assertThat(p.engine(0).localCopy().get("counter/a", "counter"))
+          .as("copy of " + p.id())
+          .isNull();
+    }
+  }
+
+  @Test
+  void whenTheLeaderStopsANewLeaderHasEveryCommittedBatchAndTheOldEngineRefusesCommits() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    ReplicatedStorageEngine oldEngine = first.engine(0);
+    for (int i = 0; i < 20; i++) oldEngine.commit(put("counter/a", "k" + i, "v" + i));
+    long firstTerm = oldEngine.term();
+
+    cluster.stopPeer(first.id());
+    RatisPeer second = cluster.awaitLeader(0);
+
+    ReplicatedStorageEngine newEngine = second.engine(0);
+    assertThat(second.id()).isNotEqualTo(first.id());
+    assertThat(newEngine.term()).isGreaterThan(firstTerm);
+    for (int i = 0; i < 20; i++)
+      assertThat(newEngine.get("counter/a", "k" + i)).isEqualTo(bytes("v" + i));
+    assertThatThrownBy(() -> oldEngine.commit(put("counter/a", "late", "x")))
+        .isInstanceOf(IllegalStateException.class);
+    newEngine.commit(put("counter/a", "after", "y"));
+    assertThat(newEngine.get("counter/a", "after")).isEqualTo(bytes("y"));
+  }
+
+  @Test
+  void aDeposedLeaderThatKeepsRunningRefusesCommitsAndReadsAndNamesTheNewLeader() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    ReplicatedStorageEngine oldEngine = first.engine(0);
+    oldEngine.commit(put("room/x", "k", "before"));
+    String next = cluster.running().stream().filter(p -> p != first).findFirst().orElseThrow().id();
+
+    oldEngine.transferLeadership(next);
+
+    assertThat(cluster.awaitLeader(0).id()).isEqualTo(next);
+    await().atMost(TestCluster.PATIENCE).until(() -> oldEngine.leader().equals(Optional.of(next)));
+    assertThatThrownBy(() -> oldEngine.commit(put("room/x", "k", "stale")))
+        .isInstanceOfSatisfying(
+            NotShardLeaderException.class, e -> assertThat(e.leader()).contains(next));
+    assertThatThrownBy(() -> oldEngine.get("room/x", "k"))
+        .isInstanceOf(NotShardLeaderException.class);
+    assertThat(cluster.peer(next).engine(0).get("room/x", "k")).isEqualTo(bytes("before"));
+  }
+
+  @Test
+  void aWholeClusterRestartedOnItsDirectoriesKeepsEveryCommittedBatchAndServesAgain() {
+    cluster = TestCluster.start(dir, 3, 2, TestCluster.testOptions().build());
+    for (int shard = 0; shard < 2; shard++) {
+      ReplicatedStorageEngine engine = cluster.awaitLeader(shard).engine(shard);
+      for (int i = 0; i < 5; i++) engine.commit(put("room/" + shard, "k" + i, "v" + i));
+    }
+    List<String> ids = cluster.running().stream().map(RatisPeer::id).toList();
+    for (String id : ids) cluster.stopPeer(id);
+
+    for (String id : ids) cluster.startPeer(id);
+
+    for (int shard = 0; shard < 2; shard++) {
+      ReplicatedStorageEngine engine = cluster.awaitLeader(shard).engine(shard);
+      for (int i = 0; i < 5; i++)
+        assertThat(engine.get("room/" + shard, "k" + i)).isEqualTo(bytes("v" + i));
+      engine.commit(put("room/" + shard, "after-restart", "yes"));
+      assertThat(engine.get("room/" + shard, "after-restart")).isEqualTo(bytes("yes"));
+    }
+  }
+
+  @Test
+  void aRestartedPeerCatchesUpFromTheLeadersLog() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer leader = cluster.awaitLeader(0);
+    String down =
+        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
+    leader.engine(0).commit(put("room/x", "before", "1"));
+    cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
+
+    cluster.stopPeer(down);
+    for (int i = 0; i < 10; i++) leader.engine(0).commit(put("room/x", "while-down-" + i, "v" + i));
+    RatisPeer restarted = cluster.startPeer(down);
+
+    long committed = leader.engine(0).commitIndex();
+    await()
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> restarted.engine(0).appliedIndex() >= committed);
+    StorageEngine copy = restarted.engine(0).localCopy();
+    assertThat(copy.get("room/x", "before")).isEqualTo(bytes("1"));
+    for (int i = 0; i < 10; i++)
+      assertThat(copy.get("room/x", "while-down-" + i)).isEqualTo(bytes("v" + i));
+    assertThat(restarted.engine(0).logStartIndex())
+        .as("caught up from the log, not a snapshot")
+        .isLessThanOrEqualTo(1);
+    assertThat(restarted.engine(0).machine().skippedOnReplay())
+        .as("entries its SQLite copy already had, not applied again")
+        .isPositive();
+  }
+
+  @ParameterizedTest
+  @EnumSource(PeerOptions.LocalStorage.class)
+  void aPeerThatMissedPurgedEntriesCatchesUpByInstallingASnapshot(
+      PeerOptions.LocalStorage storage) {
+    cluster =
+        TestCluster.start(
+            dir,
+            3,
+            1,
+            TestCluster.testOptions()
+                .localStorage(storage)
+                .snapshotEveryEntries(5)
+                .logSegmentBytes(1024)
+                .build());
+    RatisPeer leader = cluster.awaitLeader(0);
+    String down =
+        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
+    cluster.stopPeer(down);
+
+    ReplicatedStorageEngine engine = leader.engine(0);
+    for (int i = 0; i < 60; i++)
+      engine.commit(put("room/y", "k" + String.format("%03d", i), "value-" + i + "-".repeat(40)));
+    await("the leader purges its log")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> engine.logStartIndex() > 1);
+
+    RatisPeer restarted = cluster.startPeer(down);
+    long committed = engine.commitIndex();
+    await()
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> restarted.engine(0).appliedIndex() >= committed);
+
+    StorageEngine copy = restarted.engine(0).localCopy();
+    for (int i = 0; i < 60; i++) {
+      assertThat(copy.get("room/y", "k" + String.format("%03d", i)))
+          .isEqualTo(bytes("value-" + i + "-".repeat(40)));
+    }
+    assertThat(restarted.engine(0).machine().latestSnapshotFile())
+        .as("the installed snapshot")
+        .isPresent();
+  }
+
+  @Test
+  void aSnapshotTakenOnDemandCoversEveryAppliedEntry() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    ReplicatedStorageEngine engine = cluster.awaitLeader(0).engine(0);
+    for (int i = 0; i < 20; i++) engine.commit(put("room/z", "k" + i, "v".repeat(100)));
+
+    long index = engine.takeSnapshot();
+
+    assertThat(index).isGreaterThanOrEqualTo(engine.commitIndex() - 1).isPositive();
+    assertThat(engine.machine().latestSnapshotFile())
+        .hasValueSatisfying(
+            f ->
+                assertThat(f)
+                    .isRegularFile()
+                    .hasFileName(String.format("snapshot.%d_%d", engine.term(), index)));
+  }
+
+  @Test
+  void aGroupCommitUpToTheEntryLimitIsReplicatedAndALargerOneIsRefusedBeforeTheLog() {
+    cluster =
+        TestCluster.start(dir, 3, 1, TestCluster.testOptions().maxEntryBytes(6 << 20).build());
+    ReplicatedStorageEngine engine = cluster.awaitLeader(0).engine(0);
+
+    engine.commit(largeGroupCommit("fits", 5 << 20));
+    assertThatThrownBy(() -> engine.commit(largeGroupCommit("too-large", 7 << 20)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("more than maxEntryBytes (6291456)")
+        .hasMessageContaining("nothing was applied");
+    engine.commit(put("room/after", "k", "v"));
+
+    assertThat(engine.isLeaderReady()).as("the refusal did not cost the leadership").isTrue();
+    cluster.awaitAllApplied(0, engine.commitIndex());
+    for (RatisPeer p : cluster.running()) {
+      StorageEngine copy = p.engine(0).localCopy();
+      assertThat(copy.get("fits/0", "k")).hasSize(128 * 1024);
+      assertThat(copy.get("too-large/0", "k")).isNull();
+      assertThat(copy.get("room/after", "k")).isEqualTo(bytes("v"));
+    }
+  }
+
+  private static List<Batch> largeGroupCommit(String prefix, int bytes) {
+    List<Batch> batches = new java.util.ArrayList<>();
+    for (int i = 0; i < bytes / (128 * 1024); i++)
+      batches.add(new Batch(prefix + "/" + i, false, Map.of("k", new byte[128 * 1024]), null));
+    return batches;
+  }
+
+  @Test
+  void leaderChangesAreReportedAndReadinessFollowsElection() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    List<LeaderChange> seen = new CopyOnWriteArrayList<>();
+    for (RatisPeer p : cluster.running()) {
+      if (p != first) p.engine(0).addLeaderListener(seen::add);
     }
 
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+    cluster.stopPeer(first.id());
+    RatisPeer second = cluster.awaitLeader(0);
+
+    await()
+        .atMost(TestCluster.PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(seen)
+                    .anySatisfy(
+                        c -> {
+                          assertThat(c.peer()).isEqualTo(second.id());
+                          assertThat(c.ready()).isTrue();
+                          assertThat(c.shard()).isZero();
+                        })
+                    .anySatisfy(c -> assertThat(c.leader()).contains(second.id())));
+    assertThat(seen).noneSatisfy(c -> assertThat(c.leader()).contains(first.id()));
+  }
+
+  @Test
+  void twoShardsOnTheSameServersAreSeparateGroupsWithSeparateCopies() {
+    cluster = TestCluster.start(dir, 3, 2, TestCluster.testOptions().build());
+    RatisPeer leader0 = cluster.awaitLeader(0);
+    RatisPeer leader1 = cluster.awaitLeader(1);
+
+    leader0.engine(0).commit(put("room/zero", "k", "0"));
+    leader1.engine(1).commit(put("room/one", "k", "1"));
+
+    cluster.awaitAllApplied(0, leader0.engine(0).commitIndex());
+    cluster.awaitAllApplied(1, leader1.engine(1).commitIndex());
+    for (RatisPeer p : cluster.running()) {
+      assertThat(p.engine(0).localCopy().get("room/zero", "k")).isEqualTo(bytes("0"));
+      assertThat(p.engine(0).localCopy().get("room/one", "k")).isNull();
+      assertThat(p.engine(1).localCopy().get("room/one", "k")).isEqualTo(bytes("1"));
+      assertThat(p.engine(1).localCopy().get("room/zero", "k")).isNull();
     }
-
-    private static List<Batch> put(String object, String key, String value) {
-        return List.of(new Batch(object, false, Map.of(key, bytes(value)), null));
-    }
-
-    @ParameterizedTest
-    @EnumSource(PeerOptions.LocalStorage.class)
-    void aCommitOnTheLeaderIsReadableThereAtOnceAndAppliedOnEveryFollowersCopy(PeerOptions.LocalStorage storage) {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().localStorage(storage).build());
-        ReplicatedStorageEngine leader = cluster.awaitLeader(0).engine(0);
-
-        leader.commit(List.of(
-                new Batch("counter/a", false, Map.of("counter", bytes("1")), null),
-                new Batch("counter/b", false, Map.of("counter", bytes("2")), null)));
-
-        assertThat(leader.get("counter/a", "counter")).isEqualTo(bytes("1"));
-        cluster.awaitAllApplied(0, leader.commitIndex());
-        for (RatisPeer p : cluster.running()) {
-            StorageEngine copy = p.engine(0).localCopy();
-            assertThat(copy.get("counter/a", "counter")).as("copy of " + p.id()).isEqualTo(bytes("1"));
-            assertThat(copy.get("counter/b", "counter")).as("copy of " + p.id()).isEqualTo(bytes("2"));
-        }
-    }
-
-    @Test
-    void aFollowerRefusesCommitsAndReadsNamingTheLeaderAndAppliesNothing() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer leader = cluster.awaitLeader(0);
-        RatisPeer follower = cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow();
-        await().atMost(TestCluster.PATIENCE).until(() -> follower.engine(0).leader().equals(Optional.of(leader.id())));
-        ReplicatedStorageEngine engine = follower.engine(0);
-
-        assertThatThrownBy(() -> engine.commit(put("counter/a", "counter", "1")))
-                .isInstanceOfSatisfying(NotShardLeaderException.class, e -> {
-                    assertThat(e.leader()).contains(leader.id());
-                    assertThat(e.mayBeCommittedLater()).isFalse();
-                    assertThat(e.shard()).isZero();
-                })
-                .hasMessageContaining("peer " + follower.id() + " is not the leader of shard 0")
-                .hasMessageContaining("the leader is " + leader.id());
-        assertThatThrownBy(() -> engine.get("counter/a", "counter")).isInstanceOf(NotShardLeaderException.class);
-
-        leader.engine(0).commit(put("counter/b", "counter", "2"));
-        cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
-        for (RatisPeer p : cluster.running()) {
-            assertThat(p.engine(0).localCopy().get("counter/a", "counter")).as("copy of " + p.id()).isNull();
-        }
-    }
-
-    @Test
-    void whenTheLeaderStopsANewLeaderHasEveryCommittedBatchAndTheOldEngineRefusesCommits() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer first = cluster.awaitLeader(0);
-        ReplicatedStorageEngine oldEngine = first.engine(0);
-        for (int i = 0; i < 20; i++) oldEngine.commit(put("counter/a", "k" + i, "v" + i));
-        long firstTerm = oldEngine.term();
-
-        cluster.stopPeer(first.id());
-        RatisPeer second = cluster.awaitLeader(0);
-
-        ReplicatedStorageEngine newEngine = second.engine(0);
-        assertThat(second.id()).isNotEqualTo(first.id());
-        assertThat(newEngine.term()).isGreaterThan(firstTerm);
-        for (int i = 0; i < 20; i++) assertThat(newEngine.get("counter/a", "k" + i)).isEqualTo(bytes("v" + i));
-        assertThatThrownBy(() -> oldEngine.commit(put("counter/a", "late", "x"))).isInstanceOf(IllegalStateException.class);
-        newEngine.commit(put("counter/a", "after", "y"));
-        assertThat(newEngine.get("counter/a", "after")).isEqualTo(bytes("y"));
-    }
-
-    @Test
-    void aDeposedLeaderThatKeepsRunningRefusesCommitsAndReadsAndNamesTheNewLeader() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer first = cluster.awaitLeader(0);
-        ReplicatedStorageEngine oldEngine = first.engine(0);
-        oldEngine.commit(put("room/x", "k", "before"));
-        String next = cluster.running().stream().filter(p -> p != first).findFirst().orElseThrow().id();
-
-        oldEngine.transferLeadership(next);
-
-        assertThat(cluster.awaitLeader(0).id()).isEqualTo(next);
-        await().atMost(TestCluster.PATIENCE).until(() -> oldEngine.leader().equals(Optional.of(next)));
-        assertThatThrownBy(() -> oldEngine.commit(put("room/x", "k", "stale")))
-                .isInstanceOfSatisfying(NotShardLeaderException.class, e -> assertThat(e.leader()).contains(next));
-        assertThatThrownBy(() -> oldEngine.get("room/x", "k")).isInstanceOf(NotShardLeaderException.class);
-        assertThat(cluster.peer(next).engine(0).get("room/x", "k")).isEqualTo(bytes("before"));
-    }
-
-    @Test
-    void aWholeClusterRestartedOnItsDirectoriesKeepsEveryCommittedBatchAndServesAgain() {
-        cluster = TestCluster.start(dir, 3, 2, TestCluster.testOptions().build());
-        for (int shard = 0; shard < 2; shard++) {
-            ReplicatedStorageEngine engine = cluster.awaitLeader(shard).engine(shard);
-            for (int i = 0; i < 5; i++) engine.commit(put("room/" + shard, "k" + i, "v" + i));
-        }
-        List<String> ids = cluster.running().stream().map(RatisPeer::id).toList();
-        for (String id : ids) cluster.stopPeer(id);
-
-        for (String id : ids) cluster.startPeer(id);
-
-        for (int shard = 0; shard < 2; shard++) {
-            ReplicatedStorageEngine engine = cluster.awaitLeader(shard).engine(shard);
-            for (int i = 0; i < 5; i++) assertThat(engine.get("room/" + shard, "k" + i)).isEqualTo(bytes("v" + i));
-            engine.commit(put("room/" + shard, "after-restart", "yes"));
-            assertThat(engine.get("room/" + shard, "after-restart")).isEqualTo(bytes("yes"));
-        }
-    }
-
-    @Test
-    void aRestartedPeerCatchesUpFromTheLeadersLog() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer leader = cluster.awaitLeader(0);
-        String down = cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
-        leader.engine(0).commit(put("room/x", "before", "1"));
-        cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
-
-        cluster.stopPeer(down);
-        for (int i = 0; i < 10; i++) leader.engine(0).commit(put("room/x", "while-down-" + i, "v" + i));
-        RatisPeer restarted = cluster.startPeer(down);
-
-        long committed = leader.engine(0).commitIndex();
-        await().atMost(TestCluster.PATIENCE).until(() -> restarted.engine(0).appliedIndex() >= committed);
-        StorageEngine copy = restarted.engine(0).localCopy();
-        assertThat(copy.get("room/x", "before")).isEqualTo(bytes("1"));
-        for (int i = 0; i < 10; i++) assertThat(copy.get("room/x", "while-down-" + i)).isEqualTo(bytes("v" + i));
-        assertThat(restarted.engine(0).logStartIndex()).as("caught up from the log, not a snapshot").isLessThanOrEqualTo(1);
-        assertThat(restarted.engine(0).machine().skippedOnReplay()).as("entries its SQLite copy already had, not applied again").isPositive();
-    }
-
-    @ParameterizedTest
-    @EnumSource(PeerOptions.LocalStorage.class)
-    void aPeerThatMissedPurgedEntriesCatchesUpByInstallingASnapshot(PeerOptions.LocalStorage storage) {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().localStorage(storage).snapshotEveryEntries(5).logSegmentBytes(1024).build());
-        RatisPeer leader = cluster.awaitLeader(0);
-        String down = cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
-        cluster.stopPeer(down);
-
-        ReplicatedStorageEngine engine = leader.engine(0);
-        for (int i = 0; i < 60; i++) engine.commit(put("room/y", "k" + String.format("%03d", i), "value-" + i + "-".repeat(40)));
-        await("the leader purges its log").atMost(TestCluster.PATIENCE).until(() -> engine.logStartIndex() > 1);
-
-        RatisPeer restarted = cluster.startPeer(down);
-        long committed = engine.commitIndex();
-        await().atMost(TestCluster.PATIENCE).until(() -> restarted.engine(0).appliedIndex() >= committed);
-
-        StorageEngine copy = restarted.engine(0).localCopy();
-        for (int i = 0; i < 60; i++) {
-            assertThat(copy.get("room/y", "k" + String.format("%03d", i))).isEqualTo(bytes("value-" + i + "-".repeat(40)));
-        }
-        assertThat(restarted.engine(0).machine().latestSnapshotFile()).as("the installed snapshot").isPresent();
-    }
-
-    @Test
-    void aSnapshotTakenOnDemandCoversEveryAppliedEntry() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        ReplicatedStorageEngine engine = cluster.awaitLeader(0).engine(0);
-        for (int i = 0; i < 20; i++) engine.commit(put("room/z", "k" + i, "v".repeat(100)));
-
-        long index = engine.takeSnapshot();
-
-        assertThat(index).isGreaterThanOrEqualTo(engine.commitIndex() - 1).isPositive();
-        assertThat(engine.machine().latestSnapshotFile()).hasValueSatisfying(f -> assertThat(f).isRegularFile()
-                .hasFileName(String.format("snapshot.%d_%d", engine.term(), index)));
-    }
-
-    @Test
-    void aGroupCommitUpToTheEntryLimitIsReplicatedAndALargerOneIsRefusedBeforeTheLog() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().maxEntryBytes(6 << 20).build());
-        ReplicatedStorageEngine engine = cluster.awaitLeader(0).engine(0);
-
-        engine.commit(largeGroupCommit("fits", 5 << 20));
-        assertThatThrownBy(() -> engine.commit(largeGroupCommit("too-large", 7 << 20)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("more than maxEntryBytes (6291456)")
-                .hasMessageContaining("nothing was applied");
-        engine.commit(put("room/after", "k", "v"));
-
-        assertThat(engine.isLeaderReady()).as("the refusal did not cost the leadership").isTrue();
-        cluster.awaitAllApplied(0, engine.commitIndex());
-        for (RatisPeer p : cluster.running()) {
-            StorageEngine copy = p.engine(0).localCopy();
-            assertThat(copy.get("fits/0", "k")).hasSize(128 * 1024);
-            assertThat(copy.get("too-large/0", "k")).isNull();
-            assertThat(copy.get("room/after", "k")).isEqualTo(bytes("v"));
-        }
-    }
-
-    private static List<Batch> largeGroupCommit(String prefix, int bytes) {
-        List<Batch> batches = new java.util.ArrayList<>();
-        for (int i = 0; i < bytes / (128 * 1024); i++) batches.add(new Batch(prefix + "/" + i, false, Map.of("k", new byte[128 * 1024]), null));
-        return batches;
-    }
-
-    @Test
-    void leaderChangesAreReportedAndReadinessFollowsElection() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer first = cluster.awaitLeader(0);
-        List<LeaderChange> seen = new CopyOnWriteArrayList<>();
-        for (RatisPeer p : cluster.running()) {
-            if (p != first) p.engine(0).addLeaderListener(seen::add);
-        }
-
-        cluster.stopPeer(first.id());
-        RatisPeer second = cluster.awaitLeader(0);
-
-        await().atMost(TestCluster.PATIENCE).untilAsserted(() -> assertThat(seen)
-                .anySatisfy(c -> {
-                    assertThat(c.peer()).isEqualTo(second.id());
-                    assertThat(c.ready()).isTrue();
-                    assertThat(c.shard()).isZero();
-                })
-                .anySatisfy(c -> assertThat(c.leader()).contains(second.id())));
-        assertThat(seen).noneSatisfy(c -> assertThat(c.leader()).contains(first.id()));
-    }
-
-    @Test
-    void twoShardsOnTheSameServersAreSeparateGroupsWithSeparateCopies() {
-        cluster = TestCluster.start(dir, 3, 2, TestCluster.testOptions().build());
-        RatisPeer leader0 = cluster.awaitLeader(0);
-        RatisPeer leader1 = cluster.awaitLeader(1);
-
-        leader0.engine(0).commit(put("room/zero", "k", "0"));
-        leader1.engine(1).commit(put("room/one", "k", "1"));
-
-        cluster.awaitAllApplied(0, leader0.engine(0).commitIndex());
-        cluster.awaitAllApplied(1, leader1.engine(1).commitIndex());
-        for (RatisPeer p : cluster.running()) {
-            assertThat(p.engine(0).localCopy().get("room/zero", "k")).isEqualTo(bytes("0"));
-            assertThat(p.engine(0).localCopy().get("room/one", "k")).isNull();
-            assertThat(p.engine(1).localCopy().get("room/one", "k")).isEqualTo(bytes("1"));
-            assertThat(p.engine(1).localCopy().get("room/zero", "k")).isNull();
-        }
-        assertThat(cluster.config.shardOf("room/zero")).isEqualTo(cluster.config.shardOf("room/zero")).isBetween(0, 1);
-    }
+    assertThat(cluster.config.shardOf("room/zero"))
+        .isEqualTo(cluster.config.shardOf("room/zero"))
+        .isBetween(0, 1);
+  }
 }

@@ -14,104 +14,113 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Peers of one cluster in this JVM, on free loopback ports, each with its own directory under a temp dir. */
+/**
+ * Peers of one cluster in this JVM, on free loopback ports, each with its own directory under a
+ * temp dir.
+ */
 final class TestCluster implements AutoCloseable {
-    static final Duration PATIENCE = Duration.ofSeconds(30);
+  static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    final ClusterConfig config;
-    final PeerOptions options;
-    private final Path root;
-    private final Map<String, RatisPeer> running = new LinkedHashMap<>();
+  final ClusterConfig config;
+  final PeerOptions options;
+  private final Path root;
+  private final Map<String, RatisPeer> running = new LinkedHashMap<>();
 
-    private TestCluster(ClusterConfig config, PeerOptions options, Path root) {
-        this.config = config;
-        this.options = options;
-        this.root = root;
+  private TestCluster(ClusterConfig config, PeerOptions options, Path root) {
+    this.config = config;
+    this.options = options;
+    this.root = root;
+  }
+
+  static PeerOptions.Builder testOptions() {
+    return PeerOptions.builder()
+        .electionTimeout(Duration.ofMillis(300), Duration.ofMillis(600))
+        .commitTimeout(Duration.ofSeconds(15));
+  }
+
+  /** Starts {@code peers} peers ("p0", "p1", ...) serving {@code shards} shards. */
+  static TestCluster start(Path root, int peers, int shards, PeerOptions options) {
+    List<ClusterConfig.Peer> list = new ArrayList<>();
+    for (int i = 0; i < peers; i++)
+      list.add(new ClusterConfig.Peer("p" + i, "127.0.0.1", freePort()));
+    TestCluster cluster = new TestCluster(new ClusterConfig("test", list, shards), options, root);
+    try {
+      for (ClusterConfig.Peer p : list) cluster.startPeer(p.id());
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
     }
+    return cluster;
+  }
 
-    static PeerOptions.Builder testOptions() {
-        return PeerOptions.builder()
-                .electionTimeout(Duration.ofMillis(300), Duration.ofMillis(600))
-                .commitTimeout(Duration.ofSeconds(15));
-    }
+  RatisPeer startPeer(String id) {
+    RatisPeer peer = RatisPeer.start(config, id, root.resolve(id), options);
+    running.put(id, peer);
+    return peer;
+  }
 
-    /** Starts {@code peers} peers ("p0", "p1", ...) serving {@code shards} shards. */
-    static TestCluster start(Path root, int peers, int shards, PeerOptions options) {
-        List<ClusterConfig.Peer> list = new ArrayList<>();
-        for (int i = 0; i < peers; i++) list.add(new ClusterConfig.Peer("p" + i, "127.0.0.1", freePort()));
-        TestCluster cluster = new TestCluster(new ClusterConfig("test", list, shards), options, root);
-        try {
-            for (ClusterConfig.Peer p : list) cluster.startPeer(p.id());
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
-        return cluster;
-    }
+  void stopPeer(String id) {
+    RatisPeer peer = running.remove(id);
+    if (peer != null) peer.close();
+  }
 
-    RatisPeer startPeer(String id) {
-        RatisPeer peer = RatisPeer.start(config, id, root.resolve(id), options);
-        running.put(id, peer);
-        return peer;
-    }
+  RatisPeer peer(String id) {
+    RatisPeer p = running.get(id);
+    if (p == null) throw new IllegalArgumentException("peer " + id + " is not running");
+    return p;
+  }
 
-    void stopPeer(String id) {
-        RatisPeer peer = running.remove(id);
-        if (peer != null) peer.close();
-    }
+  List<RatisPeer> running() {
+    return List.copyOf(running.values());
+  }
 
-    RatisPeer peer(String id) {
-        RatisPeer p = running.get(id);
-        if (p == null) throw new IllegalArgumentException("peer " + id + " is not running");
-        return p;
-    }
-
-    List<RatisPeer> running() {
-        return List.copyOf(running.values());
-    }
-
-    /** Waits until a running peer is the ready leader of {@code shard}, and returns it. */
-    RatisPeer awaitLeader(int shard) {
-        AtomicReference<RatisPeer> leader = new AtomicReference<>();
-        await("a ready leader of shard " + shard).atMost(PATIENCE).ignoreExceptions().until(() -> {
-            for (RatisPeer p : running.values()) {
+  /** Waits until a running peer is the ready leader of {@code shard}, and returns it. */
+  RatisPeer awaitLeader(int shard) {
+    AtomicReference<RatisPeer> leader = new AtomicReference<>();
+    await("a ready leader of shard " + shard)
+        .atMost(PATIENCE)
+        .ignoreExceptions()
+        .until(
+            () -> {
+              for (RatisPeer p : running.values()) {
                 if (p.engine(shard).isLeaderReady()) {
-                    leader.set(p);
-                    return true;
+                  leader.set(p);
+                  return true;
                 }
-            }
-            return false;
-        });
-        return leader.get();
-    }
+              }
+              return false;
+            });
+    return leader.get();
+  }
 
-    /** Waits until every running peer has applied at least up to the leader's commit index. */
-    void awaitAllApplied(int shard, long index) {
-        for (RatisPeer p : running.values()) {
-            await(p.id() + " applies shard " + shard + " up to " + index).atMost(PATIENCE)
-                    .until(() -> p.engine(shard).appliedIndex() >= index);
-        }
+  /** Waits until every running peer has applied at least up to the leader's commit index. */
+  void awaitAllApplied(int shard, long index) {
+    for (RatisPeer p : running.values()) {
+      await(p.id() + " applies shard " + shard + " up to " + index)
+          .atMost(PATIENCE)
+          .until(() -> p.engine(shard).appliedIndex() >= index);
     }
+  }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 
-    @Override
-    public void close() {
-        RuntimeException failure = null;
-        for (String id : List.copyOf(running.keySet())) {
-            try {
-                stopPeer(id);
-            } catch (RuntimeException e) {
-                if (failure == null) failure = e;
-                else failure.addSuppressed(e);
-            }
-        }
-        if (failure != null) throw failure;
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (String id : List.copyOf(running.keySet())) {
+      try {
+        stopPeer(id);
+      } catch (RuntimeException e) {
+        if (failure == null) failure = e;
+        else failure.addSuppressed(e);
+      }
     }
+    if (failure != null) throw failure;
+  }
 }

@@ -28,7 +28,8 @@ public final class EventLoop {
 
   private final Instant start;
   private final PriorityQueue<Event> queue =
-      new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
+      new PriorityQueue<>(
+          (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
   private final VirtualClock clock;
   private long nanos;
   private long seq;
@@ -69,7 +70,11 @@ public final class EventLoop {
   public void at(long atMillis, Runnable action) {
     if (atMillis * NANOS_PER_MILLI < nanos) {
       throw new IllegalArgumentException(
-          "cannot schedule an event at " + atMillis + " ms: the virtual clock is already at " + now() + " ms");
+          "cannot schedule an event at "
+              + atMillis
+              + " ms: the virtual clock is already at "
+              + now()
+              + " ms");
     }
     atNanos(atMillis * NANOS_PER_MILLI, action);
   }
@@ -86,7 +91,11 @@ public final class EventLoop {
   public void atNanos(long atNanos, Runnable action) {
     if (atNanos < nanos) {
       throw new IllegalArgumentException(
-          "cannot schedule an event at " + atNanos + " ns: the virtual clock is already at " + nanos + " ns");
+          "cannot schedule an event at "
+              + atNanos
+              + " ns: the virtual clock is already at "
+              + nanos
+              + " ns");
     }
     queue.add(new Event(atNanos, seq++, action));
   }

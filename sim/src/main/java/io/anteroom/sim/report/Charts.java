@@ -27,7 +27,13 @@ public final class Charts {
 
   /** An empty line chart of that size and titles. */
   public static XYChart xy(int width, int height, String title, String xTitle, String yTitle) {
-    return new XYChartBuilder().width(width).height(height).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    return new XYChartBuilder()
+        .width(width)
+        .height(height)
+        .title(title)
+        .xAxisTitle(xTitle)
+        .yAxisTitle(yTitle)
+        .build();
   }
 
   /**
@@ -63,10 +69,15 @@ public final class Charts {
     return file;
   }
 
-  /** Writes {@code charts} as one PNG grid of {@code rows} × {@code columns} (row by row) and returns it. */
-  public static Path saveGrid(List<XYChart> charts, int rows, int columns, Path file) throws IOException {
+  /**
+   * Writes {@code charts} as one PNG grid of {@code rows} × {@code columns} (row by row) and
+   * returns it.
+   */
+  public static Path saveGrid(List<XYChart> charts, int rows, int columns, Path file)
+      throws IOException {
     System.setProperty("java.awt.headless", "true");
-    BitmapEncoder.saveBitmap(charts, rows, columns, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    BitmapEncoder.saveBitmap(
+        charts, rows, columns, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
   }
 }

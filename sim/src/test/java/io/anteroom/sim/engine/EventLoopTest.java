@@ -47,7 +47,8 @@ class EventLoopTest {
     loop.runUntil(1_000);
     assertThatThrownBy(() -> loop.at(999, () -> {}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("999 ms").hasMessageContaining("1000 ms");
+        .hasMessageContaining("999 ms")
+        .hasMessageContaining("1000 ms");
     assertThatThrownBy(() -> loop.after(-1, () -> {})).hasMessageContaining(">= 0");
   }
 
