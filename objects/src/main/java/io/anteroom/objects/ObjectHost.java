@@ -2,7 +2,9 @@ package io.anteroom.objects;
 
 import java.lang.reflect.Method;
 import java.time.Instant;
+import io.anteroom.objects.storage.StorageEngine;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * host). A host closes when evicted idle (nothing queued, nothing unflushed) or when broken (a
  * flush failed, or a {@code blockConcurrencyWhile} task failed): then every held reply fails with
  * {@link ObjectResetException}, queued events that never ran are redelivered to a fresh host, and
- * queued resumptions wake up to an {@link ObjectResetException}.
+ * queued resumptions wake up to an {@link ObjectResetException}. The reply of a call also waits
+ * for the engine to confirm that the event's reads are current ({@link
+ * StorageEngine#confirmReads}, asked after the event ran); if it cannot, the reply fails with
+ * {@link ObjectResetException} and the runtime resets every instance.
  */
 final class ObjectHost {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectHost.class);
@@ -231,7 +236,13 @@ final class ObjectHost {
         }
         long confirmationPoint = storage.confirmationPoint();
         storage.onYield();
-        storage.release(confirmationPoint, e.reply, result, error);
+        CompletableFuture<Object> reply = e.reply;
+        if (e.method != null) {
+            // asked now, after every read of the event: the reply leaves only if they are still current
+            CompletionStage<Void> reads = runtime.engine.confirmReads();
+            if (reads != StorageEngine.CONFIRMED) reply = runtime.afterReadsConfirmed(reads, reply);
+        }
+        storage.release(confirmationPoint, reply, result, error);
     }
 
     private Object instance() {

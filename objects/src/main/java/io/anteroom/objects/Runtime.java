@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,6 +57,12 @@ import org.slf4j.LoggerFactory;
  * Alarms are scheduled by {@link Alarms}; idle instances are evicted by a periodic sweep.
  * After {@link #close()} no event is accepted ({@link IllegalStateException}), every accepted
  * event has run, every write is durable, and the engine is closed.
+ *
+ * <p>Fencing (one live instance per id across a cluster): the engine may call {@link #resetAll}
+ * (it receives it through {@link StorageEngine#fenceWith}) when it loses the right to serve, and
+ * every reply of a call is released only once the engine {@link StorageEngine#confirmReads
+ * confirmed} the reads it was computed from; so a runtime whose engine was deposed confirms
+ * nothing it read before, and serves nothing from its caches afterwards.
  */
 public final class Runtime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
@@ -88,6 +95,7 @@ public final class Runtime implements AutoCloseable {
 
     private Runtime(Builder b) {
         this.engine = b.engine;
+        engine.fenceWith(this::resetAll);
         this.clock = b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());
         this.ownsScheduler = b.scheduler == null;
         this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.system(clock);
@@ -240,6 +248,54 @@ public final class Runtime implements AutoCloseable {
         } catch (RuntimeException failure) {
             e.reply.completeExceptionally(failure);
         }
+    }
+
+    /**
+     * Fences this runtime: resets every live instance at once, as a failed flush resets one.
+     *
+     * <p>Invariants once it returns: every instance that was live is closed; each of its held
+     * replies (and each later one) fails with {@link ObjectResetException}, so nothing it did
+     * that was not yet confirmed is ever observed; its cache is dropped; events that were queued
+     * and never ran are delivered to a fresh instance, and later calls create fresh instances,
+     * which read from the engine (a deposed replicated engine refuses those reads, so nothing is
+     * served from memory). A successor never reads storage before its predecessor's last flush
+     * ended. The runtime stays open: where the engine serves again, calls succeed again.
+     *
+     * <p>Called by the engine (see {@link StorageEngine#fenceWith}), e.g. when its peer loses the
+     * leadership of the shard; safe from any thread, any number of times.
+     *
+     * @param reason why, for the callers' {@link ObjectResetException} messages and the log
+     */
+    public void resetAll(String reason) {
+        ObjectResetException cause = new ObjectResetException("the runtime was fenced: " + reason);
+        List<ObjectHost> live = List.copyOf(hosts.values());
+        if (!live.isEmpty()) LOG.warn("resetting {} live objects: {}", live.size(), reason);
+        for (ObjectHost h : live) h.reset(cause);
+    }
+
+    /**
+     * The future to give the output gate for {@code reply}: once the gate releases it, the reply
+     * is completed only if the engine confirmed the event's reads ({@code reads}); otherwise it
+     * fails with {@link ObjectResetException} and every instance is reset.
+     */
+    CompletableFuture<Object> afterReadsConfirmed(CompletionStage<Void> reads, CompletableFuture<Object> reply) {
+        CompletableFuture<Object> released = new CompletableFuture<>();
+        // completed on a virtual thread of its own: the engine may confirm on one of its threads,
+        // and a runtime being closed may have shut its executors down already
+        released.whenComplete((value, failure) -> reads.whenComplete((ok, notConfirmed) -> Thread.ofVirtual()
+                .name("anteroom-objects-confirm-reads").start(() -> {
+            if (notConfirmed == null || failure instanceof ObjectResetException) {
+                if (failure != null) reply.completeExceptionally(failure);
+                else reply.complete(value);
+                return;
+            }
+            Throwable cause = notConfirmed instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                    ? c.getCause() : notConfirmed;
+            resetAll("the storage engine could not confirm that reads are current (" + cause.getMessage() + ")");
+            reply.completeExceptionally(new ObjectResetException("the reply was withheld: the storage engine could not confirm"
+                    + " that the object's reads are current: " + cause.getMessage(), cause));
+        })));
+        return released;
     }
 
     void hostClosed(ObjectHost host) {

@@ -109,6 +109,13 @@ public final class RatisPeer implements AutoCloseable {
         GrpcConfigKeys.Server.setPort(p, self.port());
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(options.electionTimeoutMin().toMillis()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(options.electionTimeoutMax().toMillis()));
+        // read-index requests (ReplicatedStorageEngine.confirmReads) are linearizable: the leader
+        // confirms it still leads, by its lease when valid (no round trip: followers acked within
+        // 0.9 of the minimal election timeout, so none can have elected another leader yet, given
+        // bounded clock drift), else by a heartbeat round to a majority
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+        RaftServerConfigKeys.Read.setTimeout(p, millis(options.commitTimeout().toMillis()));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, options.snapshotEveryEntries());
         RaftServerConfigKeys.Snapshot.setCreationGap(p, 1);

@@ -144,6 +144,16 @@ final class ShardStateMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(Message.EMPTY);
     }
 
+    /**
+     * The answer to a read-index request ({@link ReplicatedStorageEngine#confirmReads}): Ratis calls
+     * it only once leadership was confirmed (lease or heartbeat round) and every entry up to the read
+     * index was applied; the reads themselves go to the copy directly.
+     */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
     @Override
     public long takeSnapshot() throws IOException {
         TermIndex last = getLastAppliedTermIndex();
