@@ -47,7 +47,9 @@ import java.util.function.Predicate;
  * the body; the response body is the codec-encoded reply (the result or the object's exception,
  * both with status 200). Errors of the request itself are plain-text messages: 400 malformed path,
  * id or request, 401 missing or bad authentication, stale date or replayed nonce, 404 namespace
- * not exported or unknown path, 405 not a POST, 413 body above the limit, 503 the runtime refused
+ * not exported or unknown path, 405 not a POST, 413 body above the limit, 421 this server does not
+ * lead the object's shard (with a {@link #LEADER_HEADER} header naming the leader when known; see
+ * {@link Builder#leaderLookup}), 503 the runtime refused
  * the call (overloaded, closing) or too many calls to remember within the replay window, 500
  * anything else the transport failed with.
  *
@@ -80,7 +82,8 @@ import java.util.function.Predicate;
  *       so a client never sees a result whose writes are not durable.</li>
  *   <li>The event loop never blocks: each call is handed to a virtual thread, and the reply is
  *       written back on the request's own event-loop context.</li>
- *   <li>Each request is delivered to the transport at most once; the server never retries.</li>
+ *   <li>Each request is delivered to the transport at most once; the server never retries. A 421
+ *       answer means the call never reached the transport.</li>
  * </ul>
  *
  * <pre>{@code
@@ -104,9 +107,14 @@ public final class HttpObjectServer implements AutoCloseable {
             Thread.ofVirtual().name("http-object-call-", 0).factory());
 
     static final String AUTH_SCHEME_HEADER = "WWW-Authenticate";
+    /** The base URI of the object's leader, on a 421 answer (see {@link LeaderLookup}). */
+    public static final String LEADER_HEADER = "Anteroom-Leader";
+    /** Misdirected Request: this server does not lead the object's shard; the call was not run. */
+    static final int MISDIRECTED = 421;
 
     private final ObjectTransport transport;
     private final Predicate<String> knownNamespace;
+    private final LeaderLookup leaderLookup;
     private final long maxBodyBytes;
     private final List<SharedSecret> secrets;
     private final ReplayGuard replayGuard;
@@ -126,6 +134,7 @@ public final class HttpObjectServer implements AutoCloseable {
     private HttpObjectServer(Builder b) {
         this.transport = b.transport;
         this.knownNamespace = b.knownNamespace;
+        this.leaderLookup = b.leaderLookup;
         this.maxBodyBytes = b.maxBodyBytes;
         this.closeGracePeriod = b.closeGracePeriod;
         this.secrets = List.copyOf(b.secrets);
@@ -354,8 +363,27 @@ public final class HttpObjectServer implements AutoCloseable {
                 reject(request, 404, "unknown namespace " + ObjectPaths.quote(target.namespace()) + " (not exported by this server)");
                 return;
             }
+            if (leaderLookup != null && !leads(request, target)) return;
             dispatch(request.response(), target, args);
         });
+    }
+
+    /** Whether this server runs the call; if not, the request was answered (421, or 503 if the lookup failed). */
+    private boolean leads(HttpServerRequest request, ObjectPaths.Target target) {
+        LeaderLookup.Leader leader;
+        try {
+            leader = leaderLookup.leaderOf(target.namespace(), target.id());
+        } catch (RuntimeException e) {
+            reject(request, 503, "cannot tell which coordinator leads " + target.namespace() + "/" + target.id() + " (" + e
+                    + "); the call was not run");
+            return false;
+        }
+        if (leader.self()) return true;
+        leader.uri().ifPresent(uri -> request.response().putHeader(LEADER_HEADER, uri.toString()));
+        reject(request, MISDIRECTED, "this coordinator does not lead the shard of " + target.namespace() + "/" + target.id() + "; "
+                + leader.uri().map(uri -> "the leader is " + uri).orElse("no leader is known yet (an election)")
+                + "; the call was not run");
+        return false;
     }
 
     private boolean exceedsLimit(String declaredLength) {
@@ -485,6 +513,7 @@ public final class HttpObjectServer implements AutoCloseable {
         private long maxBodyBytes = 1 << 20;
         private Duration closeGracePeriod = Duration.ofSeconds(30);
         private Predicate<String> knownNamespace = ns -> false;
+        private LeaderLookup leaderLookup;
         private Vertx vertx;
         private final List<SharedSecret> secrets = new ArrayList<>();
         private Duration replayWindow = Duration.ofSeconds(30);
@@ -634,6 +663,16 @@ public final class HttpObjectServer implements AutoCloseable {
          */
         public Builder namespaces(Predicate<String> knownNamespace) {
             this.knownNamespace = Objects.requireNonNull(knownNamespace, "knownNamespace");
+            return this;
+        }
+
+        /**
+         * In a cluster: runs only calls to objects this server leads ({@link LeaderLookup}); the
+         * others are answered 421 with the leader's URI, before they reach the transport. Default:
+         * none (every call runs here).
+         */
+        public Builder leaderLookup(LeaderLookup lookup) {
+            this.leaderLookup = Objects.requireNonNull(lookup, "lookup");
             return this;
         }
 

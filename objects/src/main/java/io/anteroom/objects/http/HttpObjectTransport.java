@@ -210,6 +210,8 @@ public final class HttpObjectTransport implements ObjectTransport {
                         int status = response.statusCode();
                         if (status == 200) {
                             result.complete(body.getBytes());
+                        } else if (status == HttpObjectServer.MISDIRECTED) {
+                            result.completeExceptionally(misdirected(response.getHeader(HttpObjectServer.LEADER_HEADER), body.toString()));
                         } else {
                             result.completeExceptionally(httpError(status, body.toString()));
                         }
@@ -234,12 +236,24 @@ public final class HttpObjectTransport implements ObjectTransport {
             if (result.isDone()) return;
             String why = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
             if (!sent || failure instanceof ConnectException) {
-                result.completeExceptionally(new ObjectTransportException("could not connect to " + base + " for " + url
+                result.completeExceptionally(new CallNotSentException("could not connect to " + base + " for " + url
                         + " (" + why + "): the call was not sent; not retried", failure));
             } else {
                 result.completeExceptionally(new ObjectTransportException("connection to " + base + " failed before the reply of "
                         + url + " (" + why + "): the call may or may not have run; not retried", failure));
             }
+        }
+
+        private ObjectTransportException misdirected(String leaderHeader, String body) {
+            URI leader = null;
+            if (leaderHeader != null) {
+                try {
+                    leader = URI.create(leaderHeader.strip());
+                } catch (IllegalArgumentException malformed) {
+                    leader = null;    // treated as "leader unknown"
+                }
+            }
+            return new MisdirectedCallException("HTTP 421 from " + url + ": " + body.strip() + " (not retried)", leader);
         }
 
         private ObjectTransportException httpError(int status, String body) {
@@ -248,6 +262,28 @@ public final class HttpObjectTransport implements ObjectTransport {
                     ? "the call may or may not have run; not retried"
                     : "the call was not run; not retried";
             return new ObjectTransportException("HTTP " + status + " from " + url + ": " + message + " (" + consequence + ")");
+        }
+    }
+
+    /** The call certainly did not reach the server (no connection). */
+    static final class CallNotSentException extends ObjectTransportException {
+        CallNotSentException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The server does not lead the object's shard and did not run the call (HTTP 421). */
+    static final class MisdirectedCallException extends ObjectTransportException {
+        private final transient URI leader;
+
+        MisdirectedCallException(String message, URI leader) {
+            super(message);
+            this.leader = leader;
+        }
+
+        /** The leader the server named, if any. */
+        java.util.Optional<URI> leader() {
+            return java.util.Optional.ofNullable(leader);
         }
     }
 
