@@ -204,6 +204,88 @@ class ReplicatedRuntimeTest {
         assertThat(after.next()).isEqualTo(3);
     }
 
+    /** The real engine, fencing included, whose commits wait until the test lets them through. */
+    static final class HeldCommitsEngine implements StorageEngine {
+        private final ReplicatedStorageEngine engine;
+        final java.util.concurrent.CountDownLatch commitArrived = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch letThrough = new java.util.concurrent.CountDownLatch(1);
+        volatile boolean holding;
+
+        HeldCommitsEngine(ReplicatedStorageEngine engine) {
+            this.engine = engine;
+        }
+
+        @Override
+        public byte[] get(String object, String key) {
+            return engine.get(object, key);
+        }
+
+        @Override
+        public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
+            return engine.list(object, range);
+        }
+
+        @Override
+        public Optional<Instant> getAlarm(String object) {
+            return engine.getAlarm(object);
+        }
+
+        @Override
+        public Map<String, Instant> alarms() {
+            return engine.alarms();
+        }
+
+        @Override
+        public void commit(List<Batch> batches) {
+            if (holding) {
+                commitArrived.countDown();
+                try {
+                    letThrough.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            engine.commit(batches);
+        }
+
+        @Override
+        public void fenceWith(java.util.function.Consumer<String> resetAll) {
+            engine.fenceWith(resetAll);
+        }
+
+        @Override
+        public CompletionStage<Void> confirmReads() {
+            return engine.confirmReads();
+        }
+
+        @Override
+        public void close() {
+            engine.close();
+        }
+    }
+
+    @Test
+    void aResultHeldForItsCommitWhenLeadershipMovesFailsWithObjectResetExceptionAndIsNeverHandedOut() throws Exception {
+        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+        RatisPeer first = cluster.awaitLeader(0);
+        HeldCommitsEngine held = new HeldCommitsEngine(first.engine(0));
+        Counter before = counterOn(Runtime.builder().storage(held).build());
+        for (long i = 0; i < 3; i++) assertThat(before.next()).isEqualTo(i);
+
+        held.holding = true;
+        java.util.concurrent.CompletableFuture<Long> call = java.util.concurrent.CompletableFuture.supplyAsync(before::next,
+                r -> Thread.ofVirtual().start(r));
+        held.commitArrived.await();
+        first.engine(0).transferLeadership(otherThan(first).id());
+
+        assertThatThrownBy(call::join).as("the held result (3) is never handed out")
+                .hasCauseInstanceOf(ObjectResetException.class);
+        held.letThrough.countDown();    // the old leader's commit now goes to an engine that refuses it
+        Counter after = counterOn(cluster.awaitLeader(0));
+        assertThat(after.next()).isEqualTo(3);
+    }
+
     @Test
     void aDeposedLeaderThatWasNotToldYetAnswersNoCachedReadBecauseItsReadsAreNotConfirmed() {
         cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
