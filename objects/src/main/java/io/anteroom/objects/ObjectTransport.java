@@ -3,17 +3,19 @@ package io.anteroom.objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * How a stub reaches the runtime that hosts an object: in-process, or HTTP to a remote runtime
- * (later: routed to a shard leader).
+ * How a stub reaches the runtime that hosts an object: in-process, HTTP to a remote runtime, or
+ * HTTP routed to the leader of the object's shard among several coordinators.
  *
  * <p>Invariants every implementation keeps:
  *
  * <ul>
- *   <li>One {@link #call} is one delivery of one event to the object. A transport never retries a
- *       call on its own: a retry could apply it twice. Connection failures and timeouts complete
- *       the future exceptionally with {@link ObjectTransportException}.
- *   <li>The returned future completes only when the reply has been released by the object's output
- *       gate, i.e. after every write the call made is durable.
+ *   <li>One {@link #call} is at most one delivery of one event to the object. A transport never
+ *       sends a call again once it may have been delivered: a retry could apply it twice (a
+ *       routing transport may try another server only when the call certainly did not run).
+ *       Connection failures and timeouts complete the future exceptionally with
+ *       {@link ObjectTransportException}.</li>
+ *   <li>The returned future completes only when the reply has been released by the object's
+ *       output gate, i.e. after every write the call made is durable.</li>
  *   <li>Arguments and replies are opaque bytes produced by the runtime's codec; a transport does
  *       not look inside them. A reply encodes either the result or the exception the object threw
  *       (type name and message), so a remote failure of the object is a normal completion here.

@@ -1,0 +1,272 @@
+package io.anteroom.objects.http;
+
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransport;
+import io.anteroom.objects.ObjectTransportException;
+import io.vertx.core.Vertx;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An {@link ObjectTransport} over every coordinator of a cluster: each call goes to the
+ * coordinator that leads the object's shard, found by following the servers' answers.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>A call is sent again, to another coordinator, only when it certainly did not run: the
+ *       connection could not be made ({@code connection refused}: nothing was sent), or the server
+ *       answered {@code 421 Misdirected Request} (it does not lead the object's shard and did not
+ *       run the call; see {@link LeaderLookup}). Any other failure after the request may have left
+ *       (a timeout, a connection lost before the reply, an HTTP 500) fails the call with an
+ *       {@link ObjectTransportException} saying it may or may not have run, and it is never sent
+ *       again: so no call is ever applied twice by this transport.</li>
+ *   <li>A 421 that names a leader sends the call there next, but only if the leader is one of the
+ *       configured coordinators: a server cannot redirect signed calls to an address the caller did
+ *       not choose. Without a usable leader the next coordinator is tried, after a short back-off
+ *       (10 ms doubling to 500 ms) once every coordinator was tried, e.g. during an election.</li>
+ *   <li>Retries stop once the call's {@link Builder#timeout} has passed since the call: it then
+ *       fails saying it was not run. Each attempt ends within that timeout too.</li>
+ *   <li>The last leader that ran a call to an object is remembered (for at most 100,000 objects),
+ *       so later calls to it go there directly.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * try (RoutingObjectTransport transport = RoutingObjectTransport.builder(List.of(
+ *         URI.create("https://10.0.0.1:8081"), URI.create("https://10.0.0.2:8081"),
+ *         URI.create("https://10.0.0.3:8081")))
+ *     .secret(secret).trust(Path.of("coordinator-ca.pem")).build()) {
+ *   Counter counter = Stubs.create(Counter.class, "counter", id, transport);
+ * }
+ * }</pre>
+ */
+public final class RoutingObjectTransport implements ObjectTransport {
+  private static final int MAX_REMEMBERED = 100_000;
+  private static final long FIRST_BACKOFF_MILLIS = 10;
+  private static final long MAX_BACKOFF_MILLIS = 500;
+  private static final Executor RETRIES = r -> Thread.ofVirtual().name("routing-retry").start(r);
+
+  /** Coordinators by their normalized base ({@code scheme://host:port}), in configured order. */
+  private final Map<String, HttpObjectTransport> transports = new LinkedHashMap<>();
+  private final List<String> order;
+  private final Map<String, String> leaders = new ConcurrentHashMap<>();
+  private final Duration timeout;
+  private final Vertx vertx;
+  private final boolean ownsVertx;
+
+  private RoutingObjectTransport(Builder b) {
+    this.timeout = b.timeout;
+    this.ownsVertx = b.vertx == null;
+    this.vertx = ownsVertx ? Vertx.vertx() : b.vertx;
+    for (URI uri : b.coordinators) {
+      HttpObjectTransport.Builder t =
+          HttpObjectTransport.builder(uri).poolSize(b.poolSize).timeout(b.timeout).vertx(vertx);
+      if (b.secret != null) t.secret(b.secret);
+      if (!b.trust.isEmpty()) t.trust(b.trust.toArray(Path[]::new));
+      String key = normalize(uri);
+      if (transports.containsKey(key)) {
+        throw new IllegalArgumentException("coordinator " + uri + " is listed twice");
+      }
+      transports.put(key, t.build());
+    }
+    this.order = List.copyOf(transports.keySet());
+  }
+
+  /** A builder over these coordinators' base URIs ({@code http(s)://host:port}), at least one. */
+  public static Builder builder(List<URI> coordinators) {
+    return new Builder(coordinators);
+  }
+
+  /** The configured coordinators' bases, in order. */
+  public List<String> coordinators() {
+    return order;
+  }
+
+  static String normalize(URI uri) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    int port = uri.getPort() >= 0 ? uri.getPort() : ("https".equals(scheme) ? 443 : 80);
+    String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+    return scheme + "://" + host + ":" + port;
+  }
+
+  @Override
+  public CompletableFuture<byte[]> call(String namespace, ObjectId id, String method, byte[] encodedArgs) {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(id, "id");
+    Attempts attempts = new Attempts(namespace, id, method, encodedArgs);
+    String first = leaders.get(attempts.object);
+    attempts.send(first != null ? first : order.get(0));
+    return attempts.result;
+  }
+
+  /** The attempts of one call; each is sent only after the previous one certainly did not run. */
+  private final class Attempts {
+    final String namespace;
+    final ObjectId id;
+    final String method;
+    final byte[] args;
+    final String object;
+    final CompletableFuture<byte[]> result = new CompletableFuture<>();
+    final long deadlineNanos = System.nanoTime() + timeout.toNanos();
+    final List<String> tried = new ArrayList<>();
+    long backoffMillis = FIRST_BACKOFF_MILLIS;
+
+    Attempts(String namespace, ObjectId id, String method, byte[] args) {
+      this.namespace = namespace;
+      this.id = id;
+      this.method = method;
+      this.args = args;
+      this.object = namespace + "/" + id;
+    }
+
+    void send(String target) {
+      tried.add(target);
+      CompletableFuture<byte[]> reply;
+      try {
+        reply = transports.get(target).call(namespace, id, method, args);
+      } catch (RuntimeException e) {
+        reply = CompletableFuture.failedFuture(e);
+      }
+      reply.whenComplete((bytes, failure) -> {
+        if (failure == null) {
+          if (leaders.size() >= MAX_REMEMBERED) leaders.clear();
+          leaders.put(object, target);
+          result.complete(bytes);
+        } else {
+          retryOrFail(target, unwrap(failure));
+        }
+      });
+    }
+
+    private void retryOrFail(String target, Throwable failure) {
+      String next;
+      if (failure instanceof HttpObjectTransport.MisdirectedCallException misdirected) {
+        leaders.remove(object, target);
+        next = misdirected.leader().map(RoutingObjectTransport::normalize)
+            .filter(transports::containsKey).filter(l -> !l.equals(target)).orElse(null);
+      } else if (failure instanceof HttpObjectTransport.CallNotSentException) {
+        leaders.remove(object, target);
+        next = null;
+      } else {
+        result.completeExceptionally(failure);    // may have run: never sent again
+        return;
+      }
+      boolean roundDone = false;
+      if (next == null) {
+        next = order.get((order.indexOf(target) + 1) % order.size());
+        roundDone = tried.size() % order.size() == 0;
+      }
+      long delay = roundDone ? backoffMillis : 0;
+      if (roundDone) backoffMillis = Math.min(backoffMillis * 2, MAX_BACKOFF_MILLIS);
+      if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay) > deadlineNanos) {
+        result.completeExceptionally(new ObjectTransportException("no coordinator ran the call to " + object + "/"
+            + method + " within " + HttpObjectTransport.format(timeout) + " (" + tried.size() + " attempts; last: "
+            + failure.getMessage() + "); the call was not run", failure));
+        return;
+      }
+      String chosen = next;
+      if (delay == 0) {
+        send(chosen);
+      } else {
+        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, RETRIES).execute(() -> send(chosen));
+      }
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  /** Closes every coordinator's connections (and the private Vert.x instance). Calls in flight fail. */
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (HttpObjectTransport t : transports.values()) {
+      try {
+        t.close();
+      } catch (RuntimeException e) {
+        if (failure == null) failure = e;
+        else failure.addSuppressed(e);
+      }
+    }
+    if (ownsVertx) {
+      try {
+        vertx.close().await(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        if (failure == null) failure = new IllegalStateException("closing Vert.x failed: " + e.getMessage(), e);
+      }
+    }
+    if (failure != null) throw failure;
+  }
+
+  /** Options of a {@link RoutingObjectTransport}; as {@link HttpObjectTransport.Builder}. */
+  public static final class Builder {
+    private final List<URI> coordinators;
+    private int poolSize = 64;
+    private Duration timeout = Duration.ofSeconds(30);
+    private Vertx vertx;
+    private SharedSecret secret;
+    private final List<Path> trust = new ArrayList<>();
+
+    private Builder(List<URI> coordinators) {
+      Objects.requireNonNull(coordinators, "coordinators");
+      if (coordinators.isEmpty()) {
+        throw new IllegalArgumentException("give at least one coordinator URI");
+      }
+      this.coordinators = List.copyOf(coordinators);
+    }
+
+    /** Pooled connections per coordinator (default 64). */
+    public Builder poolSize(int poolSize) {
+      this.poolSize = poolSize;
+      return this;
+    }
+
+    /** Per-call timeout, from the call to the reply, retries included (default 30 s). */
+    public Builder timeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** Runs on this Vert.x instance (not closed by the transport); default: a private one. */
+    public Builder vertx(Vertx vertx) {
+      this.vertx = Objects.requireNonNull(vertx, "vertx");
+      return this;
+    }
+
+    /** Signs every call with this secret (every coordinator must hold it). */
+    public Builder secret(SharedSecret secret) {
+      this.secret = Objects.requireNonNull(secret, "secret");
+      return this;
+    }
+
+    /** For {@code https://} coordinators: trust certificates chaining to these PEM files. */
+    public Builder trust(Path... pemCertificates) {
+      trust.addAll(List.of(pemCertificates));
+      return this;
+    }
+
+    /** @throws IllegalArgumentException if a URI is malformed or listed twice */
+    public RoutingObjectTransport build() {
+      return new RoutingObjectTransport(this);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.anteroom.objects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.anteroom.objects.Counters.Counter;
+import io.anteroom.objects.Counters.CounterObject;
+import io.anteroom.objects.storage.InMemoryStorageEngine;
+import io.anteroom.objects.storage.KeyRange;
+import io.anteroom.objects.storage.StorageEngine;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** How a storage engine fences its runtime: {@link Runtime#resetAll} and read confirmation. */
+class FencingTest {
+
+  /** An in-memory engine whose read confirmation the test controls, and which keeps the fence. */
+  static final class FencingEngine implements StorageEngine {
+    final InMemoryStorageEngine data = new InMemoryStorageEngine();
+    final AtomicReference<CompletionStage<Void>> confirmation =
+        new AtomicReference<>(StorageEngine.CONFIRMED);
+    volatile Consumer<String> fence;
+
+    @Override
+    public byte[] get(String object, String key) {
+      return data.get(object, key);
+    }
+
+    @Override
+    public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
+      return data.list(object, range);
+    }
+
+    @Override
+    public Optional<Instant> getAlarm(String object) {
+      return data.getAlarm(object);
+    }
+
+    @Override
+    public Map<String, Instant> alarms() {
+      return data.alarms();
+    }
+
+    @Override
+    public void commit(List<Batch> batches) {
+      data.commit(batches);
+    }
+
+    @Override
+    public void fenceWith(Consumer<String> resetAll) {
+      this.fence = resetAll;
+    }
+
+    @Override
+    public CompletionStage<Void> confirmReads() {
+      return confirmation.get();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void resetAllFailsAHeldResultWithObjectResetExceptionAndTheValueIsNeverObserved()
+      throws Exception {
+    try (Fixture f = new Fixture()) {
+      Counter counter =
+          f.runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
+      InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
+      CompletableFuture<Long> held = f.async(counter::next);
+      commits.awaitBlocked();
+
+      f.runtime.resetAll("leadership lost");
+      assertThatThrownBy(held::get)
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(ObjectResetException.class)
+          .cause()
+          .hasMessageContaining("leadership lost");
+      commits.release();
+
+      // a fresh instance reads storage: the number the reset call computed was never handed out,
+      // whatever its write's fate, and the next one follows what is stored
+      assertThat(counter.next()).isEqualTo(1L);
+      assertThat(f.meter("resets")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void afterResetAllNoCallIsAnsweredFromTheOldCache() {
+    try (Fixture f = new Fixture()) {
+      Namespace<Counter> ns = f.runtime.namespace("counter", Counter.class, CounterObject::new);
+      Counter counter = ns.get("c");
+      assertThat(counter.next()).isZero();
+      // another writer (a new leader) changes the stored value behind this runtime's back
+      String object = Runtime.objectKey("counter", ns.idFromName("c"));
+      f.engine.commit(List.of(new StorageEngine.Batch(object, false,
+          Map.of("counter", Codec.standard().encodeValue(41L)), null)));
+      assertThat(counter.current()).as("served from the cache").isEqualTo(1L);
+
+      f.runtime.resetAll("leadership lost");
+
+      assertThat(counter.current()).as("read from storage by a fresh instance").isEqualTo(41L);
+    }
+  }
+
+  @Test
+  void theRuntimeHandsItsFenceToTheEngineAndTheEngineCanResetEveryInstance() {
+    FencingEngine engine = new FencingEngine();
+    try (Runtime runtime = Runtime.builder().storage(engine).build()) {
+      assertThat(engine.fence).isNotNull();
+      Counter counter = runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
+      counter.next();
+      assertThat(runtime.liveObjects()).isEqualTo(1);
+
+      engine.fence.accept("deposed");
+
+      assertThat(runtime.liveObjects()).isZero();
+      assertThat(counter.next()).isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void aReplyWaitsForTheEngineToConfirmTheReadsAndIsWithheldIfItCannot() throws Exception {
+    FencingEngine engine = new FencingEngine();
+    try (Runtime runtime = Runtime.builder().storage(engine).build()) {
+      Counter counter = runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
+      assertThat(counter.next()).isZero();
+
+      CompletableFuture<Void> confirming = new CompletableFuture<>();
+      engine.confirmation.set(confirming);
+      CompletableFuture<Long> read = CompletableFuture.supplyAsync(counter::current,
+          r -> Thread.ofVirtual().start(r));
+      org.awaitility.Awaitility.await().until(() -> runtime.metrics()
+          .meter("objects.events").getCount() >= 2);
+      assertThat(read).as("held until the reads are confirmed").isNotDone();
+      confirming.complete(null);
+      assertThat(read.get()).isEqualTo(1L);
+
+      engine.confirmation.set(CompletableFuture.failedFuture(
+          new IllegalStateException("no longer the leader")));
+      assertThatThrownBy(counter::current)
+          .isInstanceOf(ObjectResetException.class)
+          .hasMessageContaining("no longer the leader");
+      assertThat(runtime.liveObjects()).as("every instance was reset").isZero();
+      assertThat(runtime.metrics().meter("objects.resets").getCount()).isEqualTo(1);
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package io.anteroom.objects.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransportException;
+import io.anteroom.objects.http.HttpObjectServerTest.FakeTransport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Leader lookup on the server (421) and the routing transport that follows it. */
+class RoutingObjectTransportTest {
+  private static final ObjectId ID = ObjectId.fromName("fake", "one");
+  private static final SharedSecret SECRET = HttpObjectServerTest.SECRET;
+
+  private final FakeTransport leaderSide = new FakeTransport();
+  private final FakeTransport followerSide = new FakeTransport();
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    leaderSide.hanging.forEach(f -> f.complete(new byte[0]));
+    followerSide.hanging.forEach(f -> f.complete(new byte[0]));
+    for (int i = toClose.size() - 1; i >= 0; i--) toClose.get(i).close();
+  }
+
+  private HttpObjectServer serve(FakeTransport transport, LeaderLookup lookup) {
+    HttpObjectServer server = HttpObjectServer.builder(transport).export("fake").secret(SECRET)
+        .leaderLookup(lookup).start();
+    toClose.add(server);
+    return server;
+  }
+
+  private RoutingObjectTransport route(Duration timeout, URI... coordinators) {
+    RoutingObjectTransport t = RoutingObjectTransport.builder(List.of(coordinators)).secret(SECRET)
+        .timeout(timeout).build();
+    toClose.add(t);
+    return t;
+  }
+
+  private static long number(byte[] reply) {
+    return ByteBuffer.wrap(reply).getLong();
+  }
+
+  private static Throwable failureOf(java.util.concurrent.CompletableFuture<byte[]> call) {
+    try {
+      call.join();
+    } catch (CompletionException e) {
+      return e.getCause();
+    }
+    throw new AssertionError("the call succeeded");
+  }
+
+  @Test
+  void aServerThatDoesNotLeadAnswers421NamingTheLeaderAndTheCallNeverReachesItsTransport() {
+    URI leader = URI.create("http://127.0.0.1:9");
+    HttpObjectServer follower = serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(leader));
+    HttpObjectTransport direct = HttpObjectTransport.builder(follower.uri()).secret(SECRET).build();
+    toClose.add(direct);
+
+    Throwable failure = failureOf(direct.call("fake", ID, "next", new byte[0]));
+
+    assertThat(failure).isInstanceOf(HttpObjectTransport.MisdirectedCallException.class)
+        .hasMessageContaining("HTTP 421").hasMessageContaining("the leader is " + leader)
+        .hasMessageContaining("not run");
+    assertThat(((HttpObjectTransport.MisdirectedCallException) failure).leader()).contains(leader);
+    assertThat(followerSide.delivered("next")).isZero();
+  }
+
+  @Test
+  void aCallSentToAFollowerIsRedirectedToTheLeaderAndRunsThereOnce() {
+    HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    HttpObjectServer follower = serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(leader.uri()));
+    RoutingObjectTransport routing = route(Duration.ofSeconds(10), follower.uri(), leader.uri());
+
+    assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+    assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isEqualTo(1);
+
+    assertThat(leaderSide.delivered("next")).isEqualTo(2);
+    assertThat(followerSide.delivered("next")).isZero();
+  }
+
+  @Test
+  void aRefusedConnectionIsRetriedOnTheNextCoordinator() throws IOException {
+    HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    URI dead = URI.create("http://127.0.0.1:" + freePort());
+    RoutingObjectTransport routing = route(Duration.ofSeconds(10), dead, leader.uri());
+
+    assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+    assertThat(leaderSide.delivered("next")).isEqualTo(1);
+  }
+
+  @Test
+  void aCallWhoseServerDiesAfterReceivingItIsNotRetriedAndSaysItMayHaveRun() throws Exception {
+    HttpObjectServer other = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    try (ServerSocket dying = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread.ofVirtual().start(() -> {
+        try (Socket s = dying.accept(); InputStream in = s.getInputStream()) {
+          in.read(new byte[1024]);    // the request arrived: the server "crashes" before replying
+        } catch (IOException ignored) {
+          // the test fails on the caller's side if this server misbehaves
+        }
+      });
+      URI dyingUri = URI.create("http://127.0.0.1:" + dying.getLocalPort());
+      RoutingObjectTransport routing = route(Duration.ofSeconds(10), dyingUri, other.uri());
+
+      Throwable failure = failureOf(routing.call("fake", ID, "next", new byte[0]));
+
+      assertThat(failure).isInstanceOf(ObjectTransportException.class)
+          .hasMessageContaining("may or may not have run").hasMessageContaining("not retried");
+      assertThat(leaderSide.delivered("next")).as("never sent to another coordinator").isZero();
+    }
+  }
+
+  @Test
+  void aCallThatTimedOutIsNotRetriedOnAnotherCoordinator() {
+    HttpObjectServer first = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    HttpObjectServer second = serve(followerSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    RoutingObjectTransport routing = route(Duration.ofMillis(300), first.uri(), second.uri());
+
+    Throwable failure = failureOf(routing.call("fake", ID, "hang", new byte[0]));
+
+    assertThat(failure).isInstanceOf(ObjectTransportException.class)
+        .hasMessageContaining("may or may not have run");
+    assertThat(leaderSide.delivered("hang")).isEqualTo(1);
+    assertThat(followerSide.delivered("hang")).isZero();
+  }
+
+  @Test
+  void aLeaderNamedOutsideTheConfiguredCoordinatorsIsNeverCalled() throws IOException {
+    FakeTransport elsewhere = new FakeTransport();
+    HttpObjectServer stranger = serve(elsewhere, (ns, id) -> LeaderLookup.Leader.SELF);
+    HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    HttpObjectServer lying = serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(stranger.uri()));
+    RoutingObjectTransport routing = route(Duration.ofSeconds(10), lying.uri(), leader.uri());
+
+    assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+    assertThat(elsewhere.delivered("next")).isZero();
+    assertThat(leaderSide.delivered("next")).isEqualTo(1);
+  }
+
+  @Test
+  void withoutAKnownLeaderTheCallFailsAfterItsTimeoutSayingItWasNotRun() {
+    HttpObjectServer electing = serve(followerSide, (ns, id) -> LeaderLookup.Leader.UNKNOWN);
+    RoutingObjectTransport routing = route(Duration.ofSeconds(2), electing.uri());
+
+    Throwable failure = failureOf(routing.call("fake", ID, "next", new byte[0]));
+
+    assertThat(failure).isInstanceOf(ObjectTransportException.class)
+        .hasMessageContaining("no coordinator ran the call").hasMessageContaining("was not run");
+    assertThat(followerSide.delivered("next")).isZero();
+  }
+
+  @Test
+  void aCoordinatorListedTwiceIsRefused() {
+    URI uri = URI.create("http://127.0.0.1:8081");
+    assertThatThrownBy(() -> RoutingObjectTransport.builder(List.of(uri, URI.create("HTTP://127.0.0.1:8081"))).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("listed twice");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}
