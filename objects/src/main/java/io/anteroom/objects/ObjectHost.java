@@ -1,8 +1,8 @@
 package io.anteroom.objects;
 
+import io.anteroom.objects.storage.StorageEngine;
 import java.lang.reflect.Method;
 import java.time.Instant;
-import io.anteroom.objects.storage.StorageEngine;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
  * host). A host closes when evicted idle (nothing queued, nothing unflushed) or when broken (a
  * flush failed, or a {@code blockConcurrencyWhile} task failed): then every held reply fails with
  * {@link ObjectResetException}, queued events that never ran are redelivered to a fresh host, and
- * queued resumptions wake up to an {@link ObjectResetException}. The reply of a call also waits
- * for the engine to confirm that the event's reads are current ({@link
- * StorageEngine#confirmReads}, asked after the event ran); if it cannot, the reply fails with
- * {@link ObjectResetException} and the runtime resets every instance.
+ * queued resumptions wake up to an {@link ObjectResetException}. The reply of a call also waits for
+ * the engine to confirm that the event's reads are current ({@link StorageEngine#confirmReads},
+ * asked after the event ran); if it cannot, the reply fails with {@link ObjectResetException} and
+ * the runtime resets every instance.
  */
 final class ObjectHost {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectHost.class);
@@ -256,69 +256,17 @@ final class ObjectHost {
             error.addSuppressed(original);
           }
         }
-        runtime.metrics.events.mark();
-        Object result = null;
-        Throwable error = null;
-        try {
-            Object target = instance();
-            if (e.method != null) {
-                result = e.method.invoke(target, e.args);
-                if (result instanceof CompletableFuture<?> f) {
-                    result = f.isDone() ? f.join() : context.await(f);
-                }
-            } else {
-                runAlarm(target, e.alarmAt);
-            }
-        } catch (Throwable t) {
-            error = Codec.unwrap(t);
-        }
-        if (e.method != null) {
-            // the reply leaves the object now: copy or encode it before the object can touch it again
-            Codec codec = runtime.codec;
-            if (e.encoded) {
-                byte[] bytes;
-                if (error == null) {
-                    try {
-                        bytes = codec.encodeResult(result);
-                    } catch (IllegalArgumentException notSerializable) {
-                        bytes = codec.encodeError(notSerializable);
-                    }
-                } else {
-                    bytes = codec.encodeError(error);
-                }
-                result = bytes;
-                error = null;
-            } else if (error == null) {
-                try {
-                    result = codec.copy(result, codec.resultType(e.method), "result of " + Codec.describe(e.method));
-                } catch (IllegalArgumentException notSerializable) {
-                    error = notSerializable;
-                }
-            } else if (!(error instanceof ObjectResetException)) {
-                Throwable original = error;
-                error = codec.recreate(e.method, original.getClass().getName(), original.getMessage());
-                if (error.getCause() == null && error != original) {
-                    try {
-                        error.initCause(original); // keeps the object's stack trace for in-process callers
-                    } catch (IllegalStateException | IllegalArgumentException causeAlreadySet) {
-                        error.addSuppressed(original);
-                    }
-                }
-            }
-        }
-        long confirmationPoint = storage.confirmationPoint();
-        storage.onYield();
-        CompletableFuture<Object> reply = e.reply;
-        if (e.method != null) {
-            // asked now, after every read of the event: the reply leaves only if they are still current
-            CompletionStage<Void> reads = runtime.engine.confirmReads();
-            if (reads != StorageEngine.CONFIRMED) reply = runtime.afterReadsConfirmed(reads, reply);
-        }
-        storage.release(confirmationPoint, reply, result, error);
+      }
     }
     long confirmationPoint = storage.confirmationPoint();
     storage.onYield();
-    storage.release(confirmationPoint, e.reply, result, error);
+    CompletableFuture<Object> reply = e.reply;
+    if (e.method != null) {
+      // asked now, after every read of the event: the reply leaves only if they are still current
+      CompletionStage<Void> reads = runtime.engine.confirmReads();
+      if (reads != StorageEngine.CONFIRMED) reply = runtime.afterReadsConfirmed(reads, reply);
+    }
+    storage.release(confirmationPoint, reply, result, error);
   }
 
   private Object instance() {

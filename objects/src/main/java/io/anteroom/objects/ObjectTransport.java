@@ -10,12 +10,12 @@ import java.util.concurrent.CompletableFuture;
  *
  * <ul>
  *   <li>One {@link #call} is at most one delivery of one event to the object. A transport never
- *       sends a call again once it may have been delivered: a retry could apply it twice (a
- *       routing transport may try another server only when the call certainly did not run).
- *       Connection failures and timeouts complete the future exceptionally with
- *       {@link ObjectTransportException}.</li>
- *   <li>The returned future completes only when the reply has been released by the object's
- *       output gate, i.e. after every write the call made is durable.</li>
+ *       sends a call again once it may have been delivered: a retry could apply it twice (a routing
+ *       transport may try another server only when the call certainly did not run). Connection
+ *       failures and timeouts complete the future exceptionally with {@link
+ *       ObjectTransportException}.
+ *   <li>The returned future completes only when the reply has been released by the object's output
+ *       gate, i.e. after every write the call made is durable.
  *   <li>Arguments and replies are opaque bytes produced by the runtime's codec; a transport does
  *       not look inside them. A reply encodes either the result or the exception the object threw
  *       (type name and message), so a remote failure of the object is a normal completion here.

@@ -51,18 +51,18 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Invariants: at most one live {@link ObjectHost} per object key is reachable from
- * {@code hosts}; a host that closes is removed from it by {@link #hostClosed}, and a successor is
- * not allowed to read storage before the predecessor's last flush ended ({@code draining}).
- * Alarms are scheduled by {@link Alarms}; idle instances are evicted by a periodic sweep.
- * After {@link #close()} no event is accepted ({@link IllegalStateException}), every accepted
- * event has run, every write is durable, and the engine is closed.
+ * <p>Invariants: at most one live {@link ObjectHost} per object key is reachable from {@code
+ * hosts}; a host that closes is removed from it by {@link #hostClosed}, and a successor is not
+ * allowed to read storage before the predecessor's last flush ended ({@code draining}). Alarms are
+ * scheduled by {@link Alarms}; idle instances are evicted by a periodic sweep. After {@link
+ * #close()} no event is accepted ({@link IllegalStateException}), every accepted event has run,
+ * every write is durable, and the engine is closed.
  *
- * <p>Fencing (one live instance per id across a cluster): the engine may call {@link #resetAll}
- * (it receives it through {@link StorageEngine#fenceWith}) when it loses the right to serve, and
- * every reply of a call is released only once the engine {@link StorageEngine#confirmReads
- * confirmed} the reads it was computed from; so a runtime whose engine was deposed confirms
- * nothing it read before, and serves nothing from its caches afterwards.
+ * <p>Fencing (one live instance per id across a cluster): the engine may call {@link #resetAll} (it
+ * receives it through {@link StorageEngine#fenceWith}) when it loses the right to serve, and every
+ * reply of a call is released only once the engine {@link StorageEngine#confirmReads confirmed} the
+ * reads it was computed from; so a runtime whose engine was deposed confirms nothing it read
+ * before, and serves nothing from its caches afterwards.
  */
 public final class Runtime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
@@ -94,25 +94,55 @@ public final class Runtime implements AutoCloseable {
   private Scheduler.Cancellable sweep;
   private java.net.http.HttpClient httpClient;
 
-    private Runtime(Builder b) {
-        this.engine = b.engine;
-        engine.fenceWith(this::resetAll);
-        this.clock = b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());
-        this.ownsScheduler = b.scheduler == null;
-        this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.system(clock);
-        this.metrics = new RuntimeMetrics(b.metrics != null ? b.metrics : new MetricRegistry());
-        this.maxValueBytes = b.maxValueBytes;
-        this.maxUnflushedBytes = b.maxUnflushedBytes;
-        this.maxQueuedEvents = b.maxQueuedEvents;
-        this.idleTimeout = b.idleTimeout;
-        this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
-        this.cacheBudget = new ObjectCache.Budget(b.cacheBudgetBytes,
-                () -> hosts.values().stream().map(h -> h.storage.cache).toList());
-        this.committer = new GroupCommitter(engine, metrics.fsyncs, metrics.batchesPerCommit);
-        metrics.gauge("cache.bytes", (Gauge<Long>) cacheBudget::bytes);
-        metrics.gauge("live", (Gauge<Integer>) hosts::size);
-        this.alarms = new Alarms(this, engine.alarms());
-        scheduleSweep();
+  private Runtime(Builder b) {
+    this.engine = b.engine;
+    engine.fenceWith(this::resetAll);
+    this.clock =
+        b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());
+    this.ownsScheduler = b.scheduler == null;
+    this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.system(clock);
+    this.metrics = new RuntimeMetrics(b.metrics != null ? b.metrics : new MetricRegistry());
+    this.maxValueBytes = b.maxValueBytes;
+    this.maxUnflushedBytes = b.maxUnflushedBytes;
+    this.maxQueuedEvents = b.maxQueuedEvents;
+    this.idleTimeout = b.idleTimeout;
+    this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
+    this.cacheBudget =
+        new ObjectCache.Budget(
+            b.cacheBudgetBytes, () -> hosts.values().stream().map(h -> h.storage.cache).toList());
+    this.committer = new GroupCommitter(engine, metrics.fsyncs, metrics.batchesPerCommit);
+    metrics.gauge("cache.bytes", (Gauge<Long>) cacheBudget::bytes);
+    metrics.gauge("live", (Gauge<Integer>) hosts::size);
+    this.alarms = new Alarms(this, engine.alarms());
+    scheduleSweep();
+  }
+
+  /** A builder; set {@link Builder#dataDir} (SQLite) or {@link Builder#storage}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A runtime over a fresh {@link InMemoryStorageEngine}, for tests. */
+  public static Runtime inMemory() {
+    return builder().storage(new InMemoryStorageEngine()).build();
+  }
+
+  /**
+   * Registers namespace {@code name}: objects implementing {@code iface}, created by {@code
+   * factory} on their first event (in that event, so it may call {@link
+   * ObjectContext#blockConcurrencyWhile}).
+   *
+   * @throws IllegalArgumentException if the name is taken or malformed, or the interface is
+   *     unusable
+   */
+  public <T> Namespace<T> namespace(
+      String name, Class<T> iface, Function<ObjectContext, ? extends T> factory) {
+    checkOpen();
+    Objects.requireNonNull(iface, "iface");
+    Objects.requireNonNull(factory, "factory");
+    if (name == null || !NAMESPACE_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "namespace name must be 1-100 characters of [A-Za-z0-9._-], got: " + name);
     }
     Namespace<T> ns = new Namespace<>(this, name, iface, factory, null);
     if (namespaces.putIfAbsent(name, ns) != null) {
@@ -243,6 +273,71 @@ public final class Runtime implements AutoCloseable {
     }
   }
 
+  /**
+   * Fences this runtime: resets every live instance at once, as a failed flush resets one.
+   *
+   * <p>Invariants once it returns: every instance that was live is closed; each of its held replies
+   * (and each later one) fails with {@link ObjectResetException}, so nothing it did that was not
+   * yet confirmed is ever observed; its cache is dropped; events that were queued and never ran are
+   * delivered to a fresh instance, and later calls create fresh instances, which read from the
+   * engine (a deposed replicated engine refuses those reads, so nothing is served from memory). A
+   * successor never reads storage before its predecessor's last flush ended. The runtime stays
+   * open: where the engine serves again, calls succeed again.
+   *
+   * <p>Called by the engine (see {@link StorageEngine#fenceWith}), e.g. when its peer loses the
+   * leadership of the shard; safe from any thread, any number of times.
+   *
+   * @param reason why, for the callers' {@link ObjectResetException} messages and the log
+   */
+  public void resetAll(String reason) {
+    ObjectResetException cause = new ObjectResetException("the runtime was fenced: " + reason);
+    List<ObjectHost> live = List.copyOf(hosts.values());
+    if (!live.isEmpty()) LOG.warn("resetting {} live objects: {}", live.size(), reason);
+    for (ObjectHost h : live) h.reset(cause);
+  }
+
+  /**
+   * The future to give the output gate for {@code reply}: once the gate releases it, the reply is
+   * completed only if the engine confirmed the event's reads ({@code reads}); otherwise it fails
+   * with {@link ObjectResetException} and every instance is reset.
+   */
+  CompletableFuture<Object> afterReadsConfirmed(
+      CompletionStage<Void> reads, CompletableFuture<Object> reply) {
+    CompletableFuture<Object> released = new CompletableFuture<>();
+    // completed on a virtual thread of its own: the engine may confirm on one of its threads,
+    // and a runtime being closed may have shut its executors down already
+    released.whenComplete(
+        (value, failure) ->
+            reads.whenComplete(
+                (ok, notConfirmed) ->
+                    Thread.ofVirtual()
+                        .name("anteroom-objects-confirm-reads")
+                        .start(
+                            () -> {
+                              if (notConfirmed == null || failure instanceof ObjectResetException) {
+                                if (failure != null) reply.completeExceptionally(failure);
+                                else reply.complete(value);
+                                return;
+                              }
+                              Throwable cause =
+                                  notConfirmed instanceof java.util.concurrent.CompletionException c
+                                          && c.getCause() != null
+                                      ? c.getCause()
+                                      : notConfirmed;
+                              resetAll(
+                                  "the storage engine could not confirm that reads are current ("
+                                      + cause.getMessage()
+                                      + ")");
+                              reply.completeExceptionally(
+                                  new ObjectResetException(
+                                      "the reply was withheld: the storage engine could not confirm"
+                                          + " that the object's reads are current: "
+                                          + cause.getMessage(),
+                                      cause));
+                            })));
+    return released;
+  }
+
   void hostClosed(ObjectHost host) {
     if (!host.retired.isDone()) {
       draining.put(host.objectKey, host.retired);
@@ -270,150 +365,16 @@ public final class Runtime implements AutoCloseable {
 
   // ---------------------------------------------------------------- idle eviction
 
-    Namespace<?> namespaceOrNull(String name) {
-        return namespaces.get(name);
-    }
-
-    static String objectKey(String namespace, ObjectId id) {
-        return namespace + "/" + id;
-    }
-
-    // ---------------------------------------------------------------- calls
-
-    /** Delivers a call; the future completes with the (copied or encoded) reply once released. */
-    CompletableFuture<Object> invoke(Namespace<?> ns, ObjectId id, Method method, Object[] args, boolean encoded) {
-        checkOpen();
-        ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), encoded);
-        dispatch(ns, id, e);
-        return e.reply;
-    }
-
-    /**
-     * As {@link #invoke}, for a caller that will block on the reply: if it is a virtual thread and
-     * the object is idle, the event runs right here instead of on a new thread.
-     */
-    CompletableFuture<Object> invokeBlocking(Namespace<?> ns, ObjectId id, Method method, Object[] args) {
-        checkOpen();
-        ObjectHost.Event e = new ObjectHost.Event(method, args, null, new CompletableFuture<>(), false);
-        ObjectHost ran = dispatch(ns, id, e, Thread.currentThread().isVirtual());
-        if (ran != null) ran.runHere(e);
-        return e.reply;
-    }
-
-    /** Delivers {@code e} to the object's input gate (a new thread serves it if the gate is free). */
-    void dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
-        dispatch(ns, id, e, false);
-    }
-
-    /** Delivers {@code e}; returns the host if the caller must run it here (see {@link ObjectHost#submit}). */
-    private ObjectHost dispatch(Namespace<?> ns, ObjectId id, ObjectHost.Event e, boolean runHere) {
-        String key = objectKey(ns.name(), id);
-        while (true) {
-            ObjectHost h = hosts.get(key);
-            if (h == null) {
-                h = hosts.computeIfAbsent(key, k -> new ObjectHost(this, ns, id, draining.getOrDefault(k, CompletableFuture.completedFuture(null))));
-            }
-            int outcome = h.submit(e, runHere);
-            if (outcome == ObjectHost.RUN_HERE) return h;
-            if (outcome == ObjectHost.ACCEPTED) return null;
-            // closed a moment ago: hostClosed is about to replace it
-            Thread.onSpinWait();
-            Thread.yield();
-        }
-    }
-
-    /** An event that never ran on a host that broke: give it to the next instance. */
-    void redeliver(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
-        if (closed) {
-            e.reply.completeExceptionally(new IllegalStateException("runtime is closed"));
-            return;
-        }
-        try {
-            dispatch(ns, id, e);
-        } catch (RuntimeException failure) {
-            e.reply.completeExceptionally(failure);
-        }
-    }
-
-    /**
-     * Fences this runtime: resets every live instance at once, as a failed flush resets one.
-     *
-     * <p>Invariants once it returns: every instance that was live is closed; each of its held
-     * replies (and each later one) fails with {@link ObjectResetException}, so nothing it did
-     * that was not yet confirmed is ever observed; its cache is dropped; events that were queued
-     * and never ran are delivered to a fresh instance, and later calls create fresh instances,
-     * which read from the engine (a deposed replicated engine refuses those reads, so nothing is
-     * served from memory). A successor never reads storage before its predecessor's last flush
-     * ended. The runtime stays open: where the engine serves again, calls succeed again.
-     *
-     * <p>Called by the engine (see {@link StorageEngine#fenceWith}), e.g. when its peer loses the
-     * leadership of the shard; safe from any thread, any number of times.
-     *
-     * @param reason why, for the callers' {@link ObjectResetException} messages and the log
-     */
-    public void resetAll(String reason) {
-        ObjectResetException cause = new ObjectResetException("the runtime was fenced: " + reason);
-        List<ObjectHost> live = List.copyOf(hosts.values());
-        if (!live.isEmpty()) LOG.warn("resetting {} live objects: {}", live.size(), reason);
-        for (ObjectHost h : live) h.reset(cause);
-    }
-
-    /**
-     * The future to give the output gate for {@code reply}: once the gate releases it, the reply
-     * is completed only if the engine confirmed the event's reads ({@code reads}); otherwise it
-     * fails with {@link ObjectResetException} and every instance is reset.
-     */
-    CompletableFuture<Object> afterReadsConfirmed(CompletionStage<Void> reads, CompletableFuture<Object> reply) {
-        CompletableFuture<Object> released = new CompletableFuture<>();
-        // completed on a virtual thread of its own: the engine may confirm on one of its threads,
-        // and a runtime being closed may have shut its executors down already
-        released.whenComplete((value, failure) -> reads.whenComplete((ok, notConfirmed) -> Thread.ofVirtual()
-                .name("anteroom-objects-confirm-reads").start(() -> {
-            if (notConfirmed == null || failure instanceof ObjectResetException) {
-                if (failure != null) reply.completeExceptionally(failure);
-                else reply.complete(value);
-                return;
-            }
-            Throwable cause = notConfirmed instanceof java.util.concurrent.CompletionException c && c.getCause() != null
-                    ? c.getCause() : notConfirmed;
-            resetAll("the storage engine could not confirm that reads are current (" + cause.getMessage() + ")");
-            reply.completeExceptionally(new ObjectResetException("the reply was withheld: the storage engine could not confirm"
-                    + " that the object's reads are current: " + cause.getMessage(), cause));
-        })));
-        return released;
-    }
-
-    void hostClosed(ObjectHost host) {
-        if (!host.retired.isDone()) {
-            draining.put(host.objectKey, host.retired);
-            host.retired.whenComplete((v, x) -> draining.remove(host.objectKey, host.retired));
-        }
-        hosts.remove(host.objectKey, host);
-    }
-
-    /** The HTTP client of {@link ObjectContext#fetch}, created on first use. */
-    synchronized java.net.http.HttpClient httpClient() {
-        checkOpen();
-        if (httpClient == null) {
-            httpClient = java.net.http.HttpClient.newBuilder().executor(callbacks).build();
-        }
-        return httpClient;
-    }
-
-    /** Runs the dependents of an async reply on their own virtual thread, not on the thread confirming flushes. */
-    <R> CompletableFuture<R> detached(CompletableFuture<R> f) {
-        return f.whenCompleteAsync((v, x) -> {}, callbacks);
-    }
-
-    // ---------------------------------------------------------------- idle eviction
-
-    private void scheduleSweep() {
-        Duration every = idleTimeout.dividedBy(4);
-        if (every.isZero()) every = idleTimeout;
-        Instant next = clock.instant().plus(every);
-        synchronized (sweepLock) {
-            if (closed) return;
-            sweep = scheduler.schedule(next, () -> {
+  private void scheduleSweep() {
+    Duration every = idleTimeout.dividedBy(4);
+    if (every.isZero()) every = idleTimeout;
+    Instant next = clock.instant().plus(every);
+    synchronized (sweepLock) {
+      if (closed) return;
+      sweep =
+          scheduler.schedule(
+              next,
+              () -> {
                 evictIdle();
                 scheduleSweep();
               });

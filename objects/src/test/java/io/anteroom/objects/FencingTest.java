@@ -72,8 +72,7 @@ class FencingTest {
   void resetAllFailsAHeldResultWithObjectResetExceptionAndTheValueIsNeverObserved()
       throws Exception {
     try (Fixture f = new Fixture()) {
-      Counter counter =
-          f.runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
+      Counter counter = f.runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
       InMemoryStorageEngine.Hold commits = f.engine.holdCommits();
       CompletableFuture<Long> held = f.async(counter::next);
       commits.awaitBlocked();
@@ -101,8 +100,10 @@ class FencingTest {
       assertThat(counter.next()).isZero();
       // another writer (a new leader) changes the stored value behind this runtime's back
       String object = Runtime.objectKey("counter", ns.idFromName("c"));
-      f.engine.commit(List.of(new StorageEngine.Batch(object, false,
-          Map.of("counter", Codec.standard().encodeValue(41L)), null)));
+      f.engine.commit(
+          List.of(
+              new StorageEngine.Batch(
+                  object, false, Map.of("counter", Codec.standard().encodeValue(41L)), null)));
       assertThat(counter.current()).as("served from the cache").isEqualTo(1L);
 
       f.runtime.resetAll("leadership lost");
@@ -136,16 +137,16 @@ class FencingTest {
 
       CompletableFuture<Void> confirming = new CompletableFuture<>();
       engine.confirmation.set(confirming);
-      CompletableFuture<Long> read = CompletableFuture.supplyAsync(counter::current,
-          r -> Thread.ofVirtual().start(r));
-      org.awaitility.Awaitility.await().until(() -> runtime.metrics()
-          .meter("objects.events").getCount() >= 2);
+      CompletableFuture<Long> read =
+          CompletableFuture.supplyAsync(counter::current, r -> Thread.ofVirtual().start(r));
+      org.awaitility.Awaitility.await()
+          .until(() -> runtime.metrics().meter("objects.events").getCount() >= 2);
       assertThat(read).as("held until the reads are confirmed").isNotDone();
       confirming.complete(null);
       assertThat(read.get()).isEqualTo(1L);
 
-      engine.confirmation.set(CompletableFuture.failedFuture(
-          new IllegalStateException("no longer the leader")));
+      engine.confirmation.set(
+          CompletableFuture.failedFuture(new IllegalStateException("no longer the leader")));
       assertThatThrownBy(counter::current)
           .isInstanceOf(ObjectResetException.class)
           .hasMessageContaining("no longer the leader");

@@ -122,42 +122,45 @@ public final class RatisPeer implements AutoCloseable {
     }
   }
 
-    private RaftProperties properties() {
-        RaftProperties p = new RaftProperties();
-        RaftServerConfigKeys.setStorageDir(p, List.of(dataDir.resolve("raft").toFile()));
-        GrpcConfigKeys.Server.setHost(p, self.host());
-        GrpcConfigKeys.Server.setPort(p, self.port());
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(options.electionTimeoutMin().toMillis()));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(options.electionTimeoutMax().toMillis()));
-        // read-index requests (ReplicatedStorageEngine.confirmReads) are linearizable: the leader
-        // confirms it still leads, by its lease when valid (no round trip: followers acked within
-        // 0.9 of the minimal election timeout, so none can have elected another leader yet, given
-        // bounded clock drift), else by a heartbeat round to a majority
-        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
-        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
-        RaftServerConfigKeys.Read.setTimeout(p, millis(options.commitTimeout().toMillis()));
-        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, options.snapshotEveryEntries());
-        RaftServerConfigKeys.Snapshot.setCreationGap(p, 1);
-        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
-        // no snapshot on a clean stop: a restart then takes the same path as after a crash (replay
-        // the log, skipping what the copy already has), and stopping does not copy the database
-        RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
-        // purge up to the snapshot even if a peer still needs older entries: it will install the
-        // snapshot instead, and a peer that is down for long does not make the log grow without end
-        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-        RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
-        // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
-        // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
-        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
-        // an entry larger than the appender's byte limit fails in the leader's log (and cost it its
-        // leadership in a probe): raise the limit to the largest entry commit() lets through
-        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(options.maxEntryBytes()));
-        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(options.maxEntryBytes() + 8L));
-        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(64L << 20, options.maxEntryBytes() + (1L << 20))));
-        return p;
-    }
+  private RaftProperties properties() {
+    RaftProperties p = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(p, List.of(dataDir.resolve("raft").toFile()));
+    GrpcConfigKeys.Server.setHost(p, self.host());
+    GrpcConfigKeys.Server.setPort(p, self.port());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(options.electionTimeoutMin().toMillis()));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(options.electionTimeoutMax().toMillis()));
+    // read-index requests (ReplicatedStorageEngine.confirmReads) are linearizable: the leader
+    // confirms it still leads, by its lease when valid (no round trip: followers acked within
+    // 0.9 of the minimal election timeout, so none can have elected another leader yet, given
+    // bounded clock drift), else by a heartbeat round to a majority
+    RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+    RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+    RaftServerConfigKeys.Read.setTimeout(p, millis(options.commitTimeout().toMillis()));
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, options.snapshotEveryEntries());
+    RaftServerConfigKeys.Snapshot.setCreationGap(p, 1);
+    RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+    // no snapshot on a clean stop: a restart then takes the same path as after a crash (replay
+    // the log, skipping what the copy already has), and stopping does not copy the database
+    RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
+    // purge up to the snapshot even if a peer still needs older entries: it will install the
+    // snapshot instead, and a peer that is down for long does not make the log grow without end
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
+    // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
+    // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
+    RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
+    // an entry larger than the appender's byte limit fails in the leader's log (and cost it its
+    // leadership in a probe): raise the limit to the largest entry commit() lets through
+    RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
+        p, SizeInBytes.valueOf(options.maxEntryBytes()));
+    RaftServerConfigKeys.Log.setWriteBufferSize(
+        p, SizeInBytes.valueOf(options.maxEntryBytes() + 8L));
+    GrpcConfigKeys.setMessageSizeMax(
+        p, SizeInBytes.valueOf(Math.max(64L << 20, options.maxEntryBytes() + (1L << 20))));
+    return p;
+  }
 
   private static TimeDuration millis(long ms) {
     return TimeDuration.valueOf(ms, TimeUnit.MILLISECONDS);

@@ -50,18 +50,18 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  *       nothing unconfirmed is observed outside.
  *   <li>Reads are served only while this peer is the <em>ready</em> leader: Ratis makes a new
  *       leader ready once it applied the first entry of its own term, hence every entry committed
- *       before it. On any other peer they throw {@link NotShardLeaderException}.</li>
+ *       before it. On any other peer they throw {@link NotShardLeaderException}.
  *   <li>Fencing the runtime ({@link #fenceWith}): on every leader change this peer sees, except it
  *       becoming the ready leader, the runtime's {@code resetAll} is called: its instances and
  *       caches are dropped, its held replies fail, and its next instances read here (refused on a
- *       follower).</li>
+ *       follower).
  *   <li>No stale read ({@link #confirmReads}): a reply leaves the runtime only once a read-index
- *       request sent after the event's reads succeeded, i.e. this peer still led the shard then
- *       (by its leader lease, or a heartbeat round to a majority), so no other leader can have
+ *       request sent after the event's reads succeeded, i.e. this peer still led the shard then (by
+ *       its leader lease, or a heartbeat round to a majority), so no other leader can have
  *       committed anything the call should have seen. Concurrent callers share rounds. A leader
  *       that was deposed without knowing it yet (a partition, a long pause) therefore answers
  *       nothing, even from the runtime's cache. The lease assumes clock rates of the peers differ
- *       by less than 10% over an election timeout.</li>
+ *       by less than 10% over an election timeout.
  * </ul>
  *
  * <p>Closing this engine (as {@code Runtime.close()} does) closes only this view: the peer keeps
@@ -75,22 +75,26 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * }</pre>
  */
 public final class ReplicatedStorageEngine implements StorageEngine {
-    private static final AtomicLong CALL_IDS = new AtomicLong();
-    /** Runs the end of each read-index round (a virtual thread each; needs no shutdown). */
-    private static final java.util.concurrent.Executor READ_ROUNDS = r -> Thread.ofVirtual().name("anteroom-read-round").start(r);
+  private static final AtomicLong CALL_IDS = new AtomicLong();
 
-    private final RatisPeer peer;
-    private final int shard;
-    private final RaftGroupId groupId;
-    private final ShardStateMachine machine;
-    private final ClientId clientId = ClientId.randomId();
-    private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
-    private volatile boolean closed;
-    private final Object readRounds = new Object();
-    /** The read-index round sent and not answered yet, if any. */
-    private CompletableFuture<Void> roundInFlight;
-    /** Callers that came after {@link #roundInFlight} was sent: they need the next round. */
-    private CompletableFuture<Void> nextRound;
+  /** Runs the end of each read-index round (a virtual thread each; needs no shutdown). */
+  private static final java.util.concurrent.Executor READ_ROUNDS =
+      r -> Thread.ofVirtual().name("anteroom-read-round").start(r);
+
+  private final RatisPeer peer;
+  private final int shard;
+  private final RaftGroupId groupId;
+  private final ShardStateMachine machine;
+  private final ClientId clientId = ClientId.randomId();
+  private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
+  private volatile boolean closed;
+  private final Object readRounds = new Object();
+
+  /** The read-index round sent and not answered yet, if any. */
+  private CompletableFuture<Void> roundInFlight;
+
+  /** Callers that came after {@link #roundInFlight} was sent: they need the next round. */
+  private CompletableFuture<Void> nextRound;
 
   ReplicatedStorageEngine(
       RatisPeer peer, int shard, RaftGroupId groupId, ShardStateMachine machine) {
@@ -182,6 +186,112 @@ public final class ReplicatedStorageEngine implements StorageEngine {
       if (reply.getLeaderNotReadyException() != null)
         throw notLeader(division, "leader not ready", true);
       throw unconfirmed(batches, String.valueOf(reply.getException()), reply.getException());
+    }
+  }
+
+  /**
+   * Resets the runtime's instances ({@code resetAll}) on every leader change this peer sees, except
+   * when it becomes the ready leader: when it loses the leadership, and when it is elected again
+   * (whatever a runtime still held then predates another leader's term).
+   */
+  @Override
+  public void fenceWith(Consumer<String> resetAll) {
+    addLeaderListener(
+        change -> {
+          if (change.ready()) return;
+          resetAll.accept(
+              "peer "
+                  + change.peer()
+                  + " saw a leader change of shard "
+                  + change.shard()
+                  + " (term "
+                  + change.term()
+                  + ", leader "
+                  + change.leader().orElse("unknown")
+                  + ")");
+        });
+  }
+
+  /**
+   * Completes once this peer is confirmed, after the call, as the shard's leader with every entry
+   * committed before applied (a linearizable read index, by lease when valid); exceptionally
+   * ({@link NotShardLeaderException}, or a timeout after {@code commitTimeout}) otherwise. Calls
+   * that arrive while a round is in flight share the next one.
+   */
+  @Override
+  public CompletionStage<Void> confirmReads() {
+    CompletableFuture<Void> round;
+    synchronized (readRounds) {
+      if (roundInFlight != null) {
+        if (nextRound == null) nextRound = new CompletableFuture<>();
+        return nextRound;
+      }
+      round = roundInFlight = new CompletableFuture<>();
+    }
+    send(round);
+    return round;
+  }
+
+  private void send(CompletableFuture<Void> round) {
+    // never on Ratis' thread: it completes reads holding a lock of its read queue, and sending
+    // the next round from there blocks on that lock
+    readIndex()
+        .whenCompleteAsync(
+            (ok, failure) -> {
+              CompletableFuture<Void> next;
+              synchronized (readRounds) {
+                next = nextRound;
+                nextRound = null;
+                roundInFlight = next;
+              }
+              if (next != null) send(next);
+              if (failure == null) round.complete(null);
+              else
+                round.completeExceptionally(
+                    failure instanceof CompletionException c && c.getCause() != null
+                        ? c.getCause()
+                        : failure);
+            },
+            READ_ROUNDS);
+  }
+
+  private CompletableFuture<Void> readIndex() {
+    try {
+      checkOpen();
+      RaftServer.Division division = division();
+      if (!division.getInfo().isLeader())
+        throw notLeader(division, "it is " + division.getInfo().getCurrentRole(), false);
+      RaftClientRequest request =
+          RaftClientRequest.newBuilder()
+              .setClientId(clientId)
+              .setServerId(division.getId())
+              .setGroupId(groupId)
+              .setCallId(CALL_IDS.incrementAndGet())
+              .setMessage(Message.EMPTY)
+              .setType(RaftClientRequest.readRequestType())
+              .build();
+      long timeoutMillis = peer.options().commitTimeout().toMillis();
+      return peer.server()
+          .submitClientRequestAsync(request)
+          .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+          .thenApply(
+              reply -> {
+                if (reply.isSuccess()) return null;
+                if (reply.getNotLeaderException() != null
+                    || reply.getLeaderNotReadyException() != null) {
+                  throw notLeader(division, "its leadership could not be confirmed", false);
+                }
+                throw new IllegalStateException(
+                    "peer "
+                        + peer.id()
+                        + " could not confirm its leadership of shard "
+                        + shard
+                        + ": "
+                        + reply.getException(),
+                    reply.getException());
+              });
+    } catch (IOException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
   }
 
@@ -375,92 +485,11 @@ public final class ReplicatedStorageEngine implements StorageEngine {
     }
   }
 
-    /**
-     * Resets the runtime's instances ({@code resetAll}) on every leader change this peer sees, except
-     * when it becomes the ready leader: when it loses the leadership, and when it is elected again
-     * (whatever a runtime still held then predates another leader's term).
-     */
-    @Override
-    public void fenceWith(Consumer<String> resetAll) {
-        addLeaderListener(change -> {
-            if (change.ready()) return;
-            resetAll.accept("peer " + change.peer() + " saw a leader change of shard " + change.shard() + " (term " + change.term()
-                    + ", leader " + change.leader().orElse("unknown") + ")");
-        });
-    }
-
-    /**
-     * Completes once this peer is confirmed, after the call, as the shard's leader with every entry
-     * committed before applied (a linearizable read index, by lease when valid); exceptionally
-     * ({@link NotShardLeaderException}, or a timeout after {@code commitTimeout}) otherwise. Calls
-     * that arrive while a round is in flight share the next one.
-     */
-    @Override
-    public CompletionStage<Void> confirmReads() {
-        CompletableFuture<Void> round;
-        synchronized (readRounds) {
-            if (roundInFlight != null) {
-                if (nextRound == null) nextRound = new CompletableFuture<>();
-                return nextRound;
-            }
-            round = roundInFlight = new CompletableFuture<>();
-        }
-        send(round);
-        return round;
-    }
-
-    private void send(CompletableFuture<Void> round) {
-        // never on Ratis' thread: it completes reads holding a lock of its read queue, and sending
-        // the next round from there blocks on that lock
-        readIndex().whenCompleteAsync((ok, failure) -> {
-            CompletableFuture<Void> next;
-            synchronized (readRounds) {
-                next = nextRound;
-                nextRound = null;
-                roundInFlight = next;
-            }
-            if (next != null) send(next);
-            if (failure == null) round.complete(null);
-            else round.completeExceptionally(failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure);
-        }, READ_ROUNDS);
-    }
-
-    private CompletableFuture<Void> readIndex() {
-        try {
-            checkOpen();
-            RaftServer.Division division = division();
-            if (!division.getInfo().isLeader()) throw notLeader(division, "it is " + division.getInfo().getCurrentRole(), false);
-            RaftClientRequest request = RaftClientRequest.newBuilder()
-                    .setClientId(clientId)
-                    .setServerId(division.getId())
-                    .setGroupId(groupId)
-                    .setCallId(CALL_IDS.incrementAndGet())
-                    .setMessage(Message.EMPTY)
-                    .setType(RaftClientRequest.readRequestType())
-                    .build();
-            long timeoutMillis = peer.options().commitTimeout().toMillis();
-            return peer.server().submitClientRequestAsync(request)
-                    .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .thenApply(reply -> {
-                        if (reply.isSuccess()) return null;
-                        if (reply.getNotLeaderException() != null || reply.getLeaderNotReadyException() != null) {
-                            throw notLeader(division, "its leadership could not be confirmed", false);
-                        }
-                        throw new IllegalStateException("peer " + peer.id() + " could not confirm its leadership of shard " + shard
-                                + ": " + reply.getException(), reply.getException());
-                    });
-        } catch (IOException | RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /** Closes this view only: it refuses further calls. The peer keeps serving the shard. */
-    @Override
-    public void close() {
-        closed = true;
-        listeners.forEach(machine::removeListener);
-        listeners.clear();
-    }
+  private NotShardLeaderException notLeader(
+      RaftServer.Division d, String detail, boolean submitted) {
+    Optional<String> leader = Optional.ofNullable(d.getInfo().getLeaderId()).map(Object::toString);
+    return new NotShardLeaderException(shard, peer.id(), leader, detail, submitted);
+  }
 
   private IllegalStateException unconfirmed(List<Batch> batches, String why, Throwable cause) {
     return new IllegalStateException(

@@ -168,6 +168,16 @@ final class ShardStateMachine extends BaseStateMachine {
     return CompletableFuture.completedFuture(Message.EMPTY);
   }
 
+  /**
+   * The answer to a read-index request ({@link ReplicatedStorageEngine#confirmReads}): Ratis calls
+   * it only once leadership was confirmed (lease or heartbeat round) and every entry up to the read
+   * index was applied; the reads themselves go to the copy directly.
+   */
+  @Override
+  public CompletableFuture<Message> query(Message request) {
+    return CompletableFuture.completedFuture(Message.EMPTY);
+  }
+
   @Override
   public long takeSnapshot() throws IOException {
     TermIndex last = getLastAppliedTermIndex();
@@ -212,27 +222,13 @@ final class ShardStateMachine extends BaseStateMachine {
     fire(new LeaderChange(shard, peerId, Optional.of(peerId), currentTerm(), true, true));
   }
 
-    /**
-     * The answer to a read-index request ({@link ReplicatedStorageEngine#confirmReads}): Ratis calls
-     * it only once leadership was confirmed (lease or heartbeat round) and every entry up to the read
-     * index was applied; the reads themselves go to the copy directly.
-     */
-    @Override
-    public CompletableFuture<Message> query(Message request) {
-        return CompletableFuture.completedFuture(Message.EMPTY);
-    }
-
-    @Override
-    public long takeSnapshot() throws IOException {
-        TermIndex last = getLastAppliedTermIndex();
-        if (last == null || last.getIndex() <= 0) return -1;
-        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        if (!file.exists()) replica.snapshotTo(file.toPath());
-        FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
-        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
-        log.debug("shard {} on peer {}: snapshot at {}", shard, peerId, last);
-        return last.getIndex();
-    }
+  /**
+   * Called by the peer once Ratis created the shard's division (looking it up from a callback could
+   * block).
+   */
+  void attach(RaftServer.Division division) {
+    this.division = division;
+  }
 
   private long currentTerm() {
     RaftServer.Division d = division;

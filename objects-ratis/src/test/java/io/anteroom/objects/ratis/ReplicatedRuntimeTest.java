@@ -6,19 +6,19 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.ObjectContext;
-import io.anteroom.objects.Runtime;
 import io.anteroom.objects.ObjectResetException;
+import io.anteroom.objects.Runtime;
 import io.anteroom.objects.Storage;
 import io.anteroom.objects.storage.KeyRange;
 import io.anteroom.objects.storage.StorageEngine;
-import java.time.Instant;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletionStage;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -36,75 +36,77 @@ class ReplicatedRuntimeTest {
   private TestCluster cluster;
   private final List<Runtime> runtimes = new ArrayList<>();
 
-    public interface Counter {
-        long next();
+  public interface Counter {
+    long next();
 
-        long current();
+    long current();
+  }
+
+  /** The naive counter of the spec: get, put, return. */
+  public static final class CounterObject implements Counter {
+    private final Storage storage;
+
+    public CounterObject(ObjectContext ctx) {
+      this.storage = ctx.storage();
     }
 
-    /** The naive counter of the spec: get, put, return. */
-    public static final class CounterObject implements Counter {
-        private final Storage storage;
-
-        public CounterObject(ObjectContext ctx) {
-            this.storage = ctx.storage();
-        }
-
-        @Override
-        public long next() {
-            long v = storage.get("counter", Long.class).orElse(0L);
-            storage.put("counter", v + 1);
-            return v;
-        }
-
-        @Override
-        public long current() {
-            return storage.get("counter", Long.class).orElse(0L);
-        }
+    @Override
+    public long next() {
+      long v = storage.get("counter", Long.class).orElse(0L);
+      storage.put("counter", v + 1);
+      return v;
     }
 
-    /** A view of an engine that never tells the runtime of a leader change: a leader that does not know yet. */
-    static final class UninformedEngine implements StorageEngine {
-        private final ReplicatedStorageEngine engine;
+    @Override
+    public long current() {
+      return storage.get("counter", Long.class).orElse(0L);
+    }
+  }
 
-        UninformedEngine(ReplicatedStorageEngine engine) {
-            this.engine = engine;
-        }
+  /**
+   * A view of an engine that never tells the runtime of a leader change: a leader that does not
+   * know yet.
+   */
+  static final class UninformedEngine implements StorageEngine {
+    private final ReplicatedStorageEngine engine;
 
-        @Override
-        public byte[] get(String object, String key) {
-            return engine.get(object, key);
-        }
+    UninformedEngine(ReplicatedStorageEngine engine) {
+      this.engine = engine;
+    }
 
-        @Override
-        public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
-            return engine.list(object, range);
-        }
+    @Override
+    public byte[] get(String object, String key) {
+      return engine.get(object, key);
+    }
 
-        @Override
-        public Optional<Instant> getAlarm(String object) {
-            return engine.getAlarm(object);
-        }
+    @Override
+    public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
+      return engine.list(object, range);
+    }
 
-        @Override
-        public Map<String, Instant> alarms() {
-            return engine.alarms();
-        }
+    @Override
+    public Optional<Instant> getAlarm(String object) {
+      return engine.getAlarm(object);
+    }
 
-        @Override
-        public void commit(List<Batch> batches) {
-            engine.commit(batches);
-        }
+    @Override
+    public Map<String, Instant> alarms() {
+      return engine.alarms();
+    }
 
-        @Override
-        public CompletionStage<Void> confirmReads() {
-            return engine.confirmReads();
-        }
+    @Override
+    public void commit(List<Batch> batches) {
+      engine.commit(batches);
+    }
 
-        @Override
-        public void close() {
-            engine.close();
-        }
+    @Override
+    public CompletionStage<Void> confirmReads() {
+      return engine.confirmReads();
+    }
+
+    @Override
+    public void close() {
+      engine.close();
     }
   }
 
@@ -120,15 +122,15 @@ class ReplicatedRuntimeTest {
     if (cluster != null) cluster.close();
   }
 
-    private Counter counterOn(RatisPeer peer) {
-        return counterOn(Runtime.builder().storage(peer.engine(0)).build());
-    }
+  private Counter counterOn(RatisPeer peer) {
+    return counterOn(Runtime.builder().storage(peer.engine(0)).build());
+  }
 
-    private Counter counterOn(Runtime runtime) {
-        runtimes.add(runtime);
-        Namespace<Counter> ns = runtime.namespace("counter", Counter.class, CounterObject::new);
-        return ns.get("tickets");
-    }
+  private Counter counterOn(Runtime runtime) {
+    runtimes.add(runtime);
+    Namespace<Counter> ns = runtime.namespace("counter", Counter.class, CounterObject::new);
+    return ns.get("tickets");
+  }
 
   @Test
   void numbersStayUniqueUnderConcurrentCallersAcrossALeaderChange() throws Exception {
@@ -175,138 +177,151 @@ class ReplicatedRuntimeTest {
       for (Future<?> f : calls) f.get();
     }
 
-    private RatisPeer otherThan(RatisPeer peer) {
-        return cluster.running().stream().filter(p -> p != peer).findFirst().orElseThrow();
+    List<Long> all = new ArrayList<>(received);
+    all.addAll(afterChange);
+    assertThat(all).doesNotHaveDuplicates();
+    assertThat(afterChange).allSatisfy(n -> assertThat(n).isGreaterThan(highestBefore));
+    assertThat(failed.get())
+        .as("callers whose call was in flight when the leader stopped")
+        .isPositive();
+    assertThatThrownBy(before::next)
+        .as("the stopped leader's runtime confirms nothing")
+        .isInstanceOf(RuntimeException.class);
+  }
+
+  private RatisPeer otherThan(RatisPeer peer) {
+    return cluster.running().stream().filter(p -> p != peer).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aLeaderChangeResetsTheOldLeadersInstancesAndItServesNothingFromItsCacheAfterwards() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    Runtime old = Runtime.builder().storage(first.engine(0)).build();
+    Counter before = counterOn(old);
+    for (long i = 0; i < 3; i++) assertThat(before.next()).isEqualTo(i);
+    assertThat(before.current()).isEqualTo(3);
+
+    RatisPeer second = otherThan(first);
+    first.engine(0).transferLeadership(second.id());
+
+    await("the old leader's runtime is fenced")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> old.metrics().meter("objects.resets").getCount() >= 1);
+    assertThatThrownBy(before::current)
+        .as("no read from the dropped cache: the engine refuses")
+        .hasMessageContaining("not the leader of shard 0");
+    Counter after = counterOn(cluster.awaitLeader(0));
+    assertThat(after.current()).isEqualTo(3);
+    assertThat(after.next()).isEqualTo(3);
+  }
+
+  /** The real engine, fencing included, whose commits wait until the test lets them through. */
+  static final class HeldCommitsEngine implements StorageEngine {
+    private final ReplicatedStorageEngine engine;
+    final java.util.concurrent.CountDownLatch commitArrived =
+        new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.CountDownLatch letThrough =
+        new java.util.concurrent.CountDownLatch(1);
+    volatile boolean holding;
+
+    HeldCommitsEngine(ReplicatedStorageEngine engine) {
+      this.engine = engine;
     }
 
-    @Test
-    void aLeaderChangeResetsTheOldLeadersInstancesAndItServesNothingFromItsCacheAfterwards() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer first = cluster.awaitLeader(0);
-        Runtime old = Runtime.builder().storage(first.engine(0)).build();
-        Counter before = counterOn(old);
-        for (long i = 0; i < 3; i++) assertThat(before.next()).isEqualTo(i);
-        assertThat(before.current()).isEqualTo(3);
-
-        RatisPeer second = otherThan(first);
-        first.engine(0).transferLeadership(second.id());
-
-        await("the old leader's runtime is fenced").atMost(TestCluster.PATIENCE)
-                .until(() -> old.metrics().meter("objects.resets").getCount() >= 1);
-        assertThatThrownBy(before::current).as("no read from the dropped cache: the engine refuses")
-                .hasMessageContaining("not the leader of shard 0");
-        Counter after = counterOn(cluster.awaitLeader(0));
-        assertThat(after.current()).isEqualTo(3);
-        assertThat(after.next()).isEqualTo(3);
+    @Override
+    public byte[] get(String object, String key) {
+      return engine.get(object, key);
     }
 
-    /** The real engine, fencing included, whose commits wait until the test lets them through. */
-    static final class HeldCommitsEngine implements StorageEngine {
-        private final ReplicatedStorageEngine engine;
-        final java.util.concurrent.CountDownLatch commitArrived = new java.util.concurrent.CountDownLatch(1);
-        final java.util.concurrent.CountDownLatch letThrough = new java.util.concurrent.CountDownLatch(1);
-        volatile boolean holding;
-
-        HeldCommitsEngine(ReplicatedStorageEngine engine) {
-            this.engine = engine;
-        }
-
-        @Override
-        public byte[] get(String object, String key) {
-            return engine.get(object, key);
-        }
-
-        @Override
-        public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
-            return engine.list(object, range);
-        }
-
-        @Override
-        public Optional<Instant> getAlarm(String object) {
-            return engine.getAlarm(object);
-        }
-
-        @Override
-        public Map<String, Instant> alarms() {
-            return engine.alarms();
-        }
-
-        @Override
-        public void commit(List<Batch> batches) {
-            if (holding) {
-                commitArrived.countDown();
-                try {
-                    letThrough.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
-                }
-            }
-            engine.commit(batches);
-        }
-
-        @Override
-        public void fenceWith(java.util.function.Consumer<String> resetAll) {
-            engine.fenceWith(resetAll);
-        }
-
-        @Override
-        public CompletionStage<Void> confirmReads() {
-            return engine.confirmReads();
-        }
-
-        @Override
-        public void close() {
-            engine.close();
-        }
+    @Override
+    public List<Map.Entry<String, byte[]>> list(String object, KeyRange range) {
+      return engine.list(object, range);
     }
 
-    @Test
-    void aResultHeldForItsCommitWhenLeadershipMovesFailsWithObjectResetExceptionAndIsNeverHandedOut() throws Exception {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer first = cluster.awaitLeader(0);
-        HeldCommitsEngine held = new HeldCommitsEngine(first.engine(0));
-        Counter before = counterOn(Runtime.builder().storage(held).build());
-        for (long i = 0; i < 3; i++) assertThat(before.next()).isEqualTo(i);
-
-        held.holding = true;
-        java.util.concurrent.CompletableFuture<Long> call = java.util.concurrent.CompletableFuture.supplyAsync(before::next,
-                r -> Thread.ofVirtual().start(r));
-        held.commitArrived.await();
-        first.engine(0).transferLeadership(otherThan(first).id());
-
-        assertThatThrownBy(call::join).as("the held result (3) is never handed out")
-                .hasCauseInstanceOf(ObjectResetException.class);
-        held.letThrough.countDown();    // the old leader's commit now goes to an engine that refuses it
-        Counter after = counterOn(cluster.awaitLeader(0));
-        assertThat(after.next()).isEqualTo(3);
+    @Override
+    public Optional<Instant> getAlarm(String object) {
+      return engine.getAlarm(object);
     }
 
-    @Test
-    void aDeposedLeaderThatWasNotToldYetAnswersNoCachedReadBecauseItsReadsAreNotConfirmed() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer first = cluster.awaitLeader(0);
-        Runtime uninformed = Runtime.builder().storage(new UninformedEngine(first.engine(0))).build();
-        Counter before = counterOn(uninformed);
-        for (long i = 0; i < 3; i++) assertThat(before.next()).isEqualTo(i);
-
-        RatisPeer second = otherThan(first);
-        first.engine(0).transferLeadership(second.id());
-        Counter after = counterOn(cluster.awaitLeader(0));
-        assertThat(after.next()).isEqualTo(3);
-
-        // the old runtime still has the instance and its cache (counter = 3), but the reply is withheld
-        assertThatThrownBy(before::current)
-                .isInstanceOf(ObjectResetException.class)
-                .hasMessageContaining("could not confirm");
-        assertThat(after.current()).isEqualTo(4);
+    @Override
+    public Map<String, Instant> alarms() {
+      return engine.alarms();
     }
 
-    @Test
-    void aRuntimeOnAFollowerCannotStartBecauseItsEngineRefusesReads() {
-        cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-        RatisPeer leader = cluster.awaitLeader(0);
-        RatisPeer follower = cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow();
+    @Override
+    public void commit(List<Batch> batches) {
+      if (holding) {
+        commitArrived.countDown();
+        try {
+          letThrough.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+      engine.commit(batches);
+    }
+
+    @Override
+    public void fenceWith(java.util.function.Consumer<String> resetAll) {
+      engine.fenceWith(resetAll);
+    }
+
+    @Override
+    public CompletionStage<Void> confirmReads() {
+      return engine.confirmReads();
+    }
+
+    @Override
+    public void close() {
+      engine.close();
+    }
+  }
+
+  @Test
+  void aResultHeldForItsCommitWhenLeadershipMovesFailsWithObjectResetExceptionAndIsNeverHandedOut()
+      throws Exception {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    HeldCommitsEngine held = new HeldCommitsEngine(first.engine(0));
+    Counter before = counterOn(Runtime.builder().storage(held).build());
+    for (long i = 0; i < 3; i++) assertThat(before.next()).isEqualTo(i);
+
+    held.holding = true;
+    java.util.concurrent.CompletableFuture<Long> call =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            before::next, r -> Thread.ofVirtual().start(r));
+    held.commitArrived.await();
+    first.engine(0).transferLeadership(otherThan(first).id());
+
+    assertThatThrownBy(call::join)
+        .as("the held result (3) is never handed out")
+        .hasCauseInstanceOf(ObjectResetException.class);
+    held.letThrough.countDown(); // the old leader's commit now goes to an engine that refuses it
+    Counter after = counterOn(cluster.awaitLeader(0));
+    assertThat(after.next()).isEqualTo(3);
+  }
+
+  @Test
+  void aDeposedLeaderThatWasNotToldYetAnswersNoCachedReadBecauseItsReadsAreNotConfirmed() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    Runtime uninformed = Runtime.builder().storage(new UninformedEngine(first.engine(0))).build();
+    Counter before = counterOn(uninformed);
+    for (long i = 0; i < 3; i++) assertThat(before.next()).isEqualTo(i);
+
+    RatisPeer second = otherThan(first);
+    first.engine(0).transferLeadership(second.id());
+    Counter after = counterOn(cluster.awaitLeader(0));
+    assertThat(after.next()).isEqualTo(3);
+
+    // the old runtime still has the instance and its cache (counter = 3), but the reply is withheld
+    assertThatThrownBy(before::current)
+        .isInstanceOf(ObjectResetException.class)
+        .hasMessageContaining("could not confirm");
+    assertThat(after.current()).isEqualTo(4);
+  }
 
   @Test
   void aRuntimeOnAFollowerCannotStartBecauseItsEngineRefusesReads() {

@@ -45,12 +45,11 @@ import java.util.function.Predicate;
  * <p>Protocol: {@code POST /objects/{namespace}/{id}/{method}} with the codec-encoded arguments as
  * the body; the response body is the codec-encoded reply (the result or the object's exception,
  * both with status 200). Errors of the request itself are plain-text messages: 400 malformed path,
- * id or request, 401 missing or bad authentication, stale date or replayed nonce, 404 namespace
- * not exported or unknown path, 405 not a POST, 413 body above the limit, 421 this server does not
- * lead the object's shard (with a {@link #LEADER_HEADER} header naming the leader when known; see
- * {@link Builder#leaderLookup}), 503 the runtime refused
- * the call (overloaded, closing) or too many calls to remember within the replay window, 500
- * anything else the transport failed with.
+ * id or request, 401 missing or bad authentication, stale date or replayed nonce, 404 namespace not
+ * exported or unknown path, 405 not a POST, 413 body above the limit, 421 this server does not lead
+ * the object's shard (with a {@link #LEADER_HEADER} header naming the leader when known; see {@link
+ * Builder#leaderLookup}), 503 the runtime refused the call (overloaded, closing) or too many calls
+ * to remember within the replay window, 500 anything else the transport failed with.
  *
  * <p>Hostile peers: anyone who can reach the port is assumed hostile.
  *
@@ -82,9 +81,9 @@ import java.util.function.Predicate;
  *       output gate released the reply: the HTTP response <em>is</em> the held output, so a client
  *       never sees a result whose writes are not durable.
  *   <li>The event loop never blocks: each call is handed to a virtual thread, and the reply is
- *       written back on the request's own event-loop context.</li>
+ *       written back on the request's own event-loop context.
  *   <li>Each request is delivered to the transport at most once; the server never retries. A 421
- *       answer means the call never reached the transport.</li>
+ *       answer means the call never reached the transport.
  * </ul>
  *
  * <pre>{@code
@@ -103,65 +102,73 @@ public final class HttpObjectServer implements AutoCloseable {
   /** Content type of encoded arguments and replies. */
   static final String CODEC_CONTENT_TYPE = "application/octet-stream";
 
-    static final String AUTH_SCHEME_HEADER = "WWW-Authenticate";
-    /** The base URI of the object's leader, on a 421 answer (see {@link LeaderLookup}). */
-    public static final String LEADER_HEADER = "Anteroom-Leader";
-    /** Misdirected Request: this server does not lead the object's shard; the call was not run. */
-    static final int MISDIRECTED = 421;
+  static final String TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
 
-    private final ObjectTransport transport;
-    private final Predicate<String> knownNamespace;
-    private final LeaderLookup leaderLookup;
-    private final long maxBodyBytes;
-    private final List<SharedSecret> secrets;
-    private final ReplayGuard replayGuard;
-    private final boolean tls;
-    private final long requestReadMillis;
-    private final int maxConnections;
-    private final int maxRememberedNonces;
-    private final AtomicInteger connections = new AtomicInteger();
-    private final Map<HttpConnection, ReadDeadline> deadlines = new ConcurrentHashMap<>();
-    private final Duration closeGracePeriod;
-    private final Vertx vertx;
-    private final boolean ownsVertx;
-    private final HttpServer server;
-    private final String host;
-    private final AtomicBoolean closed = new AtomicBoolean();
+  /** Virtual threads need no shutdown: one executor serves every server of the process. */
+  private static final ExecutorService CALLERS =
+      Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("http-object-call-", 0).factory());
 
-    private HttpObjectServer(Builder b) {
-        this.transport = b.transport;
-        this.knownNamespace = b.knownNamespace;
-        this.leaderLookup = b.leaderLookup;
-        this.maxBodyBytes = b.maxBodyBytes;
-        this.closeGracePeriod = b.closeGracePeriod;
-        this.secrets = List.copyOf(b.secrets);
-        this.replayGuard = new ReplayGuard(b.clock, b.replayWindow.toMillis(), b.maxRememberedNonces);
-        this.tls = b.tlsCert != null;
-        this.requestReadMillis = Math.max(1, b.requestReadTimeout.toMillis());
-        this.maxConnections = b.maxConnections;
-        this.maxRememberedNonces = b.maxRememberedNonces;
-        this.host = b.host;
-        this.ownsVertx = b.vertx == null;
-        this.vertx = ownsVertx ? Vertx.vertx() : b.vertx;
-        HttpServerOptions options = new HttpServerOptions().setHost(b.host).setPort(b.port).setTcpNoDelay(true)
-                .setHttp2ClearTextEnabled(false)    // the protocol is plain HTTP/1.1 with keep-alive
-                .setMaxInitialLineLength(4096).setMaxHeaderSize(8192)
-                .setIdleTimeout((int) Math.max(1, b.idleTimeout.toMillis())).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
-        if (tls) {
-            options.setSsl(true)
-                    .setKeyCertOptions(new PemKeyCertOptions().setCertPath(b.tlsCert.toString()).setKeyPath(b.tlsKey.toString()))
-                    .setSslHandshakeTimeout(requestReadMillis).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS);
-        }
-        this.server = vertx.createHttpServer(options).connectionHandler(this::accept).requestHandler(this::handle);
-        try {
-            server.listen().await(30, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            closeOwnedVertx();
-            throw new IllegalStateException("HTTP object server did not bind " + b.host + ":" + b.port + " within 30 s", e);
-        } catch (Exception e) {
-            closeOwnedVertx();
-            throw new IllegalStateException("HTTP object server could not bind " + b.host + ":" + b.port + ": " + e.getMessage(), e);
-        }
+  static final String AUTH_SCHEME_HEADER = "WWW-Authenticate";
+
+  /** The base URI of the object's leader, on a 421 answer (see {@link LeaderLookup}). */
+  public static final String LEADER_HEADER = "Anteroom-Leader";
+
+  /** Misdirected Request: this server does not lead the object's shard; the call was not run. */
+  static final int MISDIRECTED = 421;
+
+  private final ObjectTransport transport;
+  private final Predicate<String> knownNamespace;
+  private final LeaderLookup leaderLookup;
+  private final long maxBodyBytes;
+  private final List<SharedSecret> secrets;
+  private final ReplayGuard replayGuard;
+  private final boolean tls;
+  private final long requestReadMillis;
+  private final int maxConnections;
+  private final int maxRememberedNonces;
+  private final AtomicInteger connections = new AtomicInteger();
+  private final Map<HttpConnection, ReadDeadline> deadlines = new ConcurrentHashMap<>();
+  private final Duration closeGracePeriod;
+  private final Vertx vertx;
+  private final boolean ownsVertx;
+  private final HttpServer server;
+  private final String host;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private HttpObjectServer(Builder b) {
+    this.transport = b.transport;
+    this.knownNamespace = b.knownNamespace;
+    this.leaderLookup = b.leaderLookup;
+    this.maxBodyBytes = b.maxBodyBytes;
+    this.closeGracePeriod = b.closeGracePeriod;
+    this.secrets = List.copyOf(b.secrets);
+    this.replayGuard = new ReplayGuard(b.clock, b.replayWindow.toMillis(), b.maxRememberedNonces);
+    this.tls = b.tlsCert != null;
+    this.requestReadMillis = Math.max(1, b.requestReadTimeout.toMillis());
+    this.maxConnections = b.maxConnections;
+    this.maxRememberedNonces = b.maxRememberedNonces;
+    this.host = b.host;
+    this.ownsVertx = b.vertx == null;
+    this.vertx = ownsVertx ? Vertx.vertx() : b.vertx;
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(b.host)
+            .setPort(b.port)
+            .setTcpNoDelay(true)
+            .setHttp2ClearTextEnabled(false) // the protocol is plain HTTP/1.1 with keep-alive
+            .setMaxInitialLineLength(4096)
+            .setMaxHeaderSize(8192)
+            .setIdleTimeout((int) Math.max(1, b.idleTimeout.toMillis()))
+            .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    if (tls) {
+      options
+          .setSsl(true)
+          .setKeyCertOptions(
+              new PemKeyCertOptions()
+                  .setCertPath(b.tlsCert.toString())
+                  .setKeyPath(b.tlsKey.toString()))
+          .setSslHandshakeTimeout(requestReadMillis)
+          .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS);
     }
     this.server =
         vertx
@@ -412,30 +419,90 @@ public final class HttpObjectServer implements AutoCloseable {
                     + " (not exported by this server)");
             return;
           }
+          if (leaderLookup != null && !leads(request, target)) return;
           dispatch(request.response(), target, args);
         });
-        Authentication signed = auth;
-        request.endHandler(done -> {
-            if (request.response().ended()) return;
-            deadline.cancel();      // the call may take as long as the object needs; the idle timeout still applies
-            byte[] args = body.getBytes();
-            if (signed != null) {
-                String problem = signed.verify(secrets, replayGuard, args);
-                if (problem == FULL) {
-                    reject(request, 503, FULL + " (more than " + maxRememberedNonces + "); the call was not run");
-                    return;
-                }
-                if (problem != null) {
-                    unauthorized(request, problem);
-                    return;
-                }
-            }
-            if (!knownNamespace.test(target.namespace())) {
-                reject(request, 404, "unknown namespace " + ObjectPaths.quote(target.namespace()) + " (not exported by this server)");
-                return;
-            }
-            if (leaderLookup != null && !leads(request, target)) return;
-            dispatch(request.response(), target, args);
+  }
+
+  /**
+   * Whether this server runs the call; if not, the request was answered (421, or 503 if the lookup
+   * failed).
+   */
+  private boolean leads(HttpServerRequest request, ObjectPaths.Target target) {
+    LeaderLookup.Leader leader;
+    try {
+      leader = leaderLookup.leaderOf(target.namespace(), target.id());
+    } catch (RuntimeException e) {
+      reject(
+          request,
+          503,
+          "cannot tell which coordinator leads "
+              + target.namespace()
+              + "/"
+              + target.id()
+              + " ("
+              + e
+              + "); the call was not run");
+      return false;
+    }
+    if (leader.self()) return true;
+    leader.uri().ifPresent(uri -> request.response().putHeader(LEADER_HEADER, uri.toString()));
+    reject(
+        request,
+        MISDIRECTED,
+        "this coordinator does not lead the shard of "
+            + target.namespace()
+            + "/"
+            + target.id()
+            + "; "
+            + leader
+                .uri()
+                .map(uri -> "the leader is " + uri)
+                .orElse("no leader is known yet (an election)")
+            + "; the call was not run");
+    return false;
+  }
+
+  private boolean exceedsLimit(String declaredLength) {
+    try {
+      return Long.parseLong(declaredLength.trim()) > maxBodyBytes;
+    } catch (NumberFormatException e) {
+      return false; // the HTTP codec itself rejects malformed lengths
+    }
+  }
+
+  private String tooLarge(String what) {
+    return "request body too large (" + what + "); the limit is " + maxBodyBytes + " bytes";
+  }
+
+  /** Hands the call to a virtual thread; the reply is written back on this request's context. */
+  private void dispatch(HttpServerResponse response, ObjectPaths.Target target, byte[] args) {
+    Context context = vertx.getOrCreateContext();
+    CALLERS.execute(
+        () -> {
+          CompletableFuture<byte[]> reply;
+          try {
+            reply = transport.call(target.namespace(), target.id(), target.method(), args);
+          } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+          }
+          reply.whenComplete(
+              (bytes, failure) ->
+                  context.runOnContext(
+                      v -> {
+                        if (failure == null) {
+                          response
+                              .setStatusCode(200)
+                              .putHeader(HttpHeaders.CONTENT_TYPE, CODEC_CONTENT_TYPE)
+                              .end(Buffer.buffer(bytes));
+                        } else {
+                          Throwable cause = unwrap(failure);
+                          response
+                              .setStatusCode(statusFor(cause))
+                              .putHeader(HttpHeaders.CONTENT_TYPE, TEXT_CONTENT_TYPE)
+                              .end(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+                        }
+                      }));
         });
   }
 
@@ -503,30 +570,26 @@ public final class HttpObjectServer implements AutoCloseable {
           CallSignature.parseDate(date));
     }
 
-    /** Whether this server runs the call; if not, the request was answered (421, or 503 if the lookup failed). */
-    private boolean leads(HttpServerRequest request, ObjectPaths.Target target) {
-        LeaderLookup.Leader leader;
-        try {
-            leader = leaderLookup.leaderOf(target.namespace(), target.id());
-        } catch (RuntimeException e) {
-            reject(request, 503, "cannot tell which coordinator leads " + target.namespace() + "/" + target.id() + " (" + e
-                    + "); the call was not run");
-            return false;
-        }
-        if (leader.self()) return true;
-        leader.uri().ifPresent(uri -> request.response().putHeader(LEADER_HEADER, uri.toString()));
-        reject(request, MISDIRECTED, "this coordinator does not lead the shard of " + target.namespace() + "/" + target.id() + "; "
-                + leader.uri().map(uri -> "the leader is " + uri).orElse("no leader is known yet (an election)")
-                + "; the call was not run");
-        return false;
-    }
-
-    private boolean exceedsLimit(String declaredLength) {
-        try {
-            return Long.parseLong(declaredLength.trim()) > maxBodyBytes;
-        } catch (NumberFormatException e) {
-            return false;   // the HTTP codec itself rejects malformed lengths
-        }
+    /** Why the headers alone refuse the call, or null. */
+    String headerProblem(ReplayGuard guard) {
+      if (keyId == null || date == null || nonce == null || signature == null) {
+        return "the call is not signed (headers "
+            + CallSignature.KEY_ID
+            + ", "
+            + CallSignature.DATE
+            + ", "
+            + CallSignature.NONCE
+            + ", "
+            + CallSignature.SIGNATURE
+            + " are required)";
+      }
+      if (!SharedSecret.validKeyId(keyId) || dateMillis < 0 || !CallSignature.validNonce(nonce)) {
+        return "malformed authentication headers";
+      }
+      if (!guard.fresh(dateMillis)) {
+        return "the call's date is outside the replay window (check the clocks of both hosts)";
+      }
+      return null;
     }
 
     /** Why the MAC or the nonce refuses the call, or null (the nonce is then remembered). */
@@ -564,6 +627,7 @@ public final class HttpObjectServer implements AutoCloseable {
     private long maxBodyBytes = 1 << 20;
     private Duration closeGracePeriod = Duration.ofSeconds(30);
     private Predicate<String> knownNamespace = ns -> false;
+    private LeaderLookup leaderLookup;
     private Vertx vertx;
     private final List<SharedSecret> secrets = new ArrayList<>();
     private Duration replayWindow = Duration.ofSeconds(30);
@@ -611,205 +675,16 @@ public final class HttpObjectServer implements AutoCloseable {
       return this;
     }
 
-    /** Options of an {@link HttpObjectServer}; {@link #start()} binds it. */
-    public static final class Builder {
-        private final ObjectTransport transport;
-        private String host = "127.0.0.1";
-        private int port = 0;
-        private long maxBodyBytes = 1 << 20;
-        private Duration closeGracePeriod = Duration.ofSeconds(30);
-        private Predicate<String> knownNamespace = ns -> false;
-        private LeaderLookup leaderLookup;
-        private Vertx vertx;
-        private final List<SharedSecret> secrets = new ArrayList<>();
-        private Duration replayWindow = Duration.ofSeconds(30);
-        private int maxRememberedNonces = 100_000;
-        private Clock clock = Clock.systemUTC();
-        private Path tlsCert;
-        private Path tlsKey;
-        private Duration idleTimeout = Duration.ofSeconds(60);
-        private Duration requestReadTimeout = Duration.ofSeconds(10);
-        private int maxConnections = 256;
-
-        private Builder(ObjectTransport transport) {
-            this.transport = Objects.requireNonNull(transport, "transport");
-        }
-
-        /**
-         * Requires every call to be signed with one of these secrets (several: during a key
-         * rotation, the old and the new one; transports sign with the one they hold). The normal
-         * mode of a server; without it, {@link #start()} refuses any non-loopback host.
-         */
-        public Builder secret(SharedSecret... secrets) {
-            for (SharedSecret s : secrets) {
-                Objects.requireNonNull(s, "secret");
-                for (SharedSecret known : this.secrets) {
-                    if (known.keyId().equals(s.keyId()) && !known.equals(s)) {
-                        throw new IllegalArgumentException("two different shared secrets with key id \"" + s.keyId() + '"');
-                    }
-                }
-                this.secrets.add(s);
-            }
-            return this;
-        }
-
-        /**
-         * How far a signed call's date may be from this server's clock, either way (default 30 s);
-         * nonces are remembered for as long. Must cover the clock skew between hosts.
-         */
-        public Builder replayWindow(Duration window) {
-            if (window.isNegative() || window.isZero() || window.compareTo(Duration.ofMinutes(10)) > 0) {
-                throw new IllegalArgumentException("replayWindow must be positive and at most 10 minutes, got " + window);
-            }
-            this.replayWindow = window;
-            return this;
-        }
-
-        /**
-         * Most nonces remembered at once (default 100,000, about 15 MiB): above it, calls get 503
-         * until older nonces expire. Allows about {@code max / (2 × window)} calls per second.
-         */
-        public Builder maxRememberedNonces(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxRememberedNonces must be at least 1, got " + max);
-            }
-            this.maxRememberedNonces = max;
-            return this;
-        }
-
-        /** The clock that judges signed dates (tests); default the system clock. */
-        Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** Serves HTTPS with this PEM certificate (chain) and PEM private key (PKCS#8 or PKCS#1). */
-        public Builder tls(Path certificatePem, Path privateKeyPem) {
-            Objects.requireNonNull(certificatePem, "certificatePem");
-            Objects.requireNonNull(privateKeyPem, "privateKeyPem");
-            for (Path p : List.of(certificatePem, privateKeyPem)) {
-                if (!Files.isReadable(p)) {
-                    throw new IllegalArgumentException("TLS file " + p.toAbsolutePath() + " does not exist or is not readable");
-                }
-            }
-            this.tlsCert = certificatePem;
-            this.tlsKey = privateKeyPem;
-            return this;
-        }
-
-        /** A connection without any traffic for this long is closed (default 60 s; longer than any call should take). */
-        public Builder idleTimeout(Duration idleTimeout) {
-            if (idleTimeout.isNegative() || idleTimeout.isZero()) {
-                throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
-            }
-            this.idleTimeout = idleTimeout;
-            return this;
-        }
-
-        /**
-         * Deadline for a request's head (from the connection's opening or the previous response)
-         * and then for its body (from the head); default 10 s. Idle keep-alive connections are
-         * closed after it too (transports close theirs after 5 s idle, before the server does).
-         */
-        public Builder requestReadTimeout(Duration timeout) {
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("requestReadTimeout must be positive, got " + timeout);
-            }
-            this.requestReadTimeout = timeout;
-            return this;
-        }
-
-        /** Most connections open at once (default 256); further ones are closed at once. */
-        public Builder maxConnections(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxConnections must be at least 1, got " + max);
-            }
-            this.maxConnections = max;
-            return this;
-        }
-
-        /**
-         * The namespaces callable through this server; calls to any other get 404 without
-         * reaching the transport. Default: none. Replaces an earlier {@link #namespaces} filter.
-         */
-        public Builder export(String... namespaces) {
-            Set<String> exported = new LinkedHashSet<>(List.of(namespaces));
-            this.knownNamespace = exported::contains;
-            return this;
-        }
-
-        /** Interface to bind; default {@code 127.0.0.1} (only local clients). */
-        public Builder host(String host) {
-            this.host = Objects.requireNonNull(host, "host");
-            return this;
-        }
-
-        /** Port to bind, 0 for any free port (default); see {@link HttpObjectServer#actualPort()}. */
-        public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be between 0 and 65535, got " + port);
-            }
-            this.port = port;
-            return this;
-        }
-
-        /** Largest accepted request body (encoded arguments); larger ones get 413. Default 1 MiB. */
-        public Builder maxBodyBytes(long maxBodyBytes) {
-            if (maxBodyBytes < 1) {
-                throw new IllegalArgumentException("maxBodyBytes must be at least 1, got " + maxBodyBytes);
-            }
-            this.maxBodyBytes = maxBodyBytes;
-            return this;
-        }
-
-        /**
-         * Which namespaces are callable, as a predicate (e.g. {@code runtime::hasNamespace} to
-         * export every namespace of a runtime that holds only remotely callable objects); calls
-         * to others get 404 without reaching the transport. Default: none. Prefer {@link #export}.
-         */
-        public Builder namespaces(Predicate<String> knownNamespace) {
-            this.knownNamespace = Objects.requireNonNull(knownNamespace, "knownNamespace");
-            return this;
-        }
-
-        /**
-         * In a cluster: runs only calls to objects this server leads ({@link LeaderLookup}); the
-         * others are answered 421 with the leader's URI, before they reach the transport. Default:
-         * none (every call runs here).
-         */
-        public Builder leaderLookup(LeaderLookup lookup) {
-            this.leaderLookup = Objects.requireNonNull(lookup, "lookup");
-            return this;
-        }
-
-        /** How long {@link HttpObjectServer#close()} waits for calls in flight. Default 30 s. */
-        public Builder closeGracePeriod(Duration closeGracePeriod) {
-            if (closeGracePeriod.isNegative()) {
-                throw new IllegalArgumentException("closeGracePeriod must not be negative, got " + closeGracePeriod);
-            }
-            this.closeGracePeriod = closeGracePeriod;
-            return this;
-        }
-
-        /** Runs on this Vert.x instance (not closed by the server); default: a private one. */
-        public Builder vertx(Vertx vertx) {
-            this.vertx = Objects.requireNonNull(vertx, "vertx");
-            return this;
-        }
-
-        /**
-         * Binds the server; throws {@link IllegalStateException} if the port cannot be bound, and
-         * {@link IllegalArgumentException} if the host is not a loopback address and no
-         * {@link #secret} was given.
-         */
-        public HttpObjectServer start() {
-            if (secrets.isEmpty() && !isLoopback(host)) {
-                throw new IllegalArgumentException("refusing to serve objects on " + host + " without a shared secret: "
-                        + "anyone who can reach the port could call them. Configure a secret (e.g. coordinator.secret), "
-                        + "or listen on a loopback address such as 127.0.0.1");
-            }
-            return new HttpObjectServer(this);
-        }
+    /**
+     * Most nonces remembered at once (default 100,000, about 15 MiB): above it, calls get 503 until
+     * older nonces expire. Allows about {@code max / (2 × window)} calls per second.
+     */
+    public Builder maxRememberedNonces(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxRememberedNonces must be at least 1, got " + max);
+      }
+      this.maxRememberedNonces = max;
+      return this;
     }
 
     /** The clock that judges signed dates (tests); default the system clock. */
@@ -908,6 +783,16 @@ public final class HttpObjectServer implements AutoCloseable {
      */
     public Builder namespaces(Predicate<String> knownNamespace) {
       this.knownNamespace = Objects.requireNonNull(knownNamespace, "knownNamespace");
+      return this;
+    }
+
+    /**
+     * In a cluster: runs only calls to objects this server leads ({@link LeaderLookup}); the others
+     * are answered 421 with the leader's URI, before they reach the transport. Default: none (every
+     * call runs here).
+     */
+    public Builder leaderLookup(LeaderLookup lookup) {
+      this.leaderLookup = Objects.requireNonNull(lookup, "lookup");
       return this;
     }
 

@@ -242,6 +242,11 @@ public final class HttpObjectTransport implements ObjectTransport {
                             int status = response.statusCode();
                             if (status == 200) {
                               result.complete(body.getBytes());
+                            } else if (status == HttpObjectServer.MISDIRECTED) {
+                              result.completeExceptionally(
+                                  misdirected(
+                                      response.getHeader(HttpObjectServer.LEADER_HEADER),
+                                      body.toString()));
                             } else {
                               result.completeExceptionally(httpError(status, body.toString()));
                             }
@@ -274,7 +279,7 @@ public final class HttpObjectTransport implements ObjectTransport {
           failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
       if (!sent || failure instanceof ConnectException) {
         result.completeExceptionally(
-            new ObjectTransportException(
+            new CallNotSentException(
                 "could not connect to "
                     + base
                     + " for "
@@ -297,6 +302,19 @@ public final class HttpObjectTransport implements ObjectTransport {
       }
     }
 
+    private ObjectTransportException misdirected(String leaderHeader, String body) {
+      URI leader = null;
+      if (leaderHeader != null) {
+        try {
+          leader = URI.create(leaderHeader.strip());
+        } catch (IllegalArgumentException malformed) {
+          leader = null; // treated as "leader unknown"
+        }
+      }
+      return new MisdirectedCallException(
+          "HTTP 421 from " + url + ": " + body.strip() + " (not retried)", leader);
+    }
+
     private ObjectTransportException httpError(int status, String body) {
       String message = body.strip();
       String consequence =
@@ -305,6 +323,28 @@ public final class HttpObjectTransport implements ObjectTransport {
               : "the call was not run; not retried";
       return new ObjectTransportException(
           "HTTP " + status + " from " + url + ": " + message + " (" + consequence + ")");
+    }
+  }
+
+  /** The call certainly did not reach the server (no connection). */
+  static final class CallNotSentException extends ObjectTransportException {
+    CallNotSentException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** The server does not lead the object's shard and did not run the call (HTTP 421). */
+  static final class MisdirectedCallException extends ObjectTransportException {
+    private final transient URI leader;
+
+    MisdirectedCallException(String message, URI leader) {
+      super(message);
+      this.leader = leader;
+    }
+
+    /** The leader the server named, if any. */
+    java.util.Optional<URI> leader() {
+      return java.util.Optional.ofNullable(leader);
     }
   }
 
@@ -383,132 +423,23 @@ public final class HttpObjectTransport implements ObjectTransport {
      * PEM files (a private CA, or the server's self-signed certificate itself) instead of the JVM's
      * default trust store. The host name is always verified.
      */
-    private final class Exchange {
-        private final String url;
-        private final String path;
-        private final byte[] args;
-        private final String bodyHash;
-        private final CompletableFuture<byte[]> result;
-        private volatile boolean sent;
-        private volatile HttpClientRequest request;
-
-        Exchange(String url, String path, byte[] args, String bodyHash, CompletableFuture<byte[]> result) {
-            this.url = url;
-            this.path = path;
-            this.args = args;
-            this.bodyHash = bodyHash;
-            this.result = result;
-        }
-
-        void start() {
-            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), t -> onTimeout());
-            result.whenComplete((r, e) -> vertx.cancelTimer(timer));
-            RequestOptions options = new RequestOptions()
-                    .setMethod(HttpMethod.POST).setHost(host).setPort(port).setURI(path)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, HttpObjectServer.CODEC_CONTENT_TYPE);
-            client.request(options)
-                    .compose(req -> {
-                        request = req;
-                        if (result.isDone()) {              // timed out while waiting for a connection
-                            req.reset();
-                            return io.vertx.core.Future.failedFuture("timed out before sending");
-                        }
-                        if (secret != null) {
-                            // signed as late as possible: the date must not age while waiting for a connection
-                            CallSignature.Headers h = CallSignature.sign(secret, "POST", path, bodyHash, clock.millis());
-                            req.putHeader(CallSignature.KEY_ID, h.keyId()).putHeader(CallSignature.DATE, h.date())
-                                    .putHeader(CallSignature.NONCE, h.nonce()).putHeader(CallSignature.SIGNATURE, h.signature());
-                        }
-                        sent = true;
-                        return req.send(Buffer.buffer(args));
-                    })
-                    .compose(response -> response.body().map(body -> {
-                        int status = response.statusCode();
-                        if (status == 200) {
-                            result.complete(body.getBytes());
-                        } else if (status == HttpObjectServer.MISDIRECTED) {
-                            result.completeExceptionally(misdirected(response.getHeader(HttpObjectServer.LEADER_HEADER), body.toString()));
-                        } else {
-                            result.completeExceptionally(httpError(status, body.toString()));
-                        }
-                        return null;
-                    }))
-                    .onFailure(this::onFailure);
-        }
-
-        private void onTimeout() {
-            boolean mayHaveRun = sent;
-            if (result.completeExceptionally(new ObjectTransportException("no reply within " + format(timeout) + " from " + url
-                    + (mayHaveRun ? ": the call may or may not have run; not retried"
-                                  : ": no connection became available, the call was not sent; not retried")))) {
-                HttpClientRequest req = request;
-                if (req != null) {
-                    req.reset();    // close the connection: a late reply must not reach another call
-                }
-            }
-        }
-
-        private void onFailure(Throwable failure) {
-            if (result.isDone()) return;
-            String why = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-            if (!sent || failure instanceof ConnectException) {
-                result.completeExceptionally(new CallNotSentException("could not connect to " + base + " for " + url
-                        + " (" + why + "): the call was not sent; not retried", failure));
-            } else {
-                result.completeExceptionally(new ObjectTransportException("connection to " + base + " failed before the reply of "
-                        + url + " (" + why + "): the call may or may not have run; not retried", failure));
-            }
-        }
-
-        private ObjectTransportException misdirected(String leaderHeader, String body) {
-            URI leader = null;
-            if (leaderHeader != null) {
-                try {
-                    leader = URI.create(leaderHeader.strip());
-                } catch (IllegalArgumentException malformed) {
-                    leader = null;    // treated as "leader unknown"
-                }
-            }
-            return new MisdirectedCallException("HTTP 421 from " + url + ": " + body.strip() + " (not retried)", leader);
-        }
-
-        private ObjectTransportException httpError(int status, String body) {
-            String message = body.strip();
-            String consequence = status == 500
-                    ? "the call may or may not have run; not retried"
-                    : "the call was not run; not retried";
-            return new ObjectTransportException("HTTP " + status + " from " + url + ": " + message + " (" + consequence + ")");
+    public Builder trust(Path... pemCertificates) {
+      for (Path p : pemCertificates) {
+        if (!Files.isReadable(p)) {
+          throw new IllegalArgumentException(
+              "trusted certificate file "
+                  + p.toAbsolutePath()
+                  + " does not exist or is not readable");
         }
         trust.add(p);
       }
       return this;
     }
 
-    /** The call certainly did not reach the server (no connection). */
-    static final class CallNotSentException extends ObjectTransportException {
-        CallNotSentException(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
-    /** The server does not lead the object's shard and did not run the call (HTTP 421). */
-    static final class MisdirectedCallException extends ObjectTransportException {
-        private final transient URI leader;
-
-        MisdirectedCallException(String message, URI leader) {
-            super(message);
-            this.leader = leader;
-        }
-
-        /** The leader the server named, if any. */
-        java.util.Optional<URI> leader() {
-            return java.util.Optional.ofNullable(leader);
-        }
-    }
-
-    static String format(Duration d) {
-        long ms = d.toMillis();
-        return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+    /** The clock that dates signatures (tests); default the system clock. */
+    Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
     }
 
     public HttpObjectTransport build() {

@@ -7,11 +7,11 @@ import java.util.Optional;
 
 /**
  * Which server may run calls to an object, for a cluster of coordinators where each object's shard
- * has one leader. {@link HttpObjectServer.Builder#leaderLookup} consults it for every
- * authenticated call, after the namespace check and before the call reaches the transport: a call
- * to an object this server does not lead is answered {@code 421 Misdirected Request}, with the
- * leader's base URI in the {@value HttpObjectServer#LEADER_HEADER} header when known, and is
- * <em>not run</em>. {@link RoutingObjectTransport} follows such answers.
+ * has one leader. {@link HttpObjectServer.Builder#leaderLookup} consults it for every authenticated
+ * call, after the namespace check and before the call reaches the transport: a call to an object
+ * this server does not lead is answered {@code 421 Misdirected Request}, with the leader's base URI
+ * in the {@value HttpObjectServer#LEADER_HEADER} header when known, and is <em>not run</em>. {@link
+ * RoutingObjectTransport} follows such answers.
  *
  * <p>Called on a Vert.x event loop: it must answer from memory, without blocking.
  *

@@ -21,26 +21,27 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An {@link ObjectTransport} over every coordinator of a cluster: each call goes to the
- * coordinator that leads the object's shard, found by following the servers' answers.
+ * An {@link ObjectTransport} over every coordinator of a cluster: each call goes to the coordinator
+ * that leads the object's shard, found by following the servers' answers.
  *
  * <p>Invariants:
+ *
  * <ul>
  *   <li>A call is sent again, to another coordinator, only when it certainly did not run: the
  *       connection could not be made ({@code connection refused}: nothing was sent), or the server
  *       answered {@code 421 Misdirected Request} (it does not lead the object's shard and did not
  *       run the call; see {@link LeaderLookup}). Any other failure after the request may have left
- *       (a timeout, a connection lost before the reply, an HTTP 500) fails the call with an
- *       {@link ObjectTransportException} saying it may or may not have run, and it is never sent
- *       again: so no call is ever applied twice by this transport.</li>
+ *       (a timeout, a connection lost before the reply, an HTTP 500) fails the call with an {@link
+ *       ObjectTransportException} saying it may or may not have run, and it is never sent again: so
+ *       no call is ever applied twice by this transport.
  *   <li>A 421 that names a leader sends the call there next, but only if the leader is one of the
  *       configured coordinators: a server cannot redirect signed calls to an address the caller did
  *       not choose. Without a usable leader the next coordinator is tried, after a short back-off
- *       (10 ms doubling to 500 ms) once every coordinator was tried, e.g. during an election.</li>
+ *       (10 ms doubling to 500 ms) once every coordinator was tried, e.g. during an election.
  *   <li>Retries stop once the call's {@link Builder#timeout} has passed since the call: it then
- *       fails saying it was not run. Each attempt ends within that timeout too.</li>
+ *       fails saying it was not run. Each attempt ends within that timeout too.
  *   <li>The last leader that ran a call to an object is remembered (for at most 100,000 objects),
- *       so later calls to it go there directly.</li>
+ *       so later calls to it go there directly.
  * </ul>
  *
  * <pre>{@code
@@ -60,6 +61,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
 
   /** Coordinators by their normalized base ({@code scheme://host:port}), in configured order. */
   private final Map<String, HttpObjectTransport> transports = new LinkedHashMap<>();
+
   private final List<String> order;
   private final Map<String, String> leaders = new ConcurrentHashMap<>();
   private final Duration timeout;
@@ -102,7 +104,8 @@ public final class RoutingObjectTransport implements ObjectTransport {
   }
 
   @Override
-  public CompletableFuture<byte[]> call(String namespace, ObjectId id, String method, byte[] encodedArgs) {
+  public CompletableFuture<byte[]> call(
+      String namespace, ObjectId id, String method, byte[] encodedArgs) {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(id, "id");
     Attempts attempts = new Attempts(namespace, id, method, encodedArgs);
@@ -139,28 +142,34 @@ public final class RoutingObjectTransport implements ObjectTransport {
       } catch (RuntimeException e) {
         reply = CompletableFuture.failedFuture(e);
       }
-      reply.whenComplete((bytes, failure) -> {
-        if (failure == null) {
-          if (leaders.size() >= MAX_REMEMBERED) leaders.clear();
-          leaders.put(object, target);
-          result.complete(bytes);
-        } else {
-          retryOrFail(target, unwrap(failure));
-        }
-      });
+      reply.whenComplete(
+          (bytes, failure) -> {
+            if (failure == null) {
+              if (leaders.size() >= MAX_REMEMBERED) leaders.clear();
+              leaders.put(object, target);
+              result.complete(bytes);
+            } else {
+              retryOrFail(target, unwrap(failure));
+            }
+          });
     }
 
     private void retryOrFail(String target, Throwable failure) {
       String next;
       if (failure instanceof HttpObjectTransport.MisdirectedCallException misdirected) {
         leaders.remove(object, target);
-        next = misdirected.leader().map(RoutingObjectTransport::normalize)
-            .filter(transports::containsKey).filter(l -> !l.equals(target)).orElse(null);
+        next =
+            misdirected
+                .leader()
+                .map(RoutingObjectTransport::normalize)
+                .filter(transports::containsKey)
+                .filter(l -> !l.equals(target))
+                .orElse(null);
       } else if (failure instanceof HttpObjectTransport.CallNotSentException) {
         leaders.remove(object, target);
         next = null;
       } else {
-        result.completeExceptionally(failure);    // may have run: never sent again
+        result.completeExceptionally(failure); // may have run: never sent again
         return;
       }
       boolean roundDone = false;
@@ -171,28 +180,43 @@ public final class RoutingObjectTransport implements ObjectTransport {
       long delay = roundDone ? backoffMillis : 0;
       if (roundDone) backoffMillis = Math.min(backoffMillis * 2, MAX_BACKOFF_MILLIS);
       if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay) > deadlineNanos) {
-        result.completeExceptionally(new ObjectTransportException("no coordinator ran the call to " + object + "/"
-            + method + " within " + HttpObjectTransport.format(timeout) + " (" + tried.size() + " attempts; last: "
-            + failure.getMessage() + "); the call was not run", failure));
+        result.completeExceptionally(
+            new ObjectTransportException(
+                "no coordinator ran the call to "
+                    + object
+                    + "/"
+                    + method
+                    + " within "
+                    + HttpObjectTransport.format(timeout)
+                    + " ("
+                    + tried.size()
+                    + " attempts; last: "
+                    + failure.getMessage()
+                    + "); the call was not run",
+                failure));
         return;
       }
       String chosen = next;
       if (delay == 0) {
         send(chosen);
       } else {
-        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, RETRIES).execute(() -> send(chosen));
+        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, RETRIES)
+            .execute(() -> send(chosen));
       }
     }
   }
 
   private static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;
   }
 
-  /** Closes every coordinator's connections (and the private Vert.x instance). Calls in flight fail. */
+  /**
+   * Closes every coordinator's connections (and the private Vert.x instance). Calls in flight fail.
+   */
   @Override
   public void close() {
     RuntimeException failure = null;
@@ -208,7 +232,8 @@ public final class RoutingObjectTransport implements ObjectTransport {
       try {
         vertx.close().await(10, TimeUnit.SECONDS);
       } catch (Exception e) {
-        if (failure == null) failure = new IllegalStateException("closing Vert.x failed: " + e.getMessage(), e);
+        if (failure == null)
+          failure = new IllegalStateException("closing Vert.x failed: " + e.getMessage(), e);
       }
     }
     if (failure != null) throw failure;
@@ -264,7 +289,9 @@ public final class RoutingObjectTransport implements ObjectTransport {
       return this;
     }
 
-    /** @throws IllegalArgumentException if a URI is malformed or listed twice */
+    /**
+     * @throws IllegalArgumentException if a URI is malformed or listed twice
+     */
     public RoutingObjectTransport build() {
       return new RoutingObjectTransport(this);
     }

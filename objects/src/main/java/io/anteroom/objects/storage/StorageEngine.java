@@ -16,14 +16,15 @@ import java.util.function.Consumer;
  *
  * <p>Fencing (replicated engines). An engine whose authority can end while the runtime runs (a Raft
  * leader that is deposed) uses two hooks, both no-ops for a local engine:
+ *
  * <ul>
  *   <li>{@link #fenceWith}: the runtime hands the engine its {@code Runtime.resetAll} once, at
- *       start; the engine calls it as soon as it knows that what the runtime holds in memory
- *       (live instances, their caches, unconfirmed outputs) may no longer be current.</li>
+ *       start; the engine calls it as soon as it knows that what the runtime holds in memory (live
+ *       instances, their caches, unconfirmed outputs) may no longer be current.
  *   <li>{@link #confirmReads}: the runtime asks it after each event's reads, before releasing the
  *       reply; the reply is released only if it completes normally. It must complete only once
  *       every read served before the call (from the engine or from a runtime's cache of it) is
- *       known to be current, i.e. no other writer could have committed since.</li>
+ *       known to be current, i.e. no other writer could have committed since.
  * </ul>
  *
  * <p>Objects are named by a string key ({@code namespace + "/" + id}); keys within an object are
@@ -56,33 +57,33 @@ public interface StorageEngine extends AutoCloseable {
    */
   void commit(List<Batch> batches);
 
-    /**
-     * Called once by the runtime that drives this engine, before any other call, with a callback
-     * that resets every live instance of that runtime ({@code Runtime.resetAll}). An engine calls
-     * it (from any thread, as often as needed) when it loses the right to serve, e.g. a replicated
-     * engine on a leadership change. The default ignores it: a local engine is never deposed.
-     */
-    default void fenceWith(Consumer<String> resetAll) {}
+  /**
+   * Called once by the runtime that drives this engine, before any other call, with a callback that
+   * resets every live instance of that runtime ({@code Runtime.resetAll}). An engine calls it (from
+   * any thread, as often as needed) when it loses the right to serve, e.g. a replicated engine on a
+   * leadership change. The default ignores it: a local engine is never deposed.
+   */
+  default void fenceWith(Consumer<String> resetAll) {}
 
-    /**
-     * Completes normally once every read this engine served before this call, and every value
-     * derived from them, is known to be current; exceptionally if that cannot be shown (the
-     * runtime then fails the reply with {@code ObjectResetException} and resets its instances).
-     * Called concurrently from any thread, after an event's reads and before its reply leaves.
-     * The default, for an engine that is the only copy, is an already completed future.
-     */
-    default CompletionStage<Void> confirmReads() {
-        return CONFIRMED;
-    }
+  /**
+   * Completes normally once every read this engine served before this call, and every value derived
+   * from them, is known to be current; exceptionally if that cannot be shown (the runtime then
+   * fails the reply with {@code ObjectResetException} and resets its instances). Called
+   * concurrently from any thread, after an event's reads and before its reply leaves. The default,
+   * for an engine that is the only copy, is an already completed future.
+   */
+  default CompletionStage<Void> confirmReads() {
+    return CONFIRMED;
+  }
 
-    /**
-     * The answer of {@link #confirmReads} of an engine that needs no check: already completed (and
-     * immutable); the runtime then releases replies without any extra step.
-     */
-    CompletionStage<Void> CONFIRMED = CompletableFuture.completedStage(null);
+  /**
+   * The answer of {@link #confirmReads} of an engine that needs no check: already completed (and
+   * immutable); the runtime then releases replies without any extra step.
+   */
+  CompletionStage<Void> CONFIRMED = CompletableFuture.completedStage(null);
 
-    @Override
-    void close();
+  @Override
+  void close();
 
   /**
    * The writes of one object between two flushes. Applied in this order: {@code deleteAll} (every

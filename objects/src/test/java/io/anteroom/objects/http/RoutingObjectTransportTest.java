@@ -37,15 +37,22 @@ class RoutingObjectTransportTest {
   }
 
   private HttpObjectServer serve(FakeTransport transport, LeaderLookup lookup) {
-    HttpObjectServer server = HttpObjectServer.builder(transport).export("fake").secret(SECRET)
-        .leaderLookup(lookup).start();
+    HttpObjectServer server =
+        HttpObjectServer.builder(transport)
+            .export("fake")
+            .secret(SECRET)
+            .leaderLookup(lookup)
+            .start();
     toClose.add(server);
     return server;
   }
 
   private RoutingObjectTransport route(Duration timeout, URI... coordinators) {
-    RoutingObjectTransport t = RoutingObjectTransport.builder(List.of(coordinators)).secret(SECRET)
-        .timeout(timeout).build();
+    RoutingObjectTransport t =
+        RoutingObjectTransport.builder(List.of(coordinators))
+            .secret(SECRET)
+            .timeout(timeout)
+            .build();
     toClose.add(t);
     return t;
   }
@@ -72,8 +79,10 @@ class RoutingObjectTransportTest {
 
     Throwable failure = failureOf(direct.call("fake", ID, "next", new byte[0]));
 
-    assertThat(failure).isInstanceOf(HttpObjectTransport.MisdirectedCallException.class)
-        .hasMessageContaining("HTTP 421").hasMessageContaining("the leader is " + leader)
+    assertThat(failure)
+        .isInstanceOf(HttpObjectTransport.MisdirectedCallException.class)
+        .hasMessageContaining("HTTP 421")
+        .hasMessageContaining("the leader is " + leader)
         .hasMessageContaining("not run");
     assertThat(((HttpObjectTransport.MisdirectedCallException) failure).leader()).contains(leader);
     assertThat(followerSide.delivered("next")).isZero();
@@ -82,7 +91,8 @@ class RoutingObjectTransportTest {
   @Test
   void aCallSentToAFollowerIsRedirectedToTheLeaderAndRunsThereOnce() {
     HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
-    HttpObjectServer follower = serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(leader.uri()));
+    HttpObjectServer follower =
+        serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(leader.uri()));
     RoutingObjectTransport routing = route(Duration.ofSeconds(10), follower.uri(), leader.uri());
 
     assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
@@ -106,20 +116,26 @@ class RoutingObjectTransportTest {
   void aCallWhoseServerDiesAfterReceivingItIsNotRetriedAndSaysItMayHaveRun() throws Exception {
     HttpObjectServer other = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
     try (ServerSocket dying = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Thread.ofVirtual().start(() -> {
-        try (Socket s = dying.accept(); InputStream in = s.getInputStream()) {
-          in.read(new byte[1024]);    // the request arrived: the server "crashes" before replying
-        } catch (IOException ignored) {
-          // the test fails on the caller's side if this server misbehaves
-        }
-      });
+      Thread.ofVirtual()
+          .start(
+              () -> {
+                try (Socket s = dying.accept();
+                    InputStream in = s.getInputStream()) {
+                  in.read(
+                      new byte[1024]); // the request arrived: the server "crashes" before replying
+                } catch (IOException ignored) {
+                  // the test fails on the caller's side if this server misbehaves
+                }
+              });
       URI dyingUri = URI.create("http://127.0.0.1:" + dying.getLocalPort());
       RoutingObjectTransport routing = route(Duration.ofSeconds(10), dyingUri, other.uri());
 
       Throwable failure = failureOf(routing.call("fake", ID, "next", new byte[0]));
 
-      assertThat(failure).isInstanceOf(ObjectTransportException.class)
-          .hasMessageContaining("may or may not have run").hasMessageContaining("not retried");
+      assertThat(failure)
+          .isInstanceOf(ObjectTransportException.class)
+          .hasMessageContaining("may or may not have run")
+          .hasMessageContaining("not retried");
       assertThat(leaderSide.delivered("next")).as("never sent to another coordinator").isZero();
     }
   }
@@ -132,7 +148,8 @@ class RoutingObjectTransportTest {
 
     Throwable failure = failureOf(routing.call("fake", ID, "hang", new byte[0]));
 
-    assertThat(failure).isInstanceOf(ObjectTransportException.class)
+    assertThat(failure)
+        .isInstanceOf(ObjectTransportException.class)
         .hasMessageContaining("may or may not have run");
     assertThat(leaderSide.delivered("hang")).isEqualTo(1);
     assertThat(followerSide.delivered("hang")).isZero();
@@ -143,7 +160,8 @@ class RoutingObjectTransportTest {
     FakeTransport elsewhere = new FakeTransport();
     HttpObjectServer stranger = serve(elsewhere, (ns, id) -> LeaderLookup.Leader.SELF);
     HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
-    HttpObjectServer lying = serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(stranger.uri()));
+    HttpObjectServer lying =
+        serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(stranger.uri()));
     RoutingObjectTransport routing = route(Duration.ofSeconds(10), lying.uri(), leader.uri());
 
     assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
@@ -158,16 +176,22 @@ class RoutingObjectTransportTest {
 
     Throwable failure = failureOf(routing.call("fake", ID, "next", new byte[0]));
 
-    assertThat(failure).isInstanceOf(ObjectTransportException.class)
-        .hasMessageContaining("no coordinator ran the call").hasMessageContaining("was not run");
+    assertThat(failure)
+        .isInstanceOf(ObjectTransportException.class)
+        .hasMessageContaining("no coordinator ran the call")
+        .hasMessageContaining("was not run");
     assertThat(followerSide.delivered("next")).isZero();
   }
 
   @Test
   void aCoordinatorListedTwiceIsRefused() {
     URI uri = URI.create("http://127.0.0.1:8081");
-    assertThatThrownBy(() -> RoutingObjectTransport.builder(List.of(uri, URI.create("HTTP://127.0.0.1:8081"))).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("listed twice");
+    assertThatThrownBy(
+            () ->
+                RoutingObjectTransport.builder(List.of(uri, URI.create("HTTP://127.0.0.1:8081")))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("listed twice");
   }
 
   private static int freePort() throws IOException {
