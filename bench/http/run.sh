@@ -462,7 +462,7 @@ requeue_rps=$(rps anteroom-queue-returning)
     echo "| $label | $(rps "$label") | $(lat "$label" p50_us) | $(lat "$label" p99_us) | ${t#*:} | $(bad "$label") |"
   done
   echo
-  echo "| target (issue 4) | measured | goal | |"
+  echo "| target | measured | goal | |"
   echo "|---|---:|---:|---|"
   echo "| admitted path / nginx proxy, req/s | $ratio | ≥ 0.9 | $(verdict "$ratio" 0.9 '>=') |"
   echo "| added p50 latency vs nginx proxy, c$LATENCY_CONNECTIONS | $added µs | ≤ 150 µs | $(verdict "$added" 150 '<=') |"

@@ -13,17 +13,19 @@ import com.tngtech.archunit.lang.ArchRule;
 import io.anteroom.room.violation.CoreClassThatImportsObjects;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * The boundaries of the architecture (docs/architecture.md), checked over the main classes of every
  * module: the room core is pure, modules depend only downward, and no package cycle lets a lower
  * package reach a higher one.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LayeringTest {
-  private static JavaClasses production;
+  private JavaClasses production;
 
   @BeforeAll
-  static void importMainClasses() {
+  void importMainClasses() {
     production =
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -18,18 +18,20 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tarball an operator installs: unpacked into an empty folder (no source tree, no Maven), its
  * {@code bin/anteroom} answers {@code --help} and runs the sample configuration.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributionIT {
-  @TempDir static Path install;
-  static Path home;
+  @TempDir Path install;
+  Path home;
 
   @BeforeAll
-  static void unpack() throws Exception {
+  void unpack() throws Exception {
     Path tarball = Path.of(System.getProperty("dist.tarball"));
     assertThat(tarball).isRegularFile();
     Process tar =
@@ -116,7 +118,7 @@ class DistributionIT {
     assertThat(p.exitValue()).as(Files.readString(log)).isIn(0, 143);
   }
 
-  private static Process start(List<String> args) throws IOException {
+  private Process start(List<String> args) throws IOException {
     var cmd = new java.util.ArrayList<String>();
     cmd.add(home.resolve("bin/anteroom").toString());
     cmd.addAll(args);
