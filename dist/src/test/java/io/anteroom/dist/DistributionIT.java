@@ -27,11 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributionIT {
-  @TempDir Path install;
-  Path home;
+  private Path install;
+  private Path home;
 
   @BeforeAll
-  void unpack() throws Exception {
+  void unpack(@TempDir Path dir) throws Exception {
+    install = dir;
     Path tarball = Path.of(System.getProperty("dist.tarball"));
     assertThat(tarball).isRegularFile();
     Process tar =
