@@ -1,24 +1,28 @@
 package io.anteroom.gateway.admin;
 
 import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.config.SecretFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admin API's bearer token: {@code admin.token} when configured, otherwise the content of
- * {@code dataDir/admin-token}, generated (32 random bytes, hex, mode 0600) on first start. Either
- * way at least {@value #MIN_LENGTH} characters.
+ * {@code dataDir/admin-token}, generated (32 random bytes, hex, mode 0600, written whole or not at
+ * all) on first start; a warning at start when others than its owner may read it. Either way at
+ * least {@value #MIN_LENGTH} characters.
  */
 public final class AdminToken {
 
   public static final String FILE = "admin-token";
+
+  private static final Logger LOG = LoggerFactory.getLogger(AdminToken.class);
 
   /** Shorter tokens can be guessed over the network; generated ones have 64 hex digits. */
   public static final int MIN_LENGTH = 16;
@@ -35,16 +39,9 @@ public final class AdminToken {
       if (!Files.exists(file)) {
         byte[] random = new byte[32];
         new SecureRandom().nextBytes(random);
-        try {
-          Files.createFile(
-              file,
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-          Files.writeString(
-              file, HexFormat.of().formatHex(random) + "\n", StandardCharsets.US_ASCII);
-        } catch (FileAlreadyExistsException e) {
-          // created concurrently by another process: read theirs below
-        }
+        SecretFile.createIfAbsent(file, HexFormat.of().formatHex(random) + "\n");
       }
+      SecretFile.exposure(file).ifPresent(LOG::warn);
       String token = Files.readString(file, StandardCharsets.US_ASCII).strip();
       if (token.isEmpty()) {
         throw new IllegalArgumentException(file + " is empty; delete it to generate a new token");

@@ -1,28 +1,30 @@
 package io.anteroom.gateway.ticket;
 
 import io.anteroom.gateway.config.GatewayConfig.TicketKey;
+import io.anteroom.gateway.config.SecretFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where ticket keys come from: the config's {@code ticketKeys} when set, otherwise the file {@code
  * dataDir/ticket-keys} (one {@code id base64key} per line, first line seals), generated with one
- * random 256-bit key and 0600 permissions on first start. Several gateways of one deployment must
- * share the same keys (configure them, or copy the file).
+ * random 256-bit key and 0600 permissions on first start (whole or not at all; a warning at start
+ * when others than its owner may read it). Several gateways of one deployment must share the same
+ * keys (configure them, or copy the file).
  */
 public final class TicketKeys {
 
   static final String FILE = "ticket-keys";
+  private static final Logger LOG = LoggerFactory.getLogger(TicketKeys.class);
 
   private TicketKeys() {}
 
@@ -35,6 +37,7 @@ public final class TicketKeys {
       if (!Files.exists(file)) {
         generate(file);
       }
+      SecretFile.exposure(file).ifPresent(LOG::warn);
       return read(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read or create the ticket key file " + file, e);
@@ -60,21 +63,14 @@ public final class TicketKeys {
     }
   }
 
-  /** Creates the secret file with owner-only permissions from the start (no window at 0644). */
+  /**
+   * Creates the key file, whole or not at all, with owner-only permissions (a file another process
+   * created first is kept).
+   */
   static void generate(Path file) throws IOException {
-    Files.createDirectories(file.getParent());
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
-    String line = "1 " + Base64.getEncoder().encodeToString(key) + "\n";
-    try {
-      Files.createFile(
-          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } catch (FileAlreadyExistsException e) {
-      return; // another process created it first: use theirs
-    } catch (UnsupportedOperationException e) {
-      Files.createFile(file); // non-POSIX file system: best effort
-    }
-    Files.writeString(file, line, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
+    SecretFile.createIfAbsent(file, "1 " + Base64.getEncoder().encodeToString(key) + "\n");
   }
 
   static List<TicketKey> read(Path file) throws IOException {
