@@ -74,6 +74,15 @@ class DistributionIT {
   }
 
   @Test
+  void helpSimulatePrintsTheSimulatorsOptions() throws Exception {
+    Process p = start(List.of("help", "simulate"));
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("Usage: simulate", "--scenario").doesNotContain("WARN");
+  }
+
+  @Test
   void startScriptRunsTheSampleConfigUntilTerminated() throws Exception {
     int publicPort = freePort();
     int adminPort = freePort();

@@ -74,7 +74,7 @@ public final class SimulateCommand implements Callable<Integer> {
       names = "--explain-queued",
       description =
           "diagnostic: write queued-below-95-SCENARIO-STRATEGY.csv, one row "
-              + "per user first queued below 95 % utilization (ground truth, and the deciding worker's state age, pool, counters)")
+              + "per user first queued below 95 %% utilization (ground truth, and the deciding worker's state age, pool, counters)")
   boolean explainQueued;
 
   @Option(names = "--list", description = "list the scenarios and strategies, then exit")

@@ -34,6 +34,15 @@ class SimulateCommandTest {
   }
 
   @Test
+  void helpListsEveryOptionWithoutFormattingWarnings() {
+    Outcome help = execute("simulate", "--help");
+
+    assertThat(help.code()).isZero();
+    assertThat(help.out()).contains("--scenario", "--explain-queued", "below 95 %");
+    assertThat(help.err()).doesNotContain("WARN");
+  }
+
+  @Test
   void twoRunsWithTheSameSeedWriteIdenticalReports() throws IOException {
     Path a = dir.resolve("a");
     Path b = dir.resolve("b");
