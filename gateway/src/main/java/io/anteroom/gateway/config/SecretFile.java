@@ -55,8 +55,9 @@ public final class SecretFile {
         Files.createLink(file, tmp); // atomic, and refuses to replace an existing name
       } catch (FileAlreadyExistsException e) {
         return false;
-      } catch (UnsupportedOperationException e) {
-        // no hard links here: an atomic rename (replaces a name created meanwhile; rare)
+      } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+        // no hard links on this file system: an atomic rename (it would replace a name created
+        // since the check above, a window only for two processes starting at the same instant)
         Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         forceDirectory(dir);
         return true;
