@@ -26,7 +26,9 @@ public sealed interface Decision {
   /**
    * Show the queue.
    *
-   * @param ticket the waiting ticket (bucket and refresh key updated)
+   * @param ticket the waiting ticket (bucket and refresh key updated); {@code null} when the user
+   *     keeps the cookie it has (a tab racing its own admission: its cookie jar already holds the
+   *     admitted ticket, which a new waiting ticket must not replace)
    * @param estimate the estimated wait
    */
   record Queue(Ticket ticket, WaitEstimate estimate) implements Decision {}

@@ -4,6 +4,8 @@ import io.anteroom.room.slots.SlotSplit;
 import io.anteroom.room.slots.SlotStrategy;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * One admission point of a room (a gateway process, one event-loop shard of it, or a simulated
@@ -34,6 +36,8 @@ public final class RoomWorker {
   private final String dataCenter;
   private final String workerId;
   private final SlotStrategy strategy;
+  private final TicketLedger ledger;
+  private final RandomGenerator ids;
 
   /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
   private final MinuteCounter local;
@@ -58,9 +62,44 @@ public final class RoomWorker {
    * @param now now; the worker starts with {@link RoomState#initial} until a state is applied
    */
   public RoomWorker(RoomConfig config, String dataCenter, String workerId, Instant now) {
+    this(
+        config,
+        dataCenter,
+        workerId,
+        now,
+        new TicketLedger(),
+        new SplittableRandom(seedOf(workerId)));
+  }
+
+  /**
+   * A seed per worker id. Scrambled: {@link SplittableRandom}s whose seeds differ by a multiple of
+   * its increment share one sequence, shifted (a worker's second id would be another's first).
+   */
+  private static long seedOf(String workerId) {
+    long z = workerId.hashCode() + 0x632BE59BD9B4E019L;
+    z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
+    z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
+    return z ^ (z >>> 33);
+  }
+
+  /**
+   * @param ledger the ticket ids this admission point remembers, shared by all workers of the room
+   *     in one process
+   * @param ids where new ticket ids come from (unique enough that two users never share one; they
+   *     are sealed in the cookie, so they need not be unpredictable)
+   */
+  public RoomWorker(
+      RoomConfig config,
+      String dataCenter,
+      String workerId,
+      Instant now,
+      TicketLedger ledger,
+      RandomGenerator ids) {
     this.config = config;
     this.dataCenter = dataCenter;
     this.workerId = workerId;
+    this.ledger = ledger;
+    this.ids = ids;
     this.strategy = SlotStrategy.of(config.strategy(), config.curveFactor());
     this.local = new MinuteCounter(config.rules());
     this.state = RoomState.initial(config, dataCenter, now);
@@ -104,11 +143,27 @@ public final class RoomWorker {
   public synchronized Decision decide(Ticket ticket, Instant now) {
     Ticket own = seen(ticket, now);
     if (own != null && own.admitted()) {
-      return sessionValid(own, now)
-          ? renew(own, now)
-          : placeInQueue(null, Minutes.minuteOf(now), now);
+      return honoured(own, now) ? renew(own, now) : placeInQueue(null, Minutes.minuteOf(now), now);
+    }
+    if (own != null) {
+      switch (ledger.waitingStatus(own.id(), now)) {
+        case JUST_ADMITTED -> {
+          return hold(own);
+        }
+        case ADMITTED_BEFORE -> own = null; // a copy of a ticket admitted here: a new arrival
+        case WAITING -> {}
+      }
     }
     return placeInQueue(own, bucketOf(own, now), now);
+  }
+
+  /**
+   * A tab racing its own admission: the queue page again, with no ticket to set, so the admitted
+   * cookie its jar now holds is not replaced; its next refresh brings that cookie. Counts nothing.
+   */
+  private Decision.Queue hold(Ticket racing) {
+    return new Decision.Queue(
+        null, WaitEstimator.estimate(state, racing.bucketId(), config.rules()));
   }
 
   /**
@@ -120,25 +175,40 @@ public final class RoomWorker {
   public synchronized Decision.Queue holdInQueue(Ticket ticket, Instant now) {
     Ticket own = seen(ticket, now);
     Ticket waiting = own != null && !own.admitted() ? own : null;
+    if (waiting != null) {
+      switch (ledger.waitingStatus(waiting.id(), now)) {
+        case JUST_ADMITTED -> {
+          return hold(waiting);
+        }
+        case ADMITTED_BEFORE -> waiting = null;
+        case WAITING -> {}
+      }
+    }
     return queue(waiting, bucketOf(waiting, now), now);
   }
 
   /**
    * Ends an admitted user's session now (a logout, a revoked ticket): its slot is released at once
    * instead of when its expiry minute passes. Returns false (and changes nothing) when the ticket
-   * is not a valid admitted ticket of this room. The caller must stop honouring the ticket, or the
-   * user's next request would count it again.
+   * is not a valid admitted ticket of this room, or when its session was ended here already (a
+   * replayed logout frees nothing). The ticket is not honoured here afterwards: its next request is
+   * a new user's.
    */
   public synchronized boolean endSession(Ticket ticket, Instant now) {
-    boolean valid =
-        ticket != null
-            && ticket.roomId().equals(config.roomId())
-            && ticket.admitted()
-            && sessionValid(ticket, now);
-    if (valid) {
-      pending.addActive(Minutes.minuteOf(sessionStart(ticket).plus(config.sessionDuration())), -1);
+    if (!hasRunningSession(ticket, now)) {
+      return false;
     }
-    return valid;
+    long from = ledger.revoke(ticket.id(), expiryOf(ticket), now);
+    if (from == TicketLedger.NOTHING) {
+      return false;
+    }
+    pending.addActive(from, -1);
+    return true;
+  }
+
+  /** The expiry minute a cookie says its admitted ticket is counted in. */
+  private long expiryOf(Ticket admitted) {
+    return Minutes.minuteOf(sessionStart(admitted).plus(config.sessionDuration()));
   }
 
   /**
@@ -151,7 +221,12 @@ public final class RoomWorker {
     return ticket != null
         && ticket.roomId().equals(config.roomId())
         && ticket.admitted()
-        && sessionValid(ticket, now);
+        && honoured(ticket, now);
+  }
+
+  /** An admitted ticket's session is running and was not ended here. */
+  private boolean honoured(Ticket admitted, Instant now) {
+    return sessionValid(admitted, now) && !ledger.revoked(admitted.id());
   }
 
   /**
@@ -194,6 +269,9 @@ public final class RoomWorker {
   public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
     if (draw.wholeBucket
         && (grant.granted() || draw.counter.isAnywhere() || draw.anywhereLimit <= 0)) {
+      // the bucket's users were counted in the free slots that made it whole: they enter, also
+      // when the numbers ran out (in-flight draws); at most as many as it counts (the ledger's
+      // whole-bucket places), so copies of a ticket never enter this way
       return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
     }
     if (grant.granted()) {
@@ -214,7 +292,16 @@ public final class RoomWorker {
           draw.wholeBucket,
           0);
     }
-    return queue(draw.prior, draw.bucketId, now);
+    return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
+  }
+
+  /** Queues a user that drew no slot; a whole-bucket user gives its whole-bucket place back. */
+  private Decision.Queue notAdmitted(
+      Ticket prior, long bucketId, boolean wholeBucket, Instant now) {
+    if (wholeBucket) {
+      ledger.returnWholeBucketPlace(bucketId);
+    }
+    return queue(prior, bucketId, now);
   }
 
   /** The estimated wait of a user of {@code bucketId} with the held state. */
@@ -265,7 +352,10 @@ public final class RoomWorker {
     BucketState own = bucketId < state.minute() ? state.bucket(bucketId).orElse(null) : null;
     if (own != null) {
       if (own.whole()) {
-        return draw(prior, bucketId, true, now);
+        // the bucket's count reserves its slots; beyond that count (copies of one ticket) users
+        // draw like the partial bucket's
+        return draw(
+            prior, bucketId, ledger.takeWholeBucketPlace(bucketId, own.waiting(), now), now);
       }
       return own.partial() ? draw(prior, bucketId, false, now) : queue(prior, bucketId, now);
     }
@@ -328,7 +418,7 @@ public final class RoomWorker {
                       ? Decision.AdmitReason.WHOLE_BUCKET
                       : Decision.AdmitReason.WORKER_SLOT,
                   now)
-              : queue(prior, bucketId, now);
+              : notAdmitted(prior, bucketId, wholeBucket, now);
       case SlotStrategy.Allowance.ViaCounters c -> {
         if (c.dataCenterLimit() > 0) {
           yield new Decision.Draw(
@@ -362,14 +452,18 @@ public final class RoomWorker {
    * traffic counts the user once a minute).
    */
   private Decision renew(Ticket admitted, Instant now) {
-    Ticket seen = new Ticket(config.roomId(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
+    Ticket seen =
+        new Ticket(
+            config.roomId(), admitted.id(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
     if (!config.sessionRenewal()) {
       return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
     }
-    long oldExpiry = Minutes.minuteOf(admitted.lastCheckInTime().plus(config.sessionDuration()));
     long newExpiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
-    if (oldExpiry != newExpiry) {
-      pending.addActive(oldExpiry, -1);
+    // from where this process counts the ticket, not from where a replayed cookie says: copies of
+    // an old cookie move the count once, and never backwards
+    long from = ledger.renewFrom(admitted.id(), expiryOf(admitted), newExpiry, now);
+    if (from != TicketLedger.NOTHING) {
+      pending.addActive(from, -1);
       pending.addActive(newExpiry, 1);
     }
     return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
@@ -377,9 +471,24 @@ public final class RoomWorker {
 
   private Decision admit(Ticket prior, long bucketId, Decision.AdmitReason reason, Instant now) {
     leaveWaiting(prior);
-    pending.addAdmission(Minutes.minuteOf(now), 1);
-    pending.addActive(Minutes.minuteOf(now.plus(config.sessionDuration())), 1);
-    return new Decision.Admit(new Ticket(config.roomId(), bucketId, now, now, 0), reason);
+    long m = Minutes.minuteOf(now);
+    long expiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
+    pending.addAdmission(m, 1);
+    pending.addActive(expiry, 1);
+    // the admitted ticket keeps the waiting ticket's id: a copy of that waiting ticket is then
+    // known here as admitted, until neither the session nor the waiting ticket can be valid
+    long id = prior != null ? prior.id() : newId();
+    long waitingTicketValidUntil = Minutes.minuteOf(now.plus(config.queueTimeout())) + 1;
+    ledger.recordAdmission(id, now, expiry, Math.max(expiry + 1, waitingTicketValidUntil));
+    return new Decision.Admit(new Ticket(config.roomId(), id, bucketId, now, now, 0), reason);
+  }
+
+  private long newId() {
+    long id;
+    do {
+      id = ids.nextLong();
+    } while (id == 0);
+    return id;
   }
 
   private Decision.Queue queue(Ticket prior, long bucketId, Instant now) {
@@ -393,7 +502,8 @@ public final class RoomWorker {
       leaveWaiting(prior);
       pending.addWaiting(bucketId, key, 1);
     }
-    Ticket waiting = new Ticket(config.roomId(), bucketId, now, null, key);
+    Ticket waiting =
+        new Ticket(config.roomId(), prior != null ? prior.id() : newId(), bucketId, now, null, key);
     return new Decision.Queue(waiting, WaitEstimator.estimate(state, bucketId, config.rules()));
   }
 

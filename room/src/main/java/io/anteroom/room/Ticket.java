@@ -13,7 +13,14 @@ import java.time.Instant;
  * state"), so that its next refresh can move the count instead of adding one; it is 0 for admitted
  * tickets.
  *
+ * <p>{@code id} names one user's place: it is drawn at random when a user first gets a ticket, kept
+ * while the user waits and when it is admitted, and new again only when the user starts over (a new
+ * arrival, an ended session). The gateway remembers ids it admitted or revoked ({@link
+ * TicketLedger}), so that copies of one cookie cannot be admitted, revoked or renewed more than
+ * once (see {@code docs/security.md}).
+ *
  * @param roomId the room this ticket belongs to; a ticket of another room makes the user new
+ * @param id the user's random ticket id (never 0 in tickets the room issues)
  * @param bucketId the UTC minute (minutes since the epoch) of the user's first arrival: its place
  *     in the queue
  * @param lastCheckInTime when the user was last seen
@@ -23,6 +30,7 @@ import java.time.Instant;
  */
 public record Ticket(
     String roomId,
+    long id,
     long bucketId,
     Instant lastCheckInTime,
     Instant acceptedAt,

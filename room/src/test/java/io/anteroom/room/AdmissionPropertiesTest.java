@@ -15,6 +15,8 @@ import net.jqwik.api.statistics.Statistics;
  * A single worker never admits more than the free slots, whatever the strategy, rules and arrivals.
  */
 class AdmissionPropertiesTest {
+  private long nextId = 1;
+
   static final Instant MINUTE_START = Instant.parse("2026-01-01T10:00:00Z");
   static final long M = Minutes.minuteOf(MINUTE_START);
 
@@ -65,7 +67,7 @@ class AdmissionPropertiesTest {
         arrivals.stream().sorted((a, b) -> Integer.compare(Math.abs(a), Math.abs(b))).toList()) {
       Instant now = MINUTE_START.plusMillis(Math.abs(arrival));
       boolean waiting = arrival < 0 && stillWaiting > 0;
-      Ticket ticket = waiting ? new Ticket("shop", M - 2, asOf, null, key) : null;
+      Ticket ticket = waiting ? new Ticket("shop", nextId++, M - 2, asOf, null, key) : null;
       Decision d =
           WorkedExamplesTest.settle(worker, worker.decide(ticket, now), dcCounter, anywhere, now);
       if (d instanceof Decision.Admit a) {

@@ -11,6 +11,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class RoomWorkerTest {
+  /** Every ticket a test makes is another user's: ids are unique across tests. */
+  private static final java.util.concurrent.atomic.AtomicLong IDS =
+      new java.util.concurrent.atomic.AtomicLong();
+
   static final Instant NOW = at("2026-01-01T10:00:10Z");
   static final long M = Minutes.minuteOf(NOW);
   static final RoomConfig COUNTERS = Fixtures.room(100, 100).build();
@@ -47,7 +51,7 @@ class RoomWorkerTest {
   }
 
   static Ticket waiting(long bucket, Instant lastCheckIn, long key) {
-    return new Ticket("shop", bucket, lastCheckIn, null, key);
+    return new Ticket("shop", IDS.incrementAndGet(), bucket, lastCheckIn, null, key);
   }
 
   @Test
@@ -81,13 +85,13 @@ class RoomWorkerTest {
   }
 
   @Test
-  void wholeBucketUserDrawsAgainstTheWholePoolAndEntersEvenWhenTheNumbersAreSpent() {
+  void wholeBucketUserDrawsAgainstTheWholePool() {
     RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
     long key = Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS);
 
     Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
     assertThat(draw.limit()).isEqualTo(30); // G, not G' = 30 - 10
-    Decision d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
+    Decision d = w.onCounterReply(draw, new Grant(M, 12, true), NOW);
 
     assertThat(d).isInstanceOf(Decision.Admit.class);
     assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
@@ -96,15 +100,148 @@ class RoomWorkerTest {
   }
 
   @Test
+  void wholeBucketUserEntersEvenWhenTheNumbersAreSpent() {
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+
+    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    while (d instanceof Decision.Draw draw) {
+      d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
+    }
+
+    assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
+  }
+
+  @Test
   void wholeBucketUserEntersUnderEvenSplitEvenWhenTheWorkersCountIsSpent() {
     RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 10)), 10));
-    for (int i = 0; i < 10; i++) {
-      w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    for (int i = 0; i < 9; i++) {
+      w.decide(null, NOW); // new users spend the worker's count
     }
 
     Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
 
     assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
+  }
+
+  @Test
+  void presentersBeyondAWholeBucketsCountWaitWhenTheNumbersAreSpent() {
+    // the bucket counts 10 waiting users; 10 enter, and an eleventh presenter (a copy of a
+    // ticket, a user counted elsewhere) gets no place of the bucket: it must draw a slot
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 10)), 10));
+    for (int i = 0; i < 10; i++) {
+      assertThat(w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW))
+          .isInstanceOf(Decision.Admit.class);
+    }
+
+    assertThat(w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW))
+        .isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void beyondTheBucketsCountWholeBucketUsersDrawLikeThePartialBucket() {
+    // the bucket counts 2 waiting users; a third presenter (a copy) gets no reserved slot
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 2, 2)), 30));
+    Decision.Draw first = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    Decision.Draw second = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    Decision.Draw third = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+
+    assertThat(first.limit()).isEqualTo(30);
+    assertThat(second.limit()).isEqualTo(30);
+    assertThat(third.limit()).isEqualTo(28); // G' = G - the bucket's 2
+  }
+
+  @Test
+  void aWaitingTicketIsAdmittedOnceAndItsLaterCopiesAreNewArrivals() {
+    // the bucket M - 3 is whole, M - 2 has no slots: a new arrival waits behind it
+    RoomWorker w =
+        worker(
+            EVEN, state(List.of(new BucketState(M - 3, 1, 1), new BucketState(M - 2, 5, 0)), 30));
+    Ticket queued = waiting(M - 3, NOW.minusSeconds(20), 1);
+
+    Decision first = w.decide(queued, NOW);
+    Decision racingTab = w.decide(queued, NOW.plusSeconds(2));
+    Decision copyLater = w.decide(queued, NOW.plus(TicketLedger.RACE_GRACE).plusSeconds(1));
+
+    assertThat(first).isInstanceOf(Decision.Admit.class);
+    assertThat(first.ticket().id()).isEqualTo(queued.id());
+    // the racing tab is shown the queue and keeps its cookie jar's (admitted) cookie
+    assertThat(racingTab).isInstanceOf(Decision.Queue.class);
+    assertThat(racingTab.ticket()).isNull();
+    // a copy presented later starts over: a new id at the back of the queue
+    assertThat(copyLater).isInstanceOf(Decision.Queue.class);
+    assertThat(copyLater.ticket().bucketId()).isEqualTo(M);
+    assertThat(copyLater.ticket().id()).isNotEqualTo(queued.id());
+    Deltas deltas = w.report(NOW).deltas();
+    assertThat(deltas.admissionsByMinute()).containsExactly(Map.entry(M, 1L));
+    // the copy left no waiting count behind where the admitted original was counted
+    assertThat(deltas.waitingByBucket().get(M - 3)).containsExactly(Map.entry(1L, -1L));
+  }
+
+  @Test
+  void copiesOfOneWaitingTicketInAQueueAllRoomAreHeldThenNew() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 1, 1)), 30));
+    Ticket queued = waiting(M - 3, NOW.minusSeconds(20), 1);
+    w.decide(queued, NOW);
+
+    assertThat(w.holdInQueue(queued, NOW.plusSeconds(1)).ticket()).isNull();
+    assertThat(
+            w.holdInQueue(queued, NOW.plus(TicketLedger.RACE_GRACE).plusSeconds(1))
+                .ticket()
+                .bucketId())
+        .isEqualTo(M);
+  }
+
+  @Test
+  void aSessionIsEndedOnceWhateverIsReplayed() {
+    RoomWorker w = worker(EVEN, state(List.of(), 30));
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+    assertThat(w.endSession(admitted, NOW)).isTrue();
+    for (int i = 0; i < 30; i++) {
+      assertThat(w.endSession(admitted, NOW.plusSeconds(i))).isFalse();
+    }
+
+    assertThat(w.report(NOW).deltas().activeByExpiryMinute())
+        .containsExactly(Map.entry(M + 8, -1L));
+    // the ended ticket is not honoured again: its holder is a new user
+    Decision after = w.decide(admitted, NOW.plusSeconds(40));
+    assertThat(after.ticket().id()).isNotEqualTo(admitted.id());
+    assertThat(after.ticket().acceptedAt()).isNotEqualTo(admitted.acceptedAt());
+  }
+
+  @Test
+  void replayingAStaleAdmittedCookieMovesItsCountOnce() {
+    RoomWorker w = worker(EVEN, state(List.of(), 30));
+    Ticket first =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+
+    for (int i = 0; i < 2000; i++) {
+      assertThat(w.decide(first, NOW.plusSeconds(i % 40))).isInstanceOf(Decision.Admit.class);
+    }
+
+    assertThat(w.report(NOW).deltas().activeByExpiryMinute())
+        .containsExactly(Map.entry(M + 8, -1L), Map.entry(M + 10, 1L));
+  }
+
+  @Test
+  void aStaleCookieCannotMoveItsCountBackAfterARenewal() {
+    RoomWorker w = worker(EVEN, state(List.of(), 30));
+    Ticket first =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket renewed = w.decide(first, NOW).ticket(); // counted at M + 10 now
+    w.report(NOW);
+
+    // a minute later: the renewed cookie moves it on; the stale first cookie moves nothing
+    w.decide(renewed, NOW.plusSeconds(60));
+    w.decide(first, NOW.plusSeconds(61));
+    w.decide(first, NOW.plusSeconds(62));
+
+    assertThat(w.report(NOW).deltas().activeByExpiryMinute())
+        .containsExactly(Map.entry(M + 10, -1L), Map.entry(M + 11, 1L));
   }
 
   @Test
@@ -206,7 +343,9 @@ class RoomWorkerTest {
   @Test
   void admittedTicketIsRenewedAndMovesToItsNewExpiryMinuteOnce() {
     RoomWorker w = worker(EVEN, state(List.of(), 0));
-    Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
 
     Decision d = w.decide(admitted, NOW);
     Decision again = w.decide(d.ticket(), NOW.plusSeconds(5));
@@ -214,7 +353,7 @@ class RoomWorkerTest {
     assertThat(d)
         .isEqualTo(
             new Decision.Admit(
-                new Ticket("shop", M - 4, NOW, NOW.minusSeconds(200), 0),
+                new Ticket("shop", admitted.id(), M - 4, NOW, NOW.minusSeconds(200), 0),
                 Decision.AdmitReason.SESSION));
     assertThat(again).isInstanceOf(Decision.Admit.class);
     Deltas deltas = w.report(NOW).deltas();
@@ -228,7 +367,9 @@ class RoomWorkerTest {
     RoomConfig noRenewal =
         Fixtures.room(100, 100).strategy(StrategyKind.EVEN_SPLIT).sessionRenewal(false).build();
     RoomWorker w = worker(noRenewal, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-    Ticket admitted = new Ticket("shop", M - 9, NOW.minusSeconds(60), NOW.minusSeconds(590), 0);
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 9, NOW.minusSeconds(60), NOW.minusSeconds(590), 0);
 
     Decision visit = w.decide(admitted, NOW);
     Decision tooLate = w.decide(visit.ticket(), NOW.plusSeconds(10));
@@ -236,7 +377,7 @@ class RoomWorkerTest {
     assertThat(visit)
         .isEqualTo(
             new Decision.Admit(
-                new Ticket("shop", M - 9, NOW, NOW.minusSeconds(590), 0),
+                new Ticket("shop", admitted.id(), M - 9, NOW, NOW.minusSeconds(590), 0),
                 Decision.AdmitReason.SESSION));
     assertThat(tooLate).isInstanceOf(Decision.Queue.class);
     assertThat(w.report(NOW).deltas().activeByExpiryMinute()).isEmpty();
@@ -263,12 +404,21 @@ class RoomWorkerTest {
   @Test
   void endingASessionReleasesItsSlotAtOnce() {
     RoomWorker w = worker(EVEN, state(List.of(), 50));
-    Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
 
     assertThat(w.endSession(admitted, NOW)).isTrue();
     assertThat(
             w.endSession(
-                new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0), NOW))
+                new Ticket(
+                    "shop",
+                    IDS.incrementAndGet(),
+                    M - 4,
+                    NOW.minusSeconds(700),
+                    NOW.minusSeconds(900),
+                    0),
+                NOW))
         .isFalse();
     assertThat(w.endSession(waiting(M - 4, NOW, 3), NOW)).isFalse();
 
@@ -279,9 +429,15 @@ class RoomWorkerTest {
   @Test
   void hasRunningSessionFollowsTheSessionRuleAndCountsNothing() {
     RoomWorker w = worker(EVEN, state(List.of(), 50));
-    Ticket admitted = new Ticket("shop", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
-    Ticket expired = new Ticket("shop", M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0);
-    Ticket otherRoom = new Ticket("blog", M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket expired =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(700), NOW.minusSeconds(900), 0);
+    Ticket otherRoom =
+        new Ticket(
+            "blog", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
 
     assertThat(w.hasRunningSession(admitted, NOW)).isTrue();
     assertThat(w.hasRunningSession(expired, NOW)).isFalse();
@@ -294,7 +450,9 @@ class RoomWorkerTest {
   @Test
   void expiredAdmittedTicketMakesTheUserNew() {
     RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-    Ticket stale = new Ticket("shop", M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
+    Ticket stale =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 20, NOW.minusSeconds(600), NOW.minusSeconds(900), 0);
 
     Decision d = w.decide(stale, NOW);
 
@@ -305,7 +463,9 @@ class RoomWorkerTest {
   @Test
   void ticketOfAnotherRoomIsTreatedAsNoTicket() {
     RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
-    Ticket other = new Ticket("blog", M - 20, NOW.minusSeconds(10), NOW.minusSeconds(100), 0);
+    Ticket other =
+        new Ticket(
+            "blog", IDS.incrementAndGet(), M - 20, NOW.minusSeconds(10), NOW.minusSeconds(100), 0);
 
     assertThat(w.decide(other, NOW)).isInstanceOf(Decision.Queue.class);
   }

@@ -12,6 +12,7 @@ import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.RoomWorker;
 import io.anteroom.room.Ticket;
+import io.anteroom.room.TicketLedger;
 import io.anteroom.room.WaitEstimate;
 import io.anteroom.room.WorkerReport;
 import io.anteroom.room.slots.StrategyKind;
@@ -74,6 +75,14 @@ public final class CoordinatedRoomGate implements RoomGate {
   private final Coordination coordination;
   private final Clock clock;
   private final AtomicLong shardIds = new AtomicLong();
+
+  /**
+   * The ticket ids this process admitted or ended, for all workers of the room, kept across
+   * settings changes.
+   */
+  private final TicketLedger ledger = new TicketLedger();
+
+  private final java.security.SecureRandom seeds = new java.security.SecureRandom();
   private volatile Setup setup;
   private volatile Workers workers;
   private final Map<RoomWorker, WorkerReport> unsent = new ConcurrentHashMap<>();
@@ -160,7 +169,14 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private RoomWorker newWorker(RoomConfig config, String suffix) {
     String id = config.roomId() + "/" + processId + "/" + shardIds.incrementAndGet() + suffix;
-    var worker = new RoomWorker(config, dataCenter, id, clock.instant());
+    var worker =
+        new RoomWorker(
+            config,
+            dataCenter,
+            id,
+            clock.instant(),
+            ledger,
+            new java.util.SplittableRandom(seeds.nextLong()));
     worker.applyState(lastState);
     return worker;
   }
@@ -225,7 +241,7 @@ public final class CoordinatedRoomGate implements RoomGate {
       case Decision.Queue q ->
           new Verdict(
               Outcome.queued(current.settings().queueingMethod()),
-              TicketBytes.encode(q.ticket()),
+              q.ticket() == null ? null : TicketBytes.encode(q.ticket()),
               view(q.estimate(), worker.state()));
       case Decision.Draw x -> throw new IllegalStateException("undrawn counter " + x);
     };

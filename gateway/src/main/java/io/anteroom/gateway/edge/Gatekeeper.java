@@ -194,7 +194,9 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
         room.responder()
             .fields(inWaitingRoom, q, s.queueAll(), pacing.refreshIntervalSeconds(), throttle);
     HttpServerResponse response = request.response();
-    setTicket(response, room.cookie(), verdict.ticket());
+    if (verdict.ticket() != null) { // null: leave the cookie the user has (see Verdict)
+      response.headers().add(TicketCookie.SET_COOKIE, room.cookie().set(verdict.ticket()));
+    }
     response.putHeader("Cache-Control", "no-store");
     response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");
     if (room.responder().wantsJson(request.getHeader("Accept"))) {
@@ -318,12 +320,6 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       kept.addFirst("private");
     }
     return String.join(", ", kept);
-  }
-
-  private static void setTicket(HttpServerResponse response, TicketCookie cookie, byte[] ticket) {
-    response
-        .headers()
-        .add(TicketCookie.SET_COOKIE, ticket == null ? cookie.clear() : cookie.set(ticket));
   }
 
   private static BypassMatcher.Request facts(

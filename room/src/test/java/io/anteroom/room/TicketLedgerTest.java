@@ -1,0 +1,87 @@
+package io.anteroom.room;
+
+import static io.anteroom.room.Fixtures.at;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class TicketLedgerTest {
+  static final Instant NOW = at("2026-01-01T10:00:10Z");
+  static final long M = Minutes.minuteOf(NOW);
+
+  @Test
+  void aWaitingIdIsJustAdmittedWithinTheGraceThenAdmittedBefore() {
+    var ledger = new TicketLedger();
+    assertThat(ledger.waitingStatus(7, NOW)).isEqualTo(TicketLedger.WaitingStatus.WAITING);
+
+    ledger.recordAdmission(7, NOW, M + 10, M + 11);
+
+    assertThat(ledger.waitingStatus(7, NOW.plusSeconds(29)))
+        .isEqualTo(TicketLedger.WaitingStatus.JUST_ADMITTED);
+    assertThat(ledger.waitingStatus(7, NOW.plus(TicketLedger.RACE_GRACE)))
+        .isEqualTo(TicketLedger.WaitingStatus.ADMITTED_BEFORE);
+  }
+
+  @Test
+  void entriesAreDroppedOnceTheirTicketCannotBeValid() {
+    var ledger = new TicketLedger();
+    ledger.recordAdmission(7, NOW, M + 10, M + 11);
+
+    assertThat(ledger.waitingStatus(7, NOW.plusSeconds(11 * 60)))
+        .isEqualTo(TicketLedger.WaitingStatus.ADMITTED_BEFORE);
+    ledger.revoked(1); // any call in a later minute prunes
+    assertThat(ledger.renewFrom(8, M + 20, M + 21, NOW.plusSeconds(12 * 60))).isEqualTo(M + 20);
+
+    assertThat(ledger.size()).isEqualTo(1); // 7 dropped, 8 remembered
+    assertThat(ledger.waitingStatus(7, NOW.plusSeconds(12 * 60)))
+        .isEqualTo(TicketLedger.WaitingStatus.WAITING);
+  }
+
+  @Test
+  void aRenewalMovesForwardOnlyFromTheLaterOfLedgerAndCookie() {
+    var ledger = new TicketLedger();
+    ledger.recordAdmission(7, NOW, M + 10, M + 11);
+
+    assertThat(ledger.renewFrom(7, M + 10, M + 10, NOW)).isEqualTo(TicketLedger.NOTHING);
+    assertThat(ledger.renewFrom(7, M + 10, M + 11, NOW.plusSeconds(60))).isEqualTo(M + 10);
+    // a stale cookie: counted at M + 11 already
+    assertThat(ledger.renewFrom(7, M + 10, M + 11, NOW.plusSeconds(61)))
+        .isEqualTo(TicketLedger.NOTHING);
+    // a cookie renewed elsewhere says later than the ledger: it is believed
+    assertThat(ledger.renewFrom(7, M + 13, M + 14, NOW.plusSeconds(240))).isEqualTo(M + 13);
+  }
+
+  @Test
+  void aSessionIsRevokedOnce() {
+    var ledger = new TicketLedger();
+    ledger.recordAdmission(7, NOW, M + 10, M + 11);
+
+    assertThat(ledger.revoke(7, M + 10, NOW)).isEqualTo(M + 10);
+    assertThat(ledger.revoked(7)).isTrue();
+    assertThat(ledger.revoke(7, M + 10, NOW)).isEqualTo(TicketLedger.NOTHING);
+  }
+
+  @Test
+  void wholeBucketPlacesAreTheLargestCountSeen() {
+    var ledger = new TicketLedger();
+
+    assertThat(ledger.takeWholeBucketPlace(M - 3, 2, NOW)).isTrue();
+    assertThat(ledger.takeWholeBucketPlace(M - 3, 1, NOW)).isTrue(); // count shrank: still 2
+    assertThat(ledger.takeWholeBucketPlace(M - 3, 1, NOW)).isFalse();
+    ledger.returnWholeBucketPlace(M - 3);
+    assertThat(ledger.takeWholeBucketPlace(M - 3, 1, NOW)).isTrue();
+  }
+
+  @Test
+  void overCapacityIdsAreNotRememberedAndCountAsTheirCookiesSay() {
+    var ledger = new TicketLedger(2);
+    ledger.recordAdmission(1, NOW, M + 10, M + 11);
+    ledger.recordAdmission(2, NOW, M + 10, M + 11);
+    ledger.recordAdmission(3, NOW, M + 10, M + 11);
+
+    assertThat(ledger.size()).isEqualTo(2);
+    assertThat(ledger.waitingStatus(3, NOW)).isEqualTo(TicketLedger.WaitingStatus.WAITING);
+    assertThat(ledger.revoke(3, M + 10, NOW)).isEqualTo(M + 10);
+  }
+}
