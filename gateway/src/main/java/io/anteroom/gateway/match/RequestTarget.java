@@ -41,8 +41,10 @@ import java.util.Objects;
  *
  * <h2>Query</h2>
  *
- * Everything after the first {@code ?}, untouched (only control characters and {@code #} are
- * refused); {@code null} when there is no {@code ?}.
+ * Everything after the first {@code ?}, untouched but for non-ASCII characters, which are
+ * percent-encoded as in the path (so that the origin gets the bytes the client sent, not their
+ * UTF-8 re-encoding); control characters, {@code #} and lone surrogates are refused. {@code null}
+ * when there is no {@code ?}.
  *
  * <h2>Host</h2>
  *
@@ -63,7 +65,8 @@ import java.util.Objects;
  *
  * @param host the normalised host, {@code null} when the request names none
  * @param path the normalised path: route, bypass and forward with it
- * @param query the raw query, without the {@code ?}; {@code null} when there is none
+ * @param query the query as received, without the {@code ?}, non-ASCII percent-encoded; {@code
+ *     null} when there is none
  */
 public record RequestTarget(String host, String path, String query) implements RequestTargetResult {
 
@@ -127,7 +130,7 @@ public record RequestTarget(String host, String path, String query) implements R
   private static final Refusal CLIMB =
       new Refusal("the request path climbs above the root with ..");
   private static final Refusal SURROGATE =
-      new Refusal("invalid character (lone surrogate) in the request path");
+      new Refusal("invalid character (lone surrogate) in the request target");
   private static final Refusal BAD_HOST =
       new Refusal(
           "malformed host (expected a name of letters, digits, - . _, an IPv4 address or an [IPv6] literal, and an optional port)");
@@ -175,12 +178,14 @@ public record RequestTarget(String host, String path, String query) implements R
     int pathEnd = q < 0 ? len : q;
     String query = null;
     if (q >= 0) {
+      boolean ascii = true;
       for (int i = q + 1; i < len; i++) {
         char c = raw.charAt(i);
         if (c < 0x20 || c == 0x7f) throw CONTROL;
         if (c == '#') throw FRAGMENT;
+        if (c >= 0x80) ascii = false;
       }
-      query = raw.substring(q + 1);
+      query = ascii ? raw.substring(q + 1) : encodeNonAscii(raw, q + 1, len);
     }
     String path;
     if (pathStart == pathEnd) {
@@ -319,6 +324,30 @@ public record RequestTarget(String host, String path, String query) implements R
       out.append('/');
     } else if (endsAsDirectory) {
       out.append('/');
+    }
+    return out.toString();
+  }
+
+  /**
+   * {@code s[start, end)} with every non-ASCII character percent-encoded as in paths: U+0080 to
+   * U+00FF as the byte it stands for, above as UTF-8. Forwarded raw, the HTTP client would write
+   * each such character as UTF-8: a byte {@code C3} the client sent would reach the origin as
+   * {@code C3 83}.
+   */
+  private static String encodeNonAscii(String s, int start, int end) {
+    StringBuilder out = new StringBuilder(end - start + 16);
+    for (int i = start; i < end; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        out.append(c);
+      } else if (c <= 0xff) {
+        percent(out, c);
+      } else if (Character.isSurrogate(c)) {
+        i = checkSurrogate(s, i, end);
+        utf8(out, Character.toCodePoint(c, s.charAt(i)));
+      } else {
+        utf8(out, c);
+      }
     }
     return out.toString();
   }

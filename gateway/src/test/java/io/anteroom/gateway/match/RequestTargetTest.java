@@ -291,14 +291,29 @@ class RequestTargetTest {
 
   @Test
   void theQueryIsKeptUntouched() {
-    RequestTarget t = ok("/a/../b?x=%2e%2e/..&y=%2F;z=\u00e9", "h");
+    RequestTarget t = ok("/a/../b?x=%2e%2e/..&y=%2F;z=%c3%a9", "h");
 
     assertThat(t.path()).isEqualTo("/b");
-    assertThat(t.query()).isEqualTo("x=%2e%2e/..&y=%2F;z=\u00e9");
-    assertThat(t.pathAndQuery()).isEqualTo("/b?x=%2e%2e/..&y=%2F;z=\u00e9");
+    assertThat(t.query()).isEqualTo("x=%2e%2e/..&y=%2F;z=%c3%a9");
+    assertThat(t.pathAndQuery()).isEqualTo("/b?x=%2e%2e/..&y=%2F;z=%c3%a9");
     assertThat(ok("/b?", "h").query()).isEmpty();
     assertThat(ok("/b?", "h").pathAndQuery()).isEqualTo("/b?");
     assertThat(ok("/b", "h").query()).isNull();
+  }
+
+  /**
+   * Regression (found by RequestTargetEndToEndPropertyTest): a raw non-ASCII byte in the query was
+   * forwarded as a char that the HTTP client re-encoded as UTF-8, so {@code ?e=é} sent as UTF-8
+   * ({@code C3 A9}) reached the origin as {@code C3 83 C2 A9}. Percent-encoded, the origin gets the
+   * client's bytes.
+   */
+  @Test
+  void nonAsciiInTheQueryIsPercentEncodedAsTheBytesTheClientSent() {
+    assertThat(ok("/b?e=\u00c3\u00a9&f=1", "h").query()).isEqualTo("e=%C3%A9&f=1");
+    assertThat(ok("/b?e=\u00e9", "h").query()).isEqualTo("e=%E9");
+    assertThat(ok("/b?e=\u65e5\uD83D\uDE00", "h").query()).isEqualTo("e=%E6%97%A5%F0%9F%98%80");
+    assertThat(rejected("/b?e=\uD83D", "h")).contains("lone surrogate");
+    assertThat(ok("/b?e=%C3%A9", "h").query()).isEqualTo("e=%C3%A9");
   }
 
   @Test
