@@ -17,8 +17,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -258,14 +256,6 @@ public final class Gateway implements AutoCloseable {
       } catch (Exception e) {
         LOG.warn("Vert.x did not close in time", e);
       }
-    }
-  }
-
-  static void requireDirectory(java.nio.file.Path dir) {
-    try {
-      java.nio.file.Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("dataDir: cannot create " + dir.toAbsolutePath(), e);
     }
   }
 }

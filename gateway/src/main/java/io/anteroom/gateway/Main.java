@@ -6,6 +6,7 @@ import io.anteroom.gateway.admission.CoordinatedRoomGate;
 import io.anteroom.gateway.admission.Coordination;
 import io.anteroom.gateway.admission.ObjectCoordination;
 import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.config.DataDirectory;
 import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.config.GatewayConfig.HostPort;
 import io.anteroom.gateway.demo.DemoCrowd;
@@ -294,7 +295,7 @@ public final class Main implements Runnable {
                 + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE),"
                 + " or listen on 127.0.0.1");
       }
-      Gateway.requireDirectory(dataDir);
+      DataDirectory.claim(dataDir);
       var runtime = io.anteroom.objects.Runtime.builder().dataDir(dataDir).build();
       HttpObjectServer server;
       try {
@@ -378,6 +379,7 @@ public final class Main implements Runnable {
                 + SECRET_ENV
                 + ")");
       }
+      DataDirectory.claim(config.dataDir());
       TicketKeys.requireShared(config.ticketKeys(), config.dataDir());
       return serve(
           config,
@@ -433,7 +435,7 @@ public final class Main implements Runnable {
 
   /** Gateway and room objects in one process: SQLite in {@code dataDir}. */
   static Coordination embedded(GatewayConfig config) {
-    Gateway.requireDirectory(config.dataDir());
+    DataDirectory.claim(config.dataDir());
     return ObjectCoordination.embedded(
         io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build());
   }
