@@ -70,7 +70,16 @@ class DistributionIT {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("run", "gateway", "coordinator", "demo");
+    assertThat(out).contains("run", "gateway", "coordinator", "demo", "check");
+  }
+
+  @Test
+  void theSampleConfigPassesCheck() throws Exception {
+    Process p = start(List.of("check", "--config", home.resolve("anteroom.yaml").toString()));
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("configuration OK");
   }
 
   @Test

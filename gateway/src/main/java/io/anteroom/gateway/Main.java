@@ -9,6 +9,7 @@ import io.anteroom.gateway.config.ConfigLoader;
 import io.anteroom.gateway.config.DataDirectory;
 import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.config.GatewayConfig.HostPort;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.demo.DemoCrowd;
 import io.anteroom.gateway.demo.DemoOrigin;
 import io.anteroom.gateway.queue.MonitoredQueuePacing;
@@ -37,6 +38,7 @@ import picocli.CommandLine.Option;
  * anteroom demo                                            run + demo origin + low limits
  * anteroom coordinator [--listen 127.0.0.1:7070]           the coordinating objects, over HTTP
  * anteroom gateway --coordinator URL --datacenter NAME     a stateless edge node
+ * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
  * </pre>
  */
 @Command(
@@ -49,6 +51,7 @@ import picocli.CommandLine.Option;
       Main.Demo.class,
       Main.Coordinator.class,
       Main.Edge.class,
+      Main.Check.class,
       CommandLine.HelpCommand.class
     },
     footer = {
@@ -169,6 +172,46 @@ public final class Main implements Runnable {
     public Integer call() {
       GatewayConfig config = options.load();
       return serve(config, embedded(config), "local", List.of(), null);
+    }
+  }
+
+  @Command(
+      name = "check",
+      mixinStandardHelpOptions = true,
+      description =
+          "Validate the configuration (as run and gateway would read it) and exit: 0 and a"
+              + " summary when it is good, 2 and every problem when not. Starts nothing.")
+  static class Check implements Callable<Integer> {
+    @CommandLine.Mixin GatewayOptionsMixin options;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      GatewayConfig config = options.load();
+      var out = spec.commandLine().getOut();
+      out.println(
+          "configuration OK: listen "
+              + config.listen().host()
+              + ":"
+              + config.listen().port()
+              + ", admin "
+              + config.admin().listen().host()
+              + ":"
+              + config.admin().listen().port()
+              + ", "
+              + config.rooms().size()
+              + (config.rooms().size() == 1 ? " room" : " rooms")
+              + (config.rooms().isEmpty()
+                  ? ""
+                  : " ("
+                      + String.join(", ", config.rooms().stream().map(RoomSettings::id).toList())
+                      + ")")
+              + (config.ticketKeys().isEmpty()
+                  ? "; ticket keys: from dataDir/ticket-keys"
+                  : "; ticket keys: " + config.ticketKeys().size() + " configured"));
+      out.flush();
+      return 0;
     }
   }
 

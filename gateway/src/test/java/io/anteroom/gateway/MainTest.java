@@ -52,6 +52,35 @@ class MainTest {
   }
 
   @Test
+  void checkValidatesAConfigAndStartsNothing(@TempDir Path dir) throws Exception {
+    Path good = dir.resolve("good.yaml");
+    Files.writeString(
+        good,
+        """
+        listen: 127.0.0.1:8080
+        origin: http://127.0.0.1:9000
+        dataDir: %s
+        rooms:
+          - { id: shop, totalActiveUsers: 50 }
+          - { id: blog, path: /blog/ }
+        """
+            .formatted(dir.resolve("data")));
+    Path bad = dir.resolve("bad.yaml");
+    Files.writeString(
+        bad, "rooms: [ { id: shop, totalActiveUsers: -5, queueingMethod: lottery } ]");
+
+    Outcome ok = run("check", "--config", good.toString());
+    Outcome notOk = run("check", "--config", bad.toString());
+
+    assertThat(ok.exit()).isZero();
+    assertThat(ok.out()).contains("configuration OK", "2 rooms (shop, blog)");
+    assertThat(notOk.exit()).isEqualTo(2);
+    assertThat(notOk.err())
+        .contains("rooms[0].totalActiveUsers", "rooms[0].queueingMethod: \"lottery\"");
+    assertThat(dir.resolve("data")).doesNotExist(); // nothing was started or written
+  }
+
+  @Test
   void runWithoutOriginOrConfigSaysWhatToGive(@TempDir Path dir) {
     Outcome o = run("run", "--config", dir.resolve("missing.yaml").toString());
     assertThat(o.exit()).isEqualTo(2);
