@@ -128,7 +128,7 @@ public final class Gateway implements AutoCloseable {
                 .setEventLoopPoolSize(
                     Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)));
     try {
-      var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()));
+      var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()), clock);
       var rooms = new Rooms(vertx, config, gates, registry, pacing, clock, codec);
       var gatekeeper = new Gatekeeper(rooms, clock);
       List<HttpServer> publicServers = new CopyOnWriteArrayList<>();

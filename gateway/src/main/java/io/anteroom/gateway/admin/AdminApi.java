@@ -32,6 +32,10 @@ import java.time.Instant;
  * (list, create, read, update, delete, status, suspend and queue-all switches), applied live
  * through {@link Rooms}.
  *
+ * <p>A room's {@code generation} (in its tickets' associated data) is kept by a {@code PUT} that
+ * leaves it out, and is fresh for a {@code POST} that re-creates an id this process has known (see
+ * {@link Rooms#create(RoomSettings, boolean)}): tickets of the old room open as new users.
+ *
  * <p>Handlers run on a Vert.x event loop; room changes go through {@link Rooms}' monitor, reads
  * take its published snapshot.
  */
@@ -100,8 +104,10 @@ public final class AdminApi {
                     c,
                     201,
                     () -> {
-                      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
-                      return ConfigLoader.toJson(rooms.create(s).settings());
+                      String body = c.body().asString();
+                      RoomSettings s = ConfigLoader.parseRoom(body);
+                      return ConfigLoader.toJson(
+                          rooms.create(s, ConfigLoader.setsKey(body, "generation")).settings());
                     }));
     router
         .get("/api/rooms/:id")
@@ -114,7 +120,8 @@ public final class AdminApi {
                     c,
                     200,
                     () -> {
-                      RoomSettings s = ConfigLoader.parseRoom(c.body().asString());
+                      String body = c.body().asString();
+                      RoomSettings s = ConfigLoader.parseRoom(body);
                       if (!s.id().equals(c.pathParam("id"))) {
                         throw new IllegalArgumentException(
                             "id: the body says \""
@@ -123,7 +130,8 @@ public final class AdminApi {
                                 + c.pathParam("id")
                                 + "\"; a room's id cannot change");
                       }
-                      return ConfigLoader.toJson(rooms.update(s).settings());
+                      return ConfigLoader.toJson(
+                          rooms.update(s, ConfigLoader.setsKey(body, "generation")).settings());
                     }));
     router
         .delete("/api/rooms/:id")

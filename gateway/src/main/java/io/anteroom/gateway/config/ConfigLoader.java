@@ -100,6 +100,19 @@ public final class ConfigLoader {
     return room;
   }
 
+  /**
+   * Whether a room document (the admin API's body, JSON or YAML) sets {@code key} itself rather
+   * than leaving it to its default; false for a document that is not an object.
+   */
+  public static boolean setsKey(String text, String key) {
+    try {
+      JsonNode node = YAML.readTree(text);
+      return node != null && node.isObject() && node.hasNonNull(key);
+    } catch (JsonProcessingException e) {
+      return false;
+    }
+  }
+
   /** The room as a JSON tree with the YAML key names: the admin API's view, re-readable. */
   public static ObjectNode toJson(RoomSettings r) {
     return RoomKeys.toJson(r);

@@ -94,6 +94,22 @@ final class ConfigNode {
     return v;
   }
 
+  long longInteger(String name, long fallback, long min, long max) {
+    Long v =
+        scalar(name, fallback, "a whole number from " + min + " to " + max, ConfigNode::asLong);
+    if (v < min || v > max) {
+      error(name, v + " is out of range; allowed: " + min + " to " + max);
+      return fallback;
+    }
+    return v;
+  }
+
+  private static Long asLong(JsonNode n) {
+    return n.canConvertToLong() && (n.isIntegralNumber() || n.asText().matches("-?\\d+"))
+        ? Long.valueOf(n.asLong())
+        : null;
+  }
+
   private static Integer asInteger(JsonNode n) {
     return n.canConvertToInt() && (n.isIntegralNumber() || n.asText().matches("-?\\d+"))
         ? Integer.valueOf(n.asInt())

@@ -142,6 +142,7 @@ public record GatewayConfig(
       String cookieSuffix,
       CookieSameSite cookieSameSite,
       boolean cookieSecure,
+      long generation,
       Optional<String> template,
       boolean jsonResponse,
       List<BypassRule> bypass,
@@ -150,6 +151,9 @@ public record GatewayConfig(
       int queueStatusMaxQps,
       int queueStatusMaxLatencyMillis,
       int maxQueueRefreshSeconds) {
+
+    /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
+    public static final long MAX_GENERATION = (1L << 53) - 1;
 
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
@@ -190,6 +194,40 @@ public record GatewayConfig(
           cookieSuffix,
           cookieSameSite,
           cookieSecure,
+          generation,
+          template,
+          jsonResponse,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds);
+    }
+
+    /** The same room in another generation: tickets sealed for the old one open as new users. */
+    public RoomSettings withGeneration(long newGeneration) {
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          totalActiveUsers,
+          newUsersPerMinute,
+          sessionDurationMinutes,
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          queueingMethod,
+          queueAll,
+          suspended,
+          disableSessionRenewal,
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          newGeneration,
           template,
           jsonResponse,
           bypass,

@@ -238,6 +238,18 @@ final class RoomKeys {
   static final Key<Boolean> COOKIE_SECURE = bool("cookieSecure", false, RoomSettings::cookieSecure);
 
   /**
+   * The room's generation, in every ticket's associated data: a ticket of another generation of the
+   * same room id opens as a new user.
+   */
+  static final Key<Long> GENERATION =
+      key(
+          "generation",
+          v -> 0L,
+          (n, k, f, v) -> n.longInteger(k, f, 0, RoomSettings.MAX_GENERATION),
+          ObjectNode::put,
+          RoomSettings::generation);
+
+  /**
    * A file name inside the gateway's templatesDir; ConfigLoader and Rooms check it exists there.
    */
   static final Key<Optional<String>> TEMPLATE =
@@ -327,6 +339,7 @@ final class RoomKeys {
           COOKIE_SUFFIX_KEY,
           COOKIE_SAME_SITE,
           COOKIE_SECURE,
+          GENERATION,
           TEMPLATE,
           JSON_RESPONSE,
           BYPASS,
@@ -370,6 +383,7 @@ final class RoomKeys {
         v.get(COOKIE_SUFFIX_KEY),
         v.get(COOKIE_SAME_SITE),
         v.get(COOKIE_SECURE),
+        v.get(GENERATION),
         v.get(TEMPLATE),
         v.get(JSON_RESPONSE),
         v.get(BYPASS),

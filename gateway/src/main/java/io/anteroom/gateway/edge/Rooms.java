@@ -47,6 +47,10 @@ public final class Rooms implements AutoCloseable {
   private final TemplateDirectory templates;
   private final ClientAddress clients;
   private final Map<URI, OriginProxy> origins = new HashMap<>();
+
+  /** The highest generation each room id has had in this process (deleted rooms' too). */
+  private final Map<String, Long> generations = new HashMap<>();
+
   private final OriginProxy defaultProxy;
   private volatile Snapshot snapshot;
 
@@ -72,6 +76,7 @@ public final class Rooms implements AutoCloseable {
     var byId = new LinkedHashMap<String, RoomRuntime>();
     for (RoomSettings s : config.rooms()) {
       byId.put(s.id(), build(s, gates.create(s), null, new QueueResponder(s, templates)));
+      remember(s);
     }
     publish(byId);
   }
@@ -98,28 +103,76 @@ public final class Rooms implements AutoCloseable {
     return Optional.ofNullable(snapshot.byId().get(id));
   }
 
-  /** Adds a room; throws {@link IllegalArgumentException} when the id or a route is taken. */
-  public synchronized RoomRuntime create(RoomSettings s) {
+  /**
+   * Adds a room with the generation its settings name; see {@link #create(RoomSettings, boolean)}.
+   */
+  public RoomRuntime create(RoomSettings s) {
+    return create(s, true);
+  }
+
+  /**
+   * Adds a room; throws {@link IllegalArgumentException} when the id or a route is taken.
+   *
+   * <p>A room id this process has known before (configured, or created and deleted through the
+   * admin API) is a new room for its old tickets: without {@code generationGiven} it gets a fresh
+   * generation, the greater of the highest one the id had plus 1 and the current time in epoch
+   * seconds; a given generation must be above the highest one the id had (else old tickets would
+   * open again). An id never seen keeps the generation of its settings (default 0), so that
+   * gateways of one deployment agree on it.
+   */
+  public synchronized RoomRuntime create(RoomSettings s, boolean generationGiven) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     if (byId.containsKey(s.id())) {
       throw new IllegalArgumentException(
           "room \"" + s.id() + "\" already exists; use PUT to" + " change it");
     }
+    Long highest = generations.get(s.id());
+    if (highest != null) {
+      if (!generationGiven && highest < RoomSettings.MAX_GENERATION) {
+        s = s.withGeneration(Math.max(highest + 1, clock.millis() / 1000));
+      } else if (s.generation() <= highest) {
+        throw new IllegalArgumentException(
+            "generation: "
+                + s.generation()
+                + " is not above "
+                + highest
+                + ", the highest generation room \""
+                + s.id()
+                + "\" has had: its old tickets would open again; give a greater one, or leave"
+                + " generation out to get a fresh one");
+      }
+    }
     checkRoutes(byId, s);
     var responder = new QueueResponder(s, templates); // a refused template changes nothing
     RoomRuntime runtime = build(s, gates.create(s), null, responder);
     byId.put(s.id(), runtime);
+    remember(s);
     publish(byId);
     return runtime;
   }
 
-  /** Replaces a room's settings live, keeping its gate (and thus its counts). */
-  public synchronized RoomRuntime update(RoomSettings s) {
+  /**
+   * Replaces a room's settings live, generation included; see {@link #update(RoomSettings,
+   * boolean)}.
+   */
+  public RoomRuntime update(RoomSettings s) {
+    return update(s, true);
+  }
+
+  /**
+   * Replaces a room's settings live, keeping its gate (and thus its counts). Without {@code
+   * generationGiven} the room keeps its generation; a given one is honoured (tickets of the old
+   * generation then open as new users).
+   */
+  public synchronized RoomRuntime update(RoomSettings s, boolean generationGiven) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     RoomRuntime old = byId.get(s.id());
     if (old == null) {
       throw new IllegalArgumentException(
           "no room \"" + s.id() + "\"; use POST /rooms to create" + " it");
+    }
+    if (!generationGiven) {
+      s = s.withGeneration(old.settings().generation());
     }
     byId.remove(s.id());
     checkRoutes(byId, s);
@@ -127,8 +180,13 @@ public final class Rooms implements AutoCloseable {
     old.gate().reconfigure(s);
     RoomRuntime runtime = build(s, old.gate(), old, responder);
     byId.put(s.id(), runtime);
+    remember(s);
     publish(byId);
     return runtime;
+  }
+
+  private void remember(RoomSettings s) {
+    generations.merge(s.id(), s.generation(), Math::max);
   }
 
   public synchronized boolean delete(String id) {
@@ -176,7 +234,8 @@ public final class Rooms implements AutoCloseable {
                     ? protection.effectiveNewUsersPerMinute()
                     : s.newUsersPerMinute());
     var cookie =
-        new TicketCookie(s.id(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(), codec);
+        new TicketCookie(
+            s.id(), s.generation(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(), codec);
     return new RoomRuntime(
         s,
         gate,

@@ -14,13 +14,13 @@ import java.util.Locale;
  * Secure} and {@code SameSite}).
  *
  * <p>Invariants: a missing, tampered, truncated, other-room or unknown-key cookie opens as null (a
- * new user), never as an error. This is on every admitted request, so it stays cheap: the scan
- * reads only this cookie (no decoding of the site's other cookies), the attributes are built once
- * per room, and a Set-Cookie value is handed to Netty as bytes. Immutable; a settings change builds
- * a new one.
+ * new user), never as an error; so does a cookie of another generation of the room. This is on
+ * every admitted request, so it stays cheap: the scan reads only this cookie (no decoding of the
+ * site's other cookies), the attributes are built once per room, and a Set-Cookie value is handed
+ * to Netty as bytes. Immutable; a settings change builds a new one.
  *
  * <pre>{@code
- * var cookie = new TicketCookie("shop", "", false, CookieSameSite.LAX, codec);
+ * var cookie = new TicketCookie("shop", generation, "", false, CookieSameSite.LAX, codec);
  * byte[] ticket = cookie.open(request);                 // null: a new user
  * response.headers().add(TicketCookie.SET_COOKIE, cookie.set(renewed));
  * }</pre>
@@ -30,24 +30,41 @@ public final class TicketCookie {
   /** The response header name, as a cached {@link AsciiString}. */
   public static final CharSequence SET_COOKIE = AsciiString.cached("Set-Cookie");
 
-  private final String roomId;
   private final String name;
   private final TicketCodec codec;
+
+  /** The room id and generation the cookie is sealed for. */
+  private final TicketCodec.Scope scope;
 
   /** {@code ; Path=/; [Secure; ]HTTPOnly; SameSite=X}: what follows the value. */
   private final String attributes;
 
   private final String clear;
 
+  /** The cookie of a room of generation 0. */
   public TicketCookie(
       String roomId,
       String cookieSuffix,
       boolean secure,
       CookieSameSite sameSite,
       TicketCodec codec) {
-    this.roomId = roomId;
+    this(roomId, 0, cookieSuffix, secure, sameSite, codec);
+  }
+
+  /**
+   * The cookie of room {@code roomId} in its {@code generation}: cookies of other generations of
+   * the same room id open as null (new users).
+   */
+  public TicketCookie(
+      String roomId,
+      long generation,
+      String cookieSuffix,
+      boolean secure,
+      CookieSameSite sameSite,
+      TicketCodec codec) {
     this.name = "__anteroom_" + roomId + cookieSuffix;
     this.codec = codec;
+    this.scope = codec.scope(roomId, generation);
     this.attributes = attributes(secure, sameSite);
     this.clear =
         Cookie.cookie(name, "")
@@ -69,12 +86,12 @@ public final class TicketCookie {
   /** The opened ticket of this request, or null when absent or not a valid cookie of the room. */
   public byte[] open(HttpServerRequest request) {
     String value = scan(request, name);
-    return value == null ? null : codec.open(roomId, value).orElse(null);
+    return value == null ? null : codec.open(scope, value).orElse(null);
   }
 
   /** The {@code Set-Cookie} value carrying {@code ticket} sealed, as bytes. */
   public CharSequence set(byte[] ticket) {
-    return ascii(name + '=' + codec.seal(roomId, ticket) + attributes);
+    return ascii(name + '=' + codec.seal(scope, ticket) + attributes);
   }
 
   /** The {@code Set-Cookie} value that removes the cookie ({@code Max-Age=0}). */

@@ -16,10 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where ticket keys come from: the config's {@code ticketKeys} when set, otherwise the file {@code
- * dataDir/ticket-keys} (one {@code id base64key} per line, first line seals), generated with one
- * random 256-bit key and 0600 permissions on first start (whole or not at all; a warning at start
- * when others than its owner may read it). Several gateways of one deployment must share the same
- * keys (configure them, or copy the file).
+ * dataDir/ticket-keys} (one {@code id base64key} per line, first line seals, each id once),
+ * generated with one random 256-bit key and 0600 permissions on first start (whole or not at all; a
+ * warning at start when others than its owner may read it). Several gateways of one deployment must
+ * share the same keys (configure them, or copy the file).
  */
 public final class TicketKeys {
 
@@ -75,6 +75,7 @@ public final class TicketKeys {
 
   static List<TicketKey> read(Path file) throws IOException {
     var keys = new ArrayList<TicketKey>();
+    var ids = new java.util.HashSet<Integer>();
     int n = 0;
     for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
       n++;
@@ -83,6 +84,7 @@ public final class TicketKeys {
         continue;
       }
       String[] parts = line.split("\\s+");
+      TicketKey key;
       try {
         int id = Integer.parseInt(parts[0]);
         byte[] secret = Base64.getDecoder().decode(parts[1]);
@@ -91,7 +93,7 @@ public final class TicketKeys {
             || !(secret.length == 16 || secret.length == 24 || secret.length == 32)) {
           throw new IllegalArgumentException("bad id or key length");
         }
-        keys.add(new TicketKey(id, secret));
+        key = new TicketKey(id, secret);
       } catch (RuntimeException e) {
         throw new IllegalArgumentException(
             file
@@ -101,6 +103,16 @@ public final class TicketKeys {
                 + " <base64 AES key of 16, 24 or 32 bytes>\"",
             e);
       }
+      if (!ids.add(key.id())) {
+        throw new IllegalArgumentException(
+            file
+                + " line "
+                + n
+                + ": duplicate key id "
+                + key.id()
+                + "; every ticket key needs its own id");
+      }
+      keys.add(key);
     }
     if (keys.isEmpty()) {
       throw new IllegalArgumentException(file + ": no keys; delete the file to generate one");

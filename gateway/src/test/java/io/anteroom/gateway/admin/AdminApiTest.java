@@ -262,4 +262,88 @@ class AdminApiTest {
       assertThat(plain(h, h.adminUrl() + "/health").statusCode()).isEqualTo(200);
     }
   }
+
+  private static String metrics(Harness h) throws Exception {
+    return plain(h, h.adminUrl() + "/metrics").body();
+  }
+
+  private static long generation(Harness h, String room) throws Exception {
+    return JSON.readTree(h.admin("GET", "/api/rooms/" + room, null).body())
+        .get("generation")
+        .asLong();
+  }
+
+  @Test
+  void aRoomDeletedAndCreatedAgainTakesItsOldTicketsForNewUsers() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, path: /shop/ } ]")) {
+      Browser alice = h.browser();
+      assertThat(Browser.reachedOrigin(alice.get("/shop/1"))).isTrue();
+      assertThat(Browser.reachedOrigin(alice.get("/shop/2"))).isTrue();
+      assertThat(metrics(h))
+          .as("her ticket is a session in the room it was sealed for")
+          .contains("anteroom_room_shop_admitted_returning_total 1.0");
+      assertThat(generation(h, "shop")).isZero();
+
+      assertThat(h.admin("DELETE", "/api/rooms/shop", null).statusCode()).isEqualTo(204);
+      var created = h.admin("POST", "/api/rooms", "{\"id\":\"shop\",\"path\":\"/shop/\"}");
+      assertThat(created.statusCode()).isEqualTo(201);
+      assertThat(JSON.readTree(created.body()).get("generation").asLong())
+          .as("fresh: the epoch seconds of the gateway's clock")
+          .isEqualTo(Harness.START.getEpochSecond());
+
+      assertThat(Browser.reachedOrigin(alice.get("/shop/3"))).isTrue();
+      assertThat(metrics(h))
+          .as("the same cookie is a new user of the new room")
+          .contains("anteroom_room_shop_admitted_new_total 1.0")
+          .contains("anteroom_room_shop_admitted_returning_total 0.0");
+    }
+  }
+
+  @Test
+  void aPutKeepsTheGenerationUnlessItNamesOne() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, path: /shop/, generation: 5 } ]")) {
+      Browser alice = h.browser();
+      assertThat(Browser.reachedOrigin(alice.get("/shop/1"))).isTrue();
+
+      assertThat(
+              h.admin("PUT", "/api/rooms/shop", "{\"id\":\"shop\",\"path\":\"/shop/\"}")
+                  .statusCode())
+          .isEqualTo(200);
+      assertThat(generation(h, "shop")).isEqualTo(5);
+      assertThat(Browser.reachedOrigin(alice.get("/shop/2"))).isTrue();
+      assertThat(metrics(h)).contains("anteroom_room_shop_admitted_returning_total 1.0");
+
+      var renewed =
+          h.admin(
+              "PUT", "/api/rooms/shop", "{\"id\":\"shop\",\"path\":\"/shop/\",\"generation\":6}");
+      assertThat(renewed.statusCode()).isEqualTo(200);
+      assertThat(generation(h, "shop")).isEqualTo(6);
+      assertThat(Browser.reachedOrigin(alice.get("/shop/3"))).isTrue();
+      assertThat(metrics(h))
+          .as("generation 5's ticket is a new user in generation 6")
+          .contains("anteroom_room_shop_admitted_returning_total 1.0")
+          .contains("anteroom_room_shop_admitted_new_total 2.0");
+    }
+  }
+
+  @Test
+  void aRecreatedRoomRefusesAGenerationItHadBefore() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, path: /shop/, generation: 5 } ]")) {
+      assertThat(h.admin("DELETE", "/api/rooms/shop", null).statusCode()).isEqualTo(204);
+      var again =
+          h.admin("POST", "/api/rooms", "{\"id\":\"shop\",\"path\":\"/shop/\",\"generation\":5}");
+      assertThat(again.statusCode()).isEqualTo(400);
+      assertThat(again.body()).contains("generation: 5 is not above 5");
+      var given =
+          h.admin("POST", "/api/rooms", "{\"id\":\"shop\",\"path\":\"/shop/\",\"generation\":6}");
+      assertThat(given.statusCode())
+          .as("the same given generation on every gateway")
+          .isEqualTo(201);
+      assertThat(generation(h, "shop")).isEqualTo(6);
+      var fresh = h.admin("POST", "/api/rooms", "{\"id\":\"blog\",\"path\":\"/blog/\"}");
+      assertThat(JSON.readTree(fresh.body()).get("generation").asLong())
+          .as("an id never seen keeps the default")
+          .isZero();
+    }
+  }
 }

@@ -71,6 +71,7 @@ class ConfigLoaderTest {
             cookieSuffix: _v2
             cookieSameSite: None
             cookieSecure: true
+            generation: 1790000000
             jsonResponse: false
             failMode: closed
             bypass:
@@ -93,6 +94,7 @@ class ConfigLoaderTest {
     assertThat(r.cookieSuffix()).isEqualTo("_v2");
     assertThat(r.cookieSameSite()).isEqualTo(CookieSameSite.NONE);
     assertThat(r.failMode()).isEqualTo(FailMode.CLOSED);
+    assertThat(r.generation()).isEqualTo(1_790_000_000L);
     assertThat(r.bypass()).hasSize(2);
     assertThat(r.originProtection().maxLatencyMillis()).isEqualTo(200);
     assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(r).toString())).isEqualTo(r);
@@ -136,6 +138,36 @@ class ConfigLoaderTest {
             "rooms[0].totalActiveUser: unknown key (did you mean" + " \"totalActiveUsers\"?)");
     assertThatThrownBy(() -> ConfigLoader.parse("lisen: 1.2.3.4:5", "x"))
         .hasMessageContaining("lisen: unknown key (did you mean \"listen\"?)");
+  }
+
+  @Test
+  void duplicateTicketKeyIdsAreRefused() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    """
+        ticketKeys:
+          - { id: 4, secret: AAAAAAAAAAAAAAAAAAAAAA== }
+          - { id: 5, secret: AAAAAAAAAAAAAAAAAAAAAA== }
+          - { id: 4, secret: AQAAAAAAAAAAAAAAAAAAAA== }
+        """,
+                    "x"))
+        .hasMessageContaining(
+            "ticketKeys[2].id: duplicate key id 4; every ticket key needs its own id (0..255)");
+  }
+
+  @Test
+  void generationIsAWholeNumberFrom0AndDefaults0() {
+    assertThat(ConfigLoader.parseRoom("{ id: a }").generation()).isZero();
+    assertThat(ConfigLoader.parseRoom("{ id: a, generation: 9007199254740991 }").generation())
+        .isEqualTo(9_007_199_254_740_991L);
+    assertThatThrownBy(() -> ConfigLoader.parseRoom("{ id: a, generation: -1 }"))
+        .hasMessageContaining(
+            "room.generation: -1 is out of range; allowed: 0 to 9007199254740991");
+    assertThatThrownBy(() -> ConfigLoader.parseRoom("{ id: a, generation: 1.5 }"))
+        .hasMessageContaining("room.generation: expected a whole number");
+    assertThat(ConfigLoader.setsKey("{ id: a, generation: 3 }", "generation")).isTrue();
+    assertThat(ConfigLoader.setsKey("{ id: a }", "generation")).isFalse();
   }
 
   @Test

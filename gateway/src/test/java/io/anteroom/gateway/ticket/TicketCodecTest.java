@@ -1,14 +1,24 @@
 package io.anteroom.gateway.ticket;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.gateway.config.GatewayConfig.TicketKey;
+import io.anteroom.room.RoomConfig;
+import io.anteroom.testkit.ManualClock;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Random;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
@@ -86,5 +96,215 @@ class TicketCodecTest {
   void configuredKeysWinOverTheKeyFile(@TempDir Path dir) {
     assertThat(TicketKeys.resolve(List.of(K2), dir)).containsExactly(K2);
     assertThat(dir.resolve(TicketKeys.FILE)).doesNotExist();
+  }
+
+  // --- format 2: hourly subkeys, generation in the associated data ---
+
+  private static final Instant T0 = Instant.parse("2026-11-22T10:17:00Z");
+  private final ManualClock clock = new ManualClock(T0);
+  private final TicketCodec timed = new TicketCodec(List.of(K1, K2), clock);
+  private final TicketCodec.Scope shop = timed.scope("shop", 7);
+
+  private static byte[] raw(String cookie) {
+    return Base64.getUrlDecoder().decode(cookie);
+  }
+
+  private static String cookie(byte[] raw) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+  }
+
+  @Test
+  void aCookieIsTheDocumentedFormatUnderTheHoursHkdfSubkey() throws Exception {
+    byte[] in = raw(timed.seal(shop, payload));
+    long hour = T0.toEpochMilli() / 3_600_000L;
+
+    assertThat(in).hasSize(1 + 1 + 4 + 12 + payload.length + 16);
+    assertThat(in[0]).as("format").isEqualTo((byte) 2);
+    assertThat(in[1]).as("key id of the first key").isEqualTo((byte) 1);
+    assertThat(ByteBuffer.wrap(in, 2, 4).getInt()).as("hour").isEqualTo((int) hour);
+
+    // an independent opener of the documented format: HKDF-SHA256 subkey, AAD = header |
+    // generation | room id
+    byte[] info =
+        ByteBuffer.allocate(18 + 1 + 4)
+            .put("anteroom ticket v2".getBytes(StandardCharsets.US_ASCII))
+            .put((byte) 1)
+            .putInt((int) hour)
+            .array();
+    byte[] subkey =
+        Hkdf.expand(
+            Hkdf.extract(
+                "anteroom ticket subkeys".getBytes(StandardCharsets.US_ASCII), new byte[32]),
+            info,
+            32);
+    Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+    c.init(
+        Cipher.DECRYPT_MODE,
+        new SecretKeySpec(subkey, "AES"),
+        new GCMParameterSpec(128, in, 6, 12));
+    c.updateAAD(in, 0, 6);
+    c.updateAAD(ByteBuffer.allocate(8).putLong(7).array());
+    c.updateAAD("shop".getBytes(StandardCharsets.UTF_8));
+    assertThat(c.doFinal(in, 18, in.length - 18)).isEqualTo(payload);
+  }
+
+  @Test
+  void eachHourSealsUnderItsOwnSubkey() {
+    byte[] first = raw(timed.seal(shop, payload));
+    clock.advance(Duration.ofHours(1));
+    byte[] next = raw(timed.seal(shop, payload));
+    assertThat(ByteBuffer.wrap(next, 2, 4).getInt())
+        .isEqualTo(ByteBuffer.wrap(first, 2, 4).getInt() + 1);
+
+    byte[] moved = first.clone();
+    System.arraycopy(next, 2, moved, 2, 4); // the same ciphertext claimed for the next hour
+    assertThat(timed.open(shop, cookie(moved))).as("other hour, other key").isEmpty();
+    assertThat(timed.open(shop, cookie(first))).hasValue(payload);
+    assertThat(timed.open(shop, cookie(next))).hasValue(payload);
+  }
+
+  @Test
+  void cookiesOpenFrom48HoursAgoUpToOneHourAhead() {
+    String sealed = timed.seal(shop, payload);
+    Instant hourStart = Instant.ofEpochMilli(T0.toEpochMilli() / 3_600_000L * 3_600_000L);
+
+    assertThat(openAt(hourStart.plus(Duration.ofHours(48)).plus(Duration.ofMinutes(59)), sealed))
+        .as("48 hours later")
+        .hasValue(payload);
+    assertThat(openAt(hourStart.plus(Duration.ofHours(49)), sealed)).as("49 hours later").isEmpty();
+    assertThat(openAt(hourStart.minus(Duration.ofMinutes(1)), sealed))
+        .as("a gateway one hour behind")
+        .hasValue(payload);
+    assertThat(openAt(hourStart.minus(Duration.ofMinutes(61)), sealed))
+        .as("two hours behind")
+        .isEmpty();
+  }
+
+  private java.util.Optional<byte[]> openAt(Instant now, String cookie) {
+    var other =
+        new TicketCodec(List.of(K1, K2), java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
+    return other.open(other.scope("shop", 7), cookie);
+  }
+
+  @Test
+  void theWindowIsTwiceTheLongestTicketLifeTheRoomCoreAllows() {
+    // a ticket is dead one session duration or one queue timeout after its last seal
+    RoomConfig longest =
+        RoomConfig.builder("r")
+            .totalActiveUsers(1)
+            .newUsersPerMinute(1)
+            .sessionDurationMinutes(24 * 60)
+            .queueTimeout(Duration.ofHours(24))
+            .build();
+    assertThatThrownBy(
+            () ->
+                RoomConfig.builder("r")
+                    .totalActiveUsers(1)
+                    .newUsersPerMinute(1)
+                    .sessionDurationMinutes(24 * 60 + 1)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                RoomConfig.builder("r")
+                    .totalActiveUsers(1)
+                    .newUsersPerMinute(1)
+                    .sessionDurationMinutes(1)
+                    .queueTimeout(Duration.ofHours(24).plusSeconds(1))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class);
+    Duration life = longest.sessionDuration();
+    if (longest.queueTimeout().compareTo(life) > 0) {
+      life = longest.queueTimeout();
+    }
+    assertThat(Duration.ofHours(TicketCodec.MAX_AGE_HOURS)).isEqualTo(life.multipliedBy(2));
+  }
+
+  @Test
+  void hoursOutsideTheWindowDeriveNoKeysAndTheCacheIsBounded() {
+    timed.seal(shop, payload);
+    long derived = timed.derivedSubkeys();
+    byte[] in = raw(timed.seal(shop, payload));
+    var random = new Random(42);
+    long now = T0.toEpochMilli() / 3_600_000L;
+    for (int i = 0; i < 10_000; i++) {
+      int hour = random.nextInt();
+      if (hour >= now - 48 && hour <= now + 1) {
+        continue;
+      }
+      ByteBuffer.wrap(in, 2, 4).putInt(hour);
+      assertThat(timed.open(shop, cookie(in))).isEmpty();
+    }
+    assertThat(timed.derivedSubkeys()).as("no key for hours outside the window").isEqualTo(derived);
+
+    for (int i = 0; i < 10_000; i++) { // every hour of the window, many times over
+      long hour = now - 48 + random.nextInt(50);
+      int key = random.nextBoolean() ? 1 : 2;
+      ByteBuffer.wrap(in, 2, 4).putInt((int) hour);
+      in[1] = (byte) key;
+      assertThat(timed.open(shop, cookie(in)).isPresent())
+          .as("only the sealed hour and key open")
+          .isEqualTo(hour == now && key == 1);
+    }
+    assertThat(timed.derivedSubkeys()).as("2 keys x 50 hours").isEqualTo(100);
+  }
+
+  @Test
+  void aCookieOfAnotherGenerationOrRoomDoesNotOpen() {
+    String gen1 = timed.seal(timed.scope("shop", 1), payload);
+    assertThat(timed.open(timed.scope("shop", 1), gen1)).hasValue(payload);
+    assertThat(timed.open(timed.scope("shop", 2), gen1)).isEmpty();
+    assertThat(timed.open(timed.scope("shop", 0), gen1)).isEmpty();
+    assertThat(timed.open(timed.scope("shop2", 1), gen1)).isEmpty();
+    // room id and generation do not run into each other: the id is the only variable part, last
+    assertThat(timed.open(timed.scope("sho", 1), gen1)).isEmpty();
+  }
+
+  /** A cookie exactly as gateways sealed it before subkeys (format 1). */
+  private static String format1(TicketKey key, String roomId, byte[] payload) throws Exception {
+    byte[] nonce = new byte[12];
+    new Random(7).nextBytes(nonce);
+    Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+    c.init(
+        Cipher.ENCRYPT_MODE,
+        new SecretKeySpec(key.secret(), "AES"),
+        new GCMParameterSpec(128, nonce));
+    c.updateAAD(roomId.getBytes(StandardCharsets.UTF_8));
+    byte[] sealed = c.doFinal(payload);
+    return cookie(
+        ByteBuffer.allocate(1 + 12 + sealed.length)
+            .put((byte) key.id())
+            .put(nonce)
+            .put(sealed)
+            .array());
+  }
+
+  @Test
+  void format1CookiesStillOpenInRoomsOfGeneration0Only() throws Exception {
+    for (TicketKey k : List.of(K1, K2)) { // key id 2 is also the format byte of format 2
+      String old = format1(k, "shop", payload);
+      assertThat(timed.open(timed.scope("shop", 0), old)).as("key %d", k.id()).hasValue(payload);
+      assertThat(timed.open(timed.scope("shop", 1), old)).as("key %d", k.id()).isEmpty();
+      assertThat(timed.open(timed.scope("other", 0), old)).as("key %d", k.id()).isEmpty();
+    }
+    assertThat(raw(timed.seal(timed.scope("shop", 0), payload))[0])
+        .as("new cookies are format 2")
+        .isEqualTo((byte) 2);
+  }
+
+  @Test
+  void duplicateKeyIdsAreRefused() {
+    assertThatThrownBy(() -> new TicketCodec(List.of(K1, new TicketKey(1, new byte[16]))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("duplicate key id 1");
+  }
+
+  @Test
+  void aKeyFileWithADuplicateIdIsRefused(@TempDir Path dir) throws Exception {
+    String key = Base64.getEncoder().encodeToString(new byte[32]);
+    Files.writeString(dir.resolve(TicketKeys.FILE), "3 " + key + "\n# old\n3 " + key + "\n");
+    assertThatThrownBy(() -> TicketKeys.resolve(List.of(), dir))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("line 3: duplicate key id 3");
   }
 }
