@@ -5,7 +5,9 @@ import io.anteroom.gateway.admin.AdminApi;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.edge.ClientAddress;
 import io.anteroom.gateway.edge.Gatekeeper;
+import io.anteroom.gateway.edge.ListenerGuard;
 import io.anteroom.gateway.edge.PublicListener;
 import io.anteroom.gateway.edge.RoomRuntime;
 import io.anteroom.gateway.edge.Rooms;
@@ -17,6 +19,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,7 +53,9 @@ public final class Gateway implements AutoCloseable {
   /** The public listener's servers, one per event loop, all on the same port. */
   private final List<HttpServer> publicServers;
 
+  private final ListenerGuard publicGuard;
   private final HttpServer adminServer;
+  private final ListenerGuard adminGuard;
   private final AdminApi admin;
   private final int drainSeconds;
 
@@ -58,13 +63,17 @@ public final class Gateway implements AutoCloseable {
       Vertx vertx,
       Rooms rooms,
       List<HttpServer> publicServers,
+      ListenerGuard publicGuard,
       HttpServer adminServer,
+      ListenerGuard adminGuard,
       AdminApi admin,
       int drainSeconds) {
     this.vertx = vertx;
     this.rooms = rooms;
     this.publicServers = List.copyOf(publicServers);
+    this.publicGuard = publicGuard;
     this.adminServer = adminServer;
+    this.adminGuard = adminGuard;
     this.admin = admin;
     this.drainSeconds = drainSeconds;
   }
@@ -136,12 +145,27 @@ public final class Gateway implements AutoCloseable {
       // connections in turn; port 0 is never shared, a negative port means "one free port shared
       // by every server listening on this same negative port"
       int port = config.listen().port() == 0 ? -1 : config.listen().port();
+      var publicOptions = PublicListener.options(config.publicListener());
+      var publicGuard =
+          PublicListener.guard(
+              vertx, config.publicListener(), new ClientAddress(config.trustedProxies()));
       await(
           vertx.deployVerticle(
-              () -> new PublicListener(gatekeeper, port, config.listen().host(), publicServers),
+              () ->
+                  new PublicListener(
+                      gatekeeper,
+                      port,
+                      config.listen().host(),
+                      publicServers,
+                      publicOptions,
+                      publicGuard),
               new DeploymentOptions().setInstances(eventLoops)),
           "listen",
-          config.listen().toString());
+          config.listen().toString(),
+          config.publicListener().tls().isPresent()
+              ? "is another process using the port, or are tls.certFile and tls.keyFile not a"
+                  + " certificate and its key?"
+              : PORT_HINT);
       var admin =
           new AdminApi(
               vertx,
@@ -150,11 +174,17 @@ public final class Gateway implements AutoCloseable {
               AdminToken.resolve(config),
               config.admin().protectMetrics(),
               clock);
+      var adminGuard = new ListenerGuard(vertx, config.admin().limits());
       HttpServer adminServer =
           await(
-              vertx
-                  .createHttpServer()
-                  .requestHandler(admin.router())
+              adminGuard
+                  .guard(
+                      vertx.createHttpServer(
+                          ListenerGuard.options(
+                              // plain HTTP/1.1: nothing on the admin listener needs HTTP/2
+                              new HttpServerOptions().setHttp2ClearTextEnabled(false),
+                              config.admin().limits())),
+                      admin.router())
                   .listen(config.admin().listen().port(), config.admin().listen().host()),
               "admin.listen",
               config.admin().listen().toString());
@@ -163,7 +193,15 @@ public final class Gateway implements AutoCloseable {
         vertx.setPeriodic(tickMillis, id -> tick(rooms, clock.millis()));
         vertx.setPeriodic(PROTECTION_TICK_MILLIS, id -> protect(rooms));
       }
-      return new Gateway(vertx, rooms, publicServers, adminServer, admin, config.drainSeconds());
+      return new Gateway(
+          vertx,
+          rooms,
+          publicServers,
+          publicGuard,
+          adminServer,
+          adminGuard,
+          admin,
+          config.drainSeconds());
     } catch (RuntimeException e) {
       vertx.close();
       throw e;
@@ -186,18 +224,18 @@ public final class Gateway implements AutoCloseable {
     }
   }
 
+  private static final String PORT_HINT = "is another process using the port?";
+
   private static <T> T await(Future<T> listening, String key, String address) {
+    return await(listening, key, address, PORT_HINT);
+  }
+
+  private static <T> T await(Future<T> listening, String key, String address, String hint) {
     try {
       return listening.await(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException(
-          key
-              + ": cannot listen on "
-              + address
-              + " ("
-              + e.getMessage()
-              + "); is another process using the port?",
-          e);
+          key + ": cannot listen on " + address + " (" + e.getMessage() + "); " + hint, e);
     }
   }
 
@@ -216,6 +254,16 @@ public final class Gateway implements AutoCloseable {
     return publicServers.stream()
         .map(HttpServer::actualPort)
         .collect(java.util.stream.Collectors.toSet());
+  }
+
+  /** Connections the public listener holds open now (counted once HTTP is spoken on them). */
+  public int openPublicConnections() {
+    return publicGuard.openConnections();
+  }
+
+  /** Connections the admin listener holds open now. */
+  public int openAdminConnections() {
+    return adminGuard.openConnections();
   }
 
   /** The admin port. */

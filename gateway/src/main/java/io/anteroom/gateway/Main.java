@@ -117,18 +117,7 @@ public final class Main implements Runnable {
         c = ConfigLoader.load(file);
         if (origin != null) {
           // the file's rooms stay; only the default origin changes
-          c =
-              new GatewayConfig(
-                  c.listen(),
-                  origin,
-                  c.dataDir(),
-                  c.admin(),
-                  c.ticketKeys(),
-                  c.originTimeoutSeconds(),
-                  c.drainSeconds(),
-                  c.rooms(),
-                  c.templatesDir(),
-                  c.trustedProxies());
+          c = c.withOrigin(origin);
         }
       } else if (origin != null) {
         c = ConfigLoader.forOrigin(origin);

@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.config.GatewayConfig.AdminSettings;
+import io.anteroom.gateway.config.GatewayConfig.ConnectionLimits;
 import io.anteroom.gateway.config.GatewayConfig.HostPort;
+import io.anteroom.gateway.config.GatewayConfig.PublicListenerSettings;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
 import io.anteroom.gateway.config.GatewayConfig.TicketKey;
+import io.anteroom.gateway.config.GatewayConfig.TlsFiles;
 import io.anteroom.gateway.match.Cidr;
 import java.io.IOException;
 import java.net.URI;
@@ -139,7 +142,8 @@ public final class ConfigLoader {
         new AdminSettings(
             admin.hostPort("listen", "127.0.0.1:9090"),
             token.strip(),
-            admin.bool("protectMetrics", false));
+            admin.bool("protectMetrics", false),
+            limits(admin, ConnectionLimits.ADMIN, 100_000));
     admin.rejectUnknown();
     var keys = new ArrayList<TicketKey>();
     var keyIds = new HashSet<Integer>();
@@ -181,6 +185,15 @@ public final class ConfigLoader {
       } catch (IllegalArgumentException e) {
         o.error("trustedProxies", "[" + i + "] " + e.getMessage());
       }
+    }
+    var publicListener =
+        new PublicListenerSettings(
+            tls(o), o.bool("proxyProtocol", false), limits(o, ConnectionLimits.PUBLIC, 1_000_000));
+    if (publicListener.proxyProtocol() && proxies.isEmpty()) {
+      o.error(
+          "proxyProtocol",
+          "true needs trustedProxies: list the addresses (CIDR blocks) of the load balancers"
+              + " that send the PROXY header; connections from any other peer are closed");
     }
     int originTimeout = o.integer("originTimeoutSeconds", 30, 1, 3600);
     int drain = o.integer("drainSeconds", 10, 0, 600);
@@ -225,7 +238,56 @@ public final class ConfigLoader {
         drain,
         rooms,
         templatesDir,
-        trustedProxies);
+        trustedProxies,
+        publicListener);
+  }
+
+  /**
+   * A listener's connection limits, each key optional ({@code maxConnections} up to {@code max}).
+   */
+  private static ConnectionLimits limits(ConfigNode o, ConnectionLimits defaults, int max) {
+    return new ConnectionLimits(
+        o.integer("maxConnections", defaults.maxConnections(), 1, max),
+        o.integer("requestHeadTimeoutMillis", defaults.requestHeadTimeoutMillis(), 100, 600_000),
+        o.integer("idleTimeoutSeconds", defaults.idleTimeoutSeconds(), 1, 86_400));
+  }
+
+  /** {@code tls: { certFile, keyFile }}: both PEM files must exist and be readable. */
+  private static Optional<TlsFiles> tls(ConfigNode o) {
+    boolean given = o.has("tls");
+    ConfigNode t = o.object("tls");
+    if (!given) {
+      return Optional.empty();
+    }
+    Path cert = pem(t, "certFile", "CERTIFICATE", "the certificate (chain)");
+    Path key = pem(t, "keyFile", "PRIVATE KEY", "its private key");
+    t.rejectUnknown();
+    return cert != null && key != null ? Optional.of(new TlsFiles(cert, key)) : Optional.empty();
+  }
+
+  /** A readable PEM file holding a block whose label ends with {@code label}, or null (error). */
+  private static Path pem(ConfigNode t, String name, String label, String what) {
+    String v = t.string(name, null);
+    if (v == null || v.isBlank()) {
+      t.error(name, "missing; the PEM file of " + what + " (both certFile and keyFile are needed)");
+      return null;
+    }
+    Path file = Path.of(v);
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      t.error(name, "\"" + v + "\" does not exist or is not a readable file");
+      return null;
+    }
+    try {
+      String text = Files.readString(file, java.nio.charset.StandardCharsets.ISO_8859_1);
+      if (!text.contains("-----BEGIN ") || !text.contains(label + "-----")) {
+        t.error(name, "\"" + v + "\" is not a PEM file of " + what + " (no " + label + " block)");
+        return null;
+      }
+    } catch (IOException e) {
+      t.error(name, "cannot read \"" + v + "\": " + e.getMessage());
+      return null;
+    }
+    return file;
   }
 
   private static String locationOf(JsonProcessingException e) {

@@ -48,6 +48,12 @@ final class ConfigNode {
     return errors.size();
   }
 
+  /** Whether {@code name} is set (not missing, not null); does not mark it as read. */
+  boolean has(String name) {
+    JsonNode v = node.get(name);
+    return v != null && !v.isNull();
+  }
+
   private JsonNode get(String name) {
     known.add(name);
     JsonNode v = node.get(name);

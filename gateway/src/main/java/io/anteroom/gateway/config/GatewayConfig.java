@@ -30,6 +30,7 @@ import java.util.Optional;
  *     X-Forwarded-For/-Proto/-Host} are believed; empty: none
  * @param templatesDir the only directory rooms' {@code template}s are read from; empty: the
  *     built-in page only
+ * @param publicListener TLS, PROXY protocol and connection limits of the public listener
  */
 public record GatewayConfig(
     HostPort listen,
@@ -41,7 +42,8 @@ public record GatewayConfig(
     int drainSeconds,
     List<RoomSettings> rooms,
     Optional<Path> templatesDir,
-    List<String> trustedProxies) {
+    List<String> trustedProxies,
+    PublicListenerSettings publicListener) {
 
   public GatewayConfig {
     ticketKeys = List.copyOf(ticketKeys);
@@ -65,7 +67,8 @@ public record GatewayConfig(
         drainSeconds,
         newRooms,
         templatesDir,
-        trustedProxies);
+        trustedProxies,
+        publicListener);
   }
 
   public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
@@ -73,13 +76,30 @@ public record GatewayConfig(
         newListen,
         origin,
         dataDir,
-        new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics()),
+        new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics(), admin.limits()),
         ticketKeys,
         originTimeoutSeconds,
         drainSeconds,
         rooms,
         templatesDir,
-        trustedProxies);
+        trustedProxies,
+        publicListener);
+  }
+
+  /** The same configuration with another default {@code origin} (the rooms stay). */
+  public GatewayConfig withOrigin(URI newOrigin) {
+    return new GatewayConfig(
+        listen,
+        newOrigin,
+        dataDir,
+        admin,
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        rooms,
+        templatesDir,
+        trustedProxies,
+        publicListener);
   }
 
   public GatewayConfig withDataDir(Path newDataDir) {
@@ -93,7 +113,8 @@ public record GatewayConfig(
         drainSeconds,
         rooms,
         templatesDir,
-        trustedProxies);
+        trustedProxies,
+        publicListener);
   }
 
   /** A {@code host:port} pair to bind or to reach. */
@@ -108,7 +129,34 @@ public record GatewayConfig(
    * Admin listener; {@code token} empty means a token is generated into {@code dataDir}; {@code
    * protectMetrics} makes {@code /metrics} require it too.
    */
-  public record AdminSettings(HostPort listen, String token, boolean protectMetrics) {}
+  public record AdminSettings(
+      HostPort listen, String token, boolean protectMetrics, ConnectionLimits limits) {}
+
+  /**
+   * The public listener beyond its address: HTTPS when {@code tls} is set, the PROXY protocol
+   * (v1/v2, required on every connection, believed only from {@code trustedProxies}) when {@code
+   * proxyProtocol}, and its connection limits.
+   */
+  public record PublicListenerSettings(
+      Optional<TlsFiles> tls, boolean proxyProtocol, ConnectionLimits limits) {
+    static final PublicListenerSettings DEFAULT =
+        new PublicListenerSettings(Optional.empty(), false, ConnectionLimits.PUBLIC);
+  }
+
+  /** A PEM certificate (chain) and its PEM private key (PKCS#8 or PKCS#1). */
+  public record TlsFiles(Path certFile, Path keyFile) {}
+
+  /**
+   * What one listener lets a client hold: at most {@code maxConnections} connections open (the next
+   * ones are closed at once); a connection without a request in progress must deliver a complete
+   * request head within {@code requestHeadTimeoutMillis} (of opening, or of its previous response)
+   * or is closed; a connection without any traffic for {@code idleTimeoutSeconds} is closed.
+   */
+  public record ConnectionLimits(
+      int maxConnections, int requestHeadTimeoutMillis, int idleTimeoutSeconds) {
+    public static final ConnectionLimits PUBLIC = new ConnectionLimits(10_000, 10_000, 120);
+    public static final ConnectionLimits ADMIN = new ConnectionLimits(64, 10_000, 60);
+  }
 
   /** A ticket key: the id byte written in every cookie, and the 128/192/256-bit AES key. */
   public record TicketKey(int id, byte[] secret) {}

@@ -11,6 +11,11 @@ import java.util.List;
  * trusted proxy cannot name another address for itself: its {@code X-Forwarded-*} headers are
  * ignored here and replaced when forwarding ({@link OriginProxy}).
  *
+ * <p>Behind a layer-4 load balancer speaking the PROXY protocol, the peer is the address its PROXY
+ * header names, believed only when the connection's TCP peer is a trusted proxy ({@link
+ * #mayNameClient}); the listener closes connections from any other peer before their requests are
+ * read.
+ *
  * <p>Immutable and thread-safe; never resolves a host name (only IP literals are compared).
  */
 public final class ClientAddress {
@@ -37,6 +42,15 @@ public final class ClientAddress {
       }
     }
     return false;
+  }
+
+  /**
+   * With the PROXY protocol on: whether a connection whose TCP peer is {@code tcpPeer} may name the
+   * client's address in its PROXY header. Only trusted proxies may; a connection from anyone else
+   * is refused (closed), since the listener then speaks only to its load balancers.
+   */
+  public boolean mayNameClient(String tcpPeer) {
+    return trusted(tcpPeer);
   }
 
   /** The address the request is believed to come from (for {@code cidr} bypass rules). */

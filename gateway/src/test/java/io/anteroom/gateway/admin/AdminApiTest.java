@@ -44,6 +44,25 @@ class AdminApiTest {
   }
 
   @Test
+  void onlyTheExactTokenIsAccepted() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop } ]")) {
+      String t = h.token;
+      String sameLength = t.substring(0, t.length() - 1) + (t.endsWith("x") ? "y" : "x");
+      for (String wrong :
+          List.of(sameLength, t.substring(0, t.length() - 1), t + "0", t.toUpperCase(), "")) {
+        var r =
+            h.client.send(
+                HttpRequest.newBuilder(URI.create(h.adminUrl() + "/api/rooms"))
+                    .header("Authorization", "Bearer " + wrong)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("token \"%s\"", wrong).isEqualTo(401);
+      }
+      assertThat(h.admin("GET", "/api/rooms", null).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void healthReadinessAndMetricsNeedNoToken() throws Exception {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
       h.browser().get("/");

@@ -304,6 +304,76 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void listenerLimitsHaveDefaultsAndRanges() {
+    GatewayConfig c = ConfigLoader.parse("", "x");
+    assertThat(c.publicListener().limits())
+        .isEqualTo(new GatewayConfig.ConnectionLimits(10_000, 10_000, 120));
+    assertThat(c.admin().limits()).isEqualTo(new GatewayConfig.ConnectionLimits(64, 10_000, 60));
+    assertThat(c.publicListener().tls()).isEmpty();
+    assertThat(c.publicListener().proxyProtocol()).isFalse();
+    GatewayConfig set =
+        ConfigLoader.parse(
+            """
+            maxConnections: 5
+            requestHeadTimeoutMillis: 300
+            idleTimeoutSeconds: 7
+            admin: { maxConnections: 2, requestHeadTimeoutMillis: 400, idleTimeoutSeconds: 3 }
+            """,
+            "x");
+    assertThat(set.publicListener().limits())
+        .isEqualTo(new GatewayConfig.ConnectionLimits(5, 300, 7));
+    assertThat(set.admin().limits()).isEqualTo(new GatewayConfig.ConnectionLimits(2, 400, 3));
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "maxConnections: 0\nadmin: { requestHeadTimeoutMillis: 5 }", "x"))
+        .hasMessageContaining("maxConnections: 0 is out of range; allowed: 1 to 1000000")
+        .hasMessageContaining(
+            "admin.requestHeadTimeoutMillis: 5 is out of range; allowed: 100 to 600000");
+  }
+
+  @Test
+  void proxyProtocolNeedsTrustedProxies() {
+    assertThatThrownBy(() -> ConfigLoader.parse("proxyProtocol: true", "x"))
+        .hasMessageContaining("proxyProtocol: true needs trustedProxies");
+    assertThat(
+            ConfigLoader.parse("proxyProtocol: true\ntrustedProxies: [ 10.0.0.0/8 ]", "x")
+                .publicListener()
+                .proxyProtocol())
+        .isTrue();
+  }
+
+  @Test
+  void tlsNeedsReadablePemFiles(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    Path cert = dir.resolve("cert.pem");
+    Path key = dir.resolve("key.pem");
+    java.nio.file.Files.writeString(
+        cert, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+    java.nio.file.Files.writeString(
+        key, "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n");
+    GatewayConfig c =
+        ConfigLoader.parse("tls: { certFile: '%s', keyFile: '%s' }".formatted(cert, key), "x");
+    assertThat(c.publicListener().tls()).contains(new GatewayConfig.TlsFiles(cert, key));
+    assertThatThrownBy(() -> ConfigLoader.parse("tls: { certFile: '%s' }".formatted(cert), "x"))
+        .hasMessageContaining("tls.keyFile: missing; the PEM file of its private key");
+    Path absent = dir.resolve("absent.pem");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "tls: { certFile: '%s', keyFile: '%s' }".formatted(absent, key), "x"))
+        .hasMessageContaining(
+            "tls.certFile: \"" + absent + "\" does not exist or is not a readable file");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "tls: { certFile: '%s', keyFile: '%s' }".formatted(key, cert), "x"))
+        .hasMessageContaining("tls.certFile: \"" + key + "\" is not a PEM file of the certificate")
+        .hasMessageContaining("tls.keyFile: \"" + cert + "\" is not a PEM file of its private key");
+    assertThatThrownBy(() -> ConfigLoader.parse("tls: { cert: x.pem }", "x"))
+        .hasMessageContaining("tls.cert: unknown key; allowed here: certFile, keyFile");
+  }
+
+  @Test
   void anAdminTokenNeedsSixteenCharacters() {
     assertThatThrownBy(() -> ConfigLoader.parse("admin: { token: change-me }", "x"))
         .hasMessageContaining("admin.token: is 9 characters; at least 16 are required");
