@@ -41,8 +41,9 @@ final class TestCluster implements AutoCloseable {
   /** Starts {@code peers} peers ("p0", "p1", ...) serving {@code shards} shards. */
   static TestCluster start(Path root, int peers, int shards, PeerOptions options) {
     List<ClusterConfig.Peer> list = new ArrayList<>();
+    int[] ports = freePorts(peers);
     for (int i = 0; i < peers; i++)
-      list.add(new ClusterConfig.Peer("p" + i, "127.0.0.1", freePort()));
+      list.add(new ClusterConfig.Peer("p" + i, "127.0.0.1", ports[i]));
     TestCluster cluster = new TestCluster(new ClusterConfig("test", list, shards), options, root);
     try {
       for (ClusterConfig.Peer p : list) cluster.startPeer(p.id());
@@ -99,6 +100,33 @@ final class TestCluster implements AutoCloseable {
       await(p.id() + " applies shard " + shard + " up to " + index)
           .atMost(PATIENCE)
           .until(() -> p.engine(shard).appliedIndex() >= index);
+    }
+  }
+
+  /**
+   * {@code n} distinct free ports: the sockets stay open until all are chosen (one at a time, the
+   * kernel may hand out a port just released twice).
+   */
+  static int[] freePorts(int n) {
+    var sockets = new ArrayList<ServerSocket>();
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(s);
+        ports[i] = s.getLocalPort();
+      }
+      return ports;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      for (ServerSocket s : sockets) {
+        try {
+          s.close();
+        } catch (IOException ignored) {
+          // a port we only looked at
+        }
+      }
     }
   }
 
