@@ -97,7 +97,7 @@ class DistributionIT {
     int adminPort = freePort();
     Path data = Files.createDirectories(install.resolve("data"));
     Path log = install.resolve("run.log");
-    Process p =
+    var builder =
         new ProcessBuilder(
                 List.of(
                     home.resolve("bin/anteroom").toString(),
@@ -112,8 +112,9 @@ class DistributionIT {
                     data.toString()))
             .directory(install.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    builder.environment().put("ANTEROOM_LOG_FORMAT", "json");
+    Process p = builder.start();
     try {
       HttpClient http = HttpClient.newHttpClient();
       HttpRequest health =
@@ -135,6 +136,25 @@ class DistributionIT {
       }
     }
     assertThat(p.exitValue()).as(Files.readString(log)).isIn(0, 143);
+    // ANTEROOM_LOG_FORMAT=json: every log line is one JSON object
+    List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).toList();
+    assertThat(lines).isNotEmpty();
+    assertThat(lines.stream().filter(l -> l.startsWith("{\"")))
+        .as("log lines (the startup banner aside)")
+        .anySatisfy(l -> assertThat(l).contains("\"level\":\"INFO\"", "\"message\":"));
+  }
+
+  @Test
+  void anUnknownLogFormatIsRefused() throws Exception {
+    var builder =
+        new ProcessBuilder(List.of(home.resolve("bin/anteroom").toString(), "--help"))
+            .redirectErrorStream(true);
+    builder.environment().put("ANTEROOM_LOG_FORMAT", "xml");
+    Process p = builder.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).isEqualTo(2);
+    assertThat(out).contains("ANTEROOM_LOG_FORMAT=xml is not a log format (text or json)");
   }
 
   private Process start(List<String> args) throws IOException {
