@@ -239,9 +239,9 @@ set_cookie() { # set_cookie NAME COOKIE_NAME: "name=value" from the saved respon
 }
 is_origin_page() { cmp -s "$dir/$1.b" "$dir/www/page.html"; }
 
-metric() { # metric NAME: the current value of an Anteroom counter from /metrics
+metric() { # metric "NAME ROOM": the current value of an Anteroom counter of a room from /metrics
   { curl -s --max-time 5 "http://127.0.0.1:$admin_port/metrics" || true; } \
-    | awk -v m="$1" '$1 ~ "^"m"(_total)?$" {print int($2); found=1} END {if (!found) print -1}'
+    | awk -v m="${1% *}" -v r="${1#* }" '$1 == m"_total{room=\""r"\"}" || $1 == m"{room=\""r"\"}" {print int($2); found=1} END {if (!found) print -1}'
 }
 
 origin_url="http://127.0.0.1:$origin_port/open/"
@@ -279,11 +279,11 @@ read -r status requeue_size < <(fetch requeue "$wait_url" -H "Cookie: $queued_co
 [[ "$status" == 200 ]] && ! is_origin_page requeue \
   || die "a returning queued user did not get the queue page (status $status)"
 
-m_admitted=anteroom_room_open_admitted_returning
-m_queued=anteroom_room_full_queued
-m_waiting=anteroom_room_wait_queued
-for m in $m_admitted $m_queued $m_waiting; do
-  [[ $(metric $m) -ge 0 ]] || die "/metrics has no $m; the checks below need it"
+m_admitted="anteroom_room_admitted_returning open"
+m_queued="anteroom_room_queued full"
+m_waiting="anteroom_room_queued wait"
+for m in "$m_admitted" "$m_queued" "$m_waiting"; do
+  [[ $(metric "$m") -ge 0 ]] || die "/metrics has no $m; the checks below need it"
 done
 
 # ---------------------------------------------------------------- wrk

@@ -481,13 +481,15 @@ public final class Main implements Runnable {
       java.util.function.Consumer<Gateway> started) {
     String processId = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
     Clock clock = Clock.systemUTC();
+    var metrics = new MetricRegistry();
+    coordination.objectMetrics().ifPresent(metrics::registerAll); // the embedded objects runtime's
     Gateway gw =
         Gateway.start(
             config,
             s -> new CoordinatedRoomGate(s, dataCenter, processId, coordination, clock),
             clock,
             s -> new MonitoredQueuePacing(s, clock),
-            new MetricRegistry());
+            metrics);
     var out = new PrintWriter(System.out, true);
     out.printf(
         "anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",

@@ -61,7 +61,12 @@ public final class AdminApi {
     this.rooms = rooms;
     this.token = token.getBytes(StandardCharsets.UTF_8);
     this.clock = clock;
-    DropwizardExports.builder().dropwizardRegistry(registry).register(prometheus);
+    // the rooms' own meters are exported by RoomMetrics, with the room as a label
+    DropwizardExports.builder()
+        .dropwizardRegistry(registry)
+        .metricFilter((name, metric) -> !name.startsWith("anteroom.room."))
+        .register(prometheus);
+    prometheus.register(new RoomMetrics(rooms, clock));
     router = Router.router(vertx);
     router
         .get("/health")
@@ -69,11 +74,14 @@ public final class AdminApi {
     router
         .get("/ready")
         .handler(
-            c ->
-                c.response()
-                    .setStatusCode(draining ? 503 : 200)
-                    .putHeader("Content-Type", "text/plain")
-                    .end(draining ? "draining\n" : "ready\n"));
+            c -> {
+              String unready = unready();
+              c.response()
+                  .setStatusCode(unready == null ? 200 : 503)
+                  .putHeader("Content-Type", "text/plain")
+                  .putHeader("Cache-Control", "no-store")
+                  .end(unready == null ? "ready\n" : unready + "\n");
+            });
     if (protectMetrics) {
       router.get("/metrics").handler(this::authorize);
     }
@@ -255,6 +263,27 @@ public final class AdminApi {
 
   private static void json(RoutingContext c, int status, String body) {
     c.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
+  }
+
+  /**
+   * Why this gateway should not get new traffic, or null: it is draining, or a room cannot reach
+   * its coordinator (the room then decides per {@code failMode}; a balancer prefers gateways that
+   * reach it).
+   */
+  private String unready() {
+    if (draining) {
+      return "draining";
+    }
+    long now = clock.millis();
+    var degraded = new java.util.ArrayList<String>();
+    for (RoomRuntime r : rooms.snapshot().byId().values()) {
+      if (r.gate().status(now).degraded()) {
+        degraded.add(r.settings().id());
+      }
+    }
+    return degraded.isEmpty()
+        ? null
+        : "degraded: the coordinator is unreachable for room(s) " + String.join(", ", degraded);
   }
 
   private void metrics(RoutingContext c) {

@@ -33,6 +33,15 @@ public interface Coordination extends AutoCloseable {
   /** Forgets a deleted room. */
   CompletionStage<Void> remove(String roomId);
 
+  /**
+   * The metrics of the objects runtime this coordination runs in this process (the embedded
+   * coordination of {@code run}), to export with the gateway's; empty when the objects live
+   * elsewhere.
+   */
+  default java.util.Optional<com.codahale.metrics.MetricSet> objectMetrics() {
+    return java.util.Optional.empty();
+  }
+
   @Override
   default void close() {}
 }

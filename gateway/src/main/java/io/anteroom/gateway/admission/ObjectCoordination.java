@@ -52,8 +52,21 @@ public final class ObjectCoordination implements Coordination {
   private final Stubs stubs;
   private final Map<String, RoomConfig> configs = new ConcurrentHashMap<>();
 
+  /** The embedded runtime's metrics; null when the objects are remote. */
+  private final com.codahale.metrics.MetricSet objectMetrics;
+
   ObjectCoordination(Stubs stubs) {
+    this(stubs, null);
+  }
+
+  ObjectCoordination(Stubs stubs, com.codahale.metrics.MetricSet objectMetrics) {
     this.stubs = stubs;
+    this.objectMetrics = objectMetrics;
+  }
+
+  @Override
+  public java.util.Optional<com.codahale.metrics.MetricSet> objectMetrics() {
+    return java.util.Optional.ofNullable(objectMetrics);
   }
 
   /** Registers the room objects in {@code runtime} (which this coordination then owns). */
@@ -80,7 +93,8 @@ public final class ObjectCoordination implements Coordination {
           public void close() {
             runtime.close();
           }
-        });
+        },
+        runtime.metrics());
   }
 
   /** Registers the room objects with monitors that throttle above {@link #REPORT_MAX_QPS}. */

@@ -63,6 +63,37 @@ class AdminApiTest {
   }
 
   @Test
+  void theRoomsStateIsExportedAsGaugesLabelledByRoom() throws Exception {
+    try (var h =
+        new Harness(
+            dataDir,
+            """
+        rooms:
+          - { id: shop, totalActiveUsers: 1 }
+          - { id: blog, path: /blog/, totalActiveUsers: 7, queueAll: true }""")) {
+      h.browser().get("/"); // admitted
+      h.browser().get("/"); // queued
+      h.report("shop");
+      h.report("blog");
+
+      String metrics = plain(h, h.adminUrl() + "/metrics").body();
+
+      assertThat(metrics)
+          .contains(
+              "anteroom_room_active_users{room=\"shop\"} 1.0",
+              "anteroom_room_waiting_users{room=\"shop\"} 1.0",
+              "anteroom_room_total_active_users_limit{room=\"shop\"} 1.0",
+              "anteroom_room_total_active_users_limit{room=\"blog\"} 7.0",
+              "anteroom_room_effective_new_users_per_minute{room=\"shop\"}",
+              "anteroom_room_degraded{room=\"shop\"} 0.0",
+              "anteroom_room_queue_all{room=\"blog\"} 1.0",
+              "anteroom_room_queue_all{room=\"shop\"} 0.0",
+              "anteroom_room_suspended{room=\"shop\"} 0.0",
+              "# HELP anteroom_room_active_users ");
+    }
+  }
+
+  @Test
   void healthReadinessAndMetricsNeedNoToken() throws Exception {
     try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
       h.browser().get("/");
@@ -72,9 +103,9 @@ class AdminApiTest {
       String metrics = plain(h, h.adminUrl() + "/metrics").body();
       assertThat(metrics)
           .contains(
-              "anteroom_room_shop_admitted_new_total 1.0",
-              "anteroom_room_shop_queued_total 1.0",
-              "anteroom_room_shop_origin_latency_count 1");
+              "anteroom_room_admitted_new_total{room=\"shop\"} 1.0",
+              "anteroom_room_queued_total{room=\"shop\"} 1.0",
+              "anteroom_room_origin_latency_seconds_count{room=\"shop\"} 1");
       assertThat(plain(h, h.adminUrl() + "/").body()).contains("Anteroom status");
     }
   }
@@ -277,7 +308,7 @@ class AdminApiTest {
             1,
             "protectMetrics: true")) {
       assertThat(plain(h, h.adminUrl() + "/metrics").statusCode()).isEqualTo(401);
-      assertThat(h.admin("GET", "/metrics", null).body()).contains("anteroom_room_shop");
+      assertThat(h.admin("GET", "/metrics", null).body()).contains("{room=\"shop\"}");
       assertThat(plain(h, h.adminUrl() + "/health").statusCode()).isEqualTo(200);
     }
   }
@@ -300,7 +331,7 @@ class AdminApiTest {
       assertThat(Browser.reachedOrigin(alice.get("/shop/2"))).isTrue();
       assertThat(metrics(h))
           .as("her ticket is a session in the room it was sealed for")
-          .contains("anteroom_room_shop_admitted_returning_total 1.0");
+          .contains("anteroom_room_admitted_returning_total{room=\"shop\"} 1.0");
       assertThat(generation(h, "shop")).isZero();
 
       assertThat(h.admin("DELETE", "/api/rooms/shop", null).statusCode()).isEqualTo(204);
@@ -313,8 +344,8 @@ class AdminApiTest {
       assertThat(Browser.reachedOrigin(alice.get("/shop/3"))).isTrue();
       assertThat(metrics(h))
           .as("the same cookie is a new user of the new room")
-          .contains("anteroom_room_shop_admitted_new_total 1.0")
-          .contains("anteroom_room_shop_admitted_returning_total 0.0");
+          .contains("anteroom_room_admitted_new_total{room=\"shop\"} 1.0")
+          .contains("anteroom_room_admitted_returning_total{room=\"shop\"} 0.0");
     }
   }
 
@@ -330,7 +361,7 @@ class AdminApiTest {
           .isEqualTo(200);
       assertThat(generation(h, "shop")).isEqualTo(5);
       assertThat(Browser.reachedOrigin(alice.get("/shop/2"))).isTrue();
-      assertThat(metrics(h)).contains("anteroom_room_shop_admitted_returning_total 1.0");
+      assertThat(metrics(h)).contains("anteroom_room_admitted_returning_total{room=\"shop\"} 1.0");
 
       var renewed =
           h.admin(
@@ -340,8 +371,8 @@ class AdminApiTest {
       assertThat(Browser.reachedOrigin(alice.get("/shop/3"))).isTrue();
       assertThat(metrics(h))
           .as("generation 5's ticket is a new user in generation 6")
-          .contains("anteroom_room_shop_admitted_returning_total 1.0")
-          .contains("anteroom_room_shop_admitted_new_total 2.0");
+          .contains("anteroom_room_admitted_returning_total{room=\"shop\"} 1.0")
+          .contains("anteroom_room_admitted_new_total{room=\"shop\"} 2.0");
     }
   }
 

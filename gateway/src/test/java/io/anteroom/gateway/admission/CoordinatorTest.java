@@ -164,6 +164,12 @@ class CoordinatorTest {
         h.report("shop");
         var st = JSON.readTree(h.admin("GET", "/api/rooms/shop/status", null).body());
         assertThat(st.get("degraded").asBoolean()).isTrue();
+        // a balancer should prefer gateways that reach their coordinator
+        var ready = h.admin("GET", "/ready", null);
+        assertThat(ready.statusCode()).isEqualTo(503);
+        assertThat(ready.body()).contains("coordinator is unreachable for room(s) shop");
+        assertThat(h.admin("GET", "/metrics", null).body())
+            .contains("anteroom_room_degraded{room=\"shop\"} 1.0");
       }
     } finally {
       intruder.close();
@@ -234,6 +240,12 @@ class CoordinatorTest {
         h.report("shop"); // fails: the gateway notices
         var st = JSON.readTree(h.admin("GET", "/api/rooms/shop/status", null).body());
         assertThat(st.get("degraded").asBoolean()).isTrue();
+        // a balancer should prefer gateways that reach their coordinator
+        var ready = h.admin("GET", "/ready", null);
+        assertThat(ready.statusCode()).isEqualTo(503);
+        assertThat(ready.body()).contains("coordinator is unreachable for room(s) shop");
+        assertThat(h.admin("GET", "/metrics", null).body())
+            .contains("anteroom_room_degraded{room=\"shop\"} 1.0");
       }
       for (Browser b : insiders) {
         assertThat(Browser.reachedOrigin(b.get("/")))
@@ -256,6 +268,7 @@ class CoordinatorTest {
         closed.report("shop");
         var st = JSON.readTree(closed.admin("GET", "/api/rooms/shop/status", null).body());
         assertThat(st.get("degraded").asBoolean()).isFalse();
+        assertThat(closed.admin("GET", "/ready", null).statusCode()).isEqualTo(200);
         assertThat(Browser.reachedOrigin(closed.browser().get("/"))).isTrue();
       } finally {
         again.close();

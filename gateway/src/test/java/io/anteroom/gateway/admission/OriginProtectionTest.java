@@ -97,7 +97,7 @@ class OriginProtectionTest {
                           .build(),
                       java.net.http.HttpResponse.BodyHandlers.ofString())
                   .body())
-          .contains("anteroom_room_shop_effective_new_users_per_minute");
+          .contains("anteroom_room_effective_new_users_per_minute{room=\"shop\"}");
     }
   }
 }
