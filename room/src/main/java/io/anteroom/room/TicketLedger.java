@@ -76,9 +76,21 @@ public final class TicketLedger {
   private final Map<Long, WholeBucket> wholeBuckets = new HashMap<>();
   private long prunedMinute = UNKNOWN;
 
-  /** A ledger that remembers up to one million ticket ids. */
+  /**
+   * A ledger that remembers up to {@code 2^16} ticket ids (a small room; see {@link #capacityFor}).
+   */
   public TicketLedger() {
-    this(1 << 20);
+    this(1 << 16);
+  }
+
+  /**
+   * A capacity for a room of {@code totalActiveUsers}: eight ids per user the room may hold (the
+   * sessions of a session length, the waiting tickets admitted within a queue timeout, with room to
+   * spare), at least {@code 2^16} and at most {@code 2^23} (about 100 bytes each: 6.5 MB to 800
+   * MB).
+   */
+  public static int capacityFor(int totalActiveUsers) {
+    return (int) Math.min(1 << 23, Math.max(1 << 16, 8L * totalActiveUsers));
   }
 
   /**

@@ -84,4 +84,11 @@ class TicketLedgerTest {
     assertThat(ledger.waitingStatus(3, NOW)).isEqualTo(TicketLedger.WaitingStatus.WAITING);
     assertThat(ledger.revoke(3, M + 10, NOW)).isEqualTo(M + 10);
   }
+
+  @Test
+  void theCapacityGrowsWithTheRoomWithinBounds() {
+    assertThat(TicketLedger.capacityFor(100)).isEqualTo(1 << 16);
+    assertThat(TicketLedger.capacityFor(100_000)).isEqualTo(800_000);
+    assertThat(TicketLedger.capacityFor(100_000_000)).isEqualTo(1 << 23);
+  }
 }

@@ -80,7 +80,7 @@ public final class CoordinatedRoomGate implements RoomGate {
    * The ticket ids this process admitted or ended, for all workers of the room, kept across
    * settings changes.
    */
-  private final TicketLedger ledger = new TicketLedger();
+  private final TicketLedger ledger;
 
   private final java.security.SecureRandom seeds = new java.security.SecureRandom();
   private volatile Setup setup;
@@ -110,6 +110,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     this.processId = processId;
     this.coordination = coordination;
     this.clock = clock;
+    this.ledger = new TicketLedger(TicketLedger.capacityFor(settings.totalActiveUsers()));
     this.setup =
         new Setup(
             settings,

@@ -76,6 +76,25 @@ final class TestCluster implements AutoCloseable {
   }
 
   /** Waits until a running peer is the ready leader of {@code shard}, and returns it. */
+  /** The next ready leader of {@code shard} that is not {@code previous} (after a transfer). */
+  RatisPeer awaitLeaderOtherThan(int shard, RatisPeer previous) {
+    AtomicReference<RatisPeer> leader = new AtomicReference<>();
+    await("a ready leader of shard " + shard + " other than " + previous.id())
+        .atMost(PATIENCE)
+        .ignoreExceptions()
+        .until(
+            () -> {
+              for (RatisPeer p : running.values()) {
+                if (p != previous && p.engine(shard).isLeaderReady()) {
+                  leader.set(p);
+                  return true;
+                }
+              }
+              return false;
+            });
+    return leader.get();
+  }
+
   RatisPeer awaitLeader(int shard) {
     AtomicReference<RatisPeer> leader = new AtomicReference<>();
     await("a ready leader of shard " + shard)
