@@ -62,6 +62,8 @@ class DistributionIT {
     assertThat(home.resolve("LICENSE")).content().contains("Apache License");
     assertThat(home.resolve("NOTICE")).isRegularFile();
     assertThat(home.resolve("THIRD-PARTY.txt")).content().contains("vertx-core");
+    // a logging backend: without one the process would log nothing at all
+    assertThat(home.resolve("lib")).isDirectoryContaining("glob:**/logback-classic-*.jar");
   }
 
   @Test
@@ -129,6 +131,16 @@ class DistributionIT {
           .until(
               () -> http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
       assertThat(data.resolve("ticket-keys")).isRegularFile();
+      String metrics =
+          http.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(metrics)
+          .as("room gauges labelled by room, and the embedded objects runtime's metrics")
+          .contains("anteroom_room_active_users{room=", "objects_events");
     } finally {
       p.destroy(); // SIGTERM: graceful drain
       if (!p.waitFor(60, TimeUnit.SECONDS)) {

@@ -193,15 +193,25 @@ public final class Gateway implements AutoCloseable {
         vertx.setPeriodic(tickMillis, id -> tick(rooms, clock.millis()));
         vertx.setPeriodic(PROTECTION_TICK_MILLIS, id -> protect(rooms));
       }
-      return new Gateway(
-          vertx,
-          rooms,
-          publicServers,
-          publicGuard,
-          adminServer,
-          adminGuard,
-          admin,
-          config.drainSeconds());
+      var gateway =
+          new Gateway(
+              vertx,
+              rooms,
+              publicServers,
+              publicGuard,
+              adminServer,
+              adminGuard,
+              admin,
+              config.drainSeconds());
+      LOG.info(
+          "started: public listener {}:{}{}, admin {}:{}, rooms {}",
+          config.listen().host(),
+          gateway.port(),
+          config.publicListener().tls().isPresent() ? " (TLS)" : "",
+          config.admin().listen().host(),
+          gateway.adminPort(),
+          rooms.list().stream().map(RoomSettings::id).toList());
+      return gateway;
     } catch (RuntimeException e) {
       vertx.close();
       throw e;
