@@ -145,7 +145,7 @@ class OpenApiTest {
             "strategy": "evenSplit", "curveFactor": 2, "queueingMethod": "reject",
             "queueAll": true, "suspended": false, "disableSessionRenewal": true,
             "cookieSuffix": "x", "cookieSameSite": "Strict", "cookieSecure": true,
-            "generation": 3, "jsonResponse": false,
+            "generation": 3, "jsonResponse": false, "jsonEnvelope": true,
             "bypass": [ { "path": "/static/**", "header": "X-K", "headerValue": "v",
                           "cookie": "c", "userAgent": "*bot*", "cidr": "10.0.0.0/8" } ],
             "failMode": "closed",
