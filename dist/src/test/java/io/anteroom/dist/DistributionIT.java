@@ -61,6 +61,9 @@ class DistributionIT {
         .contains("ExecStart=/opt/anteroom/bin/anteroom run");
     assertThat(home.resolve("LICENSE")).content().contains("Apache License");
     assertThat(home.resolve("NOTICE")).isRegularFile();
+    assertThat(home.resolve("grafana/anteroom-dashboard.json"))
+        .content()
+        .contains("anteroom_room_active_users");
     assertThat(home.resolve("THIRD-PARTY.txt")).content().contains("vertx-core");
     // a logging backend: without one the process would log nothing at all
     assertThat(home.resolve("lib")).isDirectoryContaining("glob:**/logback-classic-*.jar");

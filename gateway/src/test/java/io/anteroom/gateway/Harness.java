@@ -164,6 +164,11 @@ public final class Harness implements AutoCloseable {
     return client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
+  /** The admin listener's router (its routes: path and methods). */
+  public io.vertx.ext.web.Router adminRouter() {
+    return gateway.admin().router();
+  }
+
   /** The gateway's live rooms. */
   public Rooms rooms() {
     return gateway.rooms();

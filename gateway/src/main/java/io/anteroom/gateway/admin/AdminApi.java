@@ -30,7 +30,9 @@ import java.time.Instant;
  * /metrics} (Prometheus text; with {@code admin.protectMetrics} it needs the token) and the status
  * page {@code GET /}. With {@code Authorization: Bearer <token>}: the room API under {@code /api}
  * (list, create, read, update, delete, status, suspend and queue-all switches), applied live
- * through {@link Rooms}.
+ * through {@link Rooms}, and its OpenAPI 3.1 description {@code GET /api/openapi.json} (the
+ * resource {@code openapi.json}, which describes every route of {@link #router()}; a test keeps the
+ * two and the room keys equal).
  *
  * <p>A room's {@code generation} (in its tickets' associated data) is kept by a {@code PUT} that
  * leaves it out, and is fresh for a {@code POST} that re-creates an id this process has known (see
@@ -48,6 +50,7 @@ public final class AdminApi {
   private final Clock clock;
   private final PrometheusRegistry prometheus = new PrometheusRegistry();
   private final Router router;
+  private final String openApi = resource("openapi.json");
   private volatile boolean draining;
 
   /** {@code protectMetrics}: {@code /metrics} needs the bearer token too. */
@@ -93,9 +96,10 @@ public final class AdminApi {
                 c.response()
                     .putHeader("Content-Type", "text/html; charset=utf-8")
                     .putHeader("Cache-Control", "no-store")
-                    .end(statusPage()));
+                    .end(resource("status-page.html")));
     router.route("/api/*").handler(this::authorize);
     router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
+    router.get("/api/openapi.json").handler(c -> json(c, 200, openApi));
     router
         .get("/api/rooms")
         .handler(
@@ -298,11 +302,14 @@ public final class AdminApi {
         .end(io.vertx.core.buffer.Buffer.buffer(out.toByteArray()));
   }
 
-  private static String statusPage() {
-    try (InputStream in = AdminApi.class.getResourceAsStream("status-page.html")) {
+  private static String resource(String name) {
+    try (InputStream in = AdminApi.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("not found");
+      }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("status-page.html missing from the jar", e);
+      throw new UncheckedIOException(name + " missing from the jar", e);
     }
   }
 }

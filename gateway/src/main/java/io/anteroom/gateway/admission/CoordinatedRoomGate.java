@@ -259,12 +259,11 @@ public final class CoordinatedRoomGate implements RoomGate {
         minutes(e.p25()),
         minutes(e.p50()),
         minutes(e.p75()),
-        state.asOf().toEpochMilli(),
-        state.freeSlots() == 0);
+        state.asOf().toEpochMilli());
   }
 
   private static int minutes(double m) {
-    return Double.isFinite(m) ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(m)) : 0;
+    return Double.isNaN(m) ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.ceil(m)); // +inf: full
   }
 
   @Override

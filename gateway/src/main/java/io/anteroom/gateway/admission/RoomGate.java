@@ -83,10 +83,13 @@ public interface RoomGate extends AutoCloseable {
   /**
    * What a queued user is told (the JSON fields of the queue response).
    *
+   * <p>While the wait is not known ({@code waitTimeKnown} false: nobody was admitted in the last 3
+   * minutes, or no decision could be made) the wait and its percentiles are all 0, whatever was
+   * given.
+   *
    * @param waitTimeKnown false while no admissions have been seen yet
-   * @param waitTimeMinutes estimated wait of this user's bucket
+   * @param waitTimeMinutes estimated wait of this user's bucket, rounded up
    * @param lastUpdatedMillis when the room state this is based on was computed
-   * @param queueIsFull the site is at its limits: no free slots right now
    */
   record QueueView(
       boolean waitTimeKnown,
@@ -94,8 +97,34 @@ public interface RoomGate extends AutoCloseable {
       int waitTime25Percentile,
       int waitTime50Percentile,
       int waitTime75Percentile,
-      long lastUpdatedMillis,
-      boolean queueIsFull) {}
+      long lastUpdatedMillis) {
+
+    /** The wait above which the queue counts as full (as in the hosted room's JSON): 24 hours. */
+    public static final int FULL_AFTER_MINUTES = 24 * 60;
+
+    public QueueView {
+      if (!waitTimeKnown) {
+        waitTimeMinutes = 0;
+        waitTime25Percentile = 0;
+        waitTime50Percentile = 0;
+        waitTime75Percentile = 0;
+      }
+    }
+
+    /** A view without a wait estimate, as of {@code lastUpdatedMillis}. */
+    public static QueueView unknown(long lastUpdatedMillis) {
+      return new QueueView(false, 0, 0, 0, 0, lastUpdatedMillis);
+    }
+
+    /**
+     * The queue is full: the estimated wait is known and longer than {@link #FULL_AFTER_MINUTES} (a
+     * user joining now would wait more than a day). Not merely "the site has no free slot": a room
+     * with one waiting user is not full.
+     */
+    public boolean queueIsFull() {
+      return waitTimeKnown && waitTimeMinutes > FULL_AFTER_MINUTES;
+    }
+  }
 
   /**
    * A room's state for operators.

@@ -116,6 +116,11 @@ public final class ConfigLoader {
     }
   }
 
+  /** The names of every room key, in the order of the room's JSON (the admin API's schema). */
+  public static java.util.List<String> roomKeyNames() {
+    return RoomKeys.ALL.stream().map(RoomKeys.Key::name).toList();
+  }
+
   /** The room as a JSON tree with the YAML key names: the admin API's view, re-readable. */
   public static ObjectNode toJson(RoomSettings r) {
     return RoomKeys.toJson(r);

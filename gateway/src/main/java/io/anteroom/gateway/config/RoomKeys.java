@@ -274,6 +274,10 @@ final class RoomKeys {
           RoomSettings::template);
 
   static final Key<Boolean> JSON_RESPONSE = bool("jsonResponse", true, RoomSettings::jsonResponse);
+
+  /** The queue JSON inside {@code {"cfWaitingRoom": {...}}}, as the hosted room's JSON has it. */
+  static final Key<Boolean> JSON_ENVELOPE = bool("jsonEnvelope", false, RoomSettings::jsonEnvelope);
+
   static final Key<List<BypassRule>> BYPASS =
       key(
           "bypass",
@@ -342,6 +346,7 @@ final class RoomKeys {
           GENERATION,
           TEMPLATE,
           JSON_RESPONSE,
+          JSON_ENVELOPE,
           BYPASS,
           FAIL_MODE,
           ORIGIN_PROTECTION,
@@ -386,6 +391,7 @@ final class RoomKeys {
         v.get(GENERATION),
         v.get(TEMPLATE),
         v.get(JSON_RESPONSE),
+        v.get(JSON_ENVELOPE),
         v.get(BYPASS),
         v.get(FAIL_MODE),
         v.get(ORIGIN_PROTECTION),

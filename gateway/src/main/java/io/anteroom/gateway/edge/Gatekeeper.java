@@ -105,9 +105,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
                       failure == null
                           ? verdict
                           : new Verdict(
-                              Outcome.queued(s.queueingMethod()),
-                              ticket,
-                              new QueueView(false, 0, 0, 0, 0, now, true)));
+                              Outcome.queued(s.queueingMethod()), ticket, QueueView.unknown(now)));
                 }));
   }
 
@@ -185,10 +183,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     RoomSettings s = room.settings();
     request.resume(); // drain and drop any body: a queued request never reaches the origin
     QueuePacing pacing = room.pacing();
-    QueueView q =
-        verdict.queue() != null
-            ? verdict.queue()
-            : new QueueView(false, 0, 0, 0, 0, clock.millis(), false);
+    QueueView q = verdict.queue() != null ? verdict.queue() : QueueView.unknown(clock.millis());
     boolean throttle = pacing.throttle();
     var fields =
         room.responder()
@@ -226,7 +221,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
           room.responder()
               .fields(
                   false,
-                  new QueueView(false, 0, 0, 0, 0, clock.millis(), true),
+                  QueueView.unknown(clock.millis()),
                   s.queueAll(),
                   retry,
                   room.pacing().throttle());

@@ -39,12 +39,14 @@ public final class QueueResponder {
   private final Mustache page;
   private final QueueingMethod queueingMethod;
   private final boolean jsonResponse;
+  private final boolean jsonEnvelope;
 
   /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
     this.page = compile(room, templates);
     this.queueingMethod = room.queueingMethod();
     this.jsonResponse = room.jsonResponse();
+    this.jsonEnvelope = room.jsonEnvelope();
   }
 
   /**
@@ -113,10 +115,17 @@ public final class QueueResponder {
     return f;
   }
 
+  /**
+   * The JSON body: the fields, or with {@code jsonEnvelope} the fields as the one member {@value
+   * #ENVELOPE} (the shape of the hosted room's JSON, so apps written against it read it unchanged).
+   */
   public String json(Map<String, Object> fields) {
     ObjectNode node = JSON.valueToTree(fields);
-    return node.toString();
+    return jsonEnvelope ? JSON.createObjectNode().set(ENVELOPE, node).toString() : node.toString();
   }
+
+  /** The one member of the JSON body with {@code jsonEnvelope: true}. */
+  public static final String ENVELOPE = "cfWaitingRoom";
 
   public String html(Map<String, Object> fields, long lastUpdatedMillis) {
     var scope = new LinkedHashMap<>(fields);
@@ -126,9 +135,12 @@ public final class QueueResponder {
     return out.toString();
   }
 
+  /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */
+  static final String UNKNOWN_WAIT = "Not known yet";
+
   static String formatWait(boolean known, int minutes) {
     if (!known) {
-      return "Not known yet";
+      return UNKNOWN_WAIT;
     }
     if (minutes < 1) {
       return "Less than a minute";
