@@ -277,7 +277,14 @@ public final class ClusterNode implements AutoCloseable {
       if (!watch.isLeaderReady()) return; // lost again already; a later change says so
       if (runtime != null && runtimeTerm == term) return;
       if (runtime != null) lose("re-elected in term " + term);
-      Runtime r = Runtime.builder().storage(peer.engine(shard)).build();
+      ReplicatedStorageEngine engine = peer.engine(shard);
+      Runtime r;
+      try {
+        r = Runtime.builder().storage(engine).build();
+      } catch (RuntimeException e) {
+        engine.close(); // e.g. deposed while building: a later change or the check retries
+        throw e;
+      }
       try {
         objects.accept(r);
       } catch (RuntimeException e) {
