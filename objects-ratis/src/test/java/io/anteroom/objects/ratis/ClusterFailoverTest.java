@@ -64,6 +64,9 @@ class ClusterFailoverTest {
 
   @TempDir Path dir;
 
+  /** The children's output, kept after the run (target/ of the module) for a failure's analysis. */
+  private static final Path LOGS = Path.of("target", "cluster-failover-logs");
+
   private final Map<String, Child> children = new LinkedHashMap<>();
   private Path clusterFile;
   private final Set<Long> received = ConcurrentHashMap.newKeySet();
@@ -291,6 +294,12 @@ class ClusterFailoverTest {
   }
 
   private void startCluster() throws IOException {
+    if (Files.exists(LOGS)) {
+      try (var old = Files.list(LOGS)) {
+        for (Path f : old.toList()) Files.delete(f);
+      }
+    }
+    Files.createDirectories(LOGS);
     StringBuilder yaml = new StringBuilder("name: failover\nshards: 1\npeers:\n");
     for (int i = 0; i < 3; i++) {
       String id = "c" + i;
@@ -334,7 +343,7 @@ class ClusterFailoverTest {
       starts++;
       lines.clear();
       statusPort = -1;
-      Path log = dir.resolve(id + "-" + starts + ".log");
+      Path log = LOGS.resolve(id + "-" + starts + ".log");
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       ProcessBuilder builder =
           new ProcessBuilder(
