@@ -28,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>For each shard, a runtime is built on a fresh {@link ReplicatedStorageEngine} view when
  *       this peer becomes the shard's <em>ready</em> leader, and closed (its alarms first) on any
- *       other leader change this peer sees; a periodic check (every second) repairs a missed
- *       change. Each runtime is fenced by its engine ({@link ReplicatedStorageEngine#fenceWith})
- *       from the moment it starts, so the close only ends what the fence already stopped.
+ *       other leader change this peer sees; a periodic check (every 250 ms) repairs a missed change
+ *       and, while this peer knows no leader, lets its votes reach peers whose gRPC channels still
+ *       back off after an outage ({@link RatisPeer#resetConnectBackoff}). Each runtime is fenced by
+ *       its engine ({@link ReplicatedStorageEngine#fenceWith}) from the moment it starts, so the
+ *       close only ends what the fence already stopped.
  *   <li>The object server runs a call only if this peer is the ready leader of the object's shard
  *       <em>and</em> its runtime is up; otherwise it answers 421 with the leader's URI ({@link
  *       ShardLeaderLookup}), or without one (the caller tries another coordinator) while the
@@ -98,11 +100,14 @@ public final class ClusterNode implements AutoCloseable {
       for (Shard shard : shards) shard.start();
       checker.scheduleWithFixedDelay(
           () -> {
-            for (Shard shard : shards) shard.check();
+            boolean leaderless = false;
+            for (Shard shard : shards) leaderless |= shard.check();
+            // during an election, let votes reach peers whose channels back off after an outage
+            if (leaderless) peer.resetConnectBackoff();
           },
-          1,
-          1,
-          TimeUnit.SECONDS);
+          250,
+          250,
+          TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
       checker.shutdownNow();
       for (Shard shard : shards) if (shard != null) shard.stop();
@@ -241,14 +246,18 @@ public final class ClusterNode implements AutoCloseable {
       submit(this::reconcile); // it may have been elected before the listener was added
     }
 
-    void check() {
+    /** Repairs a missed change; returns whether this peer knows no leader of the shard. */
+    boolean check() {
       boolean ready;
+      boolean leaderless;
       try {
         ready = watch.isLeaderReady();
+        leaderless = watch.leader().isEmpty() || "CANDIDATE".equals(watch.role());
       } catch (RuntimeException e) {
-        return; // closing
+        return false; // closing
       }
       if (ready != (runtime != null)) submit(this::reconcile);
+      return leaderless;
     }
 
     private void submit(Runnable task) {

@@ -257,6 +257,48 @@ public final class RatisPeer implements AutoCloseable {
     return server;
   }
 
+  private volatile boolean backoffResetUnavailable;
+
+  /** Whether {@link #resetConnectBackoff()} reaches Ratis' gRPC channels (for tests). */
+  boolean canResetConnectBackoff() {
+    return !backoffResetUnavailable;
+  }
+
+  /**
+   * Makes this peer's gRPC channels to the other peers that are waiting out a reconnect back-off
+   * try again now. gRPC backs a failed channel off exponentially (up to two minutes); Ratis resets
+   * it for its log appenders but not for votes, so a candidate could not reach a peer that was down
+   * a while ago and is back, and an election needing that peer's vote stalled for the back-off. A
+   * channel that is connected or idle is left alone. Best effort (it reaches into Ratis' gRPC
+   * transport); a no-op if that is not possible.
+   */
+  public void resetConnectBackoff() {
+    if (backoffResetUnavailable) return;
+    try {
+      if (!(server.getServerRpc()
+          instanceof org.apache.ratis.server.RaftServerRpcWithProxy<?, ?> rpc)) {
+        backoffResetUnavailable = true;
+        return;
+      }
+      for (ClusterConfig.Peer p : config.peers()) {
+        if (p.id().equals(self.id())) continue;
+        Object proxy = rpc.getProxies().getProxy(RaftPeerId.valueOf(p.id()));
+        java.lang.reflect.Method reset = proxy.getClass().getMethod("resetConnectBackoff");
+        reset.setAccessible(true); // public method of a package-private Ratis class
+        reset.invoke(proxy);
+      }
+    } catch (IOException e) {
+      // a proxy could not be created now: the next check tries again
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      backoffResetUnavailable = true;
+      org.slf4j.LoggerFactory.getLogger(RatisPeer.class)
+          .warn(
+              "peer {}: cannot reset gRPC reconnect back-off ({}); elections may wait",
+              self.id(),
+              e.toString());
+    }
+  }
+
   /** Stops serving every shard: in-flight commits fail; the data stays for a restart. */
   @Override
   public void close() {

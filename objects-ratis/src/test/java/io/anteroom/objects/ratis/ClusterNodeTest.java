@@ -104,6 +104,11 @@ class ClusterNodeTest {
         .hasMessageContaining("421")
         .hasMessageContaining(leader.uri().toString());
 
+    // the gRPC back-off reset reaches Ratis' channels (it is reflective: a Ratis upgrade may break
+    // it)
+    leader.peer().resetConnectBackoff();
+    assertThat(leader.peer().canResetConnectBackoff()).isTrue();
+
     // health and metrics on the leader: every follower's lag is known
     ClusterStatus status = leader.status();
     assertThat(status.healthy()).isTrue();
