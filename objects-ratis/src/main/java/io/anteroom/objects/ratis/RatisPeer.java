@@ -146,6 +146,14 @@ public final class RatisPeer implements AutoCloseable {
     // purge up to the snapshot even if a peer still needs older entries: it will install the
     // snapshot instead, and a peer that is down for long does not make the log grow without end
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    // but keep one snapshot interval of log before the snapshot: Ratis 3.2.2's leader cannot
+    // serve a follower whose next index is exactly the first index of its purged log (the entry
+    // before it is gone and is not the snapshot's): its log appender fails ("Previous TermIndex
+    // not found", RATIS-2487, fixed after 3.2.2) and is not restarted, so that follower never
+    // catches up. A deposed leader's uncommitted suffix starts where the new term's log segment
+    // starts, which a purge right up to the snapshot made the first index; with this margin a
+    // follower that diverged or lagged within the last interval catches up from the log
+    RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, options.snapshotEveryEntries());
     RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
     // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
