@@ -5,9 +5,13 @@ import io.anteroom.objects.Namespace;
 import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.Runtime;
+import io.anteroom.objects.Stubs;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.HttpObjectTransport;
 import io.anteroom.objects.http.RemoteObjects;
+import io.anteroom.objects.http.RoutingObjectTransport;
+import io.anteroom.objects.ratis.ClusterFile;
+import io.anteroom.objects.ratis.ClusterNode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -39,6 +43,11 @@ import picocli.CommandLine.Option;
  *       is taken under the same machine load.
  *   <li>{@code spread}: 1,000 objects, 64 callers each calling a random object: confirmed
  *       increments/s, fsyncs/s and batches per fsync from the runtime's metrics.
+ *   <li>{@code http-spread}, {@code cluster}, {@code cluster-spread}: the single node over HTTP
+ *       with {@code --objects} objects, and the same two loads (one object, many objects) on a
+ *       3-peer replicated coordinator ({@code ClusterNode}s on loopback ports, SQLite copies, Raft
+ *       log fsync) in this JVM, called through a {@code RoutingObjectTransport} listing all three,
+ *       64 callers each; the cluster's leader and followers share this machine's cores.
  *   <li>{@code http}: the naive counter through remote stubs over 64 pooled HTTP connections
  *       (server and client in this JVM, 127.0.0.1); {@code http-noop} is the same HTTP path in
  *       front of an in-memory counter without runtime or storage: the cost of the HTTP layer alone.
@@ -118,7 +127,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       split = ",",
       defaultValue = "counter,spread,http,http-noop",
       description =
-          "Scenarios to run, any of: counter (with its baseline), baseline (alone), spread, http, http-noop. "
+          "Scenarios to run, any of: counter (with its baseline), baseline (alone), spread, http, http-noop,"
+              + " http-spread, cluster, cluster-spread. "
               + "Default: ${DEFAULT-VALUE}.")
   List<String> scenarios;
 
@@ -149,6 +159,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       // the HTTP layer alone first: it also warms the HTTP code for the counter over HTTP
       if (scenarios.contains("http-noop")) httpNoop();
       if (scenarios.contains("http")) http(dir.resolve("http"));
+      if (scenarios.contains("http-spread")) httpSpread(dir.resolve("http-spread"));
+      if (scenarios.contains("cluster")) cluster(dir.resolve("cluster"), 1);
+      if (scenarios.contains("cluster-spread")) cluster(dir.resolve("cluster-spread"), objects);
     } finally {
       if (temporary) deleteRecursively(dir);
     }
@@ -246,6 +259,113 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                     fsyncs / m.seconds(),
                     fsyncs == 0 ? 0.0 : (double) m.ops() / fsyncs)));
       }
+    }
+  }
+
+  /** The single node over HTTP, {@code objects} objects, a random one per call. */
+  private void httpSpread(Path dir) throws Exception {
+    try (Runtime runtime = Runtime.builder().dataDir(dir).build()) {
+      runtime.namespace("counter", Counter.class, NaiveCounter::new);
+      try (HttpObjectServer server =
+              HttpObjectServer.builder(runtime.transport())
+                  .namespaces(runtime::hasNamespace)
+                  .start();
+          RemoteObjects remote =
+              RemoteObjects.over(
+                  HttpObjectTransport.builder(server.uri()).poolSize(HTTP_CONNECTIONS).build())) {
+        List<Counter> counters = new ArrayList<>(objects);
+        for (int i = 0; i < objects; i++)
+          counters.add(remote.get("counter", Counter.class, "o" + i));
+        spreadOver("HTTP: single node, " + objects + " objects", counters, runtime.metrics());
+      }
+    }
+  }
+
+  /**
+   * Three coordinators of a replicated cluster in this JVM (SQLite copies, Raft log fsync on),
+   * called over HTTP through a routing transport listing all three; {@code count} objects.
+   */
+  private void cluster(Path dir, int count) throws Exception {
+    StringBuilder yaml = new StringBuilder("name: bench\nshards: 1\npeers:\n");
+    for (int i = 0; i < 3; i++) {
+      yaml.append("  - id: b")
+          .append(i)
+          .append("\n    raft: 127.0.0.1:")
+          .append(freePort())
+          .append("\n    http: http://127.0.0.1:")
+          .append(freePort())
+          .append('\n');
+    }
+    ClusterFile file = ClusterFile.parse(yaml.toString(), "bench cluster");
+    List<ClusterNode> nodes = new ArrayList<>();
+    try {
+      for (var peer : file.config().peers()) {
+        nodes.add(
+            ClusterNode.builder(file, peer.id(), dir.resolve(peer.id()))
+                .objects(r -> r.namespace("counter", Counter.class, NaiveCounter::new))
+                .server(s -> s.namespaces(ns -> ns.equals("counter")))
+                .events(line -> System.err.println("cluster: " + line))
+                .start());
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (nodes.stream().noneMatch(n -> n.serves(0))) {
+        if (System.nanoTime() > deadline) throw new IllegalStateException("no leader in 60 s");
+        Thread.sleep(20); // polling for the election, before any measurement
+      }
+      try (RoutingObjectTransport transport =
+          RoutingObjectTransport.builder(file.coordinators())
+              .poolSize(HTTP_CONNECTIONS)
+              .timeout(Duration.ofSeconds(30))
+              .build()) {
+        List<Counter> counters = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+          counters.add(
+              Stubs.create(
+                  Counter.class,
+                  "counter",
+                  ObjectId.fromName("counter", count == 1 ? "one" : "o" + i),
+                  transport));
+        }
+        spreadOver(
+            "cluster of 3: " + (count == 1 ? "naive counter, one object" : count + " objects"),
+            counters,
+            null);
+      }
+    } finally {
+      for (ClusterNode n : nodes) n.close();
+    }
+  }
+
+  private void spreadOver(String scenario, List<Counter> counters, MetricRegistry metrics)
+      throws InterruptedException {
+    int count = counters.size();
+    // token: object index in the high bits, its number in the low 40: unique iff no object
+    // repeats a number
+    LoadRun.Call call =
+        caller -> {
+          int i = count == 1 ? 0 : ThreadLocalRandom.current().nextInt(count);
+          return (long) i << 40 | counters.get(i).next();
+        };
+    warm(HTTP_CONNECTIONS, call);
+    long fsyncs0 = metrics == null ? 0 : metrics.meter(FSYNCS).getCount();
+    LoadRun.Measurement m = LoadRun.run(scenario, HTTP_CONNECTIONS, duration, maxOps, call);
+    if (metrics != null) {
+      long fsyncs = metrics.meter(FSYNCS).getCount() - fsyncs0;
+      m =
+          m.withNotes(
+              String.format(
+                  Locale.ROOT,
+                  "%,.0f fsyncs/s, %.1f calls per fsync",
+                  fsyncs / m.seconds(),
+                  fsyncs == 0 ? 0.0 : (double) m.ops() / fsyncs));
+    }
+    record(m);
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
     }
   }
 

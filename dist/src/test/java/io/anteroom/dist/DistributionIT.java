@@ -53,6 +53,9 @@ class DistributionIT {
           .anyMatch(n -> n.startsWith("anteroom-gateway-"))
           .anyMatch(n -> n.startsWith("anteroom-sim-"))
           .anyMatch(n -> n.startsWith("vertx-core-"))
+          // anteroom coordinator --cluster: the replicated coordinator and Ratis
+          .anyMatch(n -> n.startsWith("anteroom-objects-ratis-"))
+          .anyMatch(n -> n.startsWith("ratis-server-"))
           .noneMatch(n -> n.startsWith("junit") || n.startsWith("assertj"));
     }
     assertThat(home.resolve("anteroom.yaml")).isRegularFile();

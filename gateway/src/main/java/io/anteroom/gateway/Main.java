@@ -16,6 +16,11 @@ import io.anteroom.gateway.queue.MonitoredQueuePacing;
 import io.anteroom.gateway.ticket.TicketKeys;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.objects.ratis.ClusterConfig;
+import io.anteroom.objects.ratis.ClusterFile;
+import io.anteroom.objects.ratis.ClusterNode;
+import io.anteroom.objects.ratis.ClusterStatusServer;
+import io.anteroom.objects.ratis.PeerOptions;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -37,7 +42,8 @@ import picocli.CommandLine.Option;
  * anteroom run [--config anteroom.yaml] [--origin URL]     gateway + coordination in one process
  * anteroom demo                                            run + demo origin + low limits
  * anteroom coordinator [--listen 127.0.0.1:7070]           the coordinating objects, over HTTP
- * anteroom gateway --coordinator URL --datacenter NAME     a stateless edge node
+ * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator
+ * anteroom gateway --coordinator URL[,URL...] --datacenter NAME   a stateless edge node
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
  * </pre>
  */
@@ -277,14 +283,41 @@ public final class Main implements Runnable {
   @Command(
       name = "coordinator",
       mixinStandardHelpOptions = true,
-      description = "Host the coordinating objects of all rooms over HTTP for remote gateways.")
+      description = {
+        "Host the coordinating objects of all rooms over HTTP for remote gateways.",
+        "With --cluster FILE --id ID: one peer of a replicated coordinator (Raft); start every"
+            + " peer of the file, and give gateways all their URLs (docs/cluster.md)."
+      })
   static class Coordinator implements Callable<Integer> {
+    static final String DEFAULT_LISTEN = "127.0.0.1:7070";
+
     @Option(
         names = "--listen",
-        defaultValue = "127.0.0.1:7070",
         paramLabel = "HOST:PORT",
-        description = "default: ${DEFAULT-VALUE}")
+        description =
+            "where the object server binds (default: "
+                + DEFAULT_LISTEN
+                + "; with --cluster: this peer's http address in the file)")
     String listen;
+
+    @Option(
+        names = "--cluster",
+        paramLabel = "FILE",
+        description =
+            "run as one peer of the replicated coordinator described by this YAML file (name,"
+                + " shards, peers: id, raft HOST:PORT, http URL); the same file on every peer")
+    Path cluster;
+
+    @Option(names = "--id", paramLabel = "ID", description = "this peer's id in the --cluster file")
+    String id;
+
+    @Option(
+        names = "--status-listen",
+        paramLabel = "HOST:PORT",
+        description =
+            "with --cluster: serve GET /health (JSON, 503 while a shard has no known leader) and"
+                + " GET /metrics (Prometheus) here, unauthenticated and read-only; default: off")
+    String statusListen;
 
     @Option(
         names = "--data-dir",
@@ -315,7 +348,15 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws InterruptedException {
-      HostPort at = hostPort("--listen", listen);
+      if (cluster != null) {
+        return clustered();
+      }
+      if (id != null || statusListen != null) {
+        throw new IllegalArgumentException(
+            (id != null ? "--id" : "--status-listen")
+                + " needs --cluster FILE (a single coordinator has no peers)");
+      }
+      HostPort at = hostPort("--listen", listen != null ? listen : DEFAULT_LISTEN);
       List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
       if (secrets.isEmpty() && !HttpObjectServer.isLoopback(at.host())) {
         throw new IllegalArgumentException(
@@ -355,6 +396,91 @@ public final class Main implements Runnable {
       stopped.await();
       return 0;
     }
+
+    /** {@code --cluster FILE --id ID}: one peer of the replicated coordinator. */
+    private int clustered() throws InterruptedException {
+      if (id == null) {
+        throw new IllegalArgumentException(
+            "--cluster needs --id ID (this peer's id in " + cluster + ")");
+      }
+      ClusterFile file = ClusterFile.load(cluster);
+      ClusterConfig.Peer self = file.peer(id); // names the file's ids if it is not there
+      URI advertised = file.http().get(id);
+      HostPort at =
+          listen != null
+              ? hostPort("--listen", listen)
+              : new HostPort(advertised.getHost(), advertised.getPort());
+      HostPort status = statusListen != null ? hostPort("--status-listen", statusListen) : null;
+      List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
+      if (secrets.isEmpty() && !HttpObjectServer.isLoopback(at.host())) {
+        throw new IllegalArgumentException(
+            "peer "
+                + id
+                + " serves objects on "
+                + at.host()
+                + ":"
+                + at.port()
+                + ", reachable from other hosts:"
+                + " it needs the deployment's shared secret (--secret-file FILE or $"
+                + SECRET_ENV
+                + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE)");
+      }
+      DataDirectory.claim(dataDir);
+      var out = new PrintWriter(System.out, true);
+      ClusterNode node =
+          ObjectCoordination.serveCluster(
+              file,
+              id,
+              dataDir,
+              at.host(),
+              at.port(),
+              secrets,
+              tlsCert,
+              tlsKey,
+              PeerOptions.defaults(),
+              line -> out.println("anteroom coordinator: " + line));
+      ClusterStatusServer statusServer = null;
+      try {
+        if (status != null) {
+          statusServer = ClusterStatusServer.start(node, status.host(), status.port());
+        }
+      } catch (RuntimeException e) {
+        node.close();
+        throw e;
+      }
+      out.println(
+          "anteroom coordinator "
+              + id
+              + " of cluster "
+              + file.config().name()
+              + " on "
+              + node.uri()
+              + " (raft "
+              + self.address()
+              + ", "
+              + file.config().peers().size()
+              + " peers, "
+              + file.config().shards()
+              + " shard(s); data in "
+              + dataDir.toAbsolutePath()
+              + (secrets.isEmpty() ? "; unauthenticated, this host only" : "; calls authenticated")
+              + (statusServer != null
+                  ? "; status http://" + status.host() + ":" + statusServer.port() + "/health"
+                  : "")
+              + ")");
+      var stopped = new CountDownLatch(1);
+      ClusterStatusServer statusToClose = statusServer;
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    if (statusToClose != null) statusToClose.close();
+                    node.close();
+                    stopped.countDown();
+                  }));
+      stopped.await();
+      return 0;
+    }
   }
 
   @Command(
@@ -367,9 +493,13 @@ public final class Main implements Runnable {
     @Option(
         names = "--coordinator",
         required = true,
+        split = ",",
         paramLabel = "URL",
-        description = "the coordinator, e.g. http://10.0.0.2:7070")
-    URI coordinator;
+        description =
+            "the coordinator, e.g. http://10.0.0.2:7070; for a replicated coordinator every"
+                + " peer's URL (comma-separated or the option repeated): calls then follow the"
+                + " shard's leader")
+    List<URI> coordinators;
 
     @Option(
         names = "--datacenter",
@@ -400,23 +530,29 @@ public final class Main implements Runnable {
     public Integer call() {
       GatewayConfig config = options.load();
       List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
-      if (secrets.isEmpty()
-          && (coordinator.getHost() == null
-              || !HttpObjectServer.isLoopback(coordinator.getHost()))) {
-        throw new IllegalArgumentException(
-            "--coordinator "
-                + coordinator
-                + " is not on this host:"
-                + " give the deployment's shared secret (--coordinator-secret-file FILE or $"
-                + SECRET_ENV
-                + ")");
+      for (URI coordinator : coordinators) {
+        if (coordinator.getScheme() == null
+            || !(coordinator.getScheme().equals("http") || coordinator.getScheme().equals("https"))
+            || coordinator.getHost() == null) {
+          throw new IllegalArgumentException(
+              "--coordinator " + coordinator + " is not an http(s)://HOST:PORT URL");
+        }
+        if (secrets.isEmpty() && !HttpObjectServer.isLoopback(coordinator.getHost())) {
+          throw new IllegalArgumentException(
+              "--coordinator "
+                  + coordinator
+                  + " is not on this host:"
+                  + " give the deployment's shared secret (--coordinator-secret-file FILE or $"
+                  + SECRET_ENV
+                  + ")");
+        }
       }
       DataDirectory.claim(config.dataDir());
       TicketKeys.requireShared(config.ticketKeys(), config.dataDir());
       return serve(
           config,
           ObjectCoordination.remote(
-              coordinator,
+              coordinators,
               Duration.ofSeconds(2),
               secrets.isEmpty() ? null : secrets.getFirst(),
               trust),

@@ -171,6 +171,126 @@ class MainTest {
 
   @Test
   @Timeout(60)
+  void aGatewayListingSeveralCoordinatorsChecksEachForTheSecret(@TempDir Path dir)
+      throws Exception {
+    Path config = dir.resolve("gw.yaml");
+    Files.writeString(config, "ticketKeys: [ { id: 1, secret: AAAAAAAAAAAAAAAAAAAAAA== } ]\n");
+    Outcome o =
+        run(
+            "gateway",
+            "--coordinator",
+            "http://127.0.0.1:7070,http://10.0.0.3:7070",
+            "--coordinator",
+            "http://127.0.0.1:7072",
+            "--datacenter",
+            "dublin",
+            "--config",
+            config.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("--coordinator http://10.0.0.3:7070 is not on this host");
+  }
+
+  @Test
+  void aClusterCoordinatorNeedsItsIdAndAnIdOfTheFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("cluster.yaml");
+    Files.writeString(
+        file,
+        """
+        peers:
+          - { id: c1, raft: "127.0.0.1:1", http: "http://127.0.0.1:2" }
+          - { id: c2, raft: "127.0.0.1:3", http: "http://127.0.0.1:4" }
+          - { id: c3, raft: "127.0.0.1:5", http: "http://127.0.0.1:6" }
+        """);
+    Outcome noId = run("coordinator", "--cluster", file.toString(), "--data-dir", dir.toString());
+    assertThat(noId.exit()).isEqualTo(2);
+    assertThat(noId.err()).contains("--cluster needs --id ID");
+
+    Outcome unknown =
+        run(
+            "coordinator",
+            "--cluster",
+            file.toString(),
+            "--id",
+            "c9",
+            "--data-dir",
+            dir.toString());
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).contains("no peer c9 in cluster anteroom; peers: [c1, c2, c3]");
+
+    Outcome idAlone = run("coordinator", "--id", "c1", "--data-dir", dir.toString());
+    assertThat(idAlone.exit()).isEqualTo(2);
+    assertThat(idAlone.err()).contains("--id needs --cluster FILE");
+  }
+
+  @Test
+  void aBadClusterFileIsRefusedWithEveryProblemNamed(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("cluster.yaml");
+    Files.writeString(
+        file,
+        """
+        shards: 0
+        peers:
+          - { id: c1, raft: "127.0.0.1", http: "http://127.0.0.1:2" }
+          - { id: c2, raft: "127.0.0.1:3", http: "ftp://127.0.0.1:4" }
+          - { id: c3, raft: "127.0.0.1:5", htp: "http://127.0.0.1:6" }
+        """);
+    Outcome o =
+        run(
+            "coordinator",
+            "--cluster",
+            file.toString(),
+            "--id",
+            "c1",
+            "--data-dir",
+            dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err())
+        .contains("invalid cluster file")
+        .contains("shards: expected a whole number of at least 1")
+        .contains("peers[0] (c1).raft: \"127.0.0.1\": not HOST:PORT")
+        .contains("peers[1] (c2).http: \"ftp://127.0.0.1:4\" must be http(s)://HOST:PORT")
+        .contains("peers[2].htp: unknown key")
+        .contains("peers[2].http: missing");
+    Outcome missing =
+        run(
+            "coordinator",
+            "--cluster",
+            dir.resolve("nope.yaml").toString(),
+            "--id",
+            "c1",
+            "--data-dir",
+            dir.toString());
+    assertThat(missing.exit()).isEqualTo(2);
+    assertThat(missing.err()).contains("cannot read the cluster file");
+  }
+
+  @Test
+  void aClusterPeerOnAnotherHostNeedsTheSecret(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("cluster.yaml");
+    Files.writeString(
+        file,
+        """
+        peers:
+          - { id: c1, raft: "10.0.0.1:7071", http: "http://10.0.0.1:7070" }
+          - { id: c2, raft: "10.0.0.2:7071", http: "http://10.0.0.2:7070" }
+          - { id: c3, raft: "10.0.0.3:7071", http: "http://10.0.0.3:7070" }
+        """);
+    Outcome o =
+        run(
+            "coordinator",
+            "--cluster",
+            file.toString(),
+            "--id",
+            "c1",
+            "--data-dir",
+            dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err())
+        .contains("peer c1 serves objects on 10.0.0.1:7070, reachable from other hosts");
+  }
+
+  @Test
+  @Timeout(60)
   void anAdminTokenShorterThan16CharactersIsRefused(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("a.yaml");
     Files.writeString(config, "admin: { token: change-me }\n");

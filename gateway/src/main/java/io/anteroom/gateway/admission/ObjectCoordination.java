@@ -5,11 +5,16 @@ import io.anteroom.backpressure.ThroughputSignal;
 import io.anteroom.coordinator.DataCenterCoordinator;
 import io.anteroom.coordinator.RoomCounter;
 import io.anteroom.coordinator.RoomObjects;
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.Runtime;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.HttpObjectTransport;
-import io.anteroom.objects.http.RemoteObjects;
+import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.objects.ratis.ClusterFile;
+import io.anteroom.objects.ratis.ClusterNode;
+import io.anteroom.objects.ratis.PeerOptions;
 import io.anteroom.room.CounterKey;
 import io.anteroom.room.Grant;
 import io.anteroom.room.RoomConfig;
@@ -27,9 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link Coordination} through the room's coordinating durable objects ({@link RoomObjects}): the
  * data-center object, the global object and the counter objects, in an objects {@link Runtime} of
  * this process ({@code anteroom run}, SQLite in {@code dataDir}) or of a coordinator process
- * reached over HTTP ({@code anteroom gateway --coordinator URL}). Every call carries the room's
- * {@link RoomConfig}, which the objects need; a room's config is the one last announced with {@link
- * #configure}.
+ * reached over HTTP ({@code anteroom gateway --coordinator URL[,URL...]}: one coordinator, or the
+ * coordinators of a replicated cluster). Every call carries the room's {@link RoomConfig}, which
+ * the objects need; a room's config is the one last announced with {@link #configure}.
  *
  * <p>Thread safety: the config map is concurrent; stubs are thread-safe; async stub calls never
  * block the caller (an event loop).
@@ -127,17 +132,45 @@ public final class ObjectCoordination implements Coordination {
    */
   public static ObjectCoordination remote(
       URI uri, Duration timeout, SharedSecret secret, List<Path> trust) {
-    var transport =
-        HttpObjectTransport.builder(uri).timeout(timeout).trust(trust.toArray(Path[]::new));
-    if (secret != null) {
-      transport.secret(secret);
+    return remote(List.of(uri), timeout, secret, trust);
+  }
+
+  /**
+   * Stubs of the room objects of the coordinators at {@code uris}: one URI is a single coordinator
+   * (as above); several are the coordinators of a replicated cluster ({@code anteroom coordinator
+   * --cluster}), reached through a {@link RoutingObjectTransport}: each call goes to the leader of
+   * its object's shard (following 421 answers) and is sent again only when it certainly did not
+   * run.
+   */
+  public static ObjectCoordination remote(
+      List<URI> uris, Duration timeout, SharedSecret secret, List<Path> trust) {
+    if (uris.isEmpty()) {
+      throw new IllegalArgumentException("at least one coordinator URI is needed");
     }
-    RemoteObjects remote = RemoteObjects.over(transport.build());
+    ObjectTransport transport;
+    if (uris.size() == 1) {
+      var http =
+          HttpObjectTransport.builder(uris.getFirst())
+              .timeout(timeout)
+              .trust(trust.toArray(Path[]::new));
+      if (secret != null) {
+        http.secret(secret);
+      }
+      transport = http.build();
+    } else {
+      var routing =
+          RoutingObjectTransport.builder(uris).timeout(timeout).trust(trust.toArray(Path[]::new));
+      if (secret != null) {
+        routing.secret(secret);
+      }
+      transport = routing.build();
+    }
     return new ObjectCoordination(
         new Stubs() {
           @Override
           public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
-            return remote.get(
+            return stub(
+                transport,
                 RoomObjects.DATA_CENTER_NAMESPACE,
                 DataCenterCoordinator.class,
                 RoomObjects.dataCenterObjectName(roomId, dataCenter));
@@ -145,14 +178,21 @@ public final class ObjectCoordination implements Coordination {
 
           @Override
           public RoomCounter counter(CounterKey key) {
-            return remote.get(RoomObjects.COUNTER_NAMESPACE, RoomCounter.class, key.objectName());
+            return stub(
+                transport, RoomObjects.COUNTER_NAMESPACE, RoomCounter.class, key.objectName());
           }
 
           @Override
           public void close() {
-            remote.close();
+            transport.close();
           }
         });
+  }
+
+  private static <T> T stub(
+      ObjectTransport transport, String namespace, Class<T> iface, String name) {
+    return io.anteroom.objects.Stubs.create(
+        iface, namespace, ObjectId.fromName(namespace, name), transport);
   }
 
   /**
@@ -206,6 +246,73 @@ public final class ObjectCoordination implements Coordination {
               + "); is another process using the port?",
           e);
     }
+  }
+
+  /**
+   * Serves the room objects as peer {@code id} of the replicated coordinator described by {@code
+   * file} ({@code anteroom coordinator --cluster}): a {@link ClusterNode} whose runtime on the
+   * shard this peer leads holds the room objects, behind an object server with the same
+   * authentication and TLS as {@link #serve} on {@code host:port}. Needs {@code shards: 1}: a data
+   * center object calls its room's global object in its own runtime, so both must live in one
+   * shard.
+   *
+   * @param events where the node's leadership lines go
+   */
+  public static ClusterNode serveCluster(
+      ClusterFile file,
+      String id,
+      Path dataDir,
+      String host,
+      int port,
+      List<SharedSecret> secrets,
+      Path tlsCert,
+      Path tlsKey,
+      PeerOptions options,
+      java.util.function.Consumer<String> events) {
+    if (file.config().shards() != 1) {
+      throw new IllegalArgumentException(
+          "the cluster file has shards: "
+              + file.config().shards()
+              + "; the room objects need shards: 1 (a data center object calls its room's global"
+              + " object in its own runtime, so both must be in one shard)");
+    }
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new IllegalArgumentException(
+          "coordinator TLS needs both a PEM certificate and its PEM private key");
+    }
+    String scheme = tlsCert != null ? "https" : "http";
+    for (var peer : file.http().entrySet()) {
+      if (!scheme.equals(peer.getValue().getScheme())) {
+        throw new IllegalArgumentException(
+            "peer "
+                + peer.getKey()
+                + " has http: "
+                + peer.getValue()
+                + " but this coordinator "
+                + (tlsCert != null
+                    ? "serves HTTPS (--tls-cert)"
+                    : "serves plain HTTP (no --tls-cert)")
+                + ": every peer's URI in the cluster file must use "
+                + scheme
+                + "://");
+      }
+    }
+    return ClusterNode.builder(file, id, dataDir)
+        .options(options)
+        .objects(runtime -> register(runtime, REPORT_MAX_QPS))
+        .server(
+            server -> {
+              server
+                  .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+                  .secret(secrets.toArray(SharedSecret[]::new))
+                  .host(host)
+                  .port(port);
+              if (tlsCert != null) {
+                server.tls(tlsCert, tlsKey);
+              }
+            })
+        .events(events)
+        .start();
   }
 
   @Override

@@ -146,6 +146,14 @@ public final class RatisPeer implements AutoCloseable {
     // purge up to the snapshot even if a peer still needs older entries: it will install the
     // snapshot instead, and a peer that is down for long does not make the log grow without end
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    // but keep one snapshot interval of log before the snapshot: Ratis 3.2.2's leader cannot
+    // serve a follower whose next index is exactly the first index of its purged log (the entry
+    // before it is gone and is not the snapshot's): its log appender fails ("Previous TermIndex
+    // not found", RATIS-2487, fixed after 3.2.2) and is not restarted, so that follower never
+    // catches up. A deposed leader's uncommitted suffix starts where the new term's log segment
+    // starts, which a purge right up to the snapshot made the first index; with this margin a
+    // follower that diverged or lagged within the last interval catches up from the log
+    RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, options.snapshotEveryEntries());
     RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
     // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
@@ -255,6 +263,48 @@ public final class RatisPeer implements AutoCloseable {
 
   RaftServer server() {
     return server;
+  }
+
+  private volatile boolean backoffResetUnavailable;
+
+  /** Whether {@link #resetConnectBackoff()} reaches Ratis' gRPC channels (for tests). */
+  boolean canResetConnectBackoff() {
+    return !backoffResetUnavailable;
+  }
+
+  /**
+   * Makes this peer's gRPC channels to the other peers that are waiting out a reconnect back-off
+   * try again now. gRPC backs a failed channel off exponentially (up to two minutes); Ratis resets
+   * it for its log appenders but not for votes, so a candidate could not reach a peer that was down
+   * a while ago and is back, and an election needing that peer's vote stalled for the back-off. A
+   * channel that is connected or idle is left alone. Best effort (it reaches into Ratis' gRPC
+   * transport); a no-op if that is not possible.
+   */
+  public void resetConnectBackoff() {
+    if (backoffResetUnavailable) return;
+    try {
+      if (!(server.getServerRpc()
+          instanceof org.apache.ratis.server.RaftServerRpcWithProxy<?, ?> rpc)) {
+        backoffResetUnavailable = true;
+        return;
+      }
+      for (ClusterConfig.Peer p : config.peers()) {
+        if (p.id().equals(self.id())) continue;
+        Object proxy = rpc.getProxies().getProxy(RaftPeerId.valueOf(p.id()));
+        java.lang.reflect.Method reset = proxy.getClass().getMethod("resetConnectBackoff");
+        reset.setAccessible(true); // public method of a package-private Ratis class
+        reset.invoke(proxy);
+      }
+    } catch (IOException e) {
+      // a proxy could not be created now: the next check tries again
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      backoffResetUnavailable = true;
+      org.slf4j.LoggerFactory.getLogger(RatisPeer.class)
+          .warn(
+              "peer {}: cannot reset gRPC reconnect back-off ({}); elections may wait",
+              self.id(),
+              e.toString());
+    }
   }
 
   /** Stops serving every shard: in-flight commits fail; the data stays for a restart. */

@@ -349,6 +349,23 @@ public final class ReplicatedStorageEngine implements StorageEngine {
     return division().getInfo().getLastAppliedIndex();
   }
 
+  /** This peer's Raft role in the shard: {@code LEADER}, {@code FOLLOWER}, {@code CANDIDATE}. */
+  public String role() {
+    return division().getInfo().getCurrentRole().name();
+  }
+
+  /**
+   * The commit index of every peer of the shard as this peer knows it (on the leader: from the
+   * followers' latest replies; elsewhere mostly its own), by peer id.
+   */
+  public Map<String, Long> commitIndices() {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    for (org.apache.ratis.proto.RaftProtos.CommitInfoProto info : division().getCommitInfos()) {
+      out.put(info.getServer().getId().toStringUtf8(), info.getCommitIndex());
+    }
+    return out;
+  }
+
   /**
    * The first index still in this peer's log: greater than 1 once a snapshot let it purge the log.
    */

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One shard replicated on three in-JVM peers over loopback gRPC, each applying to its own SQLite
@@ -183,6 +184,50 @@ class ReplicatedStorageEngineTest {
     assertThat(restarted.engine(0).machine().skippedOnReplay())
         .as("entries its SQLite copy already had, not applied again")
         .isPositive();
+  }
+
+  /**
+   * Replacing a dead peer under static membership: its directory is lost (a new disk), and it
+   * starts again with the same id on an empty directory. It rejoins the groups and gets every
+   * committed entry: from the log, or from a snapshot when the log was purged.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aPeerWhoseDirectoryWasWipedRejoinsWithItsIdAndGetsEveryCommittedEntry(boolean purged)
+      throws Exception {
+    cluster =
+        TestCluster.start(
+            dir,
+            3,
+            1,
+            TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
+    RatisPeer leader = cluster.awaitLeader(0);
+    String lost =
+        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
+    for (int i = 0; i < 3; i++) leader.engine(0).commit(put("room/x", "early-" + i, "e" + i));
+    cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
+    cluster.stopPeer(lost);
+    try (var files = java.nio.file.Files.walk(dir.resolve(lost))) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
+    assertThat(dir.resolve(lost)).doesNotExist();
+    int more = purged ? 40 : 3;
+    for (int i = 0; i < more; i++) leader.engine(0).commit(put("room/x", "later-" + i, "l" + i));
+    if (purged) {
+      leader.engine(0).takeSnapshot();
+      await().atMost(TestCluster.PATIENCE).until(() -> leader.engine(0).logStartIndex() > 1);
+    }
+
+    RatisPeer replaced = cluster.startPeer(lost);
+    long committed = leader.engine(0).commitIndex();
+    await()
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> replaced.engine(0).appliedIndex() >= committed);
+    StorageEngine copy = replaced.engine(0).localCopy();
+    for (int i = 0; i < 3; i++)
+      assertThat(copy.get("room/x", "early-" + i)).isEqualTo(bytes("e" + i));
+    for (int i = 0; i < more; i++)
+      assertThat(copy.get("room/x", "later-" + i)).isEqualTo(bytes("l" + i));
   }
 
   @ParameterizedTest

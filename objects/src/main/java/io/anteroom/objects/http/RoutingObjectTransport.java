@@ -41,7 +41,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>Retries stop once the call's {@link Builder#timeout} has passed since the call: it then
  *       fails saying it was not run. Each attempt ends within that timeout too.
  *   <li>The last leader that ran a call to an object is remembered (for at most 100,000 objects),
- *       so later calls to it go there directly.
+ *       so later calls to it go there directly. After a call whose outcome is unknown (a timeout,
+ *       say: the leader may be paused or cut off while another was elected), the next call to the
+ *       object starts at the next coordinator instead, which runs it or names the leader.
  * </ul>
  *
  * <pre>{@code
@@ -169,7 +171,11 @@ public final class RoutingObjectTransport implements ObjectTransport {
         leaders.remove(object, target);
         next = null;
       } else {
-        result.completeExceptionally(failure); // may have run: never sent again
+        // may have run: never sent again. But the next call to this object starts at the next
+        // coordinator: a leader that times out may be paused or cut off while another was
+        // elected, and every call sent to it would wait for its timeout until it comes back
+        leaders.put(object, order.get((order.indexOf(target) + 1) % order.size()));
+        result.completeExceptionally(failure);
         return;
       }
       boolean roundDone = false;

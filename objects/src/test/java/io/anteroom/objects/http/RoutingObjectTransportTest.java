@@ -155,6 +155,28 @@ class RoutingObjectTransportTest {
     assertThat(followerSide.delivered("hang")).isZero();
   }
 
+  /**
+   * A leader that stops answering (paused, cut off) while another was elected: its call times out
+   * and is not retried, but the next call to the object starts at the next coordinator, which names
+   * the new leader, instead of waiting on the silent one again.
+   */
+  @Test
+  void afterACallTimedOutTheNextCallToTheObjectStartsAtTheNextCoordinator() {
+    HttpObjectServer silent = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    HttpObjectServer elected = serve(followerSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    RoutingObjectTransport routing = route(Duration.ofMillis(500), silent.uri(), elected.uri());
+    assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+    assertThat(leaderSide.delivered("next")).isEqualTo(1);
+
+    assertThat(failureOf(routing.call("fake", ID, "hang", new byte[0])))
+        .hasMessageContaining("may or may not have run");
+    assertThat(followerSide.delivered("hang")).as("the call itself is not retried").isZero();
+
+    assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+    assertThat(followerSide.delivered("next")).as("the next call went elsewhere").isEqualTo(1);
+    assertThat(leaderSide.delivered("next")).isEqualTo(1);
+  }
+
   @Test
   void aLeaderNamedOutsideTheConfiguredCoordinatorsIsNeverCalled() throws IOException {
     FakeTransport elsewhere = new FakeTransport();

@@ -1,0 +1,124 @@
+package io.anteroom.gateway.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.TestOrigin;
+import io.anteroom.objects.ManualScheduler;
+import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.objects.ratis.ClusterFile;
+import io.anteroom.objects.ratis.ClusterNode;
+import io.anteroom.objects.ratis.PeerOptions;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A gateway listing the three coordinators of a replicated cluster ({@code anteroom coordinator
+ * --cluster}, in-process here): the room objects run on the shard's leader, the gateway's calls
+ * reach it through the routing transport, and the room's counts survive a leader change.
+ */
+class ClusterCoordinationTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final SharedSecret SECRET = SharedSecret.generate("k1");
+
+  @TempDir Path dir;
+  private final List<ClusterNode> nodes = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    for (ClusterNode n : nodes) n.close();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void aGatewayListingAllCoordinatorsSharesTheRoomAndKeepsItsCountsAcrossALeaderChange()
+      throws Exception {
+    StringBuilder yaml = new StringBuilder("peers:\n");
+    for (int i = 1; i <= 3; i++) {
+      yaml.append("  - id: c")
+          .append(i)
+          .append("\n    raft: 127.0.0.1:")
+          .append(freePort())
+          .append("\n    http: http://127.0.0.1:")
+          .append(freePort())
+          .append('\n');
+    }
+    ClusterFile file = ClusterFile.parse(yaml.toString(), "test");
+    PeerOptions options =
+        PeerOptions.builder()
+            .localStorage(PeerOptions.LocalStorage.MEMORY)
+            .electionTimeout(Duration.ofMillis(300), Duration.ofMillis(600))
+            .commitTimeout(Duration.ofSeconds(15))
+            .build();
+    for (var peer : file.config().peers()) {
+      var uri = file.http().get(peer.id());
+      nodes.add(
+          ObjectCoordination.serveCluster(
+              file,
+              peer.id(),
+              dir.resolve(peer.id()),
+              uri.getHost(),
+              uri.getPort(),
+              List.of(SECRET),
+              null,
+              null,
+              options,
+              line -> {}));
+    }
+    ClusterNode leader =
+        await("a coordinator serves the room objects")
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () -> nodes.stream().filter(n -> n.serves(0)).findFirst().orElse(null),
+                n -> n != null);
+
+    var scheduler = new ManualScheduler(Harness.START);
+    var link =
+        ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(20), SECRET, List.of());
+    try (var gw =
+        new Harness(
+            dir.resolve("gw"),
+            "rooms: [ { id: shop, totalActiveUsers: 2 } ]",
+            new TestOrigin(),
+            scheduler,
+            link,
+            "dublin")) {
+      assertThat(Browser.reachedOrigin(gw.browser().get("/"))).isTrue();
+      assertThat(Browser.reachedOrigin(gw.browser().get("/"))).isTrue();
+      gw.report("shop");
+      var st = JSON.readTree(gw.admin("GET", "/api/rooms/shop/status", null).body());
+      assertThat(st.get("degraded").asBoolean()).as("reports are accepted").isFalse();
+      assertThat(Browser.reachedOrigin(gw.browser().get("/"))).as("the room is full").isFalse();
+
+      ClusterNode next = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+      leader.peer().engine(0).transferLeadership(next.peer().id());
+      await("the new leader serves")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> next.serves(0) && !leader.serves(0));
+      gw.report("shop");
+      st = JSON.readTree(gw.admin("GET", "/api/rooms/shop/status", null).body());
+      assertThat(st.get("degraded").asBoolean()).as("reports reach the new leader").isFalse();
+      assertThat(Browser.reachedOrigin(gw.browser().get("/")))
+          .as("the counts moved with the leadership: the room is still full")
+          .isFalse();
+    } finally {
+      link.close();
+    }
+  }
+}

@@ -1,0 +1,403 @@
+package io.anteroom.objects.ratis;
+
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransport;
+import io.anteroom.objects.Runtime;
+import io.anteroom.objects.http.HttpObjectServer;
+import io.anteroom.objects.http.LeaderLookup;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One coordinator of a replicated cluster, assembled: its {@link RatisPeer}, an objects {@link
+ * Runtime} on each shard it leads, and its {@link HttpObjectServer}.
+ *
+ * <ul>
+ *   <li>For each shard, a runtime is built on a fresh {@link ReplicatedStorageEngine} view when
+ *       this peer becomes the shard's <em>ready</em> leader, and closed (its alarms first) on any
+ *       other leader change this peer sees; a periodic check (every 250 ms) repairs a missed change
+ *       and, while this peer knows no leader, lets its votes reach peers whose gRPC channels still
+ *       back off after an outage ({@link RatisPeer#resetConnectBackoff}). Each runtime is fenced by
+ *       its engine ({@link ReplicatedStorageEngine#fenceWith}) from the moment it starts, so the
+ *       close only ends what the fence already stopped.
+ *   <li>The object server runs a call only if this peer is the ready leader of the object's shard
+ *       <em>and</em> its runtime is up; otherwise it answers 421 with the leader's URI ({@link
+ *       ShardLeaderLookup}), or without one (the caller tries another coordinator) while the
+ *       runtime is still being built.
+ *   <li>Lines for an operator ({@code leads shard}, {@code no longer leads shard}) go to the event
+ *       sink given to the builder.
+ * </ul>
+ *
+ * <pre>{@code
+ * ClusterFile file = ClusterFile.load(Path.of("cluster.yaml"));
+ * try (ClusterNode node = ClusterNode.builder(file, "c1", Path.of("/var/lib/anteroom"))
+ *         .objects(runtime -> runtime.namespace("counter", Counter.class, CounterObject::new))
+ *         .server(server -> server.export("counter").secret(secret))
+ *         .start()) {
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class ClusterNode implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+
+  /** The start of the event line printed when this peer starts serving a shard. */
+  public static final String LEADS = "leads shard ";
+
+  /** The start of the event line printed when this peer stops serving a shard. */
+  public static final String NO_LONGER_LEADS = "no longer leads shard ";
+
+  private final ClusterFile file;
+  private final RatisPeer peer;
+  private final Consumer<Runtime> objects;
+  private final Consumer<String> events;
+  private final Shard[] shards;
+  private final ScheduledExecutorService checker;
+  private final HttpObjectServer server;
+
+  private ClusterNode(Builder b) {
+    this.file = b.file;
+    this.objects = b.objects;
+    this.events = b.events;
+    this.peer = RatisPeer.start(file.config(), b.id, b.dataDir, b.options);
+    this.shards = new Shard[file.config().shards()];
+    this.checker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("anteroom-cluster-check").unstarted(r));
+    HttpObjectServer started = null;
+    try {
+      for (int s = 0; s < shards.length; s++) shards[s] = new Shard(s);
+      ShardLeaderLookup leaders = new ShardLeaderLookup(peer, file.http());
+      URI self = file.http().get(b.id);
+      HttpObjectServer.Builder server =
+          HttpObjectServer.builder(new Dispatcher())
+              .host(self.getHost())
+              .port(self.getPort())
+              .leaderLookup(
+                  (namespace, id) -> {
+                    LeaderLookup.Leader leader = leaders.leaderOf(namespace, id);
+                    if (leader.self() && shards[shardOf(namespace, id)].runtime == null) {
+                      return LeaderLookup.Leader.UNKNOWN; // elected, runtime not up yet
+                    }
+                    return leader;
+                  });
+      b.server.accept(server);
+      started = server.start();
+      this.server = started;
+      for (Shard shard : shards) shard.start();
+      checker.scheduleWithFixedDelay(
+          () -> {
+            boolean leaderless = false;
+            for (Shard shard : shards) leaderless |= shard.check();
+            // during an election, let votes reach peers whose channels back off after an outage
+            if (leaderless) peer.resetConnectBackoff();
+          },
+          250,
+          250,
+          TimeUnit.MILLISECONDS);
+    } catch (RuntimeException e) {
+      checker.shutdownNow();
+      for (Shard shard : shards) if (shard != null) shard.stop();
+      if (started != null) started.close();
+      try {
+        peer.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A node of the cluster in {@code file}, as peer {@code id} (which must be in the file), keeping
+   * its Raft log and shard copies under {@code dataDir}.
+   */
+  public static Builder builder(ClusterFile file, String id, Path dataDir) {
+    return new Builder(file, id, dataDir);
+  }
+
+  private int shardOf(String namespace, ObjectId id) {
+    return file.config().shardOf(namespace + "/" + id);
+  }
+
+  /** This node's peer (its shards' engines, leadership and progress). */
+  public RatisPeer peer() {
+    return peer;
+  }
+
+  /** The cluster file this node runs. */
+  public ClusterFile file() {
+    return file;
+  }
+
+  /** The object server's base URI as bound. */
+  public URI uri() {
+    return server.uri();
+  }
+
+  /** The object server. */
+  public HttpObjectServer server() {
+    return server;
+  }
+
+  /** Whether this node runs a runtime for {@code shard} now (it is the shard's ready leader). */
+  public boolean serves(int shard) {
+    return shards[shard].runtime != null;
+  }
+
+  /** How many runtimes this node has started on {@code shard} since it started. */
+  public long runtimesStarted(int shard) {
+    return shards[shard].started.get();
+  }
+
+  /** A snapshot of every shard's Raft state on this peer. */
+  public ClusterStatus status() {
+    return ClusterStatus.of(this);
+  }
+
+  /** Stops serving: the object server (calls in flight finish), the runtimes, then the peer. */
+  @Override
+  public void close() {
+    checker.shutdownNow();
+    RuntimeException failure = null;
+    try {
+      server.close();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    for (Shard shard : shards) shard.stop();
+    try {
+      peer.close();
+    } catch (RuntimeException e) {
+      if (failure == null) failure = e;
+      else failure.addSuppressed(e);
+    }
+    if (failure != null) throw failure;
+  }
+
+  /** The object server's transport: each call goes to the runtime of its object's shard. */
+  private final class Dispatcher implements ObjectTransport {
+    @Override
+    public CompletableFuture<byte[]> call(
+        String namespace, ObjectId id, String method, byte[] encodedArgs) {
+      int shard = shardOf(namespace, id);
+      Runtime runtime = shards[shard].runtime;
+      if (runtime == null) {
+        // 503 (IllegalStateException): leadership moved after the lookup; the call did not run
+        return CompletableFuture.failedFuture(
+            new IllegalStateException(
+                "peer "
+                    + peer.id()
+                    + " no longer serves shard "
+                    + shard
+                    + "; the call was not run"));
+      }
+      return runtime.transport().call(namespace, id, method, encodedArgs);
+    }
+  }
+
+  /** The runtime of one shard, built and closed on one thread in the order of the changes. */
+  private final class Shard {
+    final int shard;
+    final ReplicatedStorageEngine watch;
+    final ExecutorService lifecycle;
+    final AtomicLong started = new AtomicLong();
+    volatile Runtime runtime;
+    long runtimeTerm = -1;
+
+    Shard(int shard) {
+      this.shard = shard;
+      this.watch = peer.engine(shard);
+      this.lifecycle =
+          Executors.newSingleThreadExecutor(
+              r ->
+                  Thread.ofPlatform()
+                      .daemon()
+                      .name("anteroom-shard-" + shard + "-lifecycle")
+                      .unstarted(r));
+    }
+
+    void start() {
+      watch.addLeaderListener(
+          change ->
+              submit(
+                  () -> {
+                    if (change.ready()) lead();
+                    else
+                      lose(
+                          "leader change, term "
+                              + change.term()
+                              + ", leader "
+                              + change.leader().orElse("unknown"));
+                  }));
+      submit(this::reconcile); // it may have been elected before the listener was added
+    }
+
+    /** Repairs a missed change; returns whether this peer knows no leader of the shard. */
+    boolean check() {
+      boolean ready;
+      boolean leaderless;
+      try {
+        ready = watch.isLeaderReady();
+        leaderless = watch.leader().isEmpty() || "CANDIDATE".equals(watch.role());
+      } catch (RuntimeException e) {
+        return false; // closing
+      }
+      if (ready != (runtime != null)) submit(this::reconcile);
+      return leaderless;
+    }
+
+    private void submit(Runnable task) {
+      try {
+        lifecycle.execute(
+            () -> {
+              try {
+                task.run();
+              } catch (RuntimeException e) {
+                LOG.warn("shard {} on peer {}: {}", shard, peer.id(), e.toString(), e);
+              }
+            });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // stopping
+      }
+    }
+
+    private void reconcile() {
+      if (watch.isLeaderReady()) lead();
+      else if (runtime != null) lose("not the ready leader any more");
+    }
+
+    /** This peer became the ready leader: a fresh runtime unless one of this term runs already. */
+    private void lead() {
+      long term = watch.term();
+      if (!watch.isLeaderReady()) return; // lost again already; a later change says so
+      if (runtime != null && runtimeTerm == term) return;
+      if (runtime != null) lose("re-elected in term " + term);
+      ReplicatedStorageEngine engine = peer.engine(shard);
+      Runtime r;
+      try {
+        r = Runtime.builder().storage(engine).build();
+      } catch (RuntimeException e) {
+        engine.close(); // e.g. deposed while building: a later change or the check retries
+        throw e;
+      }
+      try {
+        objects.accept(r);
+      } catch (RuntimeException e) {
+        r.close();
+        throw e;
+      }
+      runtimeTerm = term;
+      runtime = r;
+      started.incrementAndGet();
+      events.accept(
+          "peer " + peer.id() + " " + LEADS + shard + " (term " + term + "): serving its objects");
+    }
+
+    /** Closes the runtime, if any: alarms first, then it waits for its objects to go idle. */
+    private void lose(String why) {
+      Runtime r = runtime;
+      if (r == null) return;
+      runtime = null;
+      try {
+        r.close();
+      } catch (RuntimeException e) {
+        // a deposed leader cannot flush; its callers already got errors
+        LOG.debug("closing the runtime of shard {}: {}", shard, e.toString());
+      }
+      events.accept(
+          "peer " + peer.id() + " " + NO_LONGER_LEADS + shard + " (" + why + "): runtime closed");
+    }
+
+    void stop() {
+      submit(() -> lose("stopping"));
+      lifecycle.shutdown();
+      try {
+        if (!lifecycle.awaitTermination(60, TimeUnit.SECONDS)) lifecycle.shutdownNow();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      watch.close();
+    }
+  }
+
+  /** Options of a {@link ClusterNode}; {@link #start()} starts it. */
+  public static final class Builder {
+    private final ClusterFile file;
+    private final String id;
+    private final Path dataDir;
+    private PeerOptions options = PeerOptions.defaults();
+    private Consumer<Runtime> objects = r -> {};
+    private Consumer<HttpObjectServer.Builder> server = s -> {};
+    private Consumer<String> events = LOG::info;
+
+    private Builder(ClusterFile file, String id, Path dataDir) {
+      this.file = Objects.requireNonNull(file, "file");
+      this.id = Objects.requireNonNull(id, "id");
+      this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+      file.peer(id); // an id the file does not have fails here, naming the ids it has
+    }
+
+    /** The peer's Raft options (default {@link PeerOptions#defaults()}). */
+    public Builder options(PeerOptions options) {
+      this.options = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /** Registers the namespaces on each new runtime (called once per runtime, before any call). */
+    public Builder objects(Consumer<Runtime> register) {
+      this.objects = Objects.requireNonNull(register, "register");
+      return this;
+    }
+
+    /**
+     * Sets the object server's options: exports, secret, TLS; host and port default to this peer's
+     * {@code http} address in the file. The leader lookup is set by the node.
+     */
+    public Builder server(Consumer<HttpObjectServer.Builder> options) {
+      this.server = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /** Where the operator's event lines go (default: this class's logger, INFO). */
+    public Builder events(Consumer<String> sink) {
+      this.events = Objects.requireNonNull(sink, "sink");
+      return this;
+    }
+
+    /**
+     * Starts the peer, the object server and the shard watchers.
+     *
+     * @throws IllegalArgumentException for a bad configuration
+     * @throws IllegalStateException or {@link java.io.UncheckedIOException} if a port cannot be
+     *     bound or the data directory used
+     */
+    public ClusterNode start() {
+      return new ClusterNode(this);
+    }
+  }
+
+  /** The shards' runtimes, for {@link ClusterStatus}. */
+  List<Boolean> serving() {
+    List<Boolean> out = new ArrayList<>();
+    for (Shard s : shards) out.add(s.runtime != null);
+    return out;
+  }
+
+  Map<String, URI> http() {
+    return file.http();
+  }
+}

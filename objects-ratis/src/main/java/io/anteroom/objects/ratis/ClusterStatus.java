@@ -1,0 +1,186 @@
+package io.anteroom.objects.ratis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Every shard's Raft state on one peer, read at one moment: for {@code /health} and the Prometheus
+ * text of a coordinator ({@link ClusterStatusServer}).
+ *
+ * @param peer this peer's id
+ * @param shards one entry per shard
+ */
+public record ClusterStatus(String peer, List<Shard> shards) {
+
+  /**
+   * One shard on this peer.
+   *
+   * @param shard the shard number
+   * @param role {@code LEADER}, {@code FOLLOWER} or {@code CANDIDATE}
+   * @param leader the leader this peer knows of
+   * @param serving this peer runs the shard's objects (ready leader with its runtime up)
+   * @param term the current term
+   * @param commitIndex the last index this peer knows committed
+   * @param appliedIndex the last index applied to this peer's copy
+   * @param logStartIndex the first index still in this peer's log (snapshots purge before it)
+   * @param followerLag on the leader: per follower, the leader's commit index minus the follower's
+   *     commit index as last reported to it (entries); empty on other peers
+   */
+  public record Shard(
+      int shard,
+      String role,
+      Optional<String> leader,
+      boolean serving,
+      long term,
+      long commitIndex,
+      long appliedIndex,
+      long logStartIndex,
+      Map<String, Long> followerLag) {}
+
+  static ClusterStatus of(ClusterNode node) {
+    RatisPeer peer = node.peer();
+    List<Boolean> serving = node.serving();
+    List<Shard> shards = new ArrayList<>();
+    for (int s = 0; s < peer.config().shards(); s++) {
+      ReplicatedStorageEngine e = peer.engine(s);
+      try {
+        String role = e.role();
+        long commit = e.commitIndex();
+        Map<String, Long> lag = new TreeMap<>();
+        if ("LEADER".equals(role)) {
+          e.commitIndices()
+              .forEach(
+                  (id, index) -> {
+                    if (!id.equals(peer.id())) lag.put(id, Math.max(0, commit - index));
+                  });
+        }
+        shards.add(
+            new Shard(
+                s,
+                role,
+                e.leader(),
+                serving.get(s),
+                e.term(),
+                commit,
+                e.appliedIndex(),
+                e.logStartIndex(),
+                Map.copyOf(lag)));
+      } finally {
+        e.close();
+      }
+    }
+    return new ClusterStatus(peer.id(), List.copyOf(shards));
+  }
+
+  /** Every shard has a leader this peer knows of. */
+  public boolean healthy() {
+    return shards.stream().allMatch(s -> s.leader().isPresent());
+  }
+
+  /** The status as a JSON object. */
+  public String toJson() {
+    StringBuilder b = new StringBuilder();
+    b.append("{\"peer\":").append(quote(peer));
+    b.append(",\"status\":").append(quote(healthy() ? "ok" : "no-leader"));
+    b.append(",\"shards\":[");
+    for (int i = 0; i < shards.size(); i++) {
+      Shard s = shards.get(i);
+      if (i > 0) b.append(',');
+      b.append("{\"shard\":").append(s.shard());
+      b.append(",\"role\":").append(quote(s.role()));
+      b.append(",\"leader\":").append(s.leader().map(ClusterStatus::quote).orElse("null"));
+      b.append(",\"serving\":").append(s.serving());
+      b.append(",\"term\":").append(s.term());
+      b.append(",\"commitIndex\":").append(s.commitIndex());
+      b.append(",\"appliedIndex\":").append(s.appliedIndex());
+      b.append(",\"logStartIndex\":").append(s.logStartIndex());
+      b.append(",\"followerLag\":{");
+      int j = 0;
+      for (Map.Entry<String, Long> f : new TreeMap<>(s.followerLag()).entrySet()) {
+        if (j++ > 0) b.append(',');
+        b.append(quote(f.getKey())).append(':').append(f.getValue());
+      }
+      b.append("}}");
+    }
+    return b.append("]}").toString();
+  }
+
+  /** The status in the Prometheus text format (version 0.0.4). */
+  public String toPrometheus() {
+    StringBuilder b = new StringBuilder();
+    gauge(b, "anteroom_cluster_shard_leader", "1 if this peer leads the shard (ready or not)");
+    for (Shard s : shards) line(b, "anteroom_cluster_shard_leader", s, "LEADER".equals(s.role()));
+    gauge(b, "anteroom_cluster_shard_serving", "1 if this peer runs the shard's objects now");
+    for (Shard s : shards) line(b, "anteroom_cluster_shard_serving", s, s.serving());
+    gauge(b, "anteroom_cluster_shard_leader_known", "1 if this peer knows a leader of the shard");
+    for (Shard s : shards)
+      line(b, "anteroom_cluster_shard_leader_known", s, s.leader().isPresent());
+    gauge(b, "anteroom_cluster_shard_leader_info", "the leader this peer knows of (value 1)");
+    for (Shard s : shards) {
+      s.leader()
+          .ifPresent(
+              l ->
+                  b.append("anteroom_cluster_shard_leader_info{peer=")
+                      .append(quote(peer))
+                      .append(",shard=\"")
+                      .append(s.shard())
+                      .append("\",leader=")
+                      .append(quote(l))
+                      .append("} 1\n"));
+    }
+    gauge(b, "anteroom_cluster_shard_term", "the shard's current Raft term");
+    for (Shard s : shards) line(b, "anteroom_cluster_shard_term", s, s.term());
+    gauge(b, "anteroom_cluster_shard_commit_index", "last log index known committed");
+    for (Shard s : shards) line(b, "anteroom_cluster_shard_commit_index", s, s.commitIndex());
+    gauge(b, "anteroom_cluster_shard_applied_index", "last log index applied to this peer's copy");
+    for (Shard s : shards) line(b, "anteroom_cluster_shard_applied_index", s, s.appliedIndex());
+    gauge(b, "anteroom_cluster_shard_log_start_index", "first log index still kept");
+    for (Shard s : shards) line(b, "anteroom_cluster_shard_log_start_index", s, s.logStartIndex());
+    gauge(
+        b,
+        "anteroom_cluster_follower_lag_entries",
+        "on the leader: its commit index minus the follower's last reported commit index");
+    for (Shard s : shards) {
+      for (Map.Entry<String, Long> f : new TreeMap<>(s.followerLag()).entrySet()) {
+        b.append("anteroom_cluster_follower_lag_entries{peer=")
+            .append(quote(peer))
+            .append(",shard=\"")
+            .append(s.shard())
+            .append("\",follower=")
+            .append(quote(f.getKey()))
+            .append("} ")
+            .append(f.getValue())
+            .append('\n');
+      }
+    }
+    return b.toString();
+  }
+
+  private static void gauge(StringBuilder b, String name, String help) {
+    b.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    b.append("# TYPE ").append(name).append(" gauge\n");
+  }
+
+  private void line(StringBuilder b, String name, Shard s, boolean value) {
+    line(b, name, s, value ? 1 : 0);
+  }
+
+  private void line(StringBuilder b, String name, Shard s, long value) {
+    b.append(name)
+        .append("{peer=")
+        .append(quote(peer))
+        .append(",shard=\"")
+        .append(s.shard())
+        .append("\"} ")
+        .append(value)
+        .append('\n');
+  }
+
+  /** Ids are [A-Za-z0-9._-] (ClusterConfig), so quoting needs no escapes. */
+  private static String quote(String s) {
+    return '"' + s + '"';
+  }
+}

@@ -1,0 +1,62 @@
+package io.anteroom.objects.ratis;
+
+import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
+import io.anteroom.objects.ratis.ReplicatedRuntimeTest.CounterObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * A child process of {@link ClusterFailoverTest} and of the cluster benchmark: one peer of the
+ * cluster in a cluster file, assembled by {@link ClusterNode} (the assembly {@code anteroom
+ * coordinator --cluster} uses), serving the naive counter in namespace {@value #NAMESPACE} to
+ * callers holding the secret in {@value #SECRET_VARIABLE}, with its status endpoint on a free
+ * loopback port.
+ *
+ * <p>Prints {@value #READY}{@code <status port>} once it serves, then the node's event lines
+ * ({@link ClusterNode#LEADS}, {@link ClusterNode#NO_LONGER_LEADS}); exits when its standard input
+ * closes (it never outlives the test JVM), unless it is killed first.
+ *
+ * <p>Usage: {@code ClusterCounterMain <cluster.yaml> <id> <data-dir>}
+ */
+public final class ClusterCounterMain {
+  static final String READY = "ANTEROOM_STATUS_PORT=";
+  static final String NAMESPACE = "counter";
+  static final String SECRET_VARIABLE = "ANTEROOM_TEST_SECRET";
+
+  private ClusterCounterMain() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 3) {
+      throw new IllegalArgumentException(
+          "usage: ClusterCounterMain <cluster.yaml> <id> <data-dir>");
+    }
+    PrintStream out = System.out;
+    SharedSecret secret = SharedSecret.parse(System.getenv(SECRET_VARIABLE));
+    ClusterNode node =
+        ClusterNode.builder(ClusterFile.load(Path.of(args[0])), args[1], Path.of(args[2]))
+            .objects(runtime -> runtime.namespace(NAMESPACE, Counter.class, CounterObject::new))
+            .server(server -> server.export(NAMESPACE).secret(secret))
+            .events(
+                line -> {
+                  synchronized (out) {
+                    out.println(line);
+                    out.flush();
+                  }
+                })
+            .start();
+    ClusterStatusServer status = ClusterStatusServer.start(node, "127.0.0.1", 0);
+    synchronized (out) {
+      out.println(READY + status.port());
+      out.flush();
+    }
+    InputStream in = System.in;
+    while (in.read() >= 0) {
+      // the parent never writes: this only waits for it to go away
+    }
+    status.close();
+    node.close();
+  }
+}

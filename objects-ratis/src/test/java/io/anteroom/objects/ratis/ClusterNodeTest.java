@@ -1,0 +1,150 @@
+package io.anteroom.objects.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.Stubs;
+import io.anteroom.objects.http.HttpObjectTransport;
+import io.anteroom.objects.http.RoutingObjectTransport;
+import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
+import io.anteroom.objects.ratis.ReplicatedRuntimeTest.CounterObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three {@link ClusterNode}s in this JVM: the assembly of {@code anteroom coordinator --cluster}.
+ */
+class ClusterNodeTest {
+  private static final SharedSecret SECRET = SharedSecret.generate("node-test");
+
+  @TempDir Path dir;
+  private final List<ClusterNode> nodes = new ArrayList<>();
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+  private final List<String> events = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void stop() throws Exception {
+    for (int i = toClose.size() - 1; i >= 0; i--) toClose.get(i).close();
+    for (ClusterNode n : nodes) n.close();
+  }
+
+  private ClusterFile startCluster() {
+    StringBuilder yaml = new StringBuilder("name: nodes\npeers:\n");
+    for (int i = 0; i < 3; i++) {
+      yaml.append("  - id: n")
+          .append(i)
+          .append("\n    raft: 127.0.0.1:")
+          .append(TestCluster.freePort())
+          .append("\n    http: http://127.0.0.1:")
+          .append(TestCluster.freePort())
+          .append('\n');
+    }
+    ClusterFile file = ClusterFile.parse(yaml.toString(), "test");
+    for (ClusterConfig.Peer p : file.config().peers()) {
+      nodes.add(
+          ClusterNode.builder(file, p.id(), dir.resolve(p.id()))
+              .options(
+                  TestCluster.testOptions().localStorage(PeerOptions.LocalStorage.MEMORY).build())
+              .objects(runtime -> runtime.namespace("counter", Counter.class, CounterObject::new))
+              .server(server -> server.export("counter").secret(SECRET))
+              .events(events::add)
+              .start());
+    }
+    return file;
+  }
+
+  private ClusterNode awaitServing() {
+    return await("a node serves shard 0")
+        .atMost(TestCluster.PATIENCE)
+        .until(
+            () -> nodes.stream().filter(n -> n.serves(0)).findFirst().orElse(null), n -> n != null);
+  }
+
+  @Test
+  void theLeaderServesTheOthersRedirectAndALeaderChangeClosesTheOldRuntime() throws Exception {
+    ClusterFile file = startCluster();
+    ClusterNode leader = awaitServing();
+    assertThat(events).anyMatch(l -> l.contains("peer " + leader.peer().id() + " leads shard 0"));
+
+    RoutingObjectTransport routing =
+        RoutingObjectTransport.builder(file.coordinators())
+            .secret(SECRET)
+            .timeout(Duration.ofSeconds(20))
+            .build();
+    toClose.add(routing);
+    Counter counter =
+        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), routing);
+    assertThat(counter.next()).isZero();
+    assertThat(counter.next()).isEqualTo(1);
+
+    // a follower answers 421 naming the leader, without running the call
+    ClusterNode follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    HttpObjectTransport direct =
+        HttpObjectTransport.builder(follower.uri())
+            .secret(SECRET)
+            .timeout(Duration.ofSeconds(10))
+            .build();
+    toClose.add(direct);
+    Counter viaFollower =
+        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), direct);
+    assertThatThrownBy(viaFollower::next)
+        .hasMessageContaining("421")
+        .hasMessageContaining(leader.uri().toString());
+
+    // the gRPC back-off reset reaches Ratis' channels (it is reflective: a Ratis upgrade may break
+    // it)
+    leader.peer().resetConnectBackoff();
+    assertThat(leader.peer().canResetConnectBackoff()).isTrue();
+
+    // health and metrics on the leader: every follower's lag is known
+    ClusterStatus status = leader.status();
+    assertThat(status.healthy()).isTrue();
+    assertThat(status.shards().getFirst().role()).isEqualTo("LEADER");
+    assertThat(status.shards().getFirst().serving()).isTrue();
+    assertThat(status.shards().getFirst().followerLag()).hasSize(2);
+    try (ClusterStatusServer server = ClusterStatusServer.start(leader, "127.0.0.1", 0);
+        HttpClient client = HttpClient.newHttpClient()) {
+      HttpResponse<String> health =
+          client.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+      assertThat(health.body())
+          .contains("\"peer\":\"" + leader.peer().id() + "\"", "\"role\":\"LEADER\"");
+      HttpResponse<String> metrics =
+          client.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.body())
+          .contains(
+              "anteroom_cluster_shard_serving{peer=\"" + leader.peer().id() + "\",shard=\"0\"} 1",
+              "# TYPE anteroom_cluster_shard_term gauge",
+              "anteroom_cluster_follower_lag_entries{peer=\"" + leader.peer().id());
+    }
+
+    // leadership moves: the old leader closes its runtime, the new one serves and counts on
+    leader.peer().engine(0).transferLeadership(follower.peer().id());
+    await("the old leader closes its runtime")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> !leader.serves(0) && follower.serves(0));
+    assertThat(events)
+        .anyMatch(l -> l.contains("peer " + leader.peer().id() + " no longer leads shard 0"));
+    assertThat(counter.next()).isEqualTo(2);
+    assertThat(follower.runtimesStarted(0)).isPositive();
+  }
+}
