@@ -122,6 +122,8 @@ class DistributionIT {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().put("ANTEROOM_LOG_FORMAT", "json");
+    Path aot = install.resolve("aot");
+    builder.environment().put("ANTEROOM_AOT_DIR", aot.toString());
     Process p = builder.start();
     try {
       HttpClient http = HttpClient.newHttpClient();
@@ -154,6 +156,10 @@ class DistributionIT {
       }
     }
     assertThat(p.exitValue()).as(Files.readString(log)).isIn(0, 143);
+    if (Runtime.version().feature() >= 25) { // the launcher picks the newest JDK, 25 here
+      // a run that ended cleanly recorded the JDK's AOT cache that later starts load
+      assertThat(aot).isDirectoryContaining("glob:**/anteroom-java*-run-*.aot");
+    }
     // ANTEROOM_LOG_FORMAT=json: every log line is one JSON object
     List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).toList();
     assertThat(lines).isNotEmpty();
