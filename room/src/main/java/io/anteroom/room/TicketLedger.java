@@ -110,6 +110,7 @@ public final class TicketLedger {
 
   /** What presenting the waiting ticket {@code id} at {@code now} means. */
   public synchronized WaitingStatus waitingStatus(long id, Instant now) {
+    pruneIfDue(Minutes.minuteOf(now));
     Entry e = ids.get(id);
     if (e == null || e.admittedAtMillis == UNKNOWN) {
       return WaitingStatus.WAITING;

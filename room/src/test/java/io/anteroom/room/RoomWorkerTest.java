@@ -178,6 +178,43 @@ class RoomWorkerTest {
   }
 
   @Test
+  void anAdmittedWaitingTicketIsRememberedForAsLongAsItCouldStillBePresented() {
+    // sessions of 1 minute, waiting tickets valid for 30: the copy of the admitted waiting
+    // ticket, presented 20 minutes later when the session is long over, is still a new arrival
+    RoomConfig shortSessions =
+        Fixtures.room(100, 100)
+            .strategy(StrategyKind.EVEN_SPLIT)
+            .sessionDurationMinutes(1)
+            .queueTimeoutMinutes(30)
+            .build();
+    RoomWorker w = worker(shortSessions, state(List.of(new BucketState(M - 3, 1, 1)), 30));
+    Ticket queued = waiting(M - 3, NOW.minusSeconds(20), 1);
+    assertThat(w.decide(queued, NOW)).isInstanceOf(Decision.Admit.class);
+
+    Instant later = NOW.plusSeconds(20 * 60);
+    w.applyState(
+        new RoomState(
+            "dc",
+            later,
+            Minutes.minuteOf(later),
+            new TreeMap<>(),
+            0,
+            0,
+            List.of(new BucketState(M - 3, 1, 1)),
+            new TreeMap<>(),
+            1,
+            1,
+            30,
+            0,
+            30,
+            new MinutePool(Minutes.minuteOf(later), 30, 100, 0)));
+    Decision copy = w.decide(queued, later);
+
+    assertThat(copy.ticket().id()).isNotEqualTo(queued.id());
+    assertThat(copy.ticket().bucketId()).isEqualTo(Minutes.minuteOf(later));
+  }
+
+  @Test
   void copiesOfOneWaitingTicketInAQueueAllRoomAreHeldThenNew() {
     RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 1, 1)), 30));
     Ticket queued = waiting(M - 3, NOW.minusSeconds(20), 1);
