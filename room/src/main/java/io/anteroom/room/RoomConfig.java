@@ -33,6 +33,10 @@ import java.time.Duration;
  * @param rules spec or published rules (default {@link Rules#spec()})
  * @param sessionRenewal each request of an admitted user renews its session (default true); when
  *     false a session ends {@code S} after admission whatever the user does
+ * @param queueOrder the order a full room lets waiting users in (default {@link QueueOrder#FIFO};
+ *     null reads as FIFO, for configs stored before the field existed)
+ * @param event the scheduled event whose settings this config carries (pre-queue, start, shuffle);
+ *     null outside events
  */
 public record RoomConfig(
     String roomId,
@@ -47,7 +51,9 @@ public record RoomConfig(
     Duration workerReportInterval,
     Duration dataCenterReportInterval,
     Rules rules,
-    boolean sessionRenewal) {
+    boolean sessionRenewal,
+    QueueOrder queueOrder,
+    EventWindow event) {
 
   /** A worker counts as active while it reported within this window (spec: 30 s). */
   public static final Duration WORKER_ACTIVE_WINDOW = Duration.ofSeconds(30);
@@ -82,6 +88,9 @@ public record RoomConfig(
     requireDuration(
         where, "dataCenterReportInterval", dataCenterReportInterval, Duration.ofSeconds(60));
     requireNonNull(where, "rules", rules);
+    if (queueOrder == null) {
+      queueOrder = QueueOrder.FIFO;
+    }
   }
 
   /** A builder with the documented defaults; T, N and S must be set. */
@@ -103,7 +112,29 @@ public record RoomConfig(
         workerReportInterval,
         dataCenterReportInterval,
         rules,
-        sessionRenewal);
+        sessionRenewal,
+        queueOrder,
+        event);
+  }
+
+  /** This config during {@code e} (null: outside events). */
+  public RoomConfig withEvent(EventWindow e) {
+    return new RoomConfig(
+        roomId,
+        totalActiveUsers,
+        newUsersPerMinute,
+        sessionDurationMinutes,
+        queueRefreshSeconds,
+        queueTimeout,
+        strategy,
+        curveFactor,
+        historyLagMinutes,
+        workerReportInterval,
+        dataCenterReportInterval,
+        rules,
+        sessionRenewal,
+        queueOrder,
+        e);
   }
 
   public RoomConfig withRules(Rules r) {
@@ -120,7 +151,9 @@ public record RoomConfig(
         workerReportInterval,
         dataCenterReportInterval,
         r,
-        sessionRenewal);
+        sessionRenewal,
+        queueOrder,
+        event);
   }
 
   /** S as a duration. */
@@ -164,6 +197,8 @@ public record RoomConfig(
     private Duration dataCenterReportInterval = Duration.ofSeconds(5);
     private Rules rules = Rules.spec();
     private boolean sessionRenewal = true;
+    private QueueOrder queueOrder = QueueOrder.FIFO;
+    private EventWindow event;
 
     private Builder(String roomId) {
       this.roomId = roomId;
@@ -238,6 +273,16 @@ public record RoomConfig(
       return this;
     }
 
+    public Builder queueOrder(QueueOrder order) {
+      this.queueOrder = order;
+      return this;
+    }
+
+    public Builder event(EventWindow e) {
+      this.event = e;
+      return this;
+    }
+
     public RoomConfig build() {
       return new RoomConfig(
           roomId,
@@ -252,7 +297,9 @@ public record RoomConfig(
           workerReportInterval,
           dataCenterReportInterval,
           rules,
-          sessionRenewal);
+          sessionRenewal,
+          queueOrder,
+          event);
     }
   }
 }

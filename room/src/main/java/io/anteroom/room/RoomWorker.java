@@ -38,6 +38,7 @@ public final class RoomWorker {
   private final SlotStrategy strategy;
   private final TicketLedger ledger;
   private final RandomGenerator ids;
+  private final Lottery lottery;
 
   /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
   private final MinuteCounter local;
@@ -95,6 +96,22 @@ public final class RoomWorker {
       Instant now,
       TicketLedger ledger,
       RandomGenerator ids) {
+    this(config, dataCenter, workerId, now, ledger, ids, defaultLottery(config.roomId()));
+  }
+
+  /**
+   * @param lottery the keyed draws of random queueing and of the pre-queue shuffle; every worker of
+   *     a room, in every process, must use the same key (or they disagree on the order)
+   */
+  public RoomWorker(
+      RoomConfig config,
+      String dataCenter,
+      String workerId,
+      Instant now,
+      TicketLedger ledger,
+      RandomGenerator ids,
+      Lottery lottery) {
+    this.lottery = lottery;
     this.config = config;
     this.dataCenter = dataCenter;
     this.workerId = workerId;
@@ -103,6 +120,23 @@ public final class RoomWorker {
     this.strategy = SlotStrategy.of(config.strategy(), config.curveFactor());
     this.local = new MinuteCounter(config.rules());
     this.state = RoomState.initial(config, dataCenter, now);
+  }
+
+  /**
+   * A lottery keyed by the room id only, for callers without a secret (the simulator, tests): the
+   * draws are still unpredictable to clients, whose ticket ids are sealed, but anyone who learns a
+   * ticket id could compute them. Gateways pass a key derived from their ticket keys.
+   */
+  static Lottery defaultLottery(String roomId) {
+    try {
+      return new Lottery(
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(
+                  ("anteroom lottery " + roomId)
+                      .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available in this JDK", e);
+    }
   }
 
   public RoomConfig config() {
@@ -143,7 +177,7 @@ public final class RoomWorker {
   public synchronized Decision decide(Ticket ticket, Instant now) {
     Ticket own = seen(ticket, now);
     if (own != null && own.admitted()) {
-      return honoured(own, now) ? renew(own, now) : placeInQueue(null, Minutes.minuteOf(now), now);
+      return honoured(own, now) ? renew(own, now) : arrive(null, Minutes.minuteOf(now), now);
     }
     if (own != null) {
       switch (ledger.waitingStatus(own.id(), now)) {
@@ -154,7 +188,50 @@ public final class RoomWorker {
         case WAITING -> {}
       }
     }
-    return placeInQueue(own, bucketOf(own, now), now);
+    return arrive(own, bucketOf(own, now), now);
+  }
+
+  /**
+   * A user without a running session, in its bucket: the event rules first (nobody new enters
+   * before the event start; the pre-queue waits in its own bucket and, with a shuffle, moves to its
+   * random place after the start), then the room's queue order.
+   */
+  private Decision arrive(Ticket own, long bucketId, Instant now) {
+    EventWindow event = config.event();
+    if (event != null && event.prequeueAt(now)) {
+      return queue(own, event.shuffle() ? event.prequeueBucket() : bucketId, now);
+    }
+    if (event != null && event.shuffle() && own != null && bucketId == event.prequeueBucket()) {
+      bucketId =
+          event.placeBucket(lottery.place(event.name(), own.id(), EventWindow.SHUFFLE_PLACES));
+    }
+    return config.queueOrder() == QueueOrder.RANDOM
+        ? drawLots(own, bucketId, now)
+        : placeInQueue(own, bucketId, now);
+  }
+
+  /**
+   * Random queueing: while anyone waits, a waiting ticket may draw a slot in minute {@code m} only
+   * when its lot of the minute ({@link Lottery#uniform} of the ticket id and {@code m}) falls below
+   * {@code min(1, G / W)}, the minute's pool over the users waiting; the lot is the same however
+   * often the ticket asks, and its chance does not depend on its bucket. A user without a waiting
+   * ticket waits for its first lot (so starting over buys no extra draws). Winners draw against the
+   * pool like new users, so the limits hold as with FIFO; when nobody waits, users enter first come
+   * first served.
+   */
+  private Decision drawLots(Ticket own, long bucketId, Instant now) {
+    long waiting = state.totalWaiting();
+    if (waiting <= 0) {
+      return draw(own, bucketId, false, now);
+    }
+    if (own == null) {
+      return queue(null, bucketId, now);
+    }
+    long m = Minutes.minuteOf(now);
+    double chance = Math.min(1.0, (double) poolOf(m).available(Minutes.startOf(m + 1)) / waiting);
+    return lottery.uniform(config.roomId(), own.id(), m) < chance
+        ? draw(own, bucketId, false, now)
+        : queue(own, bucketId, now);
   }
 
   /**
@@ -388,7 +465,8 @@ public final class RoomWorker {
   private Decision draw(Ticket prior, long bucketId, boolean wholeBucket, Instant now) {
     long m = Minutes.minuteOf(now);
     long reservedForWholeBuckets = 0;
-    if (!wholeBucket) {
+    // random queueing has no whole buckets: nobody's slots are set aside by arrival time
+    if (!wholeBucket && config.queueOrder() == QueueOrder.FIFO) {
       for (BucketState b : state.buckets()) {
         if (b.whole()) {
           reservedForWholeBuckets += b.waiting();
