@@ -617,12 +617,15 @@ public final class Main implements Runnable {
       java.util.function.Consumer<Gateway> started) {
     String processId = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
     Clock clock = Clock.systemUTC();
+    byte[] lotteryKey =
+        CoordinatedRoomGate.lotteryKey(
+            TicketKeys.resolve(config.ticketKeys(), config.dataDir()).getFirst().secret());
     var metrics = new MetricRegistry();
     coordination.objectMetrics().ifPresent(metrics::registerAll); // the embedded objects runtime's
     Gateway gw =
         Gateway.start(
             config,
-            s -> new CoordinatedRoomGate(s, dataCenter, processId, coordination, clock),
+            s -> new CoordinatedRoomGate(s, dataCenter, processId, coordination, clock, lotteryKey),
             clock,
             s -> new MonitoredQueuePacing(s, clock),
             metrics);

@@ -48,7 +48,8 @@ class MainTest {
     assertThat(o.err())
         .contains(
             "rooms[0].totalActiveUsers: totalActiveUsers is -5; allowed: 1..",
-            "rooms[0].queueingMethod: \"lottery\" is not allowed; allowed: fifo, passthrough, reject");
+            "rooms[0].queueingMethod: \"lottery\" is not allowed; allowed: fifo, passthrough, reject,"
+                + " random");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.room.BucketState;
 import io.anteroom.room.Decision;
 import io.anteroom.room.Grant;
+import io.anteroom.room.Lottery;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.RoomWorker;
@@ -49,7 +50,26 @@ public final class CoordinatedRoomGate implements RoomGate {
    * Room settings, the new users per minute in force (origin protection) and the room-core config
    * derived from both; replaced as a whole.
    */
-  private record Setup(RoomSettings settings, int effectiveNewUsersPerMinute, RoomConfig config) {}
+  private record Setup(
+      RoomSettings base,
+      RoomSettings settings,
+      int effectiveNewUsersPerMinute,
+      RoomConfig config,
+      long validUntilMillis) {}
+
+  /**
+   * The setup of {@code base} at {@code now}: the settings in force (a scheduled event's overrides)
+   * and the room-core config with the event's window, valid until the next event boundary.
+   */
+  private static Setup setupAt(RoomSettings base, int effective, Instant now) {
+    Instant next = base.nextEventChange(now);
+    return new Setup(
+        base,
+        base.at(now),
+        effective,
+        base.roomConfigAt(now, effective),
+        next.equals(Instant.MAX) ? Long.MAX_VALUE : next.toEpochMilli());
+  }
 
   /**
    * The workers of one room configuration: one per event-loop thread with the configured strategy,
@@ -70,6 +90,7 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   static final Duration MAX_REPORT_INTERVAL = Duration.ofSeconds(20);
 
+  private final byte[] lotteryKey;
   private final String dataCenter;
   private final String processId;
   private final Coordination coordination;
@@ -106,16 +127,28 @@ public final class CoordinatedRoomGate implements RoomGate {
       String processId,
       Coordination coordination,
       Clock clock) {
+    this(settings, dataCenter, processId, coordination, clock, null);
+  }
+
+  /**
+   * @param lotteryKey the secret of random queueing's lots and of the pre-queue shuffle (at least
+   *     16 bytes; the same on every gateway of a deployment, see {@link #lotteryKey}); null for the
+   *     room core's default, keyed by the room id only
+   */
+  public CoordinatedRoomGate(
+      RoomSettings settings,
+      String dataCenter,
+      String processId,
+      Coordination coordination,
+      Clock clock,
+      byte[] lotteryKey) {
+    this.lotteryKey = lotteryKey == null ? null : lotteryKey.clone();
     this.dataCenter = dataCenter;
     this.processId = processId;
     this.coordination = coordination;
     this.clock = clock;
     this.ledger = new TicketLedger(TicketLedger.capacityFor(settings.totalActiveUsers()));
-    this.setup =
-        new Setup(
-            settings,
-            settings.newUsersPerMinute(),
-            settings.roomConfig(settings.newUsersPerMinute()));
+    this.setup = setupAt(settings, settings.newUsersPerMinute(), clock.instant());
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
     this.workers = newWorkers(setup.config());
     Duration min = setup.config().workerReportInterval();
@@ -170,14 +203,12 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private RoomWorker newWorker(RoomConfig config, String suffix) {
     String id = config.roomId() + "/" + processId + "/" + shardIds.incrementAndGet() + suffix;
+    var ids = new java.util.SplittableRandom(seeds.nextLong());
     var worker =
-        new RoomWorker(
-            config,
-            dataCenter,
-            id,
-            clock.instant(),
-            ledger,
-            new java.util.SplittableRandom(seeds.nextLong()));
+        lotteryKey == null
+            ? new RoomWorker(config, dataCenter, id, clock.instant(), ledger, ids)
+            : new RoomWorker(
+                config, dataCenter, id, clock.instant(), ledger, ids, new Lottery(lotteryKey));
     worker.applyState(lastState);
     return worker;
   }
@@ -185,6 +216,9 @@ public final class CoordinatedRoomGate implements RoomGate {
   @Override
   public CompletionStage<Verdict> decide(byte[] ticketBytes, long nowMillis) {
     Setup current = setup;
+    if (nowMillis >= current.validUntilMillis()) {
+      current = onEventBoundary(nowMillis); // a scheduled event starts or ends: rare
+    }
     Instant now = Instant.ofEpochMilli(nowMillis);
     Ticket ticket =
         ticketBytes == null ? null : TicketBytes.decode(current.settings().id(), ticketBytes);
@@ -329,9 +363,21 @@ public final class CoordinatedRoomGate implements RoomGate {
             });
   }
 
+  /** Applies the settings in force after an event boundary, once; returns the setup to use. */
+  private synchronized Setup onEventBoundary(long nowMillis) {
+    Setup current = setup;
+    if (nowMillis >= current.validUntilMillis()) {
+      apply(current.base(), current.effectiveNewUsersPerMinute(), Instant.ofEpochMilli(nowMillis));
+    }
+    return setup;
+  }
+
   /** Reports when due and no report round is in flight (ticks come from one timer thread). */
   @Override
   public synchronized void tick(long nowMillis) {
+    if (nowMillis >= setup.validUntilMillis()) {
+      onEventBoundary(nowMillis);
+    }
     if (reporting || nowMillis < nextReportAt) {
       return;
     }
@@ -405,26 +451,28 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   @Override
   public synchronized void reconfigure(RoomSettings settings) {
-    apply(settings, Math.min(setup.effectiveNewUsersPerMinute(), settings.newUsersPerMinute()));
+    apply(
+        settings,
+        Math.min(setup.effectiveNewUsersPerMinute(), settings.newUsersPerMinute()),
+        clock.instant());
   }
 
   @Override
   public synchronized void limitNewUsersPerMinute(int effective) {
     Setup current = setup;
-    int bounded = Math.max(1, Math.min(effective, current.settings().newUsersPerMinute()));
+    int bounded = Math.max(1, Math.min(effective, current.base().newUsersPerMinute()));
     if (bounded != current.effectiveNewUsersPerMinute()) {
-      apply(current.settings(), bounded);
+      apply(current.base(), bounded, clock.instant());
     }
   }
 
-  private void apply(RoomSettings settings, int effective) {
-    RoomConfig config = settings.roomConfig(effective);
+  private void apply(RoomSettings settings, int effective, Instant now) {
     Setup old = setup;
-    setup = new Setup(settings, effective, config);
+    setup = setupAt(settings, effective, now);
+    RoomConfig config = setup.config();
     if (!config.equals(old.config())) {
       Workers previous = workers;
       workers = newWorkers(config);
-      Instant now = clock.instant();
       for (RoomWorker w : previous.all()) {
         WorkerReport pending = unsent.remove(w);
         if (pending != null) {
@@ -433,6 +481,20 @@ public final class CoordinatedRoomGate implements RoomGate {
         retired.add(w.report(now));
       }
       configureCoordinator();
+    }
+  }
+
+  /**
+   * The lottery key of a deployment, derived from its first ticket key (which every gateway of the
+   * deployment shares): {@code HMAC-SHA256(ticket key, "anteroom lottery")}. Clients never see it.
+   */
+  public static byte[] lotteryKey(byte[] ticketKeySecret) {
+    try {
+      var mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new javax.crypto.spec.SecretKeySpec(ticketKeySecret, "HmacSHA256"));
+      return mac.doFinal("anteroom lottery".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
     }
   }
 

@@ -66,7 +66,7 @@ public interface RoomGate extends AutoCloseable {
      */
     public static Outcome queued(QueueingMethod method) {
       return switch (method) {
-        case FIFO -> QUEUE;
+        case FIFO, RANDOM -> QUEUE;
         case PASSTHROUGH -> PASS_THROUGH;
         case REJECT -> REJECT;
       };

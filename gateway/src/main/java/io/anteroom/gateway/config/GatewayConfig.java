@@ -199,7 +199,8 @@ public record GatewayConfig(
       OriginProtection originProtection,
       int queueStatusMaxQps,
       int queueStatusMaxLatencyMillis,
-      int maxQueueRefreshSeconds) {
+      int maxQueueRefreshSeconds,
+      List<EventSettings> events) {
 
     /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
     public static final long MAX_GENERATION = (1L << 53) - 1;
@@ -207,6 +208,120 @@ public record GatewayConfig(
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
       bypass = List.copyOf(bypass);
+      events = List.copyOf(events);
+    }
+
+    /** The scheduled event whose settings apply at {@code now} (pre-queue included), if any. */
+    public Optional<EventSettings> eventAt(java.time.Instant now) {
+      return events.stream().filter(e -> e.window().appliesAt(now)).findFirst();
+    }
+
+    /**
+     * The settings in force at {@code now}: the room's own, or with the overrides of the event that
+     * applies then.
+     */
+    public RoomSettings at(java.time.Instant now) {
+      return eventAt(now).map(this::during).orElse(this);
+    }
+
+    /** The next instant after {@code now} at which an event starts or stops applying. */
+    public java.time.Instant nextEventChange(java.time.Instant now) {
+      java.time.Instant next = java.time.Instant.MAX;
+      for (EventSettings e : events) {
+        for (java.time.Instant t : List.of(e.window().appliesFrom(), e.window().closesAt())) {
+          if (t.isAfter(now) && t.isBefore(next)) {
+            next = t;
+          }
+        }
+      }
+      return next;
+    }
+
+    /**
+     * The room core's view at {@code now}: the settings in force, the event's window (pre-queue,
+     * start, shuffle), and {@code newUsersPerMinute} as origin protection holds it (an event's own
+     * value is held back the same way).
+     */
+    public RoomConfig roomConfigAt(java.time.Instant now, int effectiveNewUsersPerMinute) {
+      Optional<EventSettings> e = eventAt(now);
+      if (e.isEmpty()) {
+        return roomConfig(effectiveNewUsersPerMinute);
+      }
+      RoomSettings in = during(e.get());
+      int n =
+          effectiveNewUsersPerMinute < newUsersPerMinute
+              ? Math.min(effectiveNewUsersPerMinute, in.newUsersPerMinute())
+              : in.newUsersPerMinute();
+      return in.roomConfig(n).withEvent(e.get().window());
+    }
+
+    private RoomSettings during(EventSettings e) {
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          e.totalActiveUsers().orElse(totalActiveUsers),
+          e.newUsersPerMinute().orElse(newUsersPerMinute),
+          e.sessionDurationMinutes().orElse(sessionDurationMinutes),
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          e.queueingMethod().orElse(queueingMethod),
+          queueAll,
+          suspended,
+          e.disableSessionRenewal().orElse(disableSessionRenewal),
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          generation,
+          e.template().isPresent() ? e.template() : template,
+          jsonResponse,
+          jsonEnvelope,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds,
+          List.of());
+    }
+
+    /** The same room with another list of scheduled events. */
+    public RoomSettings withEvents(List<EventSettings> newEvents) {
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          totalActiveUsers,
+          newUsersPerMinute,
+          sessionDurationMinutes,
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          queueingMethod,
+          queueAll,
+          suspended,
+          disableSessionRenewal,
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          generation,
+          template,
+          jsonResponse,
+          jsonEnvelope,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds,
+          newEvents);
     }
 
     /** All routes of the room, the main one first. */
@@ -252,7 +367,8 @@ public record GatewayConfig(
           originProtection,
           queueStatusMaxQps,
           queueStatusMaxLatencyMillis,
-          maxQueueRefreshSeconds);
+          maxQueueRefreshSeconds,
+          events);
     }
 
     /** The same room in another generation: tickets sealed for the old one open as new users. */
@@ -286,9 +402,24 @@ public record GatewayConfig(
           originProtection,
           queueStatusMaxQps,
           queueStatusMaxLatencyMillis,
-          maxQueueRefreshSeconds);
+          maxQueueRefreshSeconds,
+          events);
     }
   }
+
+  /**
+   * One scheduled event of a room (room key {@code events}): its times (validated by the room
+   * core's {@link io.anteroom.room.EventWindow}) and the room settings it overrides while it
+   * applies, from its pre-queue to its end. Absent overrides keep the room's own values.
+   */
+  public record EventSettings(
+      io.anteroom.room.EventWindow window,
+      Optional<Integer> totalActiveUsers,
+      Optional<Integer> newUsersPerMinute,
+      Optional<Integer> sessionDurationMinutes,
+      Optional<QueueingMethod> queueingMethod,
+      Optional<Boolean> disableSessionRenewal,
+      Optional<String> template) {}
 
   /**
    * Traffic that skips the room entirely and is not counted. Every condition that is set must match

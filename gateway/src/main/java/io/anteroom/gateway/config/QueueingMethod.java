@@ -7,7 +7,12 @@ public enum QueueingMethod {
   /** Everyone goes through; still counted. */
   PASSTHROUGH("passthrough"),
   /** Over the limit: 429 with {@code Retry-After}. */
-  REJECT("reject");
+  REJECT("reject"),
+  /**
+   * The queue page, but while the room is full every waiting user has the same chance at each
+   * minute's admissions, whatever its arrival time (room core {@code QueueOrder.RANDOM}).
+   */
+  RANDOM("random");
 
   private final String configName;
 

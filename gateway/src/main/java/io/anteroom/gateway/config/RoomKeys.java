@@ -3,14 +3,18 @@ package io.anteroom.gateway.config;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;
+import io.anteroom.gateway.config.GatewayConfig.EventSettings;
 import io.anteroom.gateway.config.GatewayConfig.OriginProtection;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
 import io.anteroom.gateway.match.Cidr;
+import io.anteroom.room.EventWindow;
+import io.anteroom.room.QueueOrder;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -321,6 +325,15 @@ final class RoomKeys {
           INT,
           RoomSettings::maxQueueRefreshSeconds);
 
+  /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
+  static final Key<List<EventSettings>> EVENTS =
+      key(
+          "events",
+          v -> List.of(),
+          RoomKeys::readEvents,
+          RoomKeys::writeEvents,
+          RoomSettings::events);
+
   /** Every room key, in the order of {@link RoomSettings}' components and of the JSON. */
   static final List<Key<?>> ALL =
       List.of(
@@ -352,7 +365,8 @@ final class RoomKeys {
           ORIGIN_PROTECTION,
           QUEUE_STATUS_MAX_QPS,
           QUEUE_STATUS_MAX_LATENCY_MILLIS,
-          MAX_QUEUE_REFRESH_SECONDS);
+          MAX_QUEUE_REFRESH_SECONDS,
+          EVENTS);
 
   /** Reads a room; problems are recorded on {@code r}, the result is then not to be used. */
   static RoomSettings read(ConfigNode r) {
@@ -397,7 +411,8 @@ final class RoomKeys {
         v.get(ORIGIN_PROTECTION),
         v.get(QUEUE_STATUS_MAX_QPS),
         v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS),
-        v.get(MAX_QUEUE_REFRESH_SECONDS));
+        v.get(MAX_QUEUE_REFRESH_SECONDS),
+        v.get(EVENTS));
   }
 
   /**
@@ -455,7 +470,10 @@ final class RoomKeys {
     for (Key<?> k : ALL) {
       applyCore(k, s, b);
     }
-    return b.newUsersPerMinute(newUsersPerMinute).build();
+    return b.newUsersPerMinute(newUsersPerMinute)
+        .queueOrder(
+            s.queueingMethod() == QueueingMethod.RANDOM ? QueueOrder.RANDOM : QueueOrder.FIFO)
+        .build();
   }
 
   private static <T> void applyCore(Key<T> k, RoomSettings s, RoomConfig.Builder b) {
@@ -553,6 +571,103 @@ final class RoomKeys {
       b.cookie().ifPresent(x -> bo.put("cookie", x));
       b.userAgent().ifPresent(x -> bo.put("userAgent", x));
       b.cidr().ifPresent(x -> bo.put("cidr", x));
+    }
+  }
+
+  private static List<EventSettings> readEvents(
+      ConfigNode r, String name, List<EventSettings> fallback, Values v) {
+    var events = new ArrayList<EventSettings>();
+    for (ConfigNode e : r.objects(name)) {
+      String eventName = e.string("name", null);
+      if (eventName == null || eventName.isBlank()) {
+        e.error("name", "missing; every event needs a name (unique in its room)");
+      }
+      Instant start = instant(e, "eventStartTime", true);
+      Instant end = instant(e, "eventEndTime", true);
+      Instant prequeue = instant(e, "prequeueStartTime", false);
+      boolean shuffle = e.bool("shuffleAtEventStart", false);
+      Optional<Integer> t = optionalInt(e, "totalActiveUsers", 1, 100_000_000);
+      Optional<Integer> n = optionalInt(e, "newUsersPerMinute", 1, 100_000_000);
+      Optional<Integer> sd = optionalInt(e, "sessionDurationMinutes", 1, 1440);
+      Optional<QueueingMethod> method =
+          e.has("queueingMethod")
+              ? Optional.of(
+                  e.choice(
+                      "queueingMethod",
+                      QueueingMethod.FIFO,
+                      List.of(QueueingMethod.values()),
+                      QueueingMethod::configName))
+              : Optional.empty();
+      Optional<Boolean> disable =
+          e.has("disableSessionRenewal")
+              ? Optional.of(e.bool("disableSessionRenewal", false))
+              : Optional.empty();
+      Optional<String> template = Optional.ofNullable(e.string("template", null));
+      if (template.isPresent() && !TemplateDirectory.wellFormed(template.get())) {
+        e.error("template", "\"" + template.get() + "\" is not a template name");
+      }
+      e.rejectUnknown();
+      if (eventName == null || eventName.isBlank() || start == null || end == null) {
+        continue;
+      }
+      try {
+        var window = new EventWindow(eventName, prequeue, start, end, shuffle);
+        events.add(new EventSettings(window, t, n, sd, method, disable, template));
+      } catch (IllegalArgumentException x) {
+        e.error("", x.getMessage());
+      }
+    }
+    try {
+      EventWindow.requireDisjoint("events", events.stream().map(EventSettings::window).toList());
+    } catch (IllegalArgumentException x) {
+      r.error(name, x.getMessage().substring("events: ".length()));
+    }
+    return events;
+  }
+
+  private static Instant instant(ConfigNode e, String key, boolean required) {
+    String text = e.string(key, null);
+    if (text == null) {
+      if (required) {
+        e.error(key, "missing; give an ISO-8601 instant such as 2026-12-01T18:00:00Z");
+      }
+      return null;
+    }
+    try {
+      return java.time.OffsetDateTime.parse(text).toInstant();
+    } catch (java.time.format.DateTimeParseException x) {
+      e.error(
+          key,
+          "\""
+              + text
+              + "\" is not an ISO-8601 instant; give one with its offset, such as"
+              + " 2026-12-01T18:00:00Z");
+      return null;
+    }
+  }
+
+  private static Optional<Integer> optionalInt(ConfigNode e, String key, int min, int max) {
+    return e.has(key) ? Optional.of(e.integer(key, min, min, max)) : Optional.empty();
+  }
+
+  private static void writeEvents(ObjectNode o, String name, List<EventSettings> events) {
+    var a = o.putArray(name);
+    for (EventSettings e : events) {
+      var eo = a.addObject();
+      EventWindow w = e.window();
+      eo.put("name", w.name());
+      if (w.prequeueFrom() != null) {
+        eo.put("prequeueStartTime", w.prequeueFrom().toString());
+      }
+      eo.put("eventStartTime", w.opensAt().toString());
+      eo.put("eventEndTime", w.closesAt().toString());
+      eo.put("shuffleAtEventStart", w.shuffle());
+      e.totalActiveUsers().ifPresent(x -> eo.put("totalActiveUsers", x));
+      e.newUsersPerMinute().ifPresent(x -> eo.put("newUsersPerMinute", x));
+      e.sessionDurationMinutes().ifPresent(x -> eo.put("sessionDurationMinutes", x));
+      e.queueingMethod().ifPresent(x -> eo.put("queueingMethod", x.configName()));
+      e.disableSessionRenewal().ifPresent(x -> eo.put("disableSessionRenewal", x));
+      e.template().ifPresent(x -> eo.put("template", x));
     }
   }
 

@@ -105,7 +105,10 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
                       failure == null
                           ? verdict
                           : new Verdict(
-                              Outcome.queued(s.queueingMethod()), ticket, QueueView.unknown(now)));
+                              Outcome.queued(
+                                  s.at(java.time.Instant.ofEpochMilli(now)).queueingMethod()),
+                              ticket,
+                              QueueView.unknown(now)));
                 }));
   }
 
@@ -187,7 +190,13 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     boolean throttle = pacing.throttle();
     var fields =
         room.responder()
-            .fields(inWaitingRoom, q, s.queueAll(), pacing.refreshIntervalSeconds(), throttle);
+            .fieldsAt(
+                clock.millis(),
+                inWaitingRoom,
+                q,
+                s.queueAll(),
+                pacing.refreshIntervalSeconds(),
+                throttle);
     HttpServerResponse response = request.response();
     if (verdict.ticket() != null) { // null: leave the cookie the user has (see Verdict)
       response.headers().add(TicketCookie.SET_COOKIE, room.cookie().set(verdict.ticket()));

@@ -6,6 +6,7 @@ import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
 import com.github.mustachejava.MustacheException;
 import io.anteroom.gateway.admission.RoomGate.QueueView;
+import io.anteroom.gateway.config.GatewayConfig.EventSettings;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.QueueingMethod;
 import io.anteroom.gateway.config.TemplateDirectory;
@@ -21,6 +22,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Renders what a queued user gets: the HTML page (Mustache; the default ships in the jar, a room's
@@ -40,10 +42,20 @@ public final class QueueResponder {
   private final QueueingMethod queueingMethod;
   private final boolean jsonResponse;
   private final boolean jsonEnvelope;
+  private final RoomSettings room;
+
+  /** The pages of scheduled events with a {@code template} of their own, by event name. */
+  private final Map<String, Mustache> eventPages = new java.util.HashMap<>();
 
   /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
-    this.page = compile(room, templates);
+    this.room = room;
+    this.page = compile(room.template(), templates);
+    for (EventSettings e : room.events()) {
+      if (e.template().isPresent()) {
+        eventPages.put(e.window().name(), compile(e.template(), templates));
+      }
+    }
     this.queueingMethod = room.queueingMethod();
     this.jsonResponse = room.jsonResponse();
     this.jsonEnvelope = room.jsonEnvelope();
@@ -55,6 +67,10 @@ public final class QueueResponder {
    * as the template itself; the built-in page has none and may include none.
    */
   static Mustache compile(RoomSettings room, TemplateDirectory templates) {
+    return compile(room.template(), templates);
+  }
+
+  private static Mustache compile(Optional<String> template, TemplateDirectory templates) {
     var factory =
         new DefaultMustacheFactory(
             name -> {
@@ -65,16 +81,15 @@ public final class QueueResponder {
               }
             });
     try (Reader reader =
-        room.template().isPresent()
-            ? Files.newBufferedReader(
-                templates.resolve(room.template().get()), StandardCharsets.UTF_8)
+        template.isPresent()
+            ? Files.newBufferedReader(templates.resolve(template.get()), StandardCharsets.UTF_8)
             : new InputStreamReader(
                 QueueResponder.class.getResourceAsStream("queue-page.mustache"),
                 StandardCharsets.UTF_8)) {
-      return factory.compile(reader, room.template().orElse("default"));
+      return factory.compile(reader, template.orElse("default"));
     } catch (IOException | UncheckedIOException e) {
       throw new IllegalArgumentException(
-          "template: cannot read " + room.template().orElse(null) + ": " + e.getMessage(), e);
+          "template: cannot read " + template.orElse(null) + ": " + e.getMessage(), e);
     } catch (MustacheException e) {
       throw new IllegalArgumentException(
           "template: not a valid Mustache template: " + e.getMessage(), e);
@@ -87,13 +102,60 @@ public final class QueueResponder {
     return jsonResponse && acceptHeader != null && acceptHeader.contains("application/json");
   }
 
-  /** The JSON/template fields, in the documented order. */
+  /** The JSON/template fields, in the documented order, outside scheduled events. */
   public Map<String, Object> fields(
       boolean inWaitingRoom,
       QueueView q,
       boolean queueAll,
       int refreshIntervalSeconds,
       boolean throttle) {
+    return fields(Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+  }
+
+  /**
+   * The fields at {@code nowMillis}: during a scheduled event (from its pre-queue to its end) also
+   * {@code eventName}, {@code eventStartTime}, {@code eventEndTime}, {@code isPrequeue} (before the
+   * start: nobody is admitted yet) and {@code secondsUntilEventStart}, and the event's {@code
+   * queueingMethod}.
+   */
+  public Map<String, Object> fieldsAt(
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    Instant now = Instant.ofEpochMilli(nowMillis);
+    Map<String, Object> f =
+        fields(room.eventAt(now), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    room.eventAt(now)
+        .ifPresent(
+            e -> {
+              f.put("eventName", e.window().name());
+              f.put("eventStartTime", e.window().opensAt().toString());
+              f.put("eventEndTime", e.window().closesAt().toString());
+              f.put("eventStartFormatted", CLOCK.format(e.window().opensAt()));
+              boolean prequeue = e.window().prequeueAt(now);
+              f.put("isPrequeue", prequeue);
+              f.put(
+                  "secondsUntilEventStart",
+                  prequeue
+                      ? Math.max(
+                          0, java.time.Duration.between(now, e.window().opensAt()).toSeconds())
+                      : 0);
+            });
+    return f;
+  }
+
+  private Map<String, Object> fields(
+      Optional<EventSettings> event,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    QueueingMethod queueingMethod =
+        event.flatMap(EventSettings::queueingMethod).orElse(this.queueingMethod);
     var f = new LinkedHashMap<String, Object>();
     f.put("inWaitingRoom", inWaitingRoom);
     f.put("waitTimeKnown", q.waitTimeKnown());
@@ -108,7 +170,7 @@ public final class QueueResponder {
     f.put("refreshIntervalSeconds", refreshIntervalSeconds);
     f.put("queueingMethod", queueingMethod.configName());
     f.put("isFIFOQueue", queueingMethod == QueueingMethod.FIFO);
-    f.put("isRandomQueue", false);
+    f.put("isRandomQueue", queueingMethod == QueueingMethod.RANDOM);
     f.put("isPassthroughQueue", queueingMethod == QueueingMethod.PASSTHROUGH);
     f.put("isRejectQueue", queueingMethod == QueueingMethod.REJECT);
     f.put("throttle", throttle);
@@ -131,7 +193,8 @@ public final class QueueResponder {
     var scope = new LinkedHashMap<>(fields);
     scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
     var out = new StringWriter(4096);
-    page.execute(out, scope);
+    Object event = fields.get("eventName");
+    eventPages.getOrDefault(event, page).execute(out, scope);
     return out.toString();
   }
 

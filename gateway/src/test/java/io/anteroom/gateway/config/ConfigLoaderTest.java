@@ -110,7 +110,7 @@ class ConfigLoaderTest {
           - id: a
             strategy: evenspilt
             totalActiveUsers: 0
-            queueingMethod: random
+            queueingMethod: lottery
         """,
                     "anteroom.yaml"))
         .hasMessageContaining("anteroom.yaml")
@@ -119,8 +119,8 @@ class ConfigLoaderTest {
                 + " evenSplit, utilizationScaled (did you mean \"evenSplit\"?)")
         .hasMessageContaining("rooms[0].totalActiveUsers: totalActiveUsers is 0; allowed: 1..")
         .hasMessageContaining(
-            "rooms[0].queueingMethod: \"random\" is not allowed; allowed: fifo,"
-                + " passthrough, reject");
+            "rooms[0].queueingMethod: \"lottery\" is not allowed; allowed: fifo,"
+                + " passthrough, reject, random");
   }
 
   @Test
