@@ -166,6 +166,14 @@ public final class AdminApi {
     router
         .get("/api/rooms/:id/status")
         .handler(c -> withRoom(c, r -> json(c, 200, status(r).toString())));
+    router
+        .get("/api/rooms/:id/events")
+        .handler(
+            c ->
+                withRoom(
+                    c,
+                    r -> json(c, 200, ConfigLoader.toJson(r.settings()).get("events").toString())));
+    router.put("/api/rooms/:id/events").handler(this::putEvents);
     router.put("/api/rooms/:id/suspended").handler(c -> toggle(c, true));
     router.put("/api/rooms/:id/queueAll").handler(c -> toggle(c, false));
   }
@@ -216,6 +224,30 @@ public final class AdminApi {
                           ? s.withSwitches(on, s.queueAll())
                           : s.withSwitches(s.suspended(), on);
                   return status(rooms.update(changed));
+                }));
+  }
+
+  /**
+   * Replaces a room's scheduled events: the body (a JSON array) is read as the room's {@code
+   * events} key, with the room's other settings as they are, so it is validated exactly like the
+   * config file.
+   */
+  private void putEvents(RoutingContext c) {
+    withRoom(
+        c,
+        r ->
+            change(
+                c,
+                200,
+                () -> {
+                  ObjectNode room = ConfigLoader.toJson(r.settings());
+                  try {
+                    room.set("events", JSON.readTree(c.body().asString()));
+                  } catch (IOException | RuntimeException e) {
+                    throw new IllegalArgumentException("body: not JSON: " + e.getMessage(), e);
+                  }
+                  RoomSettings s = ConfigLoader.parseRoom(room.toString());
+                  return ConfigLoader.toJson(rooms.update(s, false).settings()).get("events");
                 }));
   }
 

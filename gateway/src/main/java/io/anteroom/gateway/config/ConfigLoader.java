@@ -217,6 +217,16 @@ public final class ConfigLoader {
           r.error("template", e.getMessage());
         }
       }
+      for (int i = 0; i < room.events().size(); i++) {
+        var event = room.events().get(i);
+        if (event.template().isPresent()) {
+          try {
+            templates.resolve(event.template().get());
+          } catch (IllegalArgumentException e) {
+            r.error("events[" + i + "].template", e.getMessage());
+          }
+        }
+      }
       if (!ids.add(room.id())) {
         r.error("id", "duplicate room id \"" + room.id() + "\"; room ids must be unique");
       }
