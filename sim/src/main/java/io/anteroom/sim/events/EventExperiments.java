@@ -100,15 +100,20 @@ public final class EventExperiments {
 
   /** 250 users a minute for 40 minutes, then none; run for 100 minutes. */
   public static Result steady(QueueOrder order, long seed) {
+    return steady(order, 40, 100, seed);
+  }
+
+  /** 250 users a minute for {@code arrivalMinutes}, then none; run for {@code runMinutes}. */
+  public static Result steady(QueueOrder order, int arrivalMinutes, int runMinutes, long seed) {
     var rnd = new SplittableRandom(seed);
-    int users = 250 * 40;
+    int users = 250 * arrivalMinutes;
     long[] arrivals = new long[users];
     for (int i = 0; i < users; i++) {
-      arrivals[i] = T0.toEpochMilli() + (long) (rnd.nextDouble() * 40 * 60_000);
+      arrivals[i] = T0.toEpochMilli() + (long) (rnd.nextDouble() * arrivalMinutes * 60_000);
     }
     Arrays.sort(arrivals);
     Run run = new Run(room(order).build(), arrivals, seed);
-    run.until(T0.plus(Duration.ofMinutes(100)).toEpochMilli());
+    run.until(T0.plus(Duration.ofMinutes(runMinutes)).toEpochMilli());
     return run.result(
         order == QueueOrder.RANDOM ? "steady-random" : "steady-fifo", Long.MIN_VALUE, null);
   }

@@ -10,10 +10,11 @@ class EventExperimentsTest {
 
   @Test
   void aShuffledPrequeueIsHeldUntilTheStartAndAdmittedByPlaceNotArrival() {
-    var r = EventExperiments.prequeue(true, 1500, 3);
+    var r = EventExperiments.prequeue(true, 1000, 3);
     assertThat(r.admittedBeforeStart()).isZero();
-    assertThat(r.admitted()).isEqualTo(1500);
-    assertThat(r.maxMinuteOverN()).isLessThanOrEqualTo(1.0);
+    assertThat(r.admitted()).isEqualTo(1000);
+    // the simulator's target: no minute above 1.05 N (a whole bucket may enter a little beyond N)
+    assertThat(r.maxMinuteOverN()).isLessThanOrEqualTo(1.05);
     assertThat(r.peakActiveOverT()).isLessThanOrEqualTo(1.02);
     assertThat(Math.abs(r.arrivalRank())).isLessThan(0.1);
     assertThat(r.placeRank()).isGreaterThan(0.9);
@@ -21,21 +22,23 @@ class EventExperimentsTest {
 
   @Test
   void withoutShuffleThePrequeueKeepsArrivalOrder() {
-    var r = EventExperiments.prequeue(false, 1500, 3);
+    var r = EventExperiments.prequeue(false, 1000, 3);
     assertThat(r.admittedBeforeStart()).isZero();
     assertThat(r.arrivalRank()).isGreaterThan(0.9);
   }
 
   @Test
   void randomHoldsTheLimitsAsFifoDoesAndIgnoresArrivalOrder() {
-    var random = EventExperiments.steady(QueueOrder.RANDOM, 5);
-    var fifo = EventExperiments.steady(QueueOrder.FIFO, 5);
+    var random = EventExperiments.steady(QueueOrder.RANDOM, 10, 30, 5);
+    var fifo = EventExperiments.steady(QueueOrder.FIFO, 10, 30, 5);
     for (var r : new EventExperiments.Result[] {random, fifo}) {
       assertThat(r.maxMinuteOverN()).isLessThanOrEqualTo(1.05);
       assertThat(r.peakActiveOverT()).isLessThanOrEqualTo(1.05);
     }
     assertThat(fifo.arrivalRank()).isGreaterThan(0.95);
-    assertThat(random.arrivalRank()).isLessThan(fifo.arrivalRank() - 0.2);
+    // a late arrival can still not enter before it arrives, so some correlation remains
+    assertThat(random.arrivalRank()).isLessThan(0.9);
     assertThat(random.waits()[4]).isGreaterThan(fifo.waits()[4]); // a wider spread of waits
+    assertThat(random.waits()[2]).isGreaterThan(fifo.waits()[2]);
   }
 }
