@@ -128,15 +128,7 @@ public final class RoomWorker {
    * ticket id could compute them. Gateways pass a key derived from their ticket keys.
    */
   static Lottery defaultLottery(String roomId) {
-    try {
-      return new Lottery(
-          java.security.MessageDigest.getInstance("SHA-256")
-              .digest(
-                  ("anteroom lottery " + roomId)
-                      .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is not available in this JDK", e);
-    }
+    return Lottery.unkeyed("anteroom lottery " + roomId);
   }
 
   public RoomConfig config() {

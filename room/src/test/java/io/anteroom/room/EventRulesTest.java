@@ -196,4 +196,25 @@ class EventRulesTest {
     assertThat(EventWindow.at(List.of(first, after), END)).contains(after);
     assertThat(EventWindow.at(List.of(first, after), START.minusSeconds(1))).isEmpty();
   }
+
+  @Test
+  void aConfigWithAnEventSurvivesTheJsonRoundTripAndOldConfigsReadAsFifo() throws Exception {
+    var json =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
+            .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(
+                com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    RoomConfig c = config(true).withRules(Rules.spec());
+    RoomConfig random = Fixtures.room(10, 10).queueOrder(QueueOrder.RANDOM).build();
+    assertThat(json.readValue(json.writeValueAsString(c), RoomConfig.class)).isEqualTo(c);
+    assertThat(json.readValue(json.writeValueAsString(random), RoomConfig.class)).isEqualTo(random);
+    // a config stored before queueOrder and event existed
+    var old = (com.fasterxml.jackson.databind.node.ObjectNode) json.valueToTree(random);
+    old.remove("queueOrder");
+    old.remove("event");
+    RoomConfig read = json.treeToValue(old, RoomConfig.class);
+    assertThat(read.queueOrder()).isEqualTo(QueueOrder.FIFO);
+    assertThat(read.event()).isNull();
+  }
 }
