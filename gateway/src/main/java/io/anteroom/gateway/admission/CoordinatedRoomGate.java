@@ -147,7 +147,12 @@ public final class CoordinatedRoomGate implements RoomGate {
     this.processId = processId;
     this.coordination = coordination;
     this.clock = clock;
-    this.ledger = new TicketLedger(TicketLedger.capacityFor(settings.totalActiveUsers()));
+    // sized for the largest T the room will have, its scheduled events' included
+    int largestT =
+        settings.events().stream()
+            .flatMap(e -> e.totalActiveUsers().stream())
+            .reduce(settings.totalActiveUsers(), Math::max);
+    this.ledger = new TicketLedger(TicketLedger.capacityFor(largestT));
     this.setup = setupAt(settings, settings.newUsersPerMinute(), clock.instant());
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
     this.workers = newWorkers(setup.config());
