@@ -86,6 +86,12 @@ class SimulateCommandTest {
   }
 
   @Test
+  void simulateIsACommandOfAnteroomFoundOnTheClassPath() {
+    assertThat(java.util.ServiceLoader.load(io.anteroom.gateway.AnteroomSubcommand.class).stream())
+        .anyMatch(p -> p.type() == SimulateCommand.class);
+  }
+
+  @Test
   void listNamesEveryScenarioAndStrategy() {
     Outcome o = execute("--list");
     assertThat(o.code()).isZero();
