@@ -122,7 +122,9 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
 
   @Option(
       names = "--minutes",
-      description = "simulated minutes (default: each scenario's own length)")
+      description =
+          "simulated minutes (default: each scenario's own length; with --config, the end of"
+              + " --arrivals; beyond it the last rate continues)")
   Integer minutes;
 
   @Option(
