@@ -90,7 +90,8 @@ class LayeringTest {
           .whereLayer("coordinator")
           .mayOnlyBeAccessedByLayers("gateway", "bench")
           .whereLayer("gateway")
-          .mayOnlyBeAccessedByLayers("bench")
+          // sim: simulate --config reads the operator's rooms with the gateway's ConfigLoader
+          .mayOnlyBeAccessedByLayers("sim", "bench")
           .whereLayer("sim")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("bench")
