@@ -90,7 +90,8 @@ class LayeringTest {
           .whereLayer("coordinator")
           .mayOnlyBeAccessedByLayers("gateway", "bench")
           .whereLayer("gateway")
-          .mayOnlyBeAccessedByLayers("bench")
+          // sim: simulate --config reads the operator's rooms with the gateway's ConfigLoader
+          .mayOnlyBeAccessedByLayers("sim", "bench")
           .whereLayer("sim")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("bench")
@@ -98,8 +99,8 @@ class LayeringTest {
 
   /**
    * The gateway's packages by role, lowest first: request matching values, settings, the ticket,
-   * the decision, the queue answers, the request path, then the admin API, the demo and the
-   * composition root.
+   * the proof-of-work check, the decision, the queue answers, the request path, then the admin API,
+   * the demo and the composition root.
    */
   static final ArchRule GATEWAY_PACKAGES_DEPEND_ONLY_DOWNWARD =
       layeredArchitecture()
@@ -110,6 +111,8 @@ class LayeringTest {
           .definedBy("io.anteroom.gateway.config..")
           .layer("ticket")
           .definedBy("io.anteroom.gateway.ticket..")
+          .layer("proof")
+          .definedBy("io.anteroom.gateway.proof..")
           .layer("admission")
           .definedBy("io.anteroom.gateway.admission..")
           .layer("queue")
@@ -134,11 +137,13 @@ class LayeringTest {
           .mayOnlyBeAccessedByLayers("edge", "admin", "demo", "root")
           .whereLayer("admission")
           .mayOnlyBeAccessedByLayers("queue", "edge", "admin", "demo", "root")
+          .whereLayer("proof")
+          .mayOnlyBeAccessedByLayers("queue", "edge", "admin", "demo", "root")
           .whereLayer("ticket")
-          .mayOnlyBeAccessedByLayers("admission", "queue", "edge", "admin", "demo", "root")
+          .mayOnlyBeAccessedByLayers("proof", "admission", "queue", "edge", "admin", "demo", "root")
           .whereLayer("config")
           .mayOnlyBeAccessedByLayers(
-              "ticket", "admission", "queue", "edge", "admin", "demo", "root");
+              "ticket", "proof", "admission", "queue", "edge", "admin", "demo", "root");
 
   /** A cycle between packages means some package depends upward; none is allowed. */
   static final ArchRule NO_PACKAGE_CYCLES =

@@ -78,7 +78,7 @@ class DistributionIT {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("run", "gateway", "coordinator", "demo", "check");
+    assertThat(out).contains("run", "gateway", "coordinator", "demo", "check", "simulate");
   }
 
   @Test
@@ -96,7 +96,9 @@ class DistributionIT {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("Usage: simulate", "--scenario").doesNotContain("WARN");
+    assertThat(out)
+        .contains("Usage: anteroom simulate", "--scenario", "--config", "--arrivals")
+        .doesNotContain("WARN");
   }
 
   @Test

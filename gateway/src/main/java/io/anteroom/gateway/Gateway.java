@@ -11,6 +11,7 @@ import io.anteroom.gateway.edge.ListenerGuard;
 import io.anteroom.gateway.edge.PublicListener;
 import io.anteroom.gateway.edge.RoomRuntime;
 import io.anteroom.gateway.edge.Rooms;
+import io.anteroom.gateway.proof.ChallengeCodec;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.ticket.TicketCodec;
 import io.anteroom.gateway.ticket.TicketKeys;
@@ -137,8 +138,10 @@ public final class Gateway implements AutoCloseable {
                 .setEventLoopPoolSize(
                     Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)));
     try {
-      var codec = new TicketCodec(TicketKeys.resolve(config.ticketKeys(), config.dataDir()), clock);
-      var rooms = new Rooms(vertx, config, gates, registry, pacing, clock, codec);
+      var keys = TicketKeys.resolve(config.ticketKeys(), config.dataDir());
+      var codec = new TicketCodec(keys, clock);
+      var rooms =
+          new Rooms(vertx, config, gates, registry, pacing, clock, codec, new ChallengeCodec(keys));
       var gatekeeper = new Gatekeeper(rooms, clock);
       List<HttpServer> publicServers = new CopyOnWriteArrayList<>();
       // Vert.x shares one bound socket among servers on the same host:port and hands them the

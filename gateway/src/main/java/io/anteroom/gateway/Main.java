@@ -45,7 +45,13 @@ import picocli.CommandLine.Option;
  * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator
  * anteroom gateway --coordinator URL[,URL...] --datacenter NAME   a stateless edge node
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
+ * anteroom simulate ...                                    the traffic simulator (sim module)
+ * anteroom help COMMAND                                    a command's options
  * </pre>
+ *
+ * <p>Commands of other modules (the simulator's {@code simulate}) are found with {@link
+ * java.util.ServiceLoader} as {@link AnteroomSubcommand}s, so the help lists every command the
+ * class path holds.
  */
 @Command(
     name = "anteroom",
@@ -57,16 +63,9 @@ import picocli.CommandLine.Option;
       Main.Demo.class,
       Main.Coordinator.class,
       Main.Edge.class,
-      Main.Check.class,
-      CommandLine.HelpCommand.class
+      Main.Check.class
     },
-    footer = {
-      "",
-      "Also: anteroom simulate --scenario NAME: the traffic simulator (run by the"
-          + " launcher, from the sim module)",
-      "",
-      "Configuration keys, defaults and the admin API: docs/gateway.md"
-    })
+    footer = {"", "Configuration keys, defaults and the admin API: docs/gateway.md"})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -77,6 +76,10 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     var cl = new CommandLine(new Main());
+    for (AnteroomSubcommand extra : java.util.ServiceLoader.load(AnteroomSubcommand.class)) {
+      cl.addSubcommand(extra);
+    }
+    cl.addSubcommand(new CommandLine.HelpCommand());
     cl.setExecutionExceptionHandler(
         (e, commandLine, parsed) -> {
           commandLine.getErr().println("anteroom: " + e.getMessage());
@@ -220,10 +223,19 @@ public final class Main implements Runnable {
           "Run a gateway in front of a built-in demo site with low limits, plus a few"
               + " synthetic visitors, so you see the queue in your browser at once.")
   static class Demo implements Callable<Integer> {
-    @Option(names = "--listen", defaultValue = "127.0.0.1:8080", paramLabel = "HOST:PORT")
+    @Option(
+        names = "--listen",
+        defaultValue = "127.0.0.1:8080",
+        paramLabel = "HOST:PORT",
+        description = "public listener of the demo room (default: ${DEFAULT-VALUE})")
     String listen;
 
-    @Option(names = "--data-dir", defaultValue = "./data", paramLabel = "DIR")
+    @Option(
+        names = "--data-dir",
+        defaultValue = "./data",
+        paramLabel = "DIR",
+        description =
+            "objects database, ticket keys and admin token of the demo (default: ${DEFAULT-VALUE})")
     Path dataDir;
 
     @Override

@@ -24,11 +24,28 @@ class MainTest {
     return new Outcome(exit, out.toString(), err.toString());
   }
 
+  /**
+   * A command of another module, as the simulator's {@code simulate} is one: registered in this
+   * module's test resources under META-INF/services/io.anteroom.gateway.AnteroomSubcommand.
+   */
+  @picocli.CommandLine.Command(name = "hello", description = "Says hello (a test command).")
+  public static final class HelloCommand implements AnteroomSubcommand, Runnable {
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      spec.commandLine().getOut().println("hello from another module");
+    }
+  }
+
   @Test
-  void helpListsEveryRunModeAndMentionsTheSimulator() {
+  void helpListsEveryRunModeAndTheCommandsOfOtherModules() {
     Outcome o = run("--help");
     assertThat(o.exit()).isZero();
-    assertThat(o.out()).contains("run", "demo", "coordinator", "gateway", "simulate");
+    assertThat(o.out()).contains("run", "demo", "coordinator", "gateway", "check", "help");
+    assertThat(o.out()).contains("hello", "Says hello (a test command).");
+    assertThat(run("hello").out()).contains("hello from another module");
+    assertThat(run("help", "hello").out()).contains("Usage: anteroom hello");
   }
 
   @Test

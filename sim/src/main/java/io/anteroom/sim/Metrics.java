@@ -35,6 +35,10 @@ package io.anteroom.sim;
  * @param medianWaitBias median of the signed relative error {@code (shown - actual) / actual}:
  *     above 0 the estimates run long, below 0 short
  * @param abandoned queued users who gave up
+ * @param waitP50Minutes median time in the queue of the queued users who were admitted, in minutes
+ *     (NaN: nobody was admitted from the queue)
+ * @param waitP95Minutes 95th percentile of the same
+ * @param waitMaxMinutes longest wait of the same
  */
 public record Metrics(
     double peakActiveRatio,
@@ -56,4 +60,7 @@ public record Metrics(
     double meanWaitError,
     double medianWaitError,
     double medianWaitBias,
-    long abandoned) {}
+    long abandoned,
+    double waitP50Minutes,
+    double waitP95Minutes,
+    double waitMaxMinutes) {}

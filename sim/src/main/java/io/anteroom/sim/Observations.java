@@ -61,6 +61,7 @@ final class Observations {
   private double utilizationAtFirstQueue = Double.NaN;
   private long abandoned;
   private final List<Double> waitErrors = new ArrayList<>(); // signed: (shown - actual) / actual
+  private final List<Double> waits = new ArrayList<>(); // minutes, of every queued user admitted
 
   Observations(
       int totalActiveUsers, int newUsersPerMinute, int minutes, long refreshHorizonMillis) {
@@ -182,6 +183,11 @@ final class Observations {
     abandoned++;
   }
 
+  /** A queued user was admitted after waiting {@code actualMinutes} (any time in the run). */
+  void admittedAfter(double actualMinutes) {
+    waits.add(actualMinutes);
+  }
+
   /** A queued user shown {@code shownMinutes} was admitted after {@code actualMinutes}. */
   void waited(double shownMinutes, double actualMinutes) {
     if (actualMinutes >= 1.0 && !Double.isNaN(shownMinutes)) {
@@ -268,6 +274,13 @@ final class Observations {
         mean,
         median,
         bias,
-        abandoned);
+        abandoned,
+        waits.isEmpty() ? Double.NaN : Stats.percentile(sortedWaits(), 0.50),
+        waits.isEmpty() ? Double.NaN : Stats.percentile(sortedWaits(), 0.95),
+        waits.isEmpty() ? Double.NaN : Stats.max(sortedWaits()));
+  }
+
+  private double[] sortedWaits() {
+    return waits.stream().mapToDouble(Double::doubleValue).sorted().toArray();
   }
 }

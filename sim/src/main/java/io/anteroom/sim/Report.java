@@ -28,6 +28,9 @@ final class Report {
     "wait err mean",
     "wait err median",
     "wait bias",
+    "wait p50",
+    "wait p95",
+    "wait max",
     "queued",
     "gave up",
     "targets"
@@ -54,6 +57,9 @@ final class Report {
       Double.isNaN(m.medianWaitBias())
           ? "-"
           : String.format(Locale.ROOT, "%+.1f%%", 100 * m.medianWaitBias()),
+      minutes(m.waitP50Minutes()),
+      minutes(m.waitP95Minutes()),
+      minutes(m.waitMaxMinutes()),
       Long.toString(m.queuedUsers()),
       Long.toString(m.abandoned()),
       r.misses().isEmpty() ? "met" : "missed " + r.misses().size()
@@ -111,14 +117,14 @@ final class Report {
     return "scenario,minutes,seed,strategy,peak_active_ratio,p99_active_ratio,admissions,minutes_over_n,"
         + "minutes_over_105n,max_admissions_ratio,queued_users,utilization_at_first_queue,share_queued_below_90,"
         + "share_queued_below_95,share_queued_below_95_for_a_refresh,fifo_inversions,in_order_share,overtakes,not_overtaken_share,whole_bucket_share,wait_samples,mean_wait_error,median_wait_error,median_wait_bias,"
-        + "abandoned,targets_missed\n";
+        + "abandoned,wait_p50_minutes,wait_p95_minutes,wait_max_minutes,targets_missed\n";
   }
 
   static String csvLine(SimulationResult r) {
     Metrics m = r.metrics();
     return String.format(
         Locale.ROOT,
-        "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%d%n",
+        "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%.3f,%.3f,%.3f,%d%n",
         r.scenario().name(),
         r.minutes(),
         r.seed(),
@@ -144,6 +150,9 @@ final class Report {
         m.medianWaitError(),
         m.medianWaitBias(),
         m.abandoned(),
+        m.waitP50Minutes(),
+        m.waitP95Minutes(),
+        m.waitMaxMinutes(),
         r.misses().size());
   }
 
@@ -201,6 +210,10 @@ final class Report {
 
   private static String f3(double v) {
     return String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  private static String minutes(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1fm", v);
   }
 
   private static String pct(double v) {

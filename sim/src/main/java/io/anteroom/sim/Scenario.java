@@ -141,6 +141,14 @@ public record Scenario(
           65);
     }
 
+    /**
+     * The embedded default ({@code anteroom run}): one process, one data center of 2 event-loop
+     * workers reporting every second, no network between the parts.
+     */
+    public static Topology singleNode() {
+      return new Topology(List.of(DataCenter.even("local", 2, 1.0)), 1_000, 1_000, 0, 0, 0);
+    }
+
     /** The same delays with other data centers. */
     public Topology withDataCenters(List<DataCenter> replaced) {
       return new Topology(

@@ -85,8 +85,7 @@ public final class Scenarios {
               "the embedded default: one process, one data center of 2 event-loop workers reporting every second; "
                   + "steady overload of 250 users/min",
               Scenario.Limits.DEFAULT,
-              new Scenario.Topology(
-                  List.of(Scenario.DataCenter.even("local", 2, 1.0)), 1_000, 1_000, 0, 0, 0),
+              Scenario.Topology.singleNode(),
               Scenario.Profile.constant(250),
               Scenario.Behaviour.DEFAULT,
               30,

@@ -1,5 +1,10 @@
 package io.anteroom.sim;
 
+import io.anteroom.gateway.AnteroomSubcommand;
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.config.GatewayConfig;
+import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.QueueingMethod;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -15,36 +20,98 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code anteroom simulate}: replays the built-in scenarios against the slot strategies and writes
- * a report (Markdown, CSV, PNG charts).
+ * {@code anteroom simulate}: replays the built-in scenarios, or the operator's own room from its
+ * configuration file under an arrival profile, against the slot strategies and writes a report
+ * (Markdown, CSV, PNG charts).
  *
  * <pre>
  * ./anteroom simulate --scenario steady --strategy counters --seed 7 --out target/sim
  * ./anteroom simulate --scenario all --out docs      # every scenario, every strategy
+ * ./anteroom simulate --config anteroom.yaml --room sale --arrivals "0-10m:50/min,10-12m:5000/min"
  * ./anteroom simulate --list
  * </pre>
  */
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
-    description =
-        "Replays traffic scenarios against the waiting-room strategies in virtual time and writes "
-            + "a report with charts.")
-public final class SimulateCommand implements Callable<Integer> {
+    version = "anteroom 0.1.0",
+    description = {
+      "Replays traffic against the waiting room's real decision code in virtual time and writes a"
+          + " report with charts: the built-in scenarios (--scenario), or a room of your"
+          + " configuration under your own arrivals (--config FILE --arrivals PROFILE).",
+      "PROFILE: comma-separated FROM-TOm:USERS/min segments (or FROM-TOm:A..B/min for a ramp),"
+          + " e.g. 0-10m:50/min,10-12m:5000/min,12-60m:300/min; or a FILE.csv of minute,users"
+          + " lines, one per minute from 0."
+    })
+public final class SimulateCommand implements Callable<Integer>, AnteroomSubcommand {
 
   @Option(
       names = "--scenario",
       paramLabel = "NAME",
-      defaultValue = "all",
-      description = "a built-in scenario, or 'all' (default: ${DEFAULT-VALUE}); see --list")
+      description = "a built-in scenario, or 'all' (default: all); see --list")
   String scenario;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "simulate a room of this configuration (read as run reads it): its T, N, S, R, queue"
+              + " timeout, strategy and curve factor; needs --arrivals")
+  Path config;
+
+  @Option(
+      names = "--room",
+      paramLabel = "ID",
+      description = "the room of --config to simulate (default: its only room)")
+  String room;
+
+  @Option(
+      names = "--arrivals",
+      paramLabel = "PROFILE",
+      description =
+          "new users per minute over the run, with --config: e.g. 0-10m:50/min,10-12m:5000/min"
+              + " or arrivals.csv (see above); the run lasts until the profile ends")
+  String arrivals;
+
+  @Option(
+      names = "--topology",
+      paramLabel = "NAME",
+      defaultValue = "single-node",
+      description =
+          "with --config: single-node (anteroom run: one process, 2 workers reporting every"
+              + " second) or three-datacenters (gateways in 3 data centers, 4 workers each,"
+              + " reports every 5 s, 100 ms apart) (default: ${DEFAULT-VALUE})")
+  String topology;
+
+  @Option(
+      names = "--pages",
+      paramLabel = "N",
+      description =
+          "with --config: mean pages an admitted user views (default: 5); with the think time"
+              + " this sets how long a user holds a slot")
+  Double pages;
+
+  @Option(
+      names = "--think-seconds",
+      paramLabel = "S",
+      description = "with --config: mean seconds between two pages (default: 30)")
+  Double thinkSeconds;
+
+  @Option(
+      names = "--patience-minutes",
+      paramLabel = "M",
+      description =
+          "with --config: mean minutes a queued user waits before giving up (default: 10)")
+  Double patienceMinutes;
 
   @Option(
       names = "--strategy",
       paramLabel = "NAME",
-      defaultValue = "all",
       split = ",",
-      description = "strategies, comma-separated, or 'all' (default: ${DEFAULT-VALUE}); see --list")
+      description =
+          "strategies, comma-separated, or 'all' (default: all; with --config the room's own)"
+              + " as in the configuration: counters, evenSplit, utilizationScaled, each also"
+              + " NAME-published; see --list")
   List<String> strategies;
 
   @Option(
@@ -55,7 +122,9 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(
       names = "--minutes",
-      description = "simulated minutes (default: each scenario's own length)")
+      description =
+          "simulated minutes (default: each scenario's own length; with --config, the end of"
+              + " --arrivals; beyond it the last rate continues)")
   Integer minutes;
 
   @Option(
@@ -117,13 +186,31 @@ public final class SimulateCommand implements Callable<Integer> {
     List<Scenario> scenarios;
     List<StrategyVariant> chosen;
     try {
-      scenarios = scenario.equals("all") ? Scenarios.all() : List.of(Scenarios.require(scenario));
-      chosen =
-          strategies.contains("all")
-              ? StrategyVariant.all()
-              : strategies.stream().map(StrategyVariant::parse).toList();
+      if (config != null || arrivals != null) {
+        Scenario own = ownRoom();
+        scenarios = List.of(own);
+        chosen =
+            strategies == null
+                ? List.of(StrategyVariant.spec(requireRoom(ConfigLoader.load(config)).strategy()))
+                : strategies(strategies);
+      } else {
+        for (String withConfig :
+            new String[] {"--room", "--pages", "--think-seconds", "--patience-minutes"}) {
+          if (spec.commandLine().getParseResult().hasMatchedOption(withConfig)) {
+            throw new IllegalArgumentException(
+                withConfig + " only applies to a room of --config FILE with --arrivals PROFILE");
+          }
+        }
+        String name = scenario == null ? "all" : scenario;
+        scenarios = name.equals("all") ? Scenarios.all() : List.of(Scenarios.require(name));
+        chosen = strategies(strategies == null ? List.of("all") : strategies);
+      }
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      // a bad value or configuration: the message names it; the whole usage would bury it
+      spec.commandLine().getErr().println("anteroom simulate: " + e.getMessage());
+      spec.commandLine().getErr().println("see: anteroom simulate --help");
+      spec.commandLine().getErr().flush();
+      return 2;
     }
     long started = System.nanoTime();
     Files.createDirectories(out);
@@ -173,6 +260,120 @@ public final class SimulateCommand implements Callable<Integer> {
             out.toAbsolutePath());
     spec.commandLine().getErr().flush();
     return 0;
+  }
+
+  private static List<StrategyVariant> strategies(List<String> names) {
+    return names.contains("all")
+        ? StrategyVariant.all()
+        : names.stream().map(StrategyVariant::parse).toList();
+  }
+
+  /** The scenario of {@code --config --room --arrivals}: the operator's room under its traffic. */
+  private Scenario ownRoom() {
+    if (scenario != null) {
+      throw new IllegalArgumentException(
+          "--scenario NAME runs a built-in scenario; --config FILE --arrivals PROFILE runs your"
+              + " room: give one or the other");
+    }
+    if (config == null) {
+      throw new IllegalArgumentException(
+          "--arrivals needs --config FILE: the room to simulate comes from the configuration");
+    }
+    if (arrivals == null) {
+      throw new IllegalArgumentException(
+          "--config needs --arrivals PROFILE, e.g. --arrivals \"0-10m:50/min,10-12m:5000/min\"");
+    }
+    GatewayConfig loaded = ConfigLoader.load(config);
+    RoomSettings r = requireRoom(loaded);
+    ArrivalProfile profile = ArrivalProfile.parse(arrivals);
+    if (r.queueingMethod() != QueueingMethod.FIFO || r.suspended() || r.queueAll()) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "note: room "
+                  + r.id()
+                  + " is "
+                  + (r.suspended()
+                      ? "suspended"
+                      : r.queueAll() ? "set to queueAll" : "queueingMethod " + r.queueingMethod())
+                  + " in "
+                  + config
+                  + "; the simulation shows it as an active fifo room");
+    }
+    Scenario.Behaviour d = Scenario.Behaviour.DEFAULT;
+    Scenario.Behaviour behaviour =
+        new Scenario.Behaviour(
+            pages == null ? d.meanPages() : pages,
+            thinkSeconds == null ? d.meanThinkSeconds() : thinkSeconds,
+            patienceMinutes == null ? d.meanPatienceMinutes() : patienceMinutes,
+            d.refreshJitterMillis());
+    Scenario.Limits limits =
+        new Scenario.Limits(
+            r.totalActiveUsers(),
+            r.newUsersPerMinute(),
+            r.sessionDurationMinutes(),
+            r.queueRefreshSeconds(),
+            r.queueTimeoutMinutes(),
+            r.curveFactor());
+    String name = "room-" + r.id().toLowerCase(Locale.ROOT).replace('_', '-');
+    String description =
+        String.format(
+            Locale.ROOT,
+            "room %s of %s (T=%d, N=%d/min, S=%d min, R=%d s, strategy %s, %s), arrivals %s"
+                + " (about %.0f users)",
+            r.id(),
+            config.getFileName(),
+            r.totalActiveUsers(),
+            r.newUsersPerMinute(),
+            r.sessionDurationMinutes(),
+            r.queueRefreshSeconds(),
+            r.strategy().configName(),
+            topology,
+            arrivals,
+            profile.expectedUsers());
+    return new Scenario(
+        name,
+        description,
+        limits,
+        topology(topology),
+        profile.profile(),
+        behaviour,
+        minutes != null ? minutes : profile.minutes(),
+        false);
+  }
+
+  private RoomSettings requireRoom(GatewayConfig loaded) {
+    List<RoomSettings> rooms = loaded.rooms();
+    if (rooms.isEmpty()) {
+      throw new IllegalArgumentException(config + " has no rooms: nothing to simulate");
+    }
+    List<String> ids = rooms.stream().map(RoomSettings::id).toList();
+    if (room == null) {
+      if (rooms.size() > 1) {
+        throw new IllegalArgumentException(
+            config + " has " + rooms.size() + " rooms; choose one with --room ID: " + ids);
+      }
+      return rooms.get(0);
+    }
+    return rooms.stream()
+        .filter(x -> x.id().equals(room))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "--room: " + config + " has no room \"" + room + "\"; its rooms: " + ids));
+  }
+
+  static Scenario.Topology topology(String name) {
+    return switch (name) {
+      case "single-node" -> Scenario.Topology.singleNode();
+      case "three-datacenters" -> Scenario.Topology.threeDataCenters();
+      default ->
+          throw new IllegalArgumentException(
+              "--topology: \""
+                  + name
+                  + "\" is not a topology; allowed: single-node, three-datacenters");
+    };
   }
 
   private String markdownReport(List<List<SimulationResult>> all) {

@@ -154,6 +154,7 @@ final class TrafficRun<T> {
       if (user.waiting) {
         user.waiting = false;
         observations.leftQueue(user.bucket);
+        observations.admittedAfter((now - user.queuedAt) / 60_000.0);
         if (user.queuedAt >= Observations.WAIT_WARM_UP_MILLIS) {
           observations.waited(user.shownWait, (now - user.queuedAt) / 60_000.0);
         }

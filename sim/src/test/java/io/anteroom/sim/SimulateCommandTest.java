@@ -86,6 +86,12 @@ class SimulateCommandTest {
   }
 
   @Test
+  void simulateIsACommandOfAnteroomFoundOnTheClassPath() {
+    assertThat(java.util.ServiceLoader.load(io.anteroom.gateway.AnteroomSubcommand.class).stream())
+        .anyMatch(p -> p.type() == SimulateCommand.class);
+  }
+
+  @Test
   void listNamesEveryScenarioAndStrategy() {
     Outcome o = execute("--list");
     assertThat(o.code()).isZero();
@@ -112,5 +118,121 @@ class SimulateCommandTest {
     Outcome o = execute("--strategy", "counters,lottery", "--out", dir.toString());
     assertThat(o.code()).isEqualTo(2);
     assertThat(o.err()).contains("unknown strategy 'lottery'").contains("counters-published");
+  }
+
+  private Path config(String rooms) throws IOException {
+    Path file = dir.resolve("anteroom.yaml");
+    Files.writeString(file, "origin: http://127.0.0.1:3000\nrooms:\n" + rooms);
+    return file;
+  }
+
+  @Test
+  void aRoomOfTheConfigurationRunsUnderTheGivenArrivalsWithItsOwnLimitsAndStrategy()
+      throws IOException {
+    Path file =
+        config(
+            """
+              - id: sale
+                totalActiveUsers: 200
+                newUsersPerMinute: 50
+                sessionDurationMinutes: 2
+                strategy: evenSplit
+              - id: other
+                path: /other/
+            """);
+
+    Outcome o =
+        execute(
+            "simulate",
+            "--config",
+            file.toString(),
+            "--room",
+            "sale",
+            "--arrivals",
+            "0-3m:20/min,3-5m:400/min,5-8m:30/min",
+            "--no-charts",
+            "--out",
+            dir.resolve("out").toString());
+
+    assertThat(o.code()).as(o.err()).isZero();
+    assertThat(o.out())
+        .contains("scenario room-sale (8 min, seed 1)")
+        .contains("T=200, N=50/min, S=2 min, R=20 s, strategy evenSplit, single-node")
+        .contains("wait p50", "wait p95", "peak/T");
+    // only the room's own strategy ran
+    assertThat(o.out().lines().filter(l -> l.startsWith("evenSplit "))).hasSize(1);
+    assertThat(o.out()).doesNotContain("\ncounters ");
+    String csv = Files.readString(dir.resolve("out/results.csv"));
+    assertThat(csv.lines()).hasSize(2);
+    assertThat(csv.lines().skip(1).findFirst().orElseThrow())
+        .startsWith("room-sale,8,1,evenSplit,");
+    // 400 a minute into N = 50: people queued and some were let in from the queue
+    String[] row = csv.lines().skip(1).findFirst().orElseThrow().split(",");
+    assertThat(Long.parseLong(row[10])).as("queued users").isPositive();
+  }
+
+  @Test
+  void theStrategyOptionComparesOtherStrategiesOnTheSameRoom() throws IOException {
+    Path file = config("  - id: sale\n    totalActiveUsers: 100\n");
+
+    Outcome o =
+        execute(
+            "--config",
+            file.toString(),
+            "--arrivals",
+            "0-4m:80/min",
+            "--strategy",
+            "counters,utilizationScaled",
+            "--topology",
+            "three-datacenters",
+            "--no-charts",
+            "--out",
+            dir.resolve("out").toString());
+
+    assertThat(o.code()).as(o.err()).isZero();
+    assertThat(o.out())
+        .contains("three-datacenters")
+        .contains("\ncounters ")
+        .contains("\nutilizationScaled ");
+  }
+
+  @Test
+  void badCombinationsAndUnknownRoomsAreNamed() throws IOException {
+    Path file = config("  - id: a\n  - id: b\n    path: /b/\n");
+    String out = dir.resolve("out").toString();
+
+    assertThat(execute("--config", file.toString(), "--arrivals", "0-5m:10/min", "--out", out))
+        .satisfies(o -> assertThat(o.code()).isEqualTo(2))
+        .satisfies(
+            o -> assertThat(o.err()).contains("has 2 rooms; choose one with --room ID: [a, b]"));
+    assertThat(execute("--config", file.toString(), "--room", "c", "--arrivals", "0-5m:10/min"))
+        .satisfies(o -> assertThat(o.err()).contains("has no room \"c\"; its rooms: [a, b]"));
+    assertThat(execute("--config", file.toString(), "--room", "a"))
+        .satisfies(o -> assertThat(o.err()).contains("--config needs --arrivals PROFILE"));
+    assertThat(execute("--arrivals", "0-5m:10/min"))
+        .satisfies(o -> assertThat(o.err()).contains("--arrivals needs --config FILE"));
+    assertThat(execute("--scenario", "steady", "--room", "a"))
+        .satisfies(o -> assertThat(o.err()).contains("--room only applies to a room of --config"));
+    assertThat(
+            execute(
+                "--config",
+                file.toString(),
+                "--room",
+                "a",
+                "--arrivals",
+                "0-5m:10/min",
+                "--topology",
+                "moon"))
+        .satisfies(o -> assertThat(o.err()).contains("--topology: \"moon\" is not a topology"));
+  }
+
+  @Test
+  void aConfigurationErrorIsReportedAsCheckReportsIt() throws IOException {
+    Path file = config("  - id: sale\n    strategy: evenspilt\n");
+
+    Outcome o = execute("--config", file.toString(), "--arrivals", "0-5m:10/min");
+
+    assertThat(o.code()).isEqualTo(2);
+    assertThat(o.err()).contains("rooms[0].strategy").contains("did you mean \"evenSplit\"");
   }
 }

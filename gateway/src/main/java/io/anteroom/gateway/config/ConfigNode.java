@@ -154,7 +154,8 @@ final class ConfigNode {
         "true or false",
         n ->
             n.isBoolean()
-                ? n.asBoolean()
+                ? Boolean.valueOf(
+                    n.asBoolean()) // boxed: a null from the switch is an error, not an NPE
                 : switch (n.asText()) {
                   case "true" -> Boolean.TRUE;
                   case "false" -> Boolean.FALSE;

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.gateway.config.GatewayConfig.BypassRule;
 import io.anteroom.gateway.config.GatewayConfig.EventSettings;
+import io.anteroom.gateway.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.gateway.config.GatewayConfig.OriginProtection;
+import io.anteroom.gateway.config.GatewayConfig.ProofOfWork;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
 import io.anteroom.gateway.match.Cidr;
@@ -325,6 +327,20 @@ final class RoomKeys {
           INT,
           RoomSettings::maxQueueRefreshSeconds);
 
+  /** The proof-of-work check at the door; see {@link ProofOfWork}. */
+  static final Key<ProofOfWork> PROOF_OF_WORK =
+      key(
+          "proofOfWork",
+          v -> ProofOfWork.OFF,
+          RoomKeys::readProofOfWork,
+          (o, k, p) ->
+              o.putObject(k)
+                  .put("enabled", p.enabled())
+                  .put("difficulty", p.difficulty())
+                  .put("challengeTtlSeconds", p.challengeTtlSeconds())
+                  .put("onRepeatedFailure", p.onRepeatedFailure().configName()),
+          RoomSettings::proofOfWork);
+
   /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
   static final Key<List<EventSettings>> EVENTS =
       key(
@@ -366,6 +382,7 @@ final class RoomKeys {
           QUEUE_STATUS_MAX_QPS,
           QUEUE_STATUS_MAX_LATENCY_MILLIS,
           MAX_QUEUE_REFRESH_SECONDS,
+          PROOF_OF_WORK,
           EVENTS);
 
   /** Reads a room; problems are recorded on {@code r}, the result is then not to be used. */
@@ -412,6 +429,7 @@ final class RoomKeys {
         v.get(QUEUE_STATUS_MAX_QPS),
         v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS),
         v.get(MAX_QUEUE_REFRESH_SECONDS),
+        v.get(PROOF_OF_WORK),
         v.get(EVENTS));
   }
 
@@ -682,5 +700,25 @@ final class RoomKeys {
             p.integer("minNewUsersPerMinute", fallback.minNewUsersPerMinute(), 1, 100_000_000));
     p.rejectUnknown();
     return protection;
+  }
+
+  /** Difficulty 1 to 32 bits: the verifier and the page's solver compare one 32-bit word. */
+  static final int MAX_DIFFICULTY = 32;
+
+  private static ProofOfWork readProofOfWork(
+      ConfigNode r, String name, ProofOfWork fallback, Values v) {
+    ConfigNode p = r.object(name);
+    var pow =
+        new ProofOfWork(
+            p.bool("enabled", fallback.enabled()),
+            p.integer("difficulty", fallback.difficulty(), 1, MAX_DIFFICULTY),
+            p.integer("challengeTtlSeconds", fallback.challengeTtlSeconds(), 10, 3600),
+            p.choice(
+                "onRepeatedFailure",
+                fallback.onRepeatedFailure(),
+                List.of(OnRepeatedFailure.values()),
+                OnRepeatedFailure::configName));
+    p.rejectUnknown();
+    return pow;
   }
 }

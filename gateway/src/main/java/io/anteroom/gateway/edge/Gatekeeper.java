@@ -7,6 +7,8 @@ import io.anteroom.gateway.admission.RoomGate.Verdict;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.match.RequestTarget;
 import io.anteroom.gateway.match.RequestTargetResult;
+import io.anteroom.gateway.proof.DoorCheck;
+import io.anteroom.gateway.queue.ChallengeResponder;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.ticket.TicketCookie;
 import io.vertx.core.Context;
@@ -83,6 +85,9 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     }
     long now = clock.millis();
     byte[] ticket = room.cookie().open(request);
+    if (ticket == null && room.door() != null && !passesDoor(request, room, now)) {
+      return;
+    }
     CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
     if (decided.isDone() && !decided.isCompletedExceptionally()) {
       answer(request, target, room, decided.join()); // the hot path: no pause, no hop
@@ -110,6 +115,72 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
                               ticket,
                               QueueView.unknown(now)));
                 }));
+  }
+
+  /**
+   * The proof-of-work check of a new user ({@link DoorCheck}): true when the request's answer holds
+   * and the room may decide on the user (the answer cookie is then cleared); otherwise the
+   * challenge or the endless queue has been answered.
+   */
+  private boolean passesDoor(HttpServerRequest request, RoomRuntime room, long now) {
+    RoomSettings s = room.settings();
+    String cookieName = ChallengeResponder.cookieName(s.id(), s.cookieSuffix());
+    String answer = request.getHeader(ChallengeResponder.ANSWER_HEADER);
+    boolean fromCookie = false;
+    if (answer == null) {
+      answer = TicketCookie.scan(request, cookieName);
+      fromCookie = answer != null;
+    }
+    String client = rooms.clients().of(request);
+    switch (room.door().decide(answer, client == null ? "" : client, now)) {
+      case DoorCheck.Pass p -> {
+        if (fromCookie) { // used once: a later request must not send it again
+          request
+              .response()
+              .headers()
+              .add(TicketCookie.SET_COOKIE, cookieName + "=; Max-Age=0; Path=/; SameSite=Lax");
+        }
+        return true;
+      }
+      case DoorCheck.Challenge c -> challenge(request, room, c, cookieName, now);
+      case DoorCheck.EndlessQueue e ->
+          queueResponse(
+              request, room, new Verdict(Outcome.QUEUE, null, QueueView.unknown(now)), true);
+    }
+    return false;
+  }
+
+  /** A challenge to solve: the page, or the queue JSON with a {@code proofOfWork} member. */
+  private void challenge(
+      HttpServerRequest request,
+      RoomRuntime room,
+      DoorCheck.Challenge c,
+      String cookieName,
+      long now) {
+    RoomSettings s = room.settings();
+    request.resume(); // drain and drop any body: it never reaches the origin
+    QueuePacing pacing = room.pacing();
+    boolean throttle = pacing.throttle();
+    int ttl = s.proofOfWork().challengeTtlSeconds();
+    HttpServerResponse response = request.response();
+    response.putHeader("Cache-Control", "no-store");
+    response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");
+    if (room.responder().wantsJson(request.getHeader("Accept"))) {
+      var fields =
+          room.responder()
+              .fields(
+                  true,
+                  QueueView.unknown(now),
+                  s.queueAll(),
+                  pacing.refreshIntervalSeconds(),
+                  throttle);
+      fields.put("proofOfWork", ChallengeResponder.json(c, cookieName, ttl));
+      response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
+    } else {
+      response
+          .putHeader("Content-Type", "text/html; charset=utf-8")
+          .end(ChallengeResponder.html(c, cookieName, ttl));
+    }
   }
 
   /**

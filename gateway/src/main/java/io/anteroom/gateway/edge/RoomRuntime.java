@@ -6,6 +6,7 @@ import com.codahale.metrics.Timer;
 import io.anteroom.gateway.admission.OriginProtection;
 import io.anteroom.gateway.admission.RoomGate;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.proof.DoorCheck;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.queue.QueueResponder;
 import io.anteroom.gateway.ticket.TicketCookie;
@@ -14,7 +15,8 @@ import io.anteroom.gateway.ticket.TicketCookie;
  * One configured room as the edge runs it: its settings, its admission gate, its ticket cookie,
  * compiled bypass rules, queue renderer, origin and meters. Immutable; a settings change builds a
  * new runtime around the same {@link RoomGate} (so counts survive) and swaps it into {@link Rooms}.
- * {@code protection} is null unless the room's origin protection is enabled.
+ * {@code protection} is null unless the room's origin protection is enabled; {@code door} is null
+ * unless its {@code proofOfWork} is.
  */
 public record RoomRuntime(
     RoomSettings settings,
@@ -25,7 +27,8 @@ public record RoomRuntime(
     OriginProxy origin,
     QueuePacing pacing,
     Meters meters,
-    OriginProtection protection) {
+    OriginProtection protection,
+    DoorCheck door) {
 
   /** Dropwizard meters of one room, named {@code anteroom.room.<id>.<what>}. */
   public record Meters(

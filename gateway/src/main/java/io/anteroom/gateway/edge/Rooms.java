@@ -7,6 +7,8 @@ import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
 import io.anteroom.gateway.config.TemplateDirectory;
+import io.anteroom.gateway.proof.ChallengeCodec;
+import io.anteroom.gateway.proof.DoorCheck;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.queue.QueueResponder;
 import io.anteroom.gateway.ticket.TicketCodec;
@@ -44,6 +46,7 @@ public final class Rooms implements AutoCloseable {
   private final Function<RoomSettings, QueuePacing> pacing;
   private final java.time.Clock clock;
   private final TicketCodec codec;
+  private final ChallengeCodec challenges;
   private final TemplateDirectory templates;
   private final ClientAddress clients;
   private final Map<URI, OriginProxy> origins = new HashMap<>();
@@ -61,9 +64,11 @@ public final class Rooms implements AutoCloseable {
       MetricRegistry registry,
       Function<RoomSettings, QueuePacing> pacing,
       java.time.Clock clock,
-      TicketCodec codec) {
+      TicketCodec codec,
+      ChallengeCodec challenges) {
     this.clock = clock;
     this.codec = codec;
+    this.challenges = challenges;
     this.vertx = vertx;
     this.gates = gates;
     this.registry = registry;
@@ -245,7 +250,20 @@ public final class Rooms implements AutoCloseable {
         origin(s.origin().orElse(defaultOrigin)),
         pacing.apply(s),
         meters,
-        protection);
+        protection,
+        door(s, previous));
+  }
+
+  /** The room's proof-of-work check, keeping the previous one's memories across a change. */
+  private DoorCheck door(RoomSettings s, RoomRuntime previous) {
+    if (!s.proofOfWork().enabled()) {
+      return null;
+    }
+    if (previous != null && previous.door() != null) {
+      return previous.door().withSettings(s.id(), s.generation(), s.proofOfWork());
+    }
+    return new DoorCheck(
+        s.id(), s.generation(), s.proofOfWork(), challenges, DoorCheck.secureNonces());
   }
 
   private synchronized OriginProxy origin(URI uri) {

@@ -13,7 +13,7 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Stateless; each call takes its own {@link Mac} (derivations are rare: a ticket subkey is
  * derived once per key and hour, then cached by {@link TicketCodec}).
  */
-final class Hkdf {
+public final class Hkdf {
 
   private static final String HMAC = "HmacSHA256";
   static final int HASH_BYTES = 32;
@@ -21,7 +21,7 @@ final class Hkdf {
   private Hkdf() {}
 
   /** HKDF-Extract: PRK = HMAC-SHA256(salt, ikm); an empty salt is a string of 32 zero bytes. */
-  static byte[] extract(byte[] salt, byte[] ikm) {
+  public static byte[] extract(byte[] salt, byte[] ikm) {
     Mac mac = mac(salt.length == 0 ? new byte[HASH_BYTES] : salt);
     return mac.doFinal(ikm);
   }
@@ -32,7 +32,7 @@ final class Hkdf {
    *
    * @param length 1 to 255 * 32 bytes
    */
-  static byte[] expand(byte[] prk, byte[] info, int length) {
+  public static byte[] expand(byte[] prk, byte[] info, int length) {
     if (length < 1 || length > 255 * HASH_BYTES) {
       throw new IllegalArgumentException(
           "HKDF-Expand length " + length + "; allowed: 1.." + 255 * HASH_BYTES);

@@ -152,7 +152,9 @@ class OpenApiTest {
             "originProtection": { "enabled": true, "maxLatencyMillis": 900,
                                   "maxErrorRatio": 0.1, "minNewUsersPerMinute": 2 },
             "queueStatusMaxQps": 10, "queueStatusMaxLatencyMillis": 20,
-            "maxQueueRefreshSeconds": 200 }""";
+            "maxQueueRefreshSeconds": 200,
+            "proofOfWork": { "enabled": true, "difficulty": 20, "challengeTtlSeconds": 60,
+                             "onRepeatedFailure": "endlessQueue" } }""";
       var created = h.admin("POST", "/api/rooms", everyKey);
       assertThat(created.statusCode()).isEqualTo(201);
       fits(doc, JSON.readTree(created.body()), "#/components/schemas/Room", "room");

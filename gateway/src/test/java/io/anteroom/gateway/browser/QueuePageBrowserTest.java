@@ -1,0 +1,83 @@
+package io.anteroom.gateway.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+
+/**
+ * The queue page in a real headless Chromium: what a waiting user sees, and that the page lets the
+ * user in by itself, with and without JavaScript. The gateway runs on virtual time; only the page's
+ * own refresh timer runs in real time (the room refreshes every second here).
+ */
+class QueuePageBrowserTest {
+  private static final String ROOM =
+      "rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 1,"
+          + " queueRefreshSeconds: 1 } ]";
+
+  @TempDir Path dataDir;
+
+  @Test
+  void aWaitingUserSeesTheLineAndIsLetInByThePageItselfWhenASlotFrees() throws Exception {
+    try (var h = new Harness(dataDir, ROOM);
+        var chromium = HeadlessChromium.start(390, 844)) {
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue(); // takes the only place
+      var page = chromium.driver();
+      page.get(h.url() + "/tickets");
+      assertThat(page.getTitle()).isEqualTo("You are in line");
+      assertThat(page.findElement(By.id("wait")).getText()).isNotBlank();
+      assertThat(page.manage().getCookieNamed("__anteroom_shop"))
+          .as("the waiting user holds a ticket")
+          .isNotNull();
+      chromium.screenshot(Path.of("target", "screenshots", "queue-page-phone.png"));
+
+      freeThePlace(h);
+      awaitAdmission(h, () -> page.getPageSource().contains("origin:"));
+      assertThat(page.getCurrentUrl()).endsWith("/tickets");
+    }
+  }
+
+  @Test
+  void withoutJavaScriptThePageStillRefreshesAndLetsTheUserIn() throws Exception {
+    try (var h = new Harness(dataDir, ROOM);
+        var chromium = HeadlessChromium.start(1280, 900, Map.of("javascript", 2))) {
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue();
+      var page = chromium.driver();
+      page.get(h.url() + "/");
+      assertThat(page.getTitle()).isEqualTo("You are in line");
+
+      freeThePlace(h);
+      awaitAdmission(h, () -> page.getPageSource().contains("origin:"));
+    }
+  }
+
+  /**
+   * Waits (real time) for the page's own refresh to get the user in; meanwhile the gateway keeps
+   * reporting to the room, as its timer does outside tests, so the room sees the waiting user.
+   */
+  private static void awaitAdmission(Harness h, java.util.concurrent.Callable<Boolean> in) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> {
+              h.report("shop");
+              return in.call();
+            });
+  }
+
+  /** Virtual minutes pass: the first user's session ends and the room hands its place on. */
+  private static void freeThePlace(Harness h) throws Exception {
+    for (int step = 0; step < 9; step++) {
+      h.scheduler.advance(Duration.ofSeconds(20));
+      h.report("shop");
+    }
+  }
+}
