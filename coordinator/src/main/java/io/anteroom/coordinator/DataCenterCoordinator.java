@@ -1,8 +1,11 @@
 package io.anteroom.coordinator;
 
+import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.WorkerReport;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -30,10 +33,35 @@ public interface DataCenterCoordinator {
   CompletableFuture<StateReply> reportAsync(RoomConfig config, WorkerReport report);
 
   /**
+   * A gateway's sync: {@link #reportAsync} plus the fingerprint of the gateway's room settings
+   * (null: none), which the data center passes on to the global object. While the room's
+   * authoritative fingerprint is known and {@code fingerprint} differs from it, {@code config} is
+   * not adopted (the report's counts are).
+   */
+  CompletableFuture<StateReply> syncAsync(
+      RoomConfig config, WorkerReport report, ConfigAgreement.Fingerprint fingerprint);
+
+  /** The room's live overrides, read from its global object. */
+  CompletableFuture<RoomOverrides> overridesAsync(String roomId);
+
+  /**
+   * Applies {@code changes} to the room's live overrides in its global object; completes once they
+   * are durable there (see {@link GlobalCoordinator#override}).
+   */
+  CompletableFuture<RoomOverrides> overrideAsync(String roomId, Map<String, String> changes);
+
+  /**
    * A coordinator's answer.
    *
    * @param state the room state for the reporting worker's data center
    * @param throttle true when the coordinator is over its threshold: report less often
+   * @param overridesVersion the version of the room's live overrides as the data center last heard
+   *     it from the global object; -1 while it has not heard
+   * @param agreement whether the room's gateways agree on its config, as last heard
    */
-  record StateReply(RoomState state, boolean throttle) {}
+  record StateReply(
+      RoomState state,
+      boolean throttle,
+      long overridesVersion,
+      ConfigAgreement.Verdict agreement) {}
 }

@@ -7,14 +7,18 @@ import io.anteroom.objects.AlarmHandler;
 import io.anteroom.objects.ObjectContext;
 import io.anteroom.objects.Storage;
 import io.anteroom.objects.StorageOptions;
+import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.DataCenterAggregate;
 import io.anteroom.room.DataCenterLedger;
 import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.WorkerReport;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -33,6 +37,12 @@ import org.slf4j.LoggerFactory;
  * applied either, so a retry of such a report is counted again, correctly). A failed call to the
  * global object is logged and retried at the next alarm; the data center keeps deciding with the
  * view it has.
+ *
+ * <p>Gateways' config fingerprints are kept in memory per gateway and sent with the aggregate
+ * (those heard from within {@link RoomConfig#WORKER_ACTIVE_WINDOW}); the global object's answer
+ * (overrides version, config agreement) is passed back in every {@link StateReply}. A report whose
+ * fingerprint disagrees with the authoritative one is counted, but its config is not adopted.
+ * Override reads and writes are passed to the global object as they come.
  */
 final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   private static final Logger LOG = LoggerFactory.getLogger(DataCenterObject.class);
@@ -50,6 +60,11 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   private RateController globalPace;
   private Instant lastReport = Instant.MIN;
   private boolean alarmSet;
+  private long overridesVersion = -1;
+  private ConfigAgreement.Verdict agreement = ConfigAgreement.Verdict.UNKNOWN;
+  private final Map<String, Heard> fingerprints = new LinkedHashMap<>();
+
+  private record Heard(ConfigAgreement.Fingerprint fingerprint, Instant at) {}
 
   DataCenterObject(ObjectContext ctx, ThresholdMonitor monitor) {
     this.ctx = ctx;
@@ -86,9 +101,20 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
 
   @Override
   public StateReply report(RoomConfig roomConfig, WorkerReport report) {
+    return sync(roomConfig, report, null);
+  }
+
+  private StateReply sync(
+      RoomConfig roomConfig, WorkerReport report, ConfigAgreement.Fingerprint fingerprint) {
     ThresholdMonitor.Sample sample = monitor.start();
-    adopt(roomConfig, report.dataCenter());
     Instant now = ctx.clock().instant();
+    adopt(
+        roomConfig,
+        report.dataCenter(),
+        fingerprint == null || !agreement.disagrees(fingerprint.hash()));
+    if (fingerprint != null) {
+      fingerprints.put(fingerprint.gateway(), new Heard(fingerprint, now));
+    }
     ledger.apply(report, now);
     lastReport = now;
     if (!alarmSet) {
@@ -97,12 +123,45 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
     }
     RoomState state = ledger.roomState(globalView, now);
     sample.succeeded();
-    return new StateReply(state, monitor.thresholdExceeded());
+    return new StateReply(state, monitor.thresholdExceeded(), overridesVersion, agreement);
   }
 
   @Override
   public CompletableFuture<StateReply> reportAsync(RoomConfig roomConfig, WorkerReport report) {
     return CompletableFuture.completedFuture(report(roomConfig, report));
+  }
+
+  @Override
+  public CompletableFuture<StateReply> syncAsync(
+      RoomConfig roomConfig, WorkerReport report, ConfigAgreement.Fingerprint fingerprint) {
+    return CompletableFuture.completedFuture(sync(roomConfig, report, fingerprint));
+  }
+
+  @Override
+  public CompletableFuture<RoomOverrides> overridesAsync(String roomId) {
+    RoomOverrides o = global(roomId).overrides();
+    overridesVersion = Math.max(overridesVersion, o.version());
+    return CompletableFuture.completedFuture(o);
+  }
+
+  @Override
+  public CompletableFuture<RoomOverrides> overrideAsync(
+      String roomId, Map<String, String> changes) {
+    RoomOverrides o = global(roomId).override(changes);
+    overridesVersion = Math.max(overridesVersion, o.version());
+    return CompletableFuture.completedFuture(o);
+  }
+
+  private GlobalCoordinator global(String roomId) {
+    if (config != null && !config.roomId().equals(roomId)) {
+      throw new IllegalArgumentException(
+          "data center object of room '"
+              + config.roomId()
+              + "' was asked for the overrides of room '"
+              + roomId
+              + "'");
+    }
+    return ctx.namespace(RoomObjects.GLOBAL_NAMESPACE, GlobalCoordinator.class).get(roomId);
   }
 
   @Override
@@ -118,12 +177,16 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
         BACKUP_KEY,
         new Saved(config, ledger.backup(), globalView),
         StorageOptions.DEFAULT.withAllowUnconfirmed());
+    fingerprints
+        .values()
+        .removeIf(h -> h.at().isBefore(now.minus(RoomConfig.WORKER_ACTIVE_WINDOW)));
+    List<ConfigAgreement.Fingerprint> heard =
+        fingerprints.values().stream().map(Heard::fingerprint).toList();
     try {
-      GlobalCoordinator.GlobalReply reply =
-          ctx.namespace(RoomObjects.GLOBAL_NAMESPACE, GlobalCoordinator.class)
-              .get(config.roomId())
-              .report(config, aggregate);
+      GlobalCoordinator.GlobalReply reply = global(config.roomId()).sync(config, aggregate, heard);
       globalView = reply.dataCenters();
+      overridesVersion = Math.max(overridesVersion, reply.overridesVersion());
+      agreement = reply.agreement() == null ? ConfigAgreement.Verdict.UNKNOWN : reply.agreement();
       pace().onResponse(reply.throttle());
     } catch (RuntimeException e) {
       LOG.warn(
@@ -138,7 +201,11 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
     }
   }
 
-  private void adopt(RoomConfig roomConfig, String dataCenter) {
+  /**
+   * {@code replace}: take {@code roomConfig} as the data center's config (else keep the one it
+   * has).
+   */
+  private void adopt(RoomConfig roomConfig, String dataCenter, boolean replace) {
     if (ledger == null) {
       ledger = new DataCenterLedger(roomConfig, dataCenter);
     } else if (!ledger.dataCenter().equals(dataCenter)
@@ -154,8 +221,10 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
               + dataCenter
               + "'");
     }
-    config = roomConfig;
-    ledger.configure(roomConfig);
+    if (replace || config == null) {
+      config = roomConfig;
+      ledger.configure(roomConfig);
+    }
   }
 
   /** DC → global pacing: AIMD on the global object's throttle, never faster than {@code r_dc}. */

@@ -1,27 +1,56 @@
 package io.anteroom.coordinator;
 
+import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.DataCenterAggregate;
 import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomOverrides;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The RPC interface of a room's global durable object ({@link RoomObjects#GLOBAL_NAMESPACE}, object
- * name = room id): data center coordinators report their aggregates and receive every data center's
- * newest one.
+ * name = room id): data center coordinators report their aggregates and their gateways' config
+ * fingerprints, and receive every data center's newest aggregate, the version of the room's live
+ * overrides and whether the gateways agree on the room's configuration. The object also keeps the
+ * room's {@link RoomOverrides} (durable; a write is answered once it is).
  */
 public interface GlobalCoordinator {
 
   /**
-   * Keeps {@code aggregate} if it is the newest of its data center; returns all data centers'
-   * newest aggregates.
+   * Keeps {@code aggregate} if it is the newest of its data center and records the gateways' {@code
+   * fingerprints}; returns all data centers' newest aggregates and the room's overrides version and
+   * config agreement.
    */
-  GlobalReply report(RoomConfig config, DataCenterAggregate aggregate);
+  GlobalReply sync(
+      RoomConfig config,
+      DataCenterAggregate aggregate,
+      List<ConfigAgreement.Fingerprint> fingerprints);
+
+  /** {@link #sync} without fingerprints. */
+  default GlobalReply report(RoomConfig config, DataCenterAggregate aggregate) {
+    return sync(config, aggregate, List.of());
+  }
+
+  /** The room's live overrides ({@link RoomOverrides#NONE} before the first change). */
+  RoomOverrides overrides();
+
+  /**
+   * Applies {@code changes} to the room's overrides (see {@link RoomOverrides#with}) and returns
+   * the result once it is durable.
+   */
+  RoomOverrides override(Map<String, String> changes);
 
   /**
    * The global object's answer.
    *
    * @param dataCenters the newest aggregate of every data center heard from recently
    * @param throttle true when the global object is over its threshold: report less often
+   * @param overridesVersion the version of the room's live overrides
+   * @param agreement whether the gateways heard from recently agree on the room's config
    */
-  record GlobalReply(List<DataCenterAggregate> dataCenters, boolean throttle) {}
+  record GlobalReply(
+      List<DataCenterAggregate> dataCenters,
+      boolean throttle,
+      long overridesVersion,
+      ConfigAgreement.Verdict agreement) {}
 }

@@ -142,7 +142,7 @@ public final class Gateway implements AutoCloseable {
       var codec = new TicketCodec(keys, clock);
       var rooms =
           new Rooms(vertx, config, gates, registry, pacing, clock, codec, new ChallengeCodec(keys));
-      var gatekeeper = new Gatekeeper(rooms, clock);
+      var gatekeeper = new Gatekeeper(rooms, clock, config.publicListener().accessLog());
       List<HttpServer> publicServers = new CopyOnWriteArrayList<>();
       // Vert.x shares one bound socket among servers on the same host:port and hands them the
       // connections in turn; port 0 is never shared, a negative port means "one free port shared

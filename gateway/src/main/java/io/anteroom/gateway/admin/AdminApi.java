@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.gateway.admission.RoomGate.RoomStatus;
 import io.anteroom.gateway.config.ConfigLoader;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.LiveOverrides;
 import io.anteroom.gateway.edge.RoomRuntime;
 import io.anteroom.gateway.edge.Rooms;
+import io.anteroom.room.ConfigAgreement;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -204,27 +206,54 @@ public final class AdminApi {
     }
   }
 
+  /**
+   * A live switch: written to the room's live overrides at the coordinator (for every gateway of
+   * the deployment, durably), answered once the coordinator confirmed; 503 when it could not, with
+   * nothing changed here.
+   */
   private void toggle(RoutingContext c, boolean suspend) {
     withRoom(
         c,
-        r ->
-            change(
-                c,
-                200,
-                () -> {
-                  String body = c.body().asString() == null ? "" : c.body().asString().trim();
-                  if (!body.equals("true") && !body.equals("false")) {
-                    throw new IllegalArgumentException(
-                        "body must be true or false, found \"" + body + "\"");
-                  }
-                  boolean on = Boolean.parseBoolean(body);
-                  RoomSettings s = r.settings();
-                  RoomSettings changed =
-                      suspend
-                          ? s.withSwitches(on, s.queueAll())
-                          : s.withSwitches(s.suspended(), on);
-                  return status(rooms.update(changed));
-                }));
+        r -> {
+          String body = c.body().asString() == null ? "" : c.body().asString().trim();
+          if (!body.equals("true") && !body.equals("false")) {
+            error(c, 400, "body must be true or false, found \"" + body + "\"");
+            return;
+          }
+          String id = r.settings().id();
+          var change =
+              LiveOverrides.switchChange(
+                  suspend ? "suspended" : "queueAll", Boolean.parseBoolean(body));
+          io.vertx.core.Context context = Vertx.currentContext();
+          r.gate()
+              .override(change)
+              .whenComplete(
+                  (o, failure) ->
+                      context.runOnContext(
+                          v -> {
+                            if (failure != null) {
+                              Throwable cause =
+                                  failure instanceof java.util.concurrent.CompletionException
+                                          && failure.getCause() != null
+                                      ? failure.getCause()
+                                      : failure;
+                              error(
+                                  c,
+                                  503,
+                                  "the coordinator did not confirm the change of room \""
+                                      + id
+                                      + "\" ("
+                                      + cause
+                                      + "); it is not applied on this gateway; send it again"
+                                      + " when the coordinator is reachable");
+                              return;
+                            }
+                            rooms
+                                .applyOverrides(id, o)
+                                .ifPresentOrElse(
+                                    now -> json(c, 200, status(now).toString()), () -> notFound(c));
+                          }));
+        });
   }
 
   /**
@@ -267,6 +296,30 @@ public final class AdminApi {
     o.put("newUsersPerMinute", s.newUsersPerMinute());
     o.put("effectiveNewUsersPerMinute", st.effectiveNewUsersPerMinute());
     o.put("lastUpdated", Instant.ofEpochMilli(st.lastUpdatedMillis()).toString());
+    o.put("overridesVersion", st.overridesVersion());
+    if (st.configFingerprint() != null) {
+      o.put("configFingerprint", st.configFingerprint());
+    }
+    ConfigAgreement.Verdict agreement = st.agreement();
+    if (agreement != null && agreement.conflict()) {
+      ObjectNode conflict = o.putObject("configConflict");
+      conflict.set("authoritative", fingerprint(agreement.authoritative()));
+      ArrayNode disagreeing = conflict.putArray("disagreeing");
+      agreement.disagreeing().forEach(f -> disagreeing.add(fingerprint(f)));
+    } else {
+      o.putNull("configConflict");
+    }
+    return o;
+  }
+
+  private static ObjectNode fingerprint(ConfigAgreement.Fingerprint f) {
+    ObjectNode o = JSON.createObjectNode();
+    if (f != null) {
+      o.put("gateway", f.gateway());
+      o.put("dataCenter", f.dataCenter());
+      o.put("fingerprint", f.hash());
+      o.put("generation", f.generation());
+    }
     return o;
   }
 

@@ -75,6 +75,15 @@ final class RoomMetrics implements MultiCollector {
               "1 while the room is suspended (everyone passes)",
               (s, st, now) -> flag(s.suspended())),
           new Gauge(
+              "anteroom_room_config_conflict",
+              "gateways whose config of the room disagrees with the one the coordinator goes by"
+                  + " (0 while all agree)",
+              (s, st, now) -> st.agreement() == null ? 0 : st.agreement().disagreeing().size()),
+          new Gauge(
+              "anteroom_room_overrides_version",
+              "version of the room's live overrides in force on this gateway (-1: none heard yet)",
+              (s, st, now) -> st.overridesVersion()),
+          new Gauge(
               "anteroom_room_state_age_seconds",
               "age of the room state the gateway decides with",
               (s, st, now) -> Math.max(0, now - st.lastUpdatedMillis()) / 1000.0));

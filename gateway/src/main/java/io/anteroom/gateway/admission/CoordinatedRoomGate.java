@@ -4,12 +4,15 @@ import io.anteroom.backpressure.AimdRateController;
 import io.anteroom.backpressure.RateController;
 import io.anteroom.gateway.config.FailMode;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.LiveOverrides;
 import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.room.BucketState;
+import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.Decision;
 import io.anteroom.room.Grant;
 import io.anteroom.room.Lottery;
 import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.RoomWorker;
 import io.anteroom.room.Ticket;
@@ -27,6 +30,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A room's admission gate backed by the room core: one {@link RoomWorker} per event-loop thread (a
@@ -43,8 +49,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * each report once). Settings changes flush the old workers' deltas into the pending reports before
  * new workers replace them. {@code degraded} is true from a failed coordination call until the next
  * successful report.
+ *
+ * <p>Live overrides: every report carries the fingerprint of the room's settings ({@link
+ * LiveOverrides#fingerprint}); every answer carries the room's overrides version and config
+ * agreement. The gate fetches the overrides when it starts and whenever the answered version is
+ * newer than the one it delivered, and hands each newer version, once and in order, to the listener
+ * ({@link #onOverrides}, the edge's {@code Rooms}), which applies it. A config conflict is logged
+ * at WARN when it starts or its set of disagreeing gateways changes, and again every {@link
+ * #CONFLICT_LOG_INTERVAL} while it lasts.
  */
 public final class CoordinatedRoomGate implements RoomGate {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CoordinatedRoomGate.class);
+
+  /** A lasting config conflict is logged again this often. */
+  static final Duration CONFLICT_LOG_INTERVAL = Duration.ofMinutes(5);
 
   /**
    * Room settings, the new users per minute in force (origin protection) and the room-core config
@@ -112,6 +131,17 @@ public final class CoordinatedRoomGate implements RoomGate {
   private volatile boolean degraded;
   private volatile boolean configured;
   private long nextReportAt;
+  private volatile ConfigAgreement.Fingerprint fingerprint;
+  private volatile ConfigAgreement.Verdict agreement = ConfigAgreement.Verdict.UNKNOWN;
+  private volatile Consumer<RoomOverrides> overridesListener = o -> {};
+
+  /** The newest overrides version delivered to the listener (-1: none yet). */
+  private final AtomicLong deliveredOverrides = new AtomicLong(-1);
+
+  private final java.util.concurrent.atomic.AtomicBoolean fetchingOverrides =
+      new java.util.concurrent.atomic.AtomicBoolean();
+  private List<String> loggedConflict = List.of();
+  private Instant conflictLoggedAt = Instant.MIN;
 
   /**
    * Report pacing: from the room core's {@code workerReportInterval} up to 20 s, so a worker still
@@ -156,6 +186,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     this.setup = setupAt(settings, settings.newUsersPerMinute(), clock.instant());
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
     this.workers = newWorkers(setup.config());
+    this.fingerprint = fingerprintOf(settings);
     Duration min = setup.config().workerReportInterval();
     this.reportPace =
         RateController.synchronizedController(
@@ -165,6 +196,106 @@ public final class CoordinatedRoomGate implements RoomGate {
                 .clock(clock)
                 .build());
     configureCoordinator();
+    fetchOverrides();
+  }
+
+  private ConfigAgreement.Fingerprint fingerprintOf(RoomSettings settings) {
+    return new ConfigAgreement.Fingerprint(
+        processId, dataCenter, LiveOverrides.fingerprint(settings), settings.generation());
+  }
+
+  @Override
+  public void onOverrides(Consumer<RoomOverrides> listener) {
+    this.overridesListener = listener;
+    RoomOverrides last = lastOverrides.get();
+    if (last != null) {
+      listener.accept(last); // perhaps twice with a concurrent delivery: the listener keeps newest
+    }
+  }
+
+  /** The newest overrides learnt (null: none yet). */
+  private final java.util.concurrent.atomic.AtomicReference<RoomOverrides> lastOverrides =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  @Override
+  public CompletionStage<RoomOverrides> override(java.util.Map<String, String> changes) {
+    return coordination
+        .override(setup.settings().id(), dataCenter, changes)
+        .thenApply(
+            o -> {
+              deliver(o);
+              return o;
+            });
+  }
+
+  /** Fetches the room's overrides (one fetch at a time); a failure is retried by later reports. */
+  private void fetchOverrides() {
+    if (!fetchingOverrides.compareAndSet(false, true)) {
+      return;
+    }
+    coordination
+        .overrides(setup.settings().id(), dataCenter)
+        .whenComplete(
+            (o, e) -> {
+              fetchingOverrides.set(false);
+              if (o != null) {
+                deliver(o);
+              }
+            });
+  }
+
+  /**
+   * Hands {@code o} to the listener if it is newer than every version learnt before. No lock is
+   * held while the listener runs (it takes the edge's lock, which calls into this gate); two
+   * deliveries may reach it out of order, so the listener keeps only the newest version.
+   */
+  private void deliver(RoomOverrides o) {
+    RoomOverrides seen;
+    do {
+      seen = lastOverrides.get();
+      if (seen != null && o.version() <= seen.version()) {
+        return;
+      }
+    } while (!lastOverrides.compareAndSet(seen, o));
+    deliveredOverrides.accumulateAndGet(o.version(), Math::max);
+    overridesListener.accept(o);
+  }
+
+  /** Keeps the answered agreement and logs a conflict (rate-limited). */
+  private void agreement(ConfigAgreement.Verdict verdict) {
+    agreement = verdict == null ? ConfigAgreement.Verdict.UNKNOWN : verdict;
+    List<String> disagreeing =
+        agreement.disagreeing().stream()
+            .map(f -> f.gateway() + "@" + f.dataCenter() + "=" + f.hash())
+            .toList();
+    Instant now = clock.instant();
+    synchronized (this) {
+      if (disagreeing.isEmpty()) {
+        if (!loggedConflict.isEmpty()) {
+          LOG.info("room {}: the gateways agree on its config again", setup.settings().id());
+        }
+        loggedConflict = List.of();
+        return;
+      }
+      if (disagreeing.equals(loggedConflict)
+          && now.isBefore(conflictLoggedAt.plus(CONFLICT_LOG_INTERVAL))) {
+        return;
+      }
+      loggedConflict = disagreeing;
+      conflictLoggedAt = now;
+    }
+    ConfigAgreement.Fingerprint a = agreement.authoritative();
+    LOG.warn(
+        "room {}: CONFIG CONFLICT: gateways disagree on the room's config; the coordinator goes by"
+            + " {}@{}={} (generation {}); disagreeing: {}; this gateway's fingerprint is {}. Give"
+            + " every gateway the same room config.",
+        setup.settings().id(),
+        a == null ? "?" : a.gateway(),
+        a == null ? "?" : a.dataCenter(),
+        a == null ? "?" : a.hash(),
+        a == null ? "?" : a.generation(),
+        disagreeing,
+        fingerprint.hash());
   }
 
   private void configureCoordinator() {
@@ -340,7 +471,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     for (WorkerReport r : batch) {
       sends.add(
           announced
-              .thenCompose(v -> coordination.report(roomId, r))
+              .thenCompose(v -> coordination.report(roomId, r, fingerprint))
               .handle(
                   (reply, failure) -> {
                     if (failure != null) {
@@ -348,6 +479,10 @@ public final class CoordinatedRoomGate implements RoomGate {
                       retry(r);
                     } else {
                       applyState(reply.state());
+                      agreement(reply.agreement());
+                      if (reply.overridesVersion() > deliveredOverrides.get()) {
+                        fetchOverrides();
+                      }
                       if (reply.throttle()) {
                         throttled.set(true);
                       }
@@ -451,7 +586,10 @@ public final class CoordinatedRoomGate implements RoomGate {
         maxWait,
         degraded,
         current.effectiveNewUsersPerMinute(),
-        state.asOf().toEpochMilli());
+        state.asOf().toEpochMilli(),
+        fingerprint.hash(),
+        agreement,
+        deliveredOverrides.get());
   }
 
   @Override
@@ -475,6 +613,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     Setup old = setup;
     setup = setupAt(settings, effective, now);
     RoomConfig config = setup.config();
+    fingerprint = fingerprintOf(settings);
     if (!config.equals(old.config())) {
       Workers previous = workers;
       workers = newWorkers(config);

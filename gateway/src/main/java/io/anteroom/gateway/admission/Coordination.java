@@ -1,10 +1,13 @@
 package io.anteroom.gateway.admission;
 
+import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.CounterKey;
 import io.anteroom.room.Grant;
 import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.WorkerReport;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -19,13 +22,35 @@ public interface Coordination extends AutoCloseable {
   CompletionStage<Void> configure(RoomConfig config);
 
   /**
-   * Sends a worker's report to its data center; answers the data center's fresh room state and its
-   * throttle signal (reporters slow down while it is set).
+   * Sends a worker's report to its data center with the fingerprint of this gateway's room settings
+   * (null: none); answers the data center's fresh room state, its throttle signal (reporters slow
+   * down while it is set), the version of the room's live overrides and the room's config
+   * agreement.
    */
-  CompletionStage<ReportReply> report(String roomId, WorkerReport report);
+  CompletionStage<ReportReply> report(
+      String roomId, WorkerReport report, ConfigAgreement.Fingerprint fingerprint);
 
-  /** The data center's answer to a report. */
-  record ReportReply(RoomState state, boolean throttle) {}
+  /**
+   * The data center's answer to a report.
+   *
+   * @param overridesVersion the room's live overrides version as the coordinator knows it; -1 when
+   *     unknown yet
+   */
+  record ReportReply(
+      RoomState state,
+      boolean throttle,
+      long overridesVersion,
+      ConfigAgreement.Verdict agreement) {}
+
+  /** The room's live overrides, as the coordinator keeps them for the whole deployment. */
+  CompletionStage<RoomOverrides> overrides(String roomId, String dataCenter);
+
+  /**
+   * Changes the room's live overrides for the whole deployment; completes once the coordinator has
+   * made the change durable, fails when it could not (nothing is changed then).
+   */
+  CompletionStage<RoomOverrides> override(
+      String roomId, String dataCenter, Map<String, String> changes);
 
   /** {@code take(limit)} on the counter object named by {@code key}. */
   CompletionStage<Grant> take(CounterKey key, long limit);

@@ -322,7 +322,10 @@ public final class ObjectCoordination implements Coordination {
   }
 
   @Override
-  public CompletionStage<ReportReply> report(String roomId, io.anteroom.room.WorkerReport report) {
+  public CompletionStage<ReportReply> report(
+      String roomId,
+      io.anteroom.room.WorkerReport report,
+      io.anteroom.room.ConfigAgreement.Fingerprint fingerprint) {
     RoomConfig config = configs.get(roomId);
     if (config == null) {
       return unknown(roomId);
@@ -330,10 +333,31 @@ public final class ObjectCoordination implements Coordination {
     try {
       return stubs
           .dataCenter(roomId, report.dataCenter())
-          .reportAsync(config, report)
-          .thenApply(r -> new ReportReply(r.state(), r.throttle()));
+          .syncAsync(config, report, fingerprint)
+          .thenApply(
+              r -> new ReportReply(r.state(), r.throttle(), r.overridesVersion(), r.agreement()));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e); // transport refused the call at once
+    }
+  }
+
+  @Override
+  public CompletionStage<io.anteroom.room.RoomOverrides> overrides(
+      String roomId, String dataCenter) {
+    try {
+      return stubs.dataCenter(roomId, dataCenter).overridesAsync(roomId);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletionStage<io.anteroom.room.RoomOverrides> override(
+      String roomId, String dataCenter, Map<String, String> changes) {
+    try {
+      return stubs.dataCenter(roomId, dataCenter).overrideAsync(roomId, changes);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
   }
 

@@ -44,6 +44,23 @@ public interface RoomGate extends AutoCloseable {
    */
   default void tick(long nowMillis) {}
 
+  /**
+   * Registers who applies the room's live overrides: called with every newer version the gate
+   * learns (at once with the newest one already known). Gates without a coordinator never call it.
+   */
+  default void onOverrides(java.util.function.Consumer<io.anteroom.room.RoomOverrides> listener) {}
+
+  /**
+   * Changes the room's live overrides for the whole deployment; completes once the change is
+   * durable (and handed to the {@link #onOverrides} listener), fails when it could not be made
+   * (nothing changed then).
+   */
+  default CompletionStage<io.anteroom.room.RoomOverrides> override(
+      java.util.Map<String, String> changes) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this room has no coordinator to keep overrides"));
+  }
+
   @Override
   void close();
 
@@ -134,6 +151,9 @@ public interface RoomGate extends AutoCloseable {
    *     failMode}
    * @param effectiveNewUsersPerMinute the admission rate in force (lower than configured while
    *     origin protection is holding it back)
+   * @param configFingerprint the fingerprint of this gateway's room settings (null: none)
+   * @param agreement whether the room's gateways agree on its config, as the coordinator last said
+   * @param overridesVersion the version of the live overrides in force here (-1: none heard yet)
    */
   record RoomStatus(
       String status,
@@ -142,5 +162,8 @@ public interface RoomGate extends AutoCloseable {
       int maxEstimatedTimeMinutes,
       boolean degraded,
       int effectiveNewUsersPerMinute,
-      long lastUpdatedMillis) {}
+      long lastUpdatedMillis,
+      String configFingerprint,
+      io.anteroom.room.ConfigAgreement.Verdict agreement,
+      long overridesVersion) {}
 }

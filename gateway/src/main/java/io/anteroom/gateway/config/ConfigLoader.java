@@ -193,7 +193,10 @@ public final class ConfigLoader {
     }
     var publicListener =
         new PublicListenerSettings(
-            tls(o), o.bool("proxyProtocol", false), limits(o, ConnectionLimits.PUBLIC, 1_000_000));
+            tls(o),
+            o.bool("proxyProtocol", false),
+            limits(o, ConnectionLimits.PUBLIC, 1_000_000),
+            o.bool("accessLog", false));
     if (publicListener.proxyProtocol() && proxies.isEmpty()) {
       o.error(
           "proxyProtocol",

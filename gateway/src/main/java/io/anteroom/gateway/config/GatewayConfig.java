@@ -135,12 +135,13 @@ public record GatewayConfig(
   /**
    * The public listener beyond its address: HTTPS when {@code tls} is set, the PROXY protocol
    * (v1/v2, required on every connection, believed only from {@code trustedProxies}) when {@code
-   * proxyProtocol}, and its connection limits.
+   * proxyProtocol}, its connection limits, and the access log (one line per request on the logger
+   * {@code anteroom.access}) when {@code accessLog}.
    */
   public record PublicListenerSettings(
-      Optional<TlsFiles> tls, boolean proxyProtocol, ConnectionLimits limits) {
+      Optional<TlsFiles> tls, boolean proxyProtocol, ConnectionLimits limits, boolean accessLog) {
     static final PublicListenerSettings DEFAULT =
-        new PublicListenerSettings(Optional.empty(), false, ConnectionLimits.PUBLIC);
+        new PublicListenerSettings(Optional.empty(), false, ConnectionLimits.PUBLIC, false);
   }
 
   /** A PEM certificate (chain) and its PEM private key (PKCS#8 or PKCS#1). */

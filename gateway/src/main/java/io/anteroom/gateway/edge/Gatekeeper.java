@@ -48,30 +48,52 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
   private final Rooms rooms;
   private final Clock clock;
 
+  /** Null while the access log is off: then the gatekeeper does no work for it. */
+  private final AccessLog accessLog;
+
   public Gatekeeper(Rooms rooms, Clock clock) {
+    this(rooms, clock, false);
+  }
+
+  /** {@code accessLog}: write one line per request on {@value AccessLog#LOGGER}. */
+  public Gatekeeper(Rooms rooms, Clock clock, boolean accessLog) {
     this.rooms = rooms;
     this.clock = clock;
+    this.accessLog = accessLog ? new AccessLog(rooms.clients()) : null;
   }
 
   @Override
   public void handle(HttpServerRequest request) {
+    AccessLog.Entry log = accessLog == null ? null : accessLog.begin(request);
     RequestTarget target;
     switch (target(request)) {
       case RequestTarget t -> target = t;
       case RequestTargetResult.Rejected r -> {
+        if (log != null) {
+          log.decided(null, "bad_request");
+        }
         badRequest(request, r.reason());
         return;
       }
+    }
+    if (log != null) {
+      log.path(target.path());
     }
     Rooms.Snapshot snapshot = rooms.snapshot();
     if (target.host() == null && snapshot.router().hostScoped()) {
       // without a host the request could be any site's: never let it reach a host-scoped room's
       // origin unjudged (HTTP/1.0 without Host, an empty Host)
+      if (log != null) {
+        log.decided(null, "bad_request");
+      }
       badRequest(request, "the request names no host (send a Host header)");
       return;
     }
     RoomRuntime room = snapshot.router().route(target.host(), target.path());
     if (room == null) {
+      if (log != null) {
+        log.decided(null, "no_room");
+      }
       forward(request, target, null, rooms.defaultProxy(), null, null);
       return;
     }
@@ -79,18 +101,31 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     if (s.suspended()
         || !room.bypass().isEmpty()
             && room.bypass().bypasses(facts(request, target, rooms.clients()))) {
+      if (log != null) {
+        log.decided(s.id(), s.suspended() ? "suspended" : "bypass");
+      }
       room.meters().bypassed().mark();
       forward(request, target, room, room.origin(), null, null);
       return;
     }
     long now = clock.millis();
     byte[] ticket = room.cookie().open(request);
+    if (log != null) {
+      log.ticket(s.id(), ticket);
+    }
     if (ticket == null && room.door() != null && !passesDoor(request, room, now)) {
+      if (log != null) {
+        log.decided(s.id(), "challenge");
+      }
       return;
     }
     CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
     if (decided.isDone() && !decided.isCompletedExceptionally()) {
-      answer(request, target, room, decided.join()); // the hot path: no pause, no hop
+      Verdict verdict = decided.join();
+      if (log != null) {
+        log.decided(s.id(), decision(verdict.outcome())).ticket(s.id(), verdict.ticket());
+      }
+      answer(request, target, room, verdict); // the hot path: no pause, no hop
       return;
     }
     request.pause();
@@ -103,18 +138,30 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
                     LOG.warn(
                         "room {}: admission decision failed, queueing the user", s.id(), failure);
                   }
-                  answer(
-                      request,
-                      target,
-                      room,
+                  Verdict v2 =
                       failure == null
                           ? verdict
                           : new Verdict(
                               Outcome.queued(
                                   s.at(java.time.Instant.ofEpochMilli(now)).queueingMethod()),
                               ticket,
-                              QueueView.unknown(now)));
+                              QueueView.unknown(now));
+                  if (log != null) {
+                    log.decided(s.id(), decision(v2.outcome())).ticket(s.id(), v2.ticket());
+                  }
+                  answer(request, target, room, v2);
                 }));
+  }
+
+  /** The access log's word for an outcome. */
+  private static String decision(Outcome outcome) {
+    return switch (outcome) {
+      case ADMIT_SESSION -> "session";
+      case ADMIT -> "admitted";
+      case PASS_THROUGH -> "passthrough";
+      case QUEUE -> "queued";
+      case REJECT -> "rejected";
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ import io.anteroom.gateway.admission.RoomGate;
 import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.GatewayConfig.Route;
+import io.anteroom.gateway.config.LiveOverrides;
 import io.anteroom.gateway.config.TemplateDirectory;
 import io.anteroom.gateway.proof.ChallengeCodec;
 import io.anteroom.gateway.proof.DoorCheck;
@@ -13,6 +14,7 @@ import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.queue.QueueResponder;
 import io.anteroom.gateway.ticket.TicketCodec;
 import io.anteroom.gateway.ticket.TicketCookie;
+import io.anteroom.room.RoomOverrides;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.util.ArrayList;
@@ -28,6 +30,10 @@ import java.util.function.Function;
  * field and never lock; writers (admin API, start-up) are serialized by this object's monitor,
  * build a new snapshot and publish it. A room keeps its {@link RoomGate} across updates, so its
  * counts survive a settings change; a deleted room's gate is closed.
+ *
+ * <p>A room's settings in force are its configured settings (file or admin API) with its live
+ * overrides applied ({@link LiveOverrides}); the overrides come from the room's gate ({@link
+ * RoomGate#onOverrides}), newest version only, and survive a change of the configured settings.
  */
 public final class Rooms implements AutoCloseable {
 
@@ -57,6 +63,12 @@ public final class Rooms implements AutoCloseable {
   private final OriginProxy defaultProxy;
   private volatile Snapshot snapshot;
 
+  /** Each room's settings as configured, before its live overrides (guarded by this). */
+  private final Map<String, RoomSettings> configured = new HashMap<>();
+
+  /** Each room's live overrides in force (guarded by this). */
+  private final Map<String, RoomOverrides> overrides = new HashMap<>();
+
   public Rooms(
       Vertx vertx,
       GatewayConfig config,
@@ -79,11 +91,45 @@ public final class Rooms implements AutoCloseable {
     this.clients = new ClientAddress(config.trustedProxies());
     this.defaultProxy = origin(defaultOrigin);
     var byId = new LinkedHashMap<String, RoomRuntime>();
+    var created = new ArrayList<RoomGate>();
     for (RoomSettings s : config.rooms()) {
-      byId.put(s.id(), build(s, gates.create(s), null, new QueueResponder(s, templates)));
+      RoomGate gate = gates.create(s);
+      byId.put(s.id(), build(s, gate, null, new QueueResponder(s, templates)));
+      configured.put(s.id(), s);
       remember(s);
+      created.add(gate);
     }
     publish(byId);
+    for (int i = 0; i < created.size(); i++) {
+      String id = config.rooms().get(i).id();
+      created.get(i).onOverrides(o -> applyOverrides(id, o));
+    }
+  }
+
+  /**
+   * Applies a room's live overrides if they are newer than the ones in force; returns the room's
+   * runtime (empty when the room is gone).
+   */
+  public synchronized Optional<RoomRuntime> applyOverrides(String id, RoomOverrides o) {
+    RoomRuntime old = snapshot.byId().get(id);
+    if (old == null) {
+      return Optional.empty();
+    }
+    RoomOverrides current = overrides.get(id);
+    if (current != null && current.version() >= o.version()) {
+      return Optional.of(old);
+    }
+    overrides.put(id, o);
+    RoomSettings s = LiveOverrides.apply(configured.get(id), o);
+    if (s.equals(old.settings())) {
+      return Optional.of(old);
+    }
+    return Optional.of(replace(old, s));
+  }
+
+  /** The live overrides in force for a room (null: none heard yet). */
+  public synchronized RoomOverrides overrides(String id) {
+    return overrides.get(id);
   }
 
   public Snapshot snapshot() {
@@ -149,11 +195,16 @@ public final class Rooms implements AutoCloseable {
     }
     checkRoutes(byId, s);
     var responder = new QueueResponder(s, templates); // a refused template changes nothing
-    RoomRuntime runtime = build(s, gates.create(s), null, responder);
+    RoomGate gate = gates.create(s);
+    RoomRuntime runtime = build(s, gate, null, responder);
     byId.put(s.id(), runtime);
+    configured.put(s.id(), s);
+    overrides.remove(s.id());
     remember(s);
     publish(byId);
-    return runtime;
+    String id = s.id();
+    gate.onOverrides(o -> applyOverrides(id, o));
+    return snapshot.byId().get(id);
   }
 
   /**
@@ -179,6 +230,14 @@ public final class Rooms implements AutoCloseable {
     if (!generationGiven) {
       s = s.withGeneration(old.settings().generation());
     }
+    RoomRuntime runtime = replace(old, LiveOverrides.apply(s, overrides.get(s.id())));
+    configured.put(s.id(), s);
+    return runtime;
+  }
+
+  /** Swaps a room's runtime for one with settings {@code s}, keeping its gate. */
+  private RoomRuntime replace(RoomRuntime old, RoomSettings s) {
+    var byId = new LinkedHashMap<>(snapshot.byId());
     byId.remove(s.id());
     checkRoutes(byId, s);
     var responder = new QueueResponder(s, templates); // a refused template changes nothing
@@ -200,6 +259,8 @@ public final class Rooms implements AutoCloseable {
     if (old == null) {
       return false;
     }
+    configured.remove(id);
+    overrides.remove(id);
     publish(byId);
     old.gate().close();
     RoomRuntime.Meters.unregister(registry, id);

@@ -195,6 +195,17 @@ class OpenApiTest {
       assertThat(schema.isMissingNode()).as(where).isFalse();
     }
     String type = schema.path("type").asText("");
+    if (schema.path("type").isArray()) { // OpenAPI 3.1: ["object", "null"]
+      var types = new ArrayList<String>();
+      schema.get("type").forEach(t -> types.add(t.asText()));
+      if (value.isNull()) {
+        assertThat(types).as(where + " may be null").contains("null");
+        return;
+      }
+      types.remove("null");
+      assertThat(types).as(where + ": one type besides null").hasSize(1);
+      type = types.getFirst();
+    }
     switch (type) {
       case "object" -> {
         assertThat(value.isObject()).as(where).isTrue();
