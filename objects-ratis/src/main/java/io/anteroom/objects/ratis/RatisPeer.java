@@ -52,6 +52,7 @@ public final class RatisPeer implements AutoCloseable {
   private final PeerOptions options;
   private final Map<RaftGroupId, Integer> shardsByGroup = new HashMap<>();
   private final Map<Integer, ShardStateMachine> machines = new ConcurrentHashMap<>();
+  private final ShardCounters[] counters;
   private final ClientId adminClient = ClientId.randomId();
   private final AtomicLong adminCalls = new AtomicLong();
   private final RaftServer server;
@@ -63,6 +64,8 @@ public final class RatisPeer implements AutoCloseable {
     this.dataDir = dataDir;
     this.options = options;
     for (int shard = 0; shard < config.shards(); shard++) shardsByGroup.put(groupId(shard), shard);
+    this.counters = new ShardCounters[config.shards()];
+    for (int shard = 0; shard < counters.length; shard++) counters[shard] = new ShardCounters();
     Files.createDirectories(dataDir.resolve("raft"));
     this.server =
         RaftServer.newBuilder()
@@ -259,6 +262,11 @@ public final class RatisPeer implements AutoCloseable {
   /** The view of the shard that holds {@code object} ({@link ClusterConfig#shardOf}). */
   public ReplicatedStorageEngine engineFor(String object) {
     return engine(config.shardOf(object));
+  }
+
+  /** The counters of {@code shard} on this peer (421 answers, fencing). */
+  ShardCounters counters(int shard) {
+    return counters[shard];
   }
 
   RaftServer server() {
