@@ -11,8 +11,10 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -71,6 +73,7 @@ public final class RatisPeer implements AutoCloseable {
         RaftServer.newBuilder()
             .setServerId(RaftPeerId.valueOf(self.id()))
             .setProperties(properties())
+            .setParameters(parameters())
             .setStateMachineRegistry(this::newStateMachine)
             .build();
   }
@@ -171,6 +174,19 @@ public final class RatisPeer implements AutoCloseable {
     GrpcConfigKeys.setMessageSizeMax(
         p, SizeInBytes.valueOf(Math.max(64L << 20, options.maxEntryBytes() + (1L << 20))));
     return p;
+  }
+
+  /** Mutual TLS on the gRPC server and on the channels to the other peers, if configured. */
+  private Parameters parameters() {
+    Parameters parameters = new Parameters();
+    if (options.tls() != null) {
+      GrpcTlsConfig tls = options.tls().grpc();
+      GrpcConfigKeys.TLS.setConf(parameters, tls);
+      GrpcConfigKeys.Server.setTlsConf(parameters, tls);
+      GrpcConfigKeys.Admin.setTlsConf(parameters, tls);
+      GrpcConfigKeys.Client.setTlsConf(parameters, tls);
+    }
+    return parameters;
   }
 
   private static TimeDuration millis(long ms) {
