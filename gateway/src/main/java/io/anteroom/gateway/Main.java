@@ -21,6 +21,7 @@ import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
 import io.anteroom.objects.ratis.ClusterStatusServer;
 import io.anteroom.objects.ratis.PeerOptions;
+import io.anteroom.objects.ratis.PeerTls;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -358,14 +359,24 @@ public final class Main implements Runnable {
     @Option(names = "--tls-key", paramLabel = "PEM", description = "the certificate's private key")
     Path tlsKey;
 
+    @Option(
+        names = "--peer-trust",
+        paramLabel = "PEM",
+        description =
+            "with --cluster: mutual TLS between the peers' Raft ports; a peer presents its"
+                + " --tls-cert (which must name its raft host too) and accepts only peers whose"
+                + " certificate chains to one in this file. Required unless this peer's raft"
+                + " address is a loopback address")
+    Path peerTrust;
+
     @Override
     public Integer call() throws InterruptedException {
       if (cluster != null) {
         return clustered();
       }
-      if (id != null || statusListen != null) {
+      if (id != null || statusListen != null || peerTrust != null) {
         throw new IllegalArgumentException(
-            (id != null ? "--id" : "--status-listen")
+            (id != null ? "--id" : statusListen != null ? "--status-listen" : "--peer-trust")
                 + " needs --cluster FILE (a single coordinator has no peers)");
       }
       HostPort at = hostPort("--listen", listen != null ? listen : DEFAULT_LISTEN);
@@ -437,6 +448,25 @@ public final class Main implements Runnable {
                 + SECRET_ENV
                 + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE)");
       }
+      PeerOptions options = PeerOptions.defaults();
+      if (peerTrust != null) {
+        if (tlsCert == null || tlsKey == null) {
+          throw new IllegalArgumentException(
+              "--peer-trust needs --tls-cert and --tls-key: peer "
+                  + id
+                  + " presents that certificate to the other peers");
+        }
+        options = PeerOptions.builder().tls(PeerTls.load(tlsCert, tlsKey, peerTrust)).build();
+      } else if (!HttpObjectServer.isLoopback(self.host())) {
+        throw new IllegalArgumentException(
+            "peer "
+                + id
+                + " speaks Raft on "
+                + self.address()
+                + ", reachable from other hosts: only authenticated peers may speak to it; give"
+                + " --peer-trust PEM (the certificates, or the CA, of the cluster's peers) with"
+                + " --tls-cert/--tls-key for mutual TLS (docs/cluster.md)");
+      }
       DataDirectory.claim(dataDir);
       var out = new PrintWriter(System.out, true);
       ClusterNode node =
@@ -449,7 +479,7 @@ public final class Main implements Runnable {
               secrets,
               tlsCert,
               tlsKey,
-              PeerOptions.defaults(),
+              options,
               line -> out.println("anteroom coordinator: " + line));
       ClusterStatusServer statusServer = null;
       try {
@@ -469,6 +499,7 @@ public final class Main implements Runnable {
               + node.uri()
               + " (raft "
               + self.address()
+              + (peerTrust != null ? " mutual TLS" : " plain text, this host only")
               + ", "
               + file.config().peers().size()
               + " peers, "

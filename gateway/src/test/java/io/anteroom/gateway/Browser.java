@@ -24,12 +24,18 @@ public final class Browser {
 
   private final HttpClient client;
 
-  public final Map<String, String> cookies = new LinkedHashMap<>();
+  public final Map<String, String> cookies;
   private final String base;
 
   public Browser(HttpClient client, String base) {
+    this(client, base, new LinkedHashMap<>());
+  }
+
+  /** A browser on {@code base} sharing {@code cookies} with others (one user, several hosts). */
+  public Browser(HttpClient client, String base, Map<String, String> cookies) {
     this.client = client;
     this.base = base;
+    this.cookies = cookies;
   }
 
   public CompletableFuture<HttpResponse<String>> getAsync(String path, String... headers) {

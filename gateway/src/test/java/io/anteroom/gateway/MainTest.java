@@ -308,6 +308,58 @@ class MainTest {
   }
 
   @Test
+  void aClusterPeerWhoseRaftPortOtherHostsReachNeedsPeerTrustAndPeerTrustNeedsACertificate(
+      @TempDir Path dir) throws Exception {
+    Path file = dir.resolve("cluster.yaml");
+    Files.writeString(
+        file,
+        """
+        peers:
+          - { id: c1, raft: "10.0.0.1:7071", http: "http://10.0.0.1:7070" }
+          - { id: c2, raft: "10.0.0.2:7071", http: "http://10.0.0.2:7070" }
+          - { id: c3, raft: "10.0.0.3:7071", http: "http://10.0.0.3:7070" }
+        """);
+    Path secret = dir.resolve("coordinator.secret");
+    Files.writeString(
+        secret, io.anteroom.objects.http.SharedSecret.generate("k1").encoded() + "\n");
+    Outcome o =
+        run(
+            "coordinator",
+            "--cluster",
+            file.toString(),
+            "--id",
+            "c1",
+            "--secret-file",
+            secret.toString(),
+            "--data-dir",
+            dir.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err())
+        .contains("peer c1 speaks Raft on 10.0.0.1:7071, reachable from other hosts")
+        .contains("--peer-trust PEM");
+
+    Outcome noCert =
+        run(
+            "coordinator",
+            "--cluster",
+            file.toString(),
+            "--id",
+            "c1",
+            "--secret-file",
+            secret.toString(),
+            "--peer-trust",
+            dir.resolve("peers.pem").toString(),
+            "--data-dir",
+            dir.toString());
+    assertThat(noCert.exit()).isEqualTo(2);
+    assertThat(noCert.err()).contains("--peer-trust needs --tls-cert and --tls-key");
+
+    Outcome single = run("coordinator", "--peer-trust", "peers.pem", "--data-dir", dir.toString());
+    assertThat(single.exit()).isEqualTo(2);
+    assertThat(single.err()).contains("--peer-trust needs --cluster FILE");
+  }
+
+  @Test
   @Timeout(60)
   void anAdminTokenShorterThan16CharactersIsRefused(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("a.yaml");

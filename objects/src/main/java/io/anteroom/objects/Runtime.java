@@ -288,12 +288,14 @@ public final class Runtime implements AutoCloseable {
    * leadership of the shard; safe from any thread, any number of times.
    *
    * @param reason why, for the callers' {@link ObjectResetException} messages and the log
+   * @return how many live instances were reset
    */
-  public void resetAll(String reason) {
+  public int resetAll(String reason) {
     ObjectResetException cause = new ObjectResetException("the runtime was fenced: " + reason);
     List<ObjectHost> live = List.copyOf(hosts.values());
     if (!live.isEmpty()) LOG.warn("resetting {} live objects: {}", live.size(), reason);
     for (ObjectHost h : live) h.reset(cause);
+    return live.size();
   }
 
   /**

@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 /** How a storage engine fences its runtime: {@link Runtime#resetAll} and read confirmation. */
@@ -27,7 +27,7 @@ class FencingTest {
     final InMemoryStorageEngine data = new InMemoryStorageEngine();
     final AtomicReference<CompletionStage<Void>> confirmation =
         new AtomicReference<>(StorageEngine.CONFIRMED);
-    volatile Consumer<String> fence;
+    volatile ToIntFunction<String> fence;
 
     @Override
     public byte[] get(String object, String key) {
@@ -55,7 +55,7 @@ class FencingTest {
     }
 
     @Override
-    public void fenceWith(Consumer<String> resetAll) {
+    public void fenceWith(ToIntFunction<String> resetAll) {
       this.fence = resetAll;
     }
 
@@ -121,7 +121,7 @@ class FencingTest {
       counter.next();
       assertThat(runtime.liveObjects()).isEqualTo(1);
 
-      engine.fence.accept("deposed");
+      engine.fence.applyAsInt("deposed");
 
       assertThat(runtime.liveObjects()).isZero();
       assertThat(counter.next()).isEqualTo(1L);

@@ -88,10 +88,12 @@ public final class ClusterNode implements AutoCloseable {
               .port(self.getPort())
               .leaderLookup(
                   (namespace, id) -> {
+                    int shard = shardOf(namespace, id);
                     LeaderLookup.Leader leader = leaders.leaderOf(namespace, id);
-                    if (leader.self() && shards[shardOf(namespace, id)].runtime == null) {
-                      return LeaderLookup.Leader.UNKNOWN; // elected, runtime not up yet
+                    if (leader.self() && shards[shard].runtime == null) {
+                      leader = LeaderLookup.Leader.UNKNOWN; // elected, runtime not up yet
                     }
+                    if (!leader.self()) peer.counters(shard).misdirected(); // answered 421
                     return leader;
                   });
       b.server.accept(server);

@@ -28,6 +28,10 @@ public record ClusterStatus(String peer, List<Shard> shards) {
    * @param logStartIndex the first index still in this peer's log (snapshots purge before it)
    * @param followerLag on the leader: per follower, the leader's commit index minus the follower's
    *     commit index as last reported to it (entries); empty on other peers
+   * @param misdirected calls this peer's object server answered 421 for the shard since it started
+   *     (it was not the shard's ready leader, or its runtime was not up)
+   * @param fencings times a runtime of the shard on this peer was fenced on a leader change
+   * @param fencedInstances live object instances those fencings reset
    */
   public record Shard(
       int shard,
@@ -38,7 +42,10 @@ public record ClusterStatus(String peer, List<Shard> shards) {
       long commitIndex,
       long appliedIndex,
       long logStartIndex,
-      Map<String, Long> followerLag) {}
+      Map<String, Long> followerLag,
+      long misdirected,
+      long fencings,
+      long fencedInstances) {}
 
   static ClusterStatus of(ClusterNode node) {
     RatisPeer peer = node.peer();
@@ -67,7 +74,10 @@ public record ClusterStatus(String peer, List<Shard> shards) {
                 commit,
                 e.appliedIndex(),
                 e.logStartIndex(),
-                Map.copyOf(lag)));
+                Map.copyOf(lag),
+                peer.counters(s).misdirectedCount(),
+                peer.counters(s).fencingCount(),
+                peer.counters(s).fencedInstanceCount()));
       } finally {
         e.close();
       }
@@ -97,6 +107,9 @@ public record ClusterStatus(String peer, List<Shard> shards) {
       b.append(",\"commitIndex\":").append(s.commitIndex());
       b.append(",\"appliedIndex\":").append(s.appliedIndex());
       b.append(",\"logStartIndex\":").append(s.logStartIndex());
+      b.append(",\"misdirected\":").append(s.misdirected());
+      b.append(",\"fencings\":").append(s.fencings());
+      b.append(",\"fencedInstances\":").append(s.fencedInstances());
       b.append(",\"followerLag\":{");
       int j = 0;
       for (Map.Entry<String, Long> f : new TreeMap<>(s.followerLag()).entrySet()) {
@@ -139,6 +152,22 @@ public record ClusterStatus(String peer, List<Shard> shards) {
     for (Shard s : shards) line(b, "anteroom_cluster_shard_applied_index", s, s.appliedIndex());
     gauge(b, "anteroom_cluster_shard_log_start_index", "first log index still kept");
     for (Shard s : shards) line(b, "anteroom_cluster_shard_log_start_index", s, s.logStartIndex());
+    counter(
+        b,
+        "anteroom_cluster_misdirected_calls_total",
+        "calls answered 421 because this peer did not serve the shard (not its ready leader)");
+    for (Shard s : shards) line(b, "anteroom_cluster_misdirected_calls_total", s, s.misdirected());
+    counter(
+        b,
+        "anteroom_cluster_fencings_total",
+        "times a runtime of the shard on this peer was fenced on a leader change");
+    for (Shard s : shards) line(b, "anteroom_cluster_fencings_total", s, s.fencings());
+    counter(
+        b,
+        "anteroom_cluster_fenced_instances_total",
+        "live object instances reset by those fencings");
+    for (Shard s : shards)
+      line(b, "anteroom_cluster_fenced_instances_total", s, s.fencedInstances());
     gauge(
         b,
         "anteroom_cluster_follower_lag_entries",
@@ -162,6 +191,11 @@ public record ClusterStatus(String peer, List<Shard> shards) {
   private static void gauge(StringBuilder b, String name, String help) {
     b.append("# HELP ").append(name).append(' ').append(help).append('\n');
     b.append("# TYPE ").append(name).append(" gauge\n");
+  }
+
+  private static void counter(StringBuilder b, String name, String help) {
+    b.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    b.append("# TYPE ").append(name).append(" counter\n");
   }
 
   private void line(StringBuilder b, String name, Shard s, boolean value) {

@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param maxEntryBytes the largest group-commit (encoded) one log entry may carry; a larger one is
  *     refused before it reaches the log (Ratis' own default, 4 MiB, is below what one object may
  *     leave unflushed); costs a log write buffer of this size per shard on each peer
+ * @param tls mutual TLS between the peers ({@link PeerTls}), or {@code null}: plain text, no
+ *     authentication (only for a Raft network no one else can reach)
  */
 public record PeerOptions(
     LocalStorage localStorage,
@@ -33,7 +35,8 @@ public record PeerOptions(
     Duration electionTimeoutMin,
     Duration electionTimeoutMax,
     Duration commitTimeout,
-    int maxEntryBytes) {
+    int maxEntryBytes,
+    PeerTls tls) {
 
   /** Where a peer keeps its copies. */
   public enum LocalStorage {
@@ -96,6 +99,7 @@ public record PeerOptions(
     private Duration electionTimeoutMax = Duration.ofMillis(1000);
     private Duration commitTimeout = Duration.ofSeconds(10);
     private int maxEntryBytes = 16 << 20;
+    private PeerTls tls;
 
     private Builder() {}
 
@@ -136,6 +140,12 @@ public record PeerOptions(
       return this;
     }
 
+    /** Default none (plain text between the peers). */
+    public Builder tls(PeerTls tls) {
+      this.tls = tls;
+      return this;
+    }
+
     public PeerOptions build() {
       return new PeerOptions(
           localStorage,
@@ -144,7 +154,8 @@ public record PeerOptions(
           electionTimeoutMin,
           electionTimeoutMax,
           commitTimeout,
-          maxEntryBytes);
+          maxEntryBytes,
+          tls);
     }
   }
 }

@@ -11,8 +11,10 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -52,6 +54,7 @@ public final class RatisPeer implements AutoCloseable {
   private final PeerOptions options;
   private final Map<RaftGroupId, Integer> shardsByGroup = new HashMap<>();
   private final Map<Integer, ShardStateMachine> machines = new ConcurrentHashMap<>();
+  private final ShardCounters[] counters;
   private final ClientId adminClient = ClientId.randomId();
   private final AtomicLong adminCalls = new AtomicLong();
   private final RaftServer server;
@@ -63,11 +66,14 @@ public final class RatisPeer implements AutoCloseable {
     this.dataDir = dataDir;
     this.options = options;
     for (int shard = 0; shard < config.shards(); shard++) shardsByGroup.put(groupId(shard), shard);
+    this.counters = new ShardCounters[config.shards()];
+    for (int shard = 0; shard < counters.length; shard++) counters[shard] = new ShardCounters();
     Files.createDirectories(dataDir.resolve("raft"));
     this.server =
         RaftServer.newBuilder()
             .setServerId(RaftPeerId.valueOf(self.id()))
             .setProperties(properties())
+            .setParameters(parameters())
             .setStateMachineRegistry(this::newStateMachine)
             .build();
   }
@@ -170,6 +176,19 @@ public final class RatisPeer implements AutoCloseable {
     return p;
   }
 
+  /** Mutual TLS on the gRPC server and on the channels to the other peers, if configured. */
+  private Parameters parameters() {
+    Parameters parameters = new Parameters();
+    if (options.tls() != null) {
+      GrpcTlsConfig tls = options.tls().grpc();
+      GrpcConfigKeys.TLS.setConf(parameters, tls);
+      GrpcConfigKeys.Server.setTlsConf(parameters, tls);
+      GrpcConfigKeys.Admin.setTlsConf(parameters, tls);
+      GrpcConfigKeys.Client.setTlsConf(parameters, tls);
+    }
+    return parameters;
+  }
+
   private static TimeDuration millis(long ms) {
     return TimeDuration.valueOf(ms, TimeUnit.MILLISECONDS);
   }
@@ -259,6 +278,11 @@ public final class RatisPeer implements AutoCloseable {
   /** The view of the shard that holds {@code object} ({@link ClusterConfig#shardOf}). */
   public ReplicatedStorageEngine engineFor(String object) {
     return engine(config.shardOf(object));
+  }
+
+  /** The counters of {@code shard} on this peer (421 answers, fencing). */
+  ShardCounters counters(int shard) {
+    return counters[shard];
   }
 
   RaftServer server() {

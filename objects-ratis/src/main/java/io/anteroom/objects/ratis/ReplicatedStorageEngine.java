@@ -192,23 +192,26 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   /**
    * Resets the runtime's instances ({@code resetAll}) on every leader change this peer sees, except
    * when it becomes the ready leader: when it loses the leadership, and when it is elected again
-   * (whatever a runtime still held then predates another leader's term).
+   * (whatever a runtime still held then predates another leader's term). Each fencing and the
+   * instances it reset are counted per shard ({@link ClusterStatus}).
    */
   @Override
-  public void fenceWith(Consumer<String> resetAll) {
+  public void fenceWith(java.util.function.ToIntFunction<String> resetAll) {
     addLeaderListener(
         change -> {
           if (change.ready()) return;
-          resetAll.accept(
-              "peer "
-                  + change.peer()
-                  + " saw a leader change of shard "
-                  + change.shard()
-                  + " (term "
-                  + change.term()
-                  + ", leader "
-                  + change.leader().orElse("unknown")
-                  + ")");
+          int reset =
+              resetAll.applyAsInt(
+                  "peer "
+                      + change.peer()
+                      + " saw a leader change of shard "
+                      + change.shard()
+                      + " (term "
+                      + change.term()
+                      + ", leader "
+                      + change.leader().orElse("unknown")
+                      + ")");
+          peer.counters(shard).fenced(reset);
         });
   }
 

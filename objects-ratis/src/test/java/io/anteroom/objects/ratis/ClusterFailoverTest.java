@@ -8,15 +8,12 @@ import io.anteroom.objects.Stubs;
 import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
-import java.io.BufferedReader;
+import io.anteroom.testkit.ChildProcess;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -320,12 +317,11 @@ class ClusterFailoverTest {
     for (Child c : children.values()) c.awaitReady();
   }
 
-  /** One coordinator process; its output lines are kept with their arrival time. */
+  /** One coordinator process ({@link ChildProcess}: its output lines are kept in order). */
   private final class Child {
     final String id;
     final URI http;
-    final List<String> lines = new CopyOnWriteArrayList<>();
-    volatile Process process;
+    volatile ChildProcess process;
     volatile int statusPort = -1;
     int starts;
 
@@ -334,85 +330,43 @@ class ClusterFailoverTest {
       this.http = http;
     }
 
-    void start() throws IOException {
+    void start() {
       startAsync();
       awaitReady();
     }
 
-    void startAsync() throws IOException {
+    void startAsync() {
       starts++;
-      lines.clear();
       statusPort = -1;
-      Path log = LOGS.resolve(id + "-" + starts + ".log");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      ProcessBuilder builder =
-          new ProcessBuilder(
-                  java,
-                  "-XX:+UseSerialGC",
-                  "--enable-native-access=ALL-UNNAMED",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  ClusterCounterMain.class.getName(),
-                  clusterFile.toString(),
-                  id,
-                  dir.resolve("data-" + id).toString())
-              .redirectErrorStream(true);
-      builder.environment().put(ClusterCounterMain.SECRET_VARIABLE, SECRET.encoded());
-      Process p = builder.start();
-      process = p;
-      Thread.ofVirtual()
-          .name("output-" + id)
-          .start(
-              () -> {
-                try (BufferedReader in =
-                        new BufferedReader(
-                            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                    Writer out = Files.newBufferedWriter(log)) {
-                  String line;
-                  while ((line = in.readLine()) != null) {
-                    out.write(line + "\n");
-                    out.flush();
-                    if (line.startsWith(ClusterCounterMain.READY)) {
-                      statusPort =
-                          Integer.parseInt(
-                              line.substring(ClusterCounterMain.READY.length()).trim());
-                    }
-                    lines.add(line);
-                  }
-                } catch (IOException e) {
-                  // the process is gone
-                }
-              });
+      process =
+          ChildProcess.java(ClusterCounterMain.class.getName())
+              .name(id)
+              .jvmArgs("-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED")
+              .args(clusterFile.toString(), id, dir.resolve("data-" + id).toString())
+              .env(ClusterCounterMain.SECRET_VARIABLE, SECRET.encoded())
+              .log(LOGS.resolve(id + "-" + starts + ".log"))
+              .start();
     }
 
     void awaitReady() {
-      Process p = process;
-      await(id + " serves")
-          .atMost(PATIENCE)
-          .pollInterval(Duration.ofMillis(10))
-          .until(
-              () -> {
-                if (!p.isAlive()) {
-                  throw new IllegalStateException(
-                      id
-                          + " exited with status "
-                          + p.exitValue()
-                          + ": "
-                          + String.join("\n", lines));
-                }
-                return statusPort > 0;
-              });
+      String ready = process.awaitLine(l -> l.startsWith(ClusterCounterMain.READY), PATIENCE);
+      statusPort = Integer.parseInt(ready.substring(ClusterCounterMain.READY.length()).trim());
+    }
+
+    List<String> lines() {
+      ChildProcess p = process;
+      return p == null ? List.of() : p.lines();
     }
 
     boolean alive() {
-      Process p = process;
-      return p != null && p.isAlive();
+      ChildProcess p = process;
+      return p != null && p.alive();
     }
 
     /** The term of this process's last "leads shard 0" line, or -1. */
     long leaderTerm() {
       long term = -1;
-      for (String line : lines) {
+      for (String line : lines()) {
         Matcher m = LEADS.matcher(line);
         if (m.find()) term = Long.parseLong(m.group(2));
       }
@@ -422,29 +376,19 @@ class ClusterFailoverTest {
     /** Whether this process last said it no longer leads (or never led). */
     boolean lastEventIsLoss() {
       boolean loss = true;
-      for (String line : lines) {
+      for (String line : lines()) {
         if (line.contains(ClusterNode.NO_LONGER_LEADS)) loss = true;
         else if (LEADS.matcher(line).find()) loss = false;
       }
       return loss;
     }
 
-    void signal(String signal) throws IOException, InterruptedException {
-      Process kill =
-          new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
-              .redirectErrorStream(true)
-              .start();
-      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(kill.exitValue()).as("kill -" + signal).isZero();
+    void signal(String signal) {
+      process.signal(signal);
     }
 
-    int killHard() throws InterruptedException {
-      Process p = process;
-      p.destroyForcibly();
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        throw new IllegalStateException(id + " still alive 30 s after SIGKILL");
-      }
-      return p.exitValue();
+    int killHard() {
+      return process.killHard();
     }
 
     HttpResponse<String> health() throws IOException, InterruptedException {
@@ -457,12 +401,9 @@ class ClusterFailoverTest {
       }
     }
 
-    void destroy() throws InterruptedException {
-      Process p = process;
-      if (p != null && p.isAlive()) {
-        p.destroyForcibly(); // SIGKILL ends a stopped (SIGSTOP) process too
-        p.waitFor(30, TimeUnit.SECONDS);
-      }
+    void destroy() {
+      ChildProcess p = process;
+      if (p != null) p.close(); // SIGKILL ends a stopped (SIGSTOP) process too
     }
   }
 }

@@ -147,4 +147,65 @@ class ClusterNodeTest {
     assertThat(counter.next()).isEqualTo(2);
     assertThat(follower.runtimesStarted(0)).isPositive();
   }
+
+  @Test
+  void misdirectedCallsAndFencingsAreCountedPerShardAndServedAsPrometheusCounters()
+      throws Exception {
+    ClusterFile file = startCluster();
+    ClusterNode leader = awaitServing();
+    RoutingObjectTransport routing =
+        RoutingObjectTransport.builder(file.coordinators())
+            .secret(SECRET)
+            .timeout(Duration.ofSeconds(20))
+            .build();
+    toClose.add(routing);
+    Counter counter =
+        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), routing);
+    assertThat(counter.next()).isZero(); // a live instance on the leader
+    ClusterNode follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    ClusterStatus.Shard before = follower.status().shards().getFirst();
+    assertThat(leader.status().shards().getFirst().fencings()).isZero();
+
+    HttpObjectTransport direct =
+        HttpObjectTransport.builder(follower.uri())
+            .secret(SECRET)
+            .timeout(Duration.ofSeconds(10))
+            .build();
+    toClose.add(direct);
+    Counter viaFollower =
+        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), direct);
+    for (int i = 0; i < 3; i++) assertThatThrownBy(viaFollower::next).hasMessageContaining("421");
+    assertThat(follower.status().shards().getFirst().misdirected())
+        .as("421 answers counted on the follower")
+        .isEqualTo(before.misdirected() + 3);
+
+    // leadership moves: the old leader's runtime is fenced, resetting its live instance
+    leader.peer().engine(0).transferLeadership(follower.peer().id());
+    await("the old leader is fenced")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> leader.status().shards().getFirst().fencings() > 0 && follower.serves(0));
+    assertThat(leader.status().shards().getFirst().fencedInstances()).isPositive();
+    assertThat(counter.next()).isEqualTo(1);
+
+    try (ClusterStatusServer server = ClusterStatusServer.start(leader, "127.0.0.1", 0);
+        HttpClient client = HttpClient.newHttpClient()) {
+      String metrics =
+          client
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + server.port() + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      String labels = "{peer=\"" + leader.peer().id() + "\",shard=\"0\"} ";
+      ClusterStatus.Shard now = leader.status().shards().getFirst();
+      assertThat(metrics)
+          .contains(
+              "# TYPE anteroom_cluster_misdirected_calls_total counter",
+              "# TYPE anteroom_cluster_fencings_total counter",
+              "anteroom_cluster_fencings_total" + labels + now.fencings(),
+              "anteroom_cluster_fenced_instances_total" + labels + now.fencedInstances());
+      assertThat(metrics).containsPattern("anteroom_cluster_misdirected_calls_total\\{peer=");
+    }
+  }
 }

@@ -264,7 +264,7 @@ class ReplicatedRuntimeTest {
     }
 
     @Override
-    public void fenceWith(java.util.function.Consumer<String> resetAll) {
+    public void fenceWith(java.util.function.ToIntFunction<String> resetAll) {
       engine.fenceWith(resetAll);
     }
 

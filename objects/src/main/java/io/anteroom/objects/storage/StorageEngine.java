@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * Where objects' data lives: point reads, ordered scans, and an atomic, durable commit of the
@@ -61,9 +61,10 @@ public interface StorageEngine extends AutoCloseable {
    * Called once by the runtime that drives this engine, before any other call, with a callback that
    * resets every live instance of that runtime ({@code Runtime.resetAll}). An engine calls it (from
    * any thread, as often as needed) when it loses the right to serve, e.g. a replicated engine on a
-   * leadership change. The default ignores it: a local engine is never deposed.
+   * leadership change. The callback returns how many live instances it reset (for the engine's
+   * metrics). The default ignores it: a local engine is never deposed.
    */
-  default void fenceWith(Consumer<String> resetAll) {}
+  default void fenceWith(ToIntFunction<String> resetAll) {}
 
   /**
    * Completes normally once every read this engine served before this call, and every value derived

@@ -1,0 +1,190 @@
+package io.anteroom.objects.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.anteroom.objects.storage.StorageEngine.Batch;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Mutual TLS between the peers ({@link PeerTls}): only a holder of a trusted certificate may speak
+ * Raft to a peer. Three peers on loopback; p0 and p1 hold trusted certificates, p2 first starts
+ * with a certificate the others do not trust, then with its own trusted one.
+ */
+class PeerTlsTest {
+  @TempDir static Path certs;
+  @TempDir Path dir;
+
+  private static final Map<String, TestCertificates.Pem> PEMS = new LinkedHashMap<>();
+  private static Path trust;
+
+  private final List<RatisPeer> running = new ArrayList<>();
+
+  @BeforeAll
+  static void certificates() throws Exception {
+    StringBuilder trusted = new StringBuilder();
+    Map<String, java.util.concurrent.Future<TestCertificates.Pem>> made = new LinkedHashMap<>();
+    try (var keytools = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (String name : List.of("p0", "p1", "p2", "rogue")) {
+        made.put(name, keytools.submit(() -> TestCertificates.create(certs, name)));
+      }
+    }
+    for (var e : made.entrySet()) {
+      PEMS.put(e.getKey(), e.getValue().get());
+      if (!e.getKey().equals("rogue")) {
+        trusted.append(Files.readString(e.getValue().get().certificate()));
+      }
+    }
+    trust = certs.resolve("peers.pem");
+    Files.writeString(trust, trusted);
+  }
+
+  @AfterEach
+  void stop() {
+    for (RatisPeer p : running) p.close();
+  }
+
+  private static PeerOptions options(String certificate) {
+    TestCertificates.Pem pem = PEMS.get(certificate);
+    return TestCluster.testOptions()
+        .localStorage(PeerOptions.LocalStorage.MEMORY)
+        .tls(PeerTls.load(pem.certificate(), pem.privateKey(), trust))
+        .build();
+  }
+
+  private RatisPeer start(ClusterConfig config, String id, String certificate) {
+    RatisPeer peer = RatisPeer.start(config, id, dir.resolve(id), options(certificate));
+    running.add(peer);
+    return peer;
+  }
+
+  private static List<Batch> put(String key) {
+    return List.of(
+        new Batch("room/x", false, Map.of(key, key.getBytes(StandardCharsets.UTF_8)), null));
+  }
+
+  @Test
+  void aPeerWithoutATrustedCertificateCannotJoinOrAppendAndWithOneItCatchesUp() {
+    int[] ports = TestCluster.freePorts(3);
+    List<ClusterConfig.Peer> peers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) peers.add(new ClusterConfig.Peer("p" + i, "127.0.0.1", ports[i]));
+    ClusterConfig config = new ClusterConfig("tls", peers, 1);
+    RatisPeer p0 = start(config, "p0", "p0");
+    RatisPeer p1 = start(config, "p1", "p1");
+    RatisPeer leader =
+        await("a leader over mutual TLS")
+            .atMost(TestCluster.PATIENCE)
+            .ignoreExceptions()
+            .until(
+                () -> p0.engine(0).isLeaderReady() ? p0 : p1.engine(0).isLeaderReady() ? p1 : null,
+                p -> p != null);
+    ReplicatedStorageEngine engine = leader.engine(0);
+    for (int i = 0; i < 5; i++) engine.commit(put("before-" + i));
+    long term = engine.term();
+
+    // p2 with a certificate the others do not trust: the leader's appends to it and its votes
+    // fail in the TLS handshake, so it hears no leader for an election timeout and campaigns
+    RatisPeer rogue = start(config, "p2", "rogue");
+    ReplicatedStorageEngine rogueShard = rogue.engine(0);
+    await("p2 campaigns: no leader's append reached it")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> "CANDIDATE".equals(rogueShard.role()));
+    for (int i = 0; i < 5; i++) engine.commit(put("during-" + i));
+    assertThat(rogueShard.appliedIndex()).as("entries p2 received").isLessThanOrEqualTo(0);
+    assertThat(rogueShard.leader()).as("the leader p2 knows of").isEmpty();
+    assertThat(engine.isLeaderReady()).as("p2's campaign reached no one").isTrue();
+    assertThat(engine.term()).as("the leader's term, undisturbed by p2's votes").isEqualTo(term);
+    running.remove(rogue);
+    rogue.close();
+
+    // the same peer with its trusted certificate, on the same directory, joins and catches up
+    RatisPeer p2 = start(config, "p2", "p2");
+    engine.commit(put("after"));
+    long committed = engine.commitIndex();
+    await("p2 with a trusted certificate catches up")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> p2.engine(0).appliedIndex() >= committed);
+  }
+
+  @Test
+  void theRaftPortRefusesATlsClientWithoutATrustedCertificate() throws Exception {
+    int port = TestCluster.freePort();
+    ClusterConfig config =
+        new ClusterConfig("tls", List.of(new ClusterConfig.Peer("p0", "127.0.0.1", port)), 1);
+    start(config, "p0", "p0");
+
+    // the handshake completes only with a trusted client certificate (TLS 1.3 reports a refused
+    // client certificate on the first read)
+    try (SSLSocket ok = client("p1", port)) {
+      ok.startHandshake();
+      ok.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes());
+      ok.getOutputStream().flush();
+      assertThat(ok.getInputStream().read())
+          .as("the server speaks HTTP/2 to a peer")
+          .isNotNegative();
+    }
+    for (String who : new String[] {"rogue", null}) {
+      assertThatThrownBy(
+              () -> {
+                try (SSLSocket s = client(who, port)) {
+                  s.startHandshake();
+                  s.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes());
+                  s.getOutputStream().flush();
+                  if (s.getInputStream().read() < 0) throw new IOException("closed by the peer");
+                }
+              })
+          .as("a client with " + (who == null ? "no certificate" : "an untrusted certificate"))
+          .isInstanceOf(IOException.class);
+    }
+  }
+
+  /** A TLS client trusting the peers' certificates, presenting {@code certificate}'s (if any). */
+  private static SSLSocket client(String certificate, int port) throws Exception {
+    KeyManagerFactory kmf = null;
+    if (certificate != null) {
+      TestCertificates.Pem pem = PEMS.get(certificate);
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      try (var in = Files.newInputStream(certs.resolve(certificate + ".p12"))) {
+        ks.load(in, "changeit".toCharArray());
+      }
+      kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(ks, "changeit".toCharArray());
+      assertThat(pem).isNotNull();
+    }
+    KeyStore anchors = KeyStore.getInstance("PKCS12");
+    anchors.load(null, null);
+    var factory = java.security.cert.CertificateFactory.getInstance("X.509");
+    try (var in = Files.newInputStream(trust)) {
+      int i = 0;
+      for (var c : factory.generateCertificates(in)) anchors.setCertificateEntry("t" + i++, c);
+    }
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(anchors);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+    SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
+    var params = socket.getSSLParameters();
+    params.setApplicationProtocols(new String[] {"h2"});
+    socket.setSSLParameters(params);
+    socket.setSoTimeout(10_000);
+    return socket;
+  }
+}

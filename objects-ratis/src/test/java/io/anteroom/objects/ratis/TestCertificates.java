@@ -1,0 +1,80 @@
+package io.anteroom.objects.ratis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.util.Base64;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Self-signed EC certificates for 127.0.0.1 (a subject alternative name, as TLS host checks need),
+ * made with the JDK's {@code keytool}, written as PEM: {@code <name>.pem} and {@code
+ * <name>-key.pem} (PKCS#8).
+ */
+final class TestCertificates {
+  private TestCertificates() {}
+
+  record Pem(Path certificate, Path privateKey) {}
+
+  static Pem create(Path dir, String name) throws IOException, InterruptedException {
+    Files.createDirectories(dir);
+    Path store = dir.resolve(name + ".p12");
+    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+    Process p =
+        new ProcessBuilder(
+                keytool,
+                "-genkeypair",
+                "-alias",
+                name,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=" + name,
+                "-ext",
+                "SAN=ip:127.0.0.1,dns:localhost",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException("keytool failed: " + output);
+    }
+    try (InputStream in = Files.newInputStream(store)) {
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      ks.load(in, "changeit".toCharArray());
+      PrivateKey key = (PrivateKey) ks.getKey(name, "changeit".toCharArray());
+      Certificate cert = ks.getCertificate(name);
+      Path certificate = dir.resolve(name + ".pem");
+      Path privateKey = dir.resolve(name + "-key.pem");
+      Files.writeString(certificate, pem("CERTIFICATE", cert.getEncoded()));
+      Files.writeString(privateKey, pem("PRIVATE KEY", key.getEncoded()));
+      return new Pem(certificate, privateKey);
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String pem(String type, byte[] der) {
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
+  }
+}
