@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * The admin listener. Without a token: {@code GET /health}, {@code GET /ready}, {@code GET
@@ -224,60 +225,73 @@ public final class AdminApi {
           var change =
               LiveOverrides.switchChange(
                   suspend ? "suspended" : "queueAll", Boolean.parseBoolean(body));
-          io.vertx.core.Context context = Vertx.currentContext();
-          r.gate()
-              .override(change)
-              .whenComplete(
-                  (o, failure) ->
-                      context.runOnContext(
-                          v -> {
-                            if (failure != null) {
-                              Throwable cause =
-                                  failure instanceof java.util.concurrent.CompletionException
-                                          && failure.getCause() != null
-                                      ? failure.getCause()
-                                      : failure;
-                              error(
-                                  c,
-                                  503,
-                                  "the coordinator did not confirm the change of room \""
-                                      + id
-                                      + "\" ("
-                                      + cause
-                                      + "); it is not applied on this gateway; send it again"
-                                      + " when the coordinator is reachable");
-                              return;
-                            }
-                            rooms
-                                .applyOverrides(id, o)
-                                .ifPresentOrElse(
-                                    now -> json(c, 200, status(now).toString()), () -> notFound(c));
-                          }));
+          overrideAndAnswer(c, r, change, now -> json(c, 200, status(now).toString()));
         });
   }
 
   /**
-   * Replaces a room's scheduled events: the body (a JSON array) is read as the room's {@code
-   * events} key, with the room's other settings as they are, so it is validated exactly like the
-   * config file.
+   * Writes {@code change} to the room's live overrides at the coordinator and, once it confirmed,
+   * applies them here and answers with {@code answer}; 503 when it could not, nothing changed here.
+   */
+  private void overrideAndAnswer(
+      RoutingContext c,
+      RoomRuntime r,
+      Map<String, String> change,
+      java.util.function.Consumer<RoomRuntime> answer) {
+    String id = r.settings().id();
+    io.vertx.core.Context context = Vertx.currentContext();
+    r.gate()
+        .override(change)
+        .whenComplete(
+            (o, failure) ->
+                context.runOnContext(
+                    v -> {
+                      if (failure != null) {
+                        Throwable cause =
+                            failure instanceof java.util.concurrent.CompletionException
+                                    && failure.getCause() != null
+                                ? failure.getCause()
+                                : failure;
+                        error(
+                            c,
+                            503,
+                            "the coordinator did not confirm the change of room \""
+                                + id
+                                + "\" ("
+                                + cause
+                                + "); it is not applied on this gateway; send it again"
+                                + " when the coordinator is reachable");
+                        return;
+                      }
+                      rooms.applyOverrides(id, o).ifPresentOrElse(answer, () -> notFound(c));
+                    }));
+  }
+
+  /**
+   * Replaces a room's scheduled events for every gateway of the deployment: the body (a JSON array)
+   * is checked like the config file's {@code events} key (400 naming the key), written to the
+   * room's live overrides at the coordinator, and answered once it confirmed (503 otherwise, with
+   * nothing changed).
    */
   private void putEvents(RoutingContext c) {
     withRoom(
         c,
-        r ->
-            change(
-                c,
-                200,
-                () -> {
-                  ObjectNode room = ConfigLoader.toJson(r.settings());
-                  try {
-                    room.set("events", JSON.readTree(c.body().asString()));
-                  } catch (IOException | RuntimeException e) {
-                    throw new IllegalArgumentException("body: not JSON: " + e.getMessage(), e);
-                  }
-                  RoomSettings s = ConfigLoader.parseRoom(room.toString());
-                  return ConfigLoader.toJson(rooms.update(s, false).settings()).get("events");
-                }));
+        r -> {
+          Map<String, String> change;
+          try {
+            change =
+                LiveOverrides.eventsChange(
+                    rooms.configured(r.settings().id()), c.body().asString());
+          } catch (IllegalArgumentException e) {
+            error(c, 400, e.getMessage());
+            return;
+          }
+          overrideAndAnswer(
+              c,
+              r,
+              change,
+              now -> json(c, 200, ConfigLoader.toJson(now.settings()).get("events").toString()));
+        });
   }
 
   ObjectNode status(RoomRuntime r) {

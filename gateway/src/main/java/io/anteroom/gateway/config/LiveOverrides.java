@@ -15,15 +15,16 @@ import java.util.Map;
  * by the room's global object), how an override applies over the configured settings, and the
  * fingerprint of a room's configured settings that gateways compare through the coordinator.
  *
- * <p>Today the overridable keys are the switches {@code suspended} and {@code queueAll} (values
- * {@code "true"}/{@code "false"}); another setting becomes overridable by adding its key here and
- * its reading to {@link #apply}. Overridable keys are left out of the fingerprint: they are meant
- * to differ from the file while an override is in force.
+ * <p>The overridable keys are the switches {@code suspended} and {@code queueAll} (values {@code
+ * "true"}/{@code "false"}) and the scheduled {@code events} (a JSON array, read exactly like the
+ * key in the config file); another setting becomes overridable by adding its key here and its
+ * reading to {@link #apply}. Overridable keys are left out of the fingerprint: they are meant to
+ * differ from the file while an override is in force.
  */
 public final class LiveOverrides {
 
   /** The keys an override may set, in the order the admin API documents them. */
-  public static final List<String> KEYS = List.of("suspended", "queueAll");
+  public static final List<String> KEYS = List.of("suspended", "queueAll", "events");
 
   private LiveOverrides() {}
 
@@ -35,13 +36,51 @@ public final class LiveOverrides {
     if (overrides == null || overrides.values().isEmpty()) {
       return configured;
     }
-    boolean suspended = flag(overrides.value("suspended"), configured.suspended());
-    boolean queueAll = flag(overrides.value("queueAll"), configured.queueAll());
-    if (suspended == configured.suspended() && queueAll == configured.queueAll()) {
+    RoomSettings s = withEvents(configured, overrides.value("events"));
+    boolean suspended = flag(overrides.value("suspended"), s.suspended());
+    boolean queueAll = flag(overrides.value("queueAll"), s.queueAll());
+    if (suspended == s.suspended() && queueAll == s.queueAll()) {
+      return s;
+    }
+    return s.withSwitches(suspended, queueAll);
+  }
+
+  /**
+   * The change that replaces a room's scheduled events: {@code events} (a JSON array) read as the
+   * room's {@code events} key with its other settings as they are, so it is checked exactly like
+   * the config file.
+   *
+   * @throws IllegalArgumentException naming the key, when the events are not valid
+   */
+  public static Map<String, String> eventsChange(RoomSettings configured, String events) {
+    ObjectNode room = ConfigLoader.toJson(configured);
+    try {
+      room.set("events", JSON.readTree(events == null ? "" : events));
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalArgumentException("body: not JSON: " + e.getMessage(), e);
+    }
+    if (room.get("events") == null || !room.get("events").isArray()) {
+      throw new IllegalArgumentException("events: expected a JSON array of events");
+    }
+    RoomSettings checked = ConfigLoader.parseRoom(room.toString());
+    return Map.of("events", ConfigLoader.toJson(checked).get("events").toString());
+  }
+
+  private static RoomSettings withEvents(RoomSettings configured, String events) {
+    if (events == null) {
       return configured;
     }
-    return configured.withSwitches(suspended, queueAll);
+    try {
+      ObjectNode room = ConfigLoader.toJson(configured);
+      room.set("events", JSON.readTree(events));
+      return ConfigLoader.parseRoom(room.toString());
+    } catch (java.io.IOException | RuntimeException e) {
+      return configured; // written by a gateway that reads events differently: keep the file's
+    }
   }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** The change of one switch: {@code key} (one of {@link #KEYS}) set to {@code on}. */
   public static Map<String, String> switchChange(String key, boolean on) {

@@ -127,6 +127,11 @@ public final class Rooms implements AutoCloseable {
     return Optional.of(replace(old, s));
   }
 
+  /** A room's settings as configured, before its live overrides (null: no such room). */
+  public synchronized RoomSettings configured(String id) {
+    return configured.get(id);
+  }
+
   /** The live overrides in force for a room (null: none heard yet). */
   public synchronized RoomOverrides overrides(String id) {
     return overrides.get(id);

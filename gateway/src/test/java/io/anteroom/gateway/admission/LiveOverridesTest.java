@@ -152,6 +152,52 @@ class LiveOverridesTest {
   }
 
   @Test
+  void scheduledEventsSetOnOneGatewayReachEveryGatewayAndSurviveItsRestart() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var coordinator = new Coordinator(scheduler, 0);
+    var linkA = coordinator.link();
+    var linkB = coordinator.link();
+    String events =
+        """
+        [ { "name": "launch", "prequeueStartTime": "2026-11-22T10:01:00Z",
+            "eventStartTime": "2026-11-22T10:30:00Z", "eventEndTime": "2026-11-22T11:00:00Z",
+            "totalActiveUsers": 5 } ]""";
+    try (var a = gateway("a", ROOM, scheduler, linkA, "dublin");
+        var b = gateway("b", ROOM, scheduler, linkB, "nairobi")) {
+      syncRound(scheduler, a, b);
+      var put = a.admin("PUT", "/api/rooms/shop/events", events);
+      assertThat(put.statusCode()).isEqualTo(200);
+      assertThat(JSON.readTree(put.body()).get(0).get("name").asText()).isEqualTo("launch");
+
+      syncUntil(scheduler, () -> eventNames(b).equals("launch"), a, b);
+      assertThat(status(b).get("configConflict").isNull())
+          .as("events set live are not a config conflict")
+          .isTrue();
+      // in the pre-queue (from 10:01) nobody new gets in on the other gateway either
+      scheduler.advance(Duration.ofMinutes(1));
+      var prequeued = b.browser().get("/");
+      assertThat(Browser.reachedOrigin(prequeued)).isFalse();
+      assertThat(prequeued.body()).contains("launch opens at 10:30:00 UTC");
+    }
+    // a gateway restarted with the file's (empty) events gets them back from the coordinator
+    try (var a = gateway("a2", ROOM, scheduler, linkA, "dublin")) {
+      await().atMost(Duration.ofSeconds(20)).until(() -> eventNames(a).equals("launch"));
+    } finally {
+      linkA.close();
+      linkB.close();
+      coordinator.close();
+    }
+  }
+
+  private static String eventNames(Harness h) throws Exception {
+    var names = new StringBuilder();
+    for (JsonNode e : JSON.readTree(h.admin("GET", "/api/rooms/shop/events", null).body())) {
+      names.append(names.isEmpty() ? "" : ",").append(e.get("name").asText());
+    }
+    return names.toString();
+  }
+
+  @Test
   void whenTheCoordinatorCannotConfirmTheSwitchTheAnswerIs503AndNothingChanges() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var coordinator = new Coordinator(scheduler, 0);
