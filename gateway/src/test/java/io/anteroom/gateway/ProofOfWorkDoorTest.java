@@ -58,6 +58,37 @@ class ProofOfWorkDoorTest {
   }
 
   @Test
+  void anEventTurnsTheCheckOnForItsOwnTimeOnly() throws Exception {
+    // the harness starts at 2026-11-22T10:00:05Z; the event's pre-queue opens at 10:01
+    String room =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 100
+            events:
+              - name: drop
+                prequeueStartTime: 2026-11-22T10:01:00Z
+                eventStartTime: 2026-11-22T10:30:00Z
+                eventEndTime: 2026-11-22T11:00:00Z
+                proofOfWork: { enabled: true, difficulty: 9 }
+        """;
+    try (var h = new Harness(dataDir, room)) {
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).as("before: no check").isTrue();
+
+      h.scheduler.advance(java.time.Duration.ofMinutes(1));
+      Browser early = h.browser();
+      JsonNode pow = challengeOf(early.get("/", "Accept", "application/json"));
+      assertThat(pow.get("difficulty").asInt()).as("the event's difficulty").isEqualTo(9);
+      var answered = early.get("/", "Accept", "application/json", "Anteroom-Proof", solve(pow));
+      assertThat(JSON.readTree(answered.body()).has("proofOfWork")).isFalse();
+      assertThat(early.cookies).as("a pre-queue ticket after the check").containsKey(TICKET);
+
+      h.scheduler.advance(java.time.Duration.ofMinutes(60));
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).as("after: no check").isTrue();
+    }
+  }
+
+  @Test
   void aForgedAnswerIsRefusedWithAFreshChallenge() throws Exception {
     try (var h = new Harness(dataDir, ROOM)) {
       Browser bot = h.browser();

@@ -288,7 +288,7 @@ public record GatewayConfig(
           queueStatusMaxQps,
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
-          proofOfWork,
+          e.proofOfWork().orElse(proofOfWork),
           List.of());
     }
 
@@ -425,7 +425,8 @@ public record GatewayConfig(
       Optional<Integer> sessionDurationMinutes,
       Optional<QueueingMethod> queueingMethod,
       Optional<Boolean> disableSessionRenewal,
-      Optional<String> template) {}
+      Optional<String> template,
+      Optional<ProofOfWork> proofOfWork) {}
 
   /**
    * Traffic that skips the room entirely and is not counted. Every condition that is set must match

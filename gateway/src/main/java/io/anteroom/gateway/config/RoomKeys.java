@@ -333,12 +333,7 @@ final class RoomKeys {
           "proofOfWork",
           v -> ProofOfWork.OFF,
           RoomKeys::readProofOfWork,
-          (o, k, p) ->
-              o.putObject(k)
-                  .put("enabled", p.enabled())
-                  .put("difficulty", p.difficulty())
-                  .put("challengeTtlSeconds", p.challengeTtlSeconds())
-                  .put("onRepeatedFailure", p.onRepeatedFailure().configName()),
+          RoomKeys::writeProofOfWork,
           RoomSettings::proofOfWork);
 
   /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
@@ -624,13 +619,18 @@ final class RoomKeys {
       if (template.isPresent() && !TemplateDirectory.wellFormed(template.get())) {
         e.error("template", "\"" + template.get() + "\" is not a template name");
       }
+      // the event's check at the door; the room's own settings fill what it leaves out
+      Optional<ProofOfWork> pow =
+          e.has("proofOfWork")
+              ? Optional.of(readProofOfWork(e, "proofOfWork", v.get(PROOF_OF_WORK), v))
+              : Optional.empty();
       e.rejectUnknown();
       if (eventName == null || eventName.isBlank() || start == null || end == null) {
         continue;
       }
       try {
         var window = new EventWindow(eventName, prequeue, start, end, shuffle);
-        events.add(new EventSettings(window, t, n, sd, method, disable, template));
+        events.add(new EventSettings(window, t, n, sd, method, disable, template, pow));
       } catch (IllegalArgumentException x) {
         e.error("", x.getMessage());
       }
@@ -686,7 +686,16 @@ final class RoomKeys {
       e.queueingMethod().ifPresent(x -> eo.put("queueingMethod", x.configName()));
       e.disableSessionRenewal().ifPresent(x -> eo.put("disableSessionRenewal", x));
       e.template().ifPresent(x -> eo.put("template", x));
+      e.proofOfWork().ifPresent(x -> writeProofOfWork(eo, "proofOfWork", x));
     }
+  }
+
+  private static void writeProofOfWork(ObjectNode o, String k, ProofOfWork p) {
+    o.putObject(k)
+        .put("enabled", p.enabled())
+        .put("difficulty", p.difficulty())
+        .put("challengeTtlSeconds", p.challengeTtlSeconds())
+        .put("onRepeatedFailure", p.onRepeatedFailure().configName());
   }
 
   private static OriginProtection readProtection(

@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.HostAndPort;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -113,7 +114,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     if (log != null) {
       log.ticket(s.id(), ticket);
     }
-    if (ticket == null && room.door() != null && !passesDoor(request, room, now)) {
+    if (ticket == null && room.door() != null && !passesDoor(request, room, s, now)) {
       if (log != null) {
         log.decided(s.id(), "challenge");
       }
@@ -169,8 +170,18 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
    * and the room may decide on the user (the answer cookie is then cleared); otherwise the
    * challenge or the endless queue has been answered.
    */
-  private boolean passesDoor(HttpServerRequest request, RoomRuntime room, long now) {
-    RoomSettings s = room.settings();
+  private boolean passesDoor(
+      HttpServerRequest request, RoomRuntime room, RoomSettings s, long now) {
+    // the check in force now: the room's, or the running event's (pre-queue included)
+    var inForce =
+        s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(now)).proofOfWork();
+    if (!inForce.enabled()) {
+      return true;
+    }
+    DoorCheck door =
+        inForce.equals(room.door().settings())
+            ? room.door()
+            : room.door().withSettings(s.id(), s.generation(), inForce);
     String cookieName = ChallengeResponder.cookieName(s.id(), s.cookieSuffix());
     String answer = request.getHeader(ChallengeResponder.ANSWER_HEADER);
     boolean fromCookie = false;
@@ -179,7 +190,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       fromCookie = answer != null;
     }
     String client = rooms.clients().of(request);
-    switch (room.door().decide(answer, client == null ? "" : client, now)) {
+    switch (door.decide(answer, client == null ? "" : client, now)) {
       case DoorCheck.Pass p -> {
         if (fromCookie) { // used once: a later request must not send it again
           request
@@ -189,7 +200,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
         }
         return true;
       }
-      case DoorCheck.Challenge c -> challenge(request, room, c, cookieName, now);
+      case DoorCheck.Challenge c ->
+          challenge(request, room, c, cookieName, door.settings().challengeTtlSeconds(), now);
       case DoorCheck.EndlessQueue e ->
           queueResponse(
               request, room, new Verdict(Outcome.QUEUE, null, QueueView.unknown(now)), true);
@@ -203,12 +215,12 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       RoomRuntime room,
       DoorCheck.Challenge c,
       String cookieName,
+      int ttl,
       long now) {
     RoomSettings s = room.settings();
     request.resume(); // drain and drop any body: it never reaches the origin
     QueuePacing pacing = room.pacing();
     boolean throttle = pacing.throttle();
-    int ttl = s.proofOfWork().challengeTtlSeconds();
     HttpServerResponse response = request.response();
     response.putHeader("Cache-Control", "no-store");
     response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");

@@ -320,9 +320,14 @@ public final class Rooms implements AutoCloseable {
         door(s, previous));
   }
 
-  /** The room's proof-of-work check, keeping the previous one's memories across a change. */
+  /**
+   * The room's proof-of-work check, keeping the previous one's memories across a change; present
+   * when the room or any of its events turns the check on (the edge asks which applies now).
+   */
   private DoorCheck door(RoomSettings s, RoomRuntime previous) {
-    if (!s.proofOfWork().enabled()) {
+    boolean anyEvent =
+        s.events().stream().anyMatch(e -> e.proofOfWork().map(p -> p.enabled()).orElse(false));
+    if (!s.proofOfWork().enabled() && !anyEvent) {
       return null;
     }
     if (previous != null && previous.door() != null) {

@@ -130,6 +130,11 @@ public final class DoorCheck {
     return bytes -> random.get().nextBytes(bytes);
   }
 
+  /** The settings this check applies (difficulty, lifetime, the repeated-failure action). */
+  public ProofOfWork settings() {
+    return settings;
+  }
+
   /** The same memories under new settings (a live settings change). */
   public DoorCheck withSettings(String newRoomId, long newGeneration, ProofOfWork newSettings) {
     return new DoorCheck(newRoomId, newGeneration, newSettings, codec, used, failures, nonces);
