@@ -97,9 +97,12 @@ class QueueJsonTest {
 
   @Test
   void theQueueIsFullWhenTheEstimatedWaitExceedsADay() throws Exception {
-    try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
+    try (var h =
+        new Harness(
+            dataDir, "rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 15 } ]")) {
       assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue();
-      // one admission in the last 3 complete minutes: 1/3 per minute; 600 ahead: 1800 minutes
+      // one slot, freed every 15 minutes (a session): the median place of the last bucket's user,
+      // about 150 users ahead, is reached after about 2250 minutes
       var queued = new ArrayList<Browser>();
       for (int i = 0; i < 600; i++) {
         queued.add(h.browser());

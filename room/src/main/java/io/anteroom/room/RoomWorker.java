@@ -231,8 +231,7 @@ public final class RoomWorker {
    * cookie its jar now holds is not replaced; its next refresh brings that cookie. Counts nothing.
    */
   private Decision.Queue hold(Ticket racing) {
-    return new Decision.Queue(
-        null, WaitEstimator.estimate(state, racing.bucketId(), config.rules()));
+    return new Decision.Queue(null, WaitEstimator.estimate(state, racing.bucketId(), config));
   }
 
   /**
@@ -375,7 +374,7 @@ public final class RoomWorker {
 
   /** The estimated wait of a user of {@code bucketId} with the held state. */
   public synchronized WaitEstimate estimateWait(long bucketId) {
-    return WaitEstimator.estimate(state, bucketId, config.rules());
+    return WaitEstimator.estimate(state, bucketId, config);
   }
 
   /**
@@ -574,7 +573,7 @@ public final class RoomWorker {
     }
     Ticket waiting =
         new Ticket(config.roomId(), prior != null ? prior.id() : newId(), bucketId, now, null, key);
-    return new Decision.Queue(waiting, WaitEstimator.estimate(state, bucketId, config.rules()));
+    return new Decision.Queue(waiting, WaitEstimator.estimate(state, bucketId, config));
   }
 
   /**

@@ -15,6 +15,9 @@ package io.anteroom.room;
  * @param inFlightMargin the pool holds back admissions too recent to be in any state
  * @param abandonmentInWait the wait estimate accounts for users giving up
  * @param consumeOnlyWhenGranted a counter consumes a number only when it grants; off: on every call
+ * @param admissionForecastWait the wait estimate follows what the room will admit (free slots, N,
+ *     sessions ending: {@link AdmissionForecast}); off: the users ahead over the mean admissions of
+ *     the last 3 minutes
  */
 public record Rules(
     boolean proRataRelease,
@@ -22,20 +25,21 @@ public record Rules(
     boolean poolRefill,
     boolean inFlightMargin,
     boolean abandonmentInWait,
-    boolean consumeOnlyWhenGranted) {
+    boolean consumeOnlyWhenGranted,
+    boolean admissionForecastWait) {
 
   /** The rules of {@code waiting-room.md}. */
   public static Rules spec() {
-    return new Rules(true, true, true, true, true, true);
+    return new Rules(true, true, true, true, true, true, true);
   }
 
   /**
    * The 2021/2023 write-ups taken literally: budget fixed at the minute start without refill or
    * in-flight margin, active users counted only by {@code e > m}, waiting users counted until
-   * {@code queueTimeout}, wait estimate without abandonment, a counter number consumed on every
-   * call.
+   * {@code queueTimeout}, wait estimate from past admissions without abandonment, a counter number
+   * consumed on every call.
    */
   public static Rules published() {
-    return new Rules(false, false, false, false, false, false);
+    return new Rules(false, false, false, false, false, false, false);
   }
 }

@@ -113,6 +113,65 @@ final class Report {
     return out.toString();
   }
 
+  /**
+   * The median absolute wait-estimate error of every run, one row per scenario and one column per
+   * strategy (with the number of users measured): the figure the wait-estimate target is held to.
+   */
+  static String waitErrorMarkdown(List<List<SimulationResult>> all) {
+    StringBuilder out = new StringBuilder("|scenario|");
+    List<SimulationResult> first = all.get(0);
+    for (SimulationResult r : first) {
+      out.append(r.strategy().cliName()).append('|');
+    }
+    out.append("\n|---|").append("---|".repeat(first.size())).append('\n');
+    for (List<SimulationResult> runs : all) {
+      out.append('|').append(runs.get(0).scenario().name()).append('|');
+      for (SimulationResult r : runs) {
+        out.append(waitErrorCell(r.metrics())).append('|');
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  /** The same as a fixed-width table for the terminal. */
+  static String waitErrorText(List<List<SimulationResult>> all) {
+    List<SimulationResult> first = all.get(0);
+    String[] header = new String[first.size() + 1];
+    header[0] = "median wait error";
+    for (int i = 0; i < first.size(); i++) {
+      header[i + 1] = first.get(i).strategy().cliName();
+    }
+    List<String[]> rows = new java.util.ArrayList<>();
+    for (List<SimulationResult> runs : all) {
+      String[] row = new String[runs.size() + 1];
+      row[0] = runs.get(0).scenario().name();
+      for (int i = 0; i < runs.size(); i++) {
+        row[i + 1] = waitErrorCell(runs.get(i).metrics());
+      }
+      rows.add(row);
+    }
+    int[] widths = new int[header.length];
+    for (int i = 0; i < header.length; i++) {
+      widths[i] = header[i].length();
+      for (String[] row : rows) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    appendFixed(out, header, widths);
+    for (String[] row : rows) {
+      appendFixed(out, row, widths);
+    }
+    return out.toString();
+  }
+
+  private static String waitErrorCell(Metrics m) {
+    return Double.isNaN(m.medianWaitError())
+        ? "-"
+        : String.format(Locale.ROOT, "%.1f%% (%d)", 100 * m.medianWaitError(), m.waitSamples());
+  }
+
   static String csvHeader() {
     return "scenario,minutes,seed,strategy,peak_active_ratio,p99_active_ratio,admissions,minutes_over_n,"
         + "minutes_over_105n,max_admissions_ratio,queued_users,utilization_at_first_queue,share_queued_below_90,"

@@ -22,7 +22,8 @@ import java.util.Objects;
  * @param arrivals new users per minute over time
  * @param behaviour think times, pages, refreshes and patience of simulated users
  * @param minutes default length of a run
- * @param steadyOverload whether the wait-estimate target applies (steady overload only)
+ * @param steadyOverload steady overload: a run without a single measured wait error misses the
+ *     wait-estimate target (the target itself applies to every scenario with samples)
  */
 public record Scenario(
     String name,
