@@ -36,4 +36,11 @@ public interface DataCenterCoordinator {
    * @param throttle true when the coordinator is over its threshold: report less often
    */
   record StateReply(RoomState state, boolean throttle) {}
+
+  /**
+   * The room's history of minutes {@code [fromMinute, toMinute)}, asked of the room's global object
+   * (which gateways do not reach directly).
+   */
+  CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
+      String roomId, long fromMinute, long toMinute);
 }

@@ -106,6 +106,23 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   }
 
   @Override
+  public CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
+      String roomId, long fromMinute, long toMinute) {
+    if (config != null && !config.roomId().equals(roomId)) {
+      throw new IllegalArgumentException(
+          "data center object of room '"
+              + config.roomId()
+              + "' was asked the history of room '"
+              + roomId
+              + "'");
+    }
+    return CompletableFuture.completedFuture(
+        ctx.namespace(RoomObjects.GLOBAL_NAMESPACE, GlobalCoordinator.class)
+            .get(roomId)
+            .history(fromMinute, toMinute));
+  }
+
+  @Override
   public void alarm() {
     alarmSet = false;
     if (ledger == null) {

@@ -2,6 +2,7 @@ package io.anteroom.coordinator;
 
 import io.anteroom.room.DataCenterAggregate;
 import io.anteroom.room.RoomConfig;
+import io.anteroom.room.history.HistoryRow;
 import java.util.List;
 
 /**
@@ -24,4 +25,17 @@ public interface GlobalCoordinator {
    * @param throttle true when the global object is over its threshold: report less often
    */
   record GlobalReply(List<DataCenterAggregate> dataCenters, boolean throttle) {}
+
+  /**
+   * The room's history rows of minutes {@code [fromMinute, toMinute)} (minutes since the epoch),
+   * oldest first; minutes without a row are left out. At most seven days are kept.
+   */
+  HistoryReply history(long fromMinute, long toMinute);
+
+  /**
+   * The rows of a history query.
+   *
+   * @param rows one per minute with data, oldest first
+   */
+  record HistoryReply(List<HistoryRow> rows) {}
 }

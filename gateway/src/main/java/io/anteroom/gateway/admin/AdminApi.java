@@ -9,6 +9,7 @@ import io.anteroom.gateway.config.ConfigLoader;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.edge.RoomRuntime;
 import io.anteroom.gateway.edge.Rooms;
+import io.anteroom.room.history.RoomHistory;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -166,6 +167,7 @@ public final class AdminApi {
     router
         .get("/api/rooms/:id/status")
         .handler(c -> withRoom(c, r -> json(c, 200, status(r).toString())));
+    router.get("/api/rooms/:id/analytics").handler(c -> withRoom(c, r -> analytics(c, r)));
     router.put("/api/rooms/:id/suspended").handler(c -> toggle(c, true));
     router.put("/api/rooms/:id/queueAll").handler(c -> toggle(c, false));
   }
@@ -217,6 +219,44 @@ public final class AdminApi {
                           : s.withSwitches(s.suspended(), on);
                   return status(rooms.update(changed));
                 }));
+  }
+
+  /**
+   * {@code GET /api/rooms/:id/analytics?from=&to=}: the room's history per minute (see {@link
+   * AnalyticsRange} for the parameters), from the room's global object through the coordination.
+   */
+  private void analytics(RoutingContext c, RoomRuntime r) {
+    AnalyticsRange range;
+    try {
+      range = AnalyticsRange.parse(c.queryParam("from"), c.queryParam("to"), clock.instant());
+    } catch (IllegalArgumentException e) {
+      error(c, 400, e.getMessage());
+      return;
+    }
+    String id = r.settings().id();
+    r.gate()
+        .history(range.fromMinute(), range.toMinute())
+        .whenComplete(
+            (rows, failure) -> {
+              if (failure != null) {
+                error(
+                    c,
+                    503,
+                    "the history of room \""
+                        + id
+                        + "\" is unavailable: its coordinator did not answer ("
+                        + failure
+                        + ")");
+                return;
+              }
+              ObjectNode o = JSON.createObjectNode();
+              o.put("id", id);
+              o.put("from", Instant.ofEpochSecond(range.fromMinute() * 60).toString());
+              o.put("to", Instant.ofEpochSecond(range.toMinute() * 60).toString());
+              ArrayNode minutes = o.putArray("minutes");
+              RoomHistory.series(rows).forEach(p -> minutes.add(AnalyticsRange.toJson(p)));
+              json(c, 200, o.toString());
+            });
   }
 
   ObjectNode status(RoomRuntime r) {
