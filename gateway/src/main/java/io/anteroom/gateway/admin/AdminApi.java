@@ -97,7 +97,7 @@ public final class AdminApi {
                 c.response()
                     .putHeader("Content-Type", "text/html; charset=utf-8")
                     .putHeader("Cache-Control", "no-store")
-                    .end(resource("status-page.html")));
+                    .end(resource("dashboard.html")));
     router.route("/api/*").handler(this::authorize);
     router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
     router.get("/api/openapi.json").handler(c -> json(c, 200, openApi));
