@@ -162,6 +162,17 @@ class OpenApiTest {
           JSON.readTree(h.admin("GET", "/api/rooms/shop/status", null).body()),
           "#/components/schemas/RoomStatus",
           "status");
+      h.browser().get("/");
+      for (int round = 0; round < 3; round++) {
+        h.report("shop");
+        h.scheduler.advance(java.time.Duration.ofSeconds(6));
+      }
+      JsonNode analytics = JSON.readTree(h.admin("GET", "/api/rooms/shop/analytics", null).body());
+      assertThat(analytics.get("minutes")).isNotEmpty();
+      fits(doc, analytics, "#/components/schemas/RoomAnalytics", "analytics");
+      var badRange = h.admin("GET", "/api/rooms/shop/analytics?from=x", null);
+      assertThat(badRange.statusCode()).isEqualTo(400);
+      fits(doc, JSON.readTree(badRange.body()), "#/components/schemas/Error", "400");
       var missing = h.admin("GET", "/api/rooms/nope", null);
       assertThat(missing.statusCode()).isEqualTo(404);
       fits(doc, JSON.readTree(missing.body()), "#/components/schemas/Error", "404");
