@@ -234,29 +234,39 @@ public final class AdminApi {
       return;
     }
     String id = r.settings().id();
+    // the answer comes on the coordination's thread: respond on this request's event loop
+    io.vertx.core.Context loop = c.vertx().getOrCreateContext();
     r.gate()
         .history(range.fromMinute(), range.toMinute())
         .whenComplete(
-            (rows, failure) -> {
-              if (failure != null) {
-                error(
-                    c,
-                    503,
-                    "the history of room \""
-                        + id
-                        + "\" is unavailable: its coordinator did not answer ("
-                        + failure
-                        + ")");
-                return;
-              }
-              ObjectNode o = JSON.createObjectNode();
-              o.put("id", id);
-              o.put("from", Instant.ofEpochSecond(range.fromMinute() * 60).toString());
-              o.put("to", Instant.ofEpochSecond(range.toMinute() * 60).toString());
-              ArrayNode minutes = o.putArray("minutes");
-              RoomHistory.series(rows).forEach(p -> minutes.add(AnalyticsRange.toJson(p)));
-              json(c, 200, o.toString());
-            });
+            (rows, failure) ->
+                loop.runOnContext(v -> answerAnalytics(c, id, range, rows, failure)));
+  }
+
+  private void answerAnalytics(
+      RoutingContext c,
+      String id,
+      AnalyticsRange range,
+      java.util.List<io.anteroom.room.history.HistoryRow> rows,
+      Throwable failure) {
+    if (failure != null) {
+      error(
+          c,
+          503,
+          "the history of room \""
+              + id
+              + "\" is unavailable: its coordinator did not answer ("
+              + failure
+              + ")");
+      return;
+    }
+    ObjectNode o = JSON.createObjectNode();
+    o.put("id", id);
+    o.put("from", Instant.ofEpochSecond(range.fromMinute() * 60).toString());
+    o.put("to", Instant.ofEpochSecond(range.toMinute() * 60).toString());
+    ArrayNode minutes = o.putArray("minutes");
+    RoomHistory.series(rows).forEach(p -> minutes.add(AnalyticsRange.toJson(p)));
+    json(c, 200, o.toString());
   }
 
   ObjectNode status(RoomRuntime r) {
