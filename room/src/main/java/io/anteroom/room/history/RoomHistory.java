@@ -85,6 +85,9 @@ public final class RoomHistory {
 
   /** The waiting users whose place stopped counting during {@code minute}. */
   public void recordAbandoned(long minute, long abandoned, long nowMinute) {
+    if (abandoned == 0 && !live.containsKey(minute)) {
+      return; // a minute without any report does not become one with data
+    }
     HistoryRow row = row(minute);
     if (accepts(minute, nowMinute) && (row.abandoned() == null || row.abandoned() != abandoned)) {
       put(row.withAbandoned(abandoned));

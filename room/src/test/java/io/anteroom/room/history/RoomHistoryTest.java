@@ -76,6 +76,15 @@ class RoomHistoryTest {
   }
 
   @Test
+  void noAbandonmentInAMinuteWithoutReportsMakesNoRow() {
+    RoomHistory h = new RoomHistory(List.of());
+    h.recordAbandoned(NOW - 1, 0, NOW);
+    assertThat(h.live()).isEmpty();
+    h.recordAbandoned(NOW - 1, 1, NOW);
+    assertThat(h.live()).hasSize(1);
+  }
+
+  @Test
   void minutesOutsideTheLiveWindowAreIgnored() {
     RoomHistory h = new RoomHistory(List.of());
     h.applyActivity("dublin", at(NOW - RoomHistory.LIVE_MINUTES, admitted(1, 0)), NOW);
