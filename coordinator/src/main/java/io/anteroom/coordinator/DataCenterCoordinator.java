@@ -64,4 +64,11 @@ public interface DataCenterCoordinator {
       boolean throttle,
       long overridesVersion,
       ConfigAgreement.Verdict agreement) {}
+
+  /**
+   * The room's history of minutes {@code [fromMinute, toMinute)}, asked of the room's global object
+   * (which gateways do not reach directly).
+   */
+  CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
+      String roomId, long fromMinute, long toMinute);
 }

@@ -157,11 +157,17 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
       throw new IllegalArgumentException(
           "data center object of room '"
               + config.roomId()
-              + "' was asked for the overrides of room '"
+              + "' was asked about room '"
               + roomId
               + "'");
     }
     return ctx.namespace(RoomObjects.GLOBAL_NAMESPACE, GlobalCoordinator.class).get(roomId);
+  }
+
+  @Override
+  public CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
+      String roomId, long fromMinute, long toMinute) {
+    return CompletableFuture.completedFuture(global(roomId).history(fromMinute, toMinute));
   }
 
   @Override

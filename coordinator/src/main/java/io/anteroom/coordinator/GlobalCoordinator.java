@@ -4,6 +4,7 @@ import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.DataCenterAggregate;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomOverrides;
+import io.anteroom.room.history.HistoryRow;
 import java.util.List;
 import java.util.Map;
 
@@ -53,4 +54,17 @@ public interface GlobalCoordinator {
       boolean throttle,
       long overridesVersion,
       ConfigAgreement.Verdict agreement) {}
+
+  /**
+   * The room's history rows of minutes {@code [fromMinute, toMinute)} (minutes since the epoch),
+   * oldest first; minutes without a row are left out. At most seven days are kept.
+   */
+  HistoryReply history(long fromMinute, long toMinute);
+
+  /**
+   * The rows of a history query.
+   *
+   * @param rows one per minute with data, oldest first
+   */
+  record HistoryReply(List<HistoryRow> rows) {}
 }

@@ -10,9 +10,13 @@ import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.DataCenterAggregate;
 import io.anteroom.room.GlobalLedger;
 import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomGauges;
 import io.anteroom.room.RoomOverrides;
+import io.anteroom.room.history.HistoryRow;
+import io.anteroom.room.history.RoomHistory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +42,13 @@ import org.slf4j.LoggerFactory;
  * fingerprints are kept in memory only ({@link ConfigAgreement}): they are re-sent with every sync,
  * so after a restart the agreement is rebuilt within one report interval (the first gateway heard
  * from then is the first seen).
+ *
+ * <p>History: each report also brings the data center's activity totals of its last minutes, and
+ * the view's counts are recorded per minute ({@link RoomHistory}). The same alarm stores the rows
+ * that changed, one key per minute ({@code history/<epochMinute>}, zero-padded so keys sort by
+ * minute), and deletes rows older than seven days, so the history is bounded by {@value
+ * RoomHistory#RETENTION_MINUTES} keys. A restart loses at most the rows of the last alarm interval,
+ * and the next aggregates (totals of the last minutes) restore those too.
  */
 final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   static final String CONFIG_KEY = "config";
@@ -48,6 +59,7 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   static final Duration AGREEMENT_WINDOW = Duration.ofSeconds(60);
 
   private static final Logger LOG = LoggerFactory.getLogger(GlobalObject.class);
+  static final String HISTORY_PREFIX = "history/";
 
   private final ObjectContext ctx;
   private final Storage storage;
@@ -55,6 +67,7 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   private RoomConfig config;
   private GlobalLedger ledger;
   private final Set<String> changed = new HashSet<>();
+  private RoomHistory history;
   private boolean alarmSet;
   private RoomOverrides overrides = RoomOverrides.NONE;
   private final ConfigAgreement agreement = new ConfigAgreement(AGREEMENT_WINDOW);
@@ -80,6 +93,17 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
                                 .values());
                   });
           storage.get(OVERRIDES_KEY, RoomOverrides.class).ifPresent(saved -> overrides = saved);
+          long nowMinute = RoomHistory.minuteOf(ctx.clock().instant());
+          history =
+              new RoomHistory(
+                  storage
+                      .list(
+                          ListOptions.builder()
+                              .start(historyKey(nowMinute - RoomHistory.LIVE_MINUTES + 1))
+                              .prefix(HISTORY_PREFIX)
+                              .build(),
+                          HistoryRow.class)
+                      .values());
           alarmSet = storage.getAlarm().isPresent();
           return null;
         });
@@ -105,8 +129,10 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     config = roomConfig;
     ledger.configure(roomConfig);
     Instant now = ctx.clock().instant();
+    long nowMinute = RoomHistory.minuteOf(now);
     if (ledger.apply(aggregate)) {
       changed.add(aggregate.dataCenter());
+      history.applyActivity(aggregate.dataCenter(), aggregate.activity(), nowMinute);
     }
     if (!alarmSet) {
       storage.setAlarm(now.plus(config.dataCenterReportInterval()));
@@ -117,6 +143,16 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
       agreement.see(f, now);
     }
     List<DataCenterAggregate> view = ledger.view(now);
+    RoomGauges gauges = RoomGauges.of(config, view, now);
+    history.recordGauges(
+        nowMinute,
+        new HistoryRow.Gauges(
+            gauges.activeUsers(),
+            gauges.waitingUsers(),
+            config.totalActiveUsers(),
+            config.newUsersPerMinute()),
+        nowMinute);
+    history.recordAbandoned(nowMinute - 1, gauges.abandonedLastMinute(), nowMinute);
     sample.succeeded();
     return new GlobalReply(
         view, monitor.thresholdExceeded(), overrides.version(), agreement.verdict(now));
@@ -145,7 +181,7 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   @Override
   public void alarm() {
     alarmSet = false;
-    if (ledger == null || changed.isEmpty()) {
+    if (ledger == null || (changed.isEmpty() && !history.hasChanges())) {
       return; // nothing new since the last backup: sleep until the next report sets the alarm again
     }
     Map<String, Object> entries = new LinkedHashMap<>();
@@ -157,7 +193,59 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     }
     storage.put(entries, StorageOptions.DEFAULT.withAllowUnconfirmed());
     changed.clear();
+    storeHistory(RoomHistory.minuteOf(ctx.clock().instant()));
     storage.setAlarm(ctx.clock().instant().plus(config.dataCenterReportInterval()));
     alarmSet = true;
+  }
+
+  @Override
+  public HistoryReply history(long fromMinute, long toMinute) {
+    long from =
+        Math.max(fromMinute, RoomHistory.firstKept(RoomHistory.minuteOf(ctx.clock().instant())));
+    if (from >= toMinute) {
+      return new HistoryReply(List.of());
+    }
+    var stored =
+        storage
+            .list(
+                ListOptions.builder().start(historyKey(from)).end(historyKey(toMinute)).build(),
+                HistoryRow.class)
+            .values();
+    return new HistoryReply(RoomHistory.merge(stored, history.live(), from, toMinute));
+  }
+
+  /**
+   * Writes the history rows that changed and deletes those older than the retention, at most {@link
+   * Storage#MAX_KEYS_PER_CALL} keys per call.
+   */
+  private void storeHistory(long nowMinute) {
+    List<HistoryRow> rows = history.takeChanged();
+    for (int i = 0; i < rows.size(); i += Storage.MAX_KEYS_PER_CALL) {
+      Map<String, Object> batch = new LinkedHashMap<>();
+      for (HistoryRow r : rows.subList(i, Math.min(rows.size(), i + Storage.MAX_KEYS_PER_CALL))) {
+        batch.put(historyKey(r.minute()), r);
+      }
+      storage.put(batch, StorageOptions.DEFAULT.withAllowUnconfirmed());
+    }
+    history.evict(nowMinute);
+    List<String> expired =
+        new ArrayList<>(
+            storage
+                .list(
+                    ListOptions.builder()
+                        .prefix(HISTORY_PREFIX)
+                        .end(historyKey(RoomHistory.firstKept(nowMinute)))
+                        .limit(Storage.MAX_KEYS_PER_CALL)
+                        .build(),
+                    HistoryRow.class)
+                .keySet());
+    if (!expired.isEmpty()) {
+      storage.delete(expired, StorageOptions.DEFAULT.withAllowUnconfirmed());
+    }
+  }
+
+  /** {@code history/<epochMinute>}, zero-padded to 12 digits so that keys sort by minute. */
+  static String historyKey(long minute) {
+    return HISTORY_PREFIX + String.format("%012d", Math.max(0, minute));
   }
 }

@@ -1,6 +1,10 @@
 package io.anteroom.room;
 
+import io.anteroom.room.history.MinuteActivity;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * What a data center's coordinator reports to the global object: its running totals (not deltas),
@@ -14,9 +18,28 @@ import java.time.Instant;
  * @param workersActive the data center's workers that reported within 30 s of {@code asOf}
  * @param totals the data center's sums of all worker deltas applied so far (pruned of what no
  *     longer counts)
+ * @param activity the data center's activity totals of its last minutes, for the room's history
+ *     (also totals, so the newest aggregate replaces what an older one said)
  */
 public record DataCenterAggregate(
-    String dataCenter, Instant asOf, long version, int workersActive, Deltas totals) {
+    String dataCenter,
+    Instant asOf,
+    long version,
+    int workersActive,
+    Deltas totals,
+    SortedMap<Long, MinuteActivity> activity) {
+
+  public DataCenterAggregate {
+    activity =
+        Collections.unmodifiableSortedMap(
+            activity == null ? new TreeMap<>() : new TreeMap<>(activity));
+  }
+
+  /** An aggregate without activity. */
+  public DataCenterAggregate(
+      String dataCenter, Instant asOf, long version, int workersActive, Deltas totals) {
+    this(dataCenter, asOf, version, workersActive, totals, null);
+  }
 
   /** Whether this aggregate is newer than {@code other} (of the same data center). */
   public boolean newerThan(DataCenterAggregate other) {

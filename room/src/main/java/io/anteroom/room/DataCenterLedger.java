@@ -1,5 +1,8 @@
 package io.anteroom.room;
 
+import io.anteroom.room.history.ActivityByMinute;
+import io.anteroom.room.history.MinuteActivity;
+import io.anteroom.room.history.RoomHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,6 +37,7 @@ public final class DataCenterLedger {
   private RoomConfig config;
   private final String dataCenter;
   private final Tally totals = new Tally();
+  private final ActivityByMinute activity = new ActivityByMinute();
   private final Map<String, AppliedReports> workers = new HashMap<>();
   private long version;
   private MinutePool pool;
@@ -84,6 +88,7 @@ public final class DataCenterLedger {
       return false;
     }
     totals.add(report.deltas());
+    activity.addAll(report.activity());
     return true;
   }
 
@@ -103,7 +108,7 @@ public final class DataCenterLedger {
   public synchronized DataCenterAggregate aggregate(Instant now) {
     prune(now);
     return new DataCenterAggregate(
-        dataCenter, now, ++version, workersActive(now), totals.toDeltas());
+        dataCenter, now, ++version, workersActive(now), totals.toDeltas(), activity.snapshot());
   }
 
   /**
@@ -151,7 +156,7 @@ public final class DataCenterLedger {
     Map<String, Backup.Worker> w = new TreeMap<>();
     workers.forEach(
         (id, a) -> w.put(id, new Backup.Worker(a.lastReport, a.contiguous, List.copyOf(a.above))));
-    return new Backup(dataCenter, version, totals.toDeltas(), w);
+    return new Backup(dataCenter, version, totals.toDeltas(), w, activity.snapshot());
   }
 
   /** A ledger rebuilt from a {@link #backup()}. */
@@ -159,6 +164,7 @@ public final class DataCenterLedger {
     DataCenterLedger ledger = new DataCenterLedger(config, backup.dataCenter());
     ledger.version = backup.version();
     ledger.totals.add(backup.totals());
+    ledger.activity.addAll(backup.activity());
     backup
         .workers()
         .forEach(
@@ -174,6 +180,7 @@ public final class DataCenterLedger {
 
   private void prune(Instant now) {
     totals.prune(Minutes.minuteOf(now), config);
+    activity.pruneBefore(Minutes.minuteOf(now) - RoomHistory.ACTIVITY_WINDOW_MINUTES + 1);
     Instant forget = now.minus(FORGET_WORKER_AFTER);
     workers.values().removeIf(w -> w.lastReport.isBefore(forget));
   }
@@ -185,9 +192,20 @@ public final class DataCenterLedger {
    * @param version the last aggregate version handed out
    * @param totals the summed deltas
    * @param workers per worker: last report time and the report sequences applied
+   * @param activity the activity totals of the last minutes (null in older backups)
    */
   public record Backup(
-      String dataCenter, long version, Deltas totals, Map<String, Worker> workers) {
+      String dataCenter,
+      long version,
+      Deltas totals,
+      Map<String, Worker> workers,
+      SortedMap<Long, MinuteActivity> activity) {
+
+    /** A backup without activity. */
+    public Backup(String dataCenter, long version, Deltas totals, Map<String, Worker> workers) {
+      this(dataCenter, version, totals, workers, null);
+    }
+
     /**
      * @param lastReport when it last reported
      * @param appliedThrough every sequence up to this one was applied

@@ -1,5 +1,8 @@
 package io.anteroom.room;
 
+import io.anteroom.room.history.ActivityByMinute;
+import io.anteroom.room.history.MinuteActivity;
+import io.anteroom.room.history.WaitHistogram;
 import io.anteroom.room.slots.SlotSplit;
 import io.anteroom.room.slots.SlotStrategy;
 import java.time.Duration;
@@ -44,6 +47,10 @@ public final class RoomWorker {
   private final MinuteCounter local;
 
   private final Tally pending = new Tally();
+
+  /** What this worker saw since its last report, for the room's history. */
+  private final ActivityByMinute activity = new ActivityByMinute();
+
   private RoomState state;
 
   /** Whether {@code state} came from a coordinator (not {@link RoomState#initial}). */
@@ -271,6 +278,7 @@ public final class RoomWorker {
       return false;
     }
     pending.addActive(from, -1);
+    activity.add(Minutes.minuteOf(now), new MinuteActivity(0, 0, 1, 0, 0, null));
     return true;
   }
 
@@ -382,8 +390,11 @@ public final class RoomWorker {
    * heartbeat).
    */
   public synchronized WorkerReport report(Instant now) {
-    WorkerReport r = new WorkerReport(workerId, ++sequence, dataCenter, now, pending.toDeltas());
+    WorkerReport r =
+        new WorkerReport(
+            workerId, ++sequence, dataCenter, now, pending.toDeltas(), activity.snapshot());
     pending.clear();
+    activity.clear();
     return r;
   }
 
@@ -544,6 +555,13 @@ public final class RoomWorker {
     long expiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
     pending.addAdmission(m, 1);
     pending.addActive(expiry, 1);
+    // real wait: from the start of the waiting ticket's bucket (its arrival minute), 0 when let in
+    // at once
+    Duration waited =
+        prior != null && !prior.admitted()
+            ? Duration.between(prior.bucketStart(), now)
+            : Duration.ZERO;
+    activity.add(m, new MinuteActivity(0, 1, 0, 0, 0, WaitHistogram.EMPTY.with(waited)));
     // the admitted ticket keeps the waiting ticket's id: a copy of that waiting ticket is then
     // known here as admitted, until neither the session nor the waiting ticket can be valid
     long id = prior != null ? prior.id() : newId();
@@ -573,7 +591,15 @@ public final class RoomWorker {
     }
     Ticket waiting =
         new Ticket(config.roomId(), prior != null ? prior.id() : newId(), bucketId, now, null, key);
-    return new Decision.Queue(waiting, WaitEstimator.estimate(state, bucketId, config));
+    WaitEstimate estimate = WaitEstimator.estimate(state, bucketId, config);
+    boolean arrival = prior == null || prior.admitted() || prior.bucketId() != bucketId;
+    boolean shown =
+        estimate.known() && Double.isFinite(estimate.minutes()) && estimate.minutes() >= 0;
+    activity.add(
+        Minutes.minuteOf(now),
+        new MinuteActivity(
+            arrival ? 1 : 0, 0, 0, shown ? 1 : 0, shown ? estimate.minutes() : 0, null));
+    return new Decision.Queue(waiting, estimate);
   }
 
   /**

@@ -11,6 +11,7 @@ import io.anteroom.gateway.config.LiveOverrides;
 import io.anteroom.gateway.edge.RoomRuntime;
 import io.anteroom.gateway.edge.Rooms;
 import io.anteroom.room.ConfigAgreement;
+import io.anteroom.room.history.RoomHistory;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -99,7 +100,7 @@ public final class AdminApi {
                 c.response()
                     .putHeader("Content-Type", "text/html; charset=utf-8")
                     .putHeader("Cache-Control", "no-store")
-                    .end(resource("status-page.html")));
+                    .end(resource("dashboard.html")));
     router.route("/api/*").handler(this::authorize);
     router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
     router.get("/api/openapi.json").handler(c -> json(c, 200, openApi));
@@ -177,6 +178,7 @@ public final class AdminApi {
                     c,
                     r -> json(c, 200, ConfigLoader.toJson(r.settings()).get("events").toString())));
     router.put("/api/rooms/:id/events").handler(this::putEvents);
+    router.get("/api/rooms/:id/analytics").handler(c -> withRoom(c, r -> analytics(c, r)));
     router.put("/api/rooms/:id/suspended").handler(c -> toggle(c, true));
     router.put("/api/rooms/:id/queueAll").handler(c -> toggle(c, false));
   }
@@ -292,6 +294,54 @@ public final class AdminApi {
               change,
               now -> json(c, 200, ConfigLoader.toJson(now.settings()).get("events").toString()));
         });
+  }
+
+  /**
+   * {@code GET /api/rooms/:id/analytics?from=&to=}: the room's history per minute (see {@link
+   * AnalyticsRange} for the parameters), from the room's global object through the coordination.
+   */
+  private void analytics(RoutingContext c, RoomRuntime r) {
+    AnalyticsRange range;
+    try {
+      range = AnalyticsRange.parse(c.queryParam("from"), c.queryParam("to"), clock.instant());
+    } catch (IllegalArgumentException e) {
+      error(c, 400, e.getMessage());
+      return;
+    }
+    String id = r.settings().id();
+    // the answer comes on the coordination's thread: respond on this request's event loop
+    io.vertx.core.Context loop = c.vertx().getOrCreateContext();
+    r.gate()
+        .history(range.fromMinute(), range.toMinute())
+        .whenComplete(
+            (rows, failure) ->
+                loop.runOnContext(v -> answerAnalytics(c, id, range, rows, failure)));
+  }
+
+  private void answerAnalytics(
+      RoutingContext c,
+      String id,
+      AnalyticsRange range,
+      java.util.List<io.anteroom.room.history.HistoryRow> rows,
+      Throwable failure) {
+    if (failure != null) {
+      error(
+          c,
+          503,
+          "the history of room \""
+              + id
+              + "\" is unavailable: its coordinator did not answer ("
+              + failure
+              + ")");
+      return;
+    }
+    ObjectNode o = JSON.createObjectNode();
+    o.put("id", id);
+    o.put("from", Instant.ofEpochSecond(range.fromMinute() * 60).toString());
+    o.put("to", Instant.ofEpochSecond(range.toMinute() * 60).toString());
+    ArrayNode minutes = o.putArray("minutes");
+    RoomHistory.series(rows).forEach(p -> minutes.add(AnalyticsRange.toJson(p)));
+    json(c, 200, o.toString());
   }
 
   ObjectNode status(RoomRuntime r) {

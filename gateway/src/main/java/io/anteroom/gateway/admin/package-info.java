@@ -1,2 +1,2 @@
-/** The admin listener: room API, status page, metrics, health, bearer token. */
+/** The admin listener: room API, analytics, the dashboard, metrics, health, bearer token. */
 package io.anteroom.gateway.admin;

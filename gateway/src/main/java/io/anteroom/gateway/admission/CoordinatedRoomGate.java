@@ -512,6 +512,12 @@ public final class CoordinatedRoomGate implements RoomGate {
     return setup;
   }
 
+  @Override
+  public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
+      long fromMinute, long toMinute) {
+    return coordination.history(setup.settings().id(), dataCenter, fromMinute, toMinute);
+  }
+
   /** Reports when due and no report round is in flight (ticks come from one timer thread). */
   @Override
   public synchronized void tick(long nowMillis) {

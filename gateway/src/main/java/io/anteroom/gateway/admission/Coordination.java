@@ -52,6 +52,13 @@ public interface Coordination extends AutoCloseable {
   CompletionStage<RoomOverrides> override(
       String roomId, String dataCenter, Map<String, String> changes);
 
+  /**
+   * The room's history rows of minutes {@code [fromMinute, toMinute)}, asked through the data
+   * center {@code dataCenter}'s object (which asks the room's global object).
+   */
+  CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
+      String roomId, String dataCenter, long fromMinute, long toMinute);
+
   /** {@code take(limit)} on the counter object named by {@code key}. */
   CompletionStage<Grant> take(CounterKey key, long limit);
 

@@ -362,6 +362,19 @@ public final class ObjectCoordination implements Coordination {
   }
 
   @Override
+  public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
+      String roomId, String dataCenter, long fromMinute, long toMinute) {
+    try {
+      return stubs
+          .dataCenter(roomId, dataCenter)
+          .historyAsync(roomId, fromMinute, toMinute)
+          .thenApply(r -> r.rows());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
   public CompletionStage<Grant> take(CounterKey key, long limit) {
     RoomConfig config = configs.get(key.roomId());
     if (config == null) {

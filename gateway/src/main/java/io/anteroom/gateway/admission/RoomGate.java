@@ -29,6 +29,16 @@ public interface RoomGate extends AutoCloseable {
   /** The room's current state for the admin API, status page and metrics. */
   RoomStatus status(long nowMillis);
 
+  /**
+   * The room's history rows of minutes {@code [fromMinute, toMinute)} (minutes since the epoch),
+   * merged over every gateway and data center; fails when the room's coordination cannot answer.
+   */
+  default CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
+      long fromMinute, long toMinute) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this room keeps no history"));
+  }
+
   /** Applies changed settings (admin API) without losing the room's counts. */
   void reconfigure(RoomSettings settings);
 

@@ -106,7 +106,7 @@ class AdminApiTest {
               "anteroom_room_admitted_new_total{room=\"shop\"} 1.0",
               "anteroom_room_queued_total{room=\"shop\"} 1.0",
               "anteroom_room_origin_latency_seconds_count{room=\"shop\"} 1");
-      assertThat(plain(h, h.adminUrl() + "/").body()).contains("Anteroom status");
+      assertThat(plain(h, h.adminUrl() + "/").body()).contains("Anteroom dashboard");
     }
   }
 

@@ -1,0 +1,128 @@
+package io.anteroom.coordinator;
+
+import static io.anteroom.coordinator.RoomObjectsTest.CONFIG;
+import static io.anteroom.coordinator.RoomObjectsTest.START;
+import static io.anteroom.coordinator.RoomObjectsTest.START_MINUTE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.anteroom.objects.ManualScheduler;
+import io.anteroom.objects.Runtime;
+import io.anteroom.objects.storage.InMemoryStorageEngine;
+import io.anteroom.room.Deltas;
+import io.anteroom.room.WorkerReport;
+import io.anteroom.room.history.HistoryRow;
+import io.anteroom.room.history.MinuteActivity;
+import io.anteroom.room.history.RoomHistory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The room's history in the coordinating objects: merged, stored per minute, pruned after 7 days.
+ */
+class RoomHistoryObjectsTest {
+
+  private static WorkerReport admitted(String dc, long seq, long n, Instant at) {
+    TreeMap<Long, MinuteActivity> a = new TreeMap<>();
+    a.put(RoomHistory.minuteOf(at), new MinuteActivity(0, n, 0, 0, 0, null));
+    return new WorkerReport("w-" + dc, seq, dc, at, Deltas.EMPTY, a);
+  }
+
+  /** Reports from both data centers. */
+  private static void round(RoomObjects objects, ManualScheduler time, long seq, long n) {
+    Instant now = time.clock().instant();
+    objects.dataCenter("shop", "dublin").report(CONFIG, admitted("dublin", seq, n, now));
+    objects.dataCenter("shop", "nairobi").report(CONFIG, admitted("nairobi", seq, n, now));
+  }
+
+  /** Virtual time passes (the objects' alarms run, on their own threads) until {@code done}. */
+  private static void until(ManualScheduler time, java.util.concurrent.Callable<Boolean> done) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              time.advance(CONFIG.dataCenterReportInterval().plusSeconds(1));
+              return done.call();
+            });
+  }
+
+  private static List<HistoryRow> rows(RoomObjects objects, long from, long to) {
+    return objects.dataCenter("shop", "dublin").historyAsync("shop", from, to).join().rows();
+  }
+
+  /** The global object's committed keys. */
+  private static java.util.Set<String> storedKeys(InMemoryStorageEngine storage) {
+    storage
+        .commits()
+        .forEach(
+            c ->
+                c.forEach(
+                    b -> System.err.println("OBJ " + b.object() + " " + b.writes().keySet())));
+    return storage
+        .rows(
+            RoomObjects.GLOBAL_NAMESPACE
+                + "/"
+                + io.anteroom.objects.ObjectId.fromName(RoomObjects.GLOBAL_NAMESPACE, "shop"))
+        .keySet();
+  }
+
+  @Test
+  void dataCentersActivityIsMergedPerMinuteAndAskedThroughADataCenter() {
+    ManualScheduler time = new ManualScheduler(START);
+    try (Runtime runtime =
+        Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+      round(objects, time, 1, 2);
+      round(objects, time, 2, 1);
+      until(
+          time,
+          () -> {
+            List<HistoryRow> r = rows(objects, START_MINUTE, START_MINUTE + 1);
+            return r.size() == 1 && r.getFirst().byDataCenter().size() == 2;
+          });
+      List<HistoryRow> rows = rows(objects, START_MINUTE, START_MINUTE + 1);
+      assertThat(rows.getFirst().activity().admissions()).isEqualTo(6);
+      assertThat(rows.getFirst().byDataCenter()).containsOnlyKeys("dublin", "nairobi");
+      assertThat(rows.getFirst().gauges().totalActiveUsers()).isEqualTo(100);
+    }
+  }
+
+  @Test
+  void rowsOlderThanSevenDaysAreDeletedFromStorage() {
+    ManualScheduler time = new ManualScheduler(START);
+    var storage = new InMemoryStorageEngine();
+    try (Runtime runtime = Runtime.builder().storage(storage).scheduler(time).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+      round(objects, time, 1, 1);
+      until(time, () -> storedKeys(storage).contains(GlobalObject.historyKey(START_MINUTE)));
+
+      time.advance(Duration.ofDays(7).minusMinutes(30));
+      round(objects, time, 2, 1);
+      long within = RoomHistory.minuteOf(time.clock().instant());
+      until(time, () -> storedKeys(storage).contains(GlobalObject.historyKey(within)));
+      assertThat(storedKeys(storage))
+          .as("still within seven days")
+          .contains(GlobalObject.historyKey(START_MINUTE));
+
+      time.advance(Duration.ofMinutes(60));
+      round(objects, time, 3, 1);
+      long now = RoomHistory.minuteOf(time.clock().instant());
+      until(time, () -> storedKeys(storage).contains(GlobalObject.historyKey(now)));
+      assertThat(rows(objects, START_MINUTE, now + 1))
+          .extracting(HistoryRow::minute)
+          .as("the first minute is gone, the later ones remain")
+          .doesNotContain(START_MINUTE)
+          .isNotEmpty();
+      assertThat(storedKeys(storage))
+          .as("deleted from storage, not only hidden")
+          .doesNotContain(GlobalObject.historyKey(START_MINUTE))
+          .contains(GlobalObject.historyKey(now));
+      assertThat(storedKeys(storage).stream().filter(k -> k.startsWith("history/")).count())
+          .as("bounded")
+          .isLessThanOrEqualTo(RoomHistory.RETENTION_MINUTES);
+    }
+  }
+}
