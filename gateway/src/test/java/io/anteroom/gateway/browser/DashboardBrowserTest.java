@@ -22,7 +22,9 @@ class DashboardBrowserTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ROOM =
       "rooms: [ { id: shop, totalActiveUsers: 4, newUsersPerMinute: 3,"
-          + " sessionDurationMinutes: 2 } ]";
+          + " sessionDurationMinutes: 2, events: [ { name: launch,"
+          + " eventStartTime: '2026-12-01T18:00:00Z', eventEndTime: '2026-12-01T20:00:00Z',"
+          + " totalActiveUsers: 500 } ] } ]";
   private static final String ADMISSIONS =
       "section[data-room='shop'] figure[data-chart='Admissions per minute vs N'] rect.bar";
   private static final String ACTIVE =
@@ -93,10 +95,22 @@ class DashboardBrowserTest {
                         By.cssSelector("section[data-room='shop'] [data-switch='queueAll']"))
                     .getText())
             .isEqualTo("queueAll: off");
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    page.findElements(
+                                By.cssSelector(
+                                    "section[data-room='shop'] [data-events] tr[data-event='launch']"))
+                            .size()
+                        == 1);
         assertThat(
-                page.findElements(
-                    By.cssSelector("section[data-room='shop'] [data-placeholder='events']")))
-            .hasSize(1);
+                page.findElement(
+                        By.cssSelector(
+                            "section[data-room='shop'] [data-events] tr[data-event='launch']"))
+                    .getText())
+            .contains("2026-12-01T18:00:00Z")
+            .contains("totalActiveUsers 500");
         chromium.screenshot(Path.of("target", "screenshots", "dashboard.png"));
       }
 
