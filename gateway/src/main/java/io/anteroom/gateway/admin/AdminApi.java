@@ -128,27 +128,7 @@ public final class AdminApi {
     router
         .get("/api/rooms/:id")
         .handler(c -> withRoom(c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
-    router
-        .put("/api/rooms/:id")
-        .handler(
-            c ->
-                change(
-                    c,
-                    200,
-                    () -> {
-                      String body = c.body().asString();
-                      RoomSettings s = ConfigLoader.parseRoom(body);
-                      if (!s.id().equals(c.pathParam("id"))) {
-                        throw new IllegalArgumentException(
-                            "id: the body says \""
-                                + s.id()
-                                + "\" but the URL says \""
-                                + c.pathParam("id")
-                                + "\"; a room's id cannot change");
-                      }
-                      return ConfigLoader.toJson(
-                          rooms.update(s, ConfigLoader.setsKey(body, "generation")).settings());
-                    }));
+    router.put("/api/rooms/:id").handler(this::putRoom);
     router
         .delete("/api/rooms/:id")
         .handler(
@@ -267,6 +247,42 @@ public final class AdminApi {
                       }
                       rooms.applyOverrides(id, o).ifPresentOrElse(answer, () -> notFound(c));
                     }));
+  }
+
+  /**
+   * Replaces a room's settings for every gateway of the deployment: the body is read and checked
+   * like the config file (and against this gateway's other rooms), written to the room's live
+   * overrides at the coordinator, and answered once it confirmed (503 otherwise, nothing changed).
+   * Without a {@code generation} in the body the room keeps the one in force.
+   */
+  private void putRoom(RoutingContext c) {
+    withRoom(
+        c,
+        r -> {
+          Map<String, String> change;
+          try {
+            String body = c.body().asString();
+            RoomSettings s = ConfigLoader.parseRoom(body);
+            if (!s.id().equals(c.pathParam("id"))) {
+              throw new IllegalArgumentException(
+                  "id: the body says \""
+                      + s.id()
+                      + "\" but the URL says \""
+                      + c.pathParam("id")
+                      + "\"; a room's id cannot change");
+            }
+            if (!ConfigLoader.setsKey(body, "generation")) {
+              s = s.withGeneration(r.settings().generation());
+            }
+            rooms.check(s);
+            change = LiveOverrides.roomChange(s);
+          } catch (IllegalArgumentException e) {
+            error(c, 400, e.getMessage());
+            return;
+          }
+          overrideAndAnswer(
+              c, r, change, now -> json(c, 200, ConfigLoader.toJson(now.settings()).toString()));
+        });
   }
 
   /**

@@ -15,16 +15,17 @@ import java.util.Map;
  * by the room's global object), how an override applies over the configured settings, and the
  * fingerprint of a room's configured settings that gateways compare through the coordinator.
  *
- * <p>The overridable keys are the switches {@code suspended} and {@code queueAll} (values {@code
- * "true"}/{@code "false"}) and the scheduled {@code events} (a JSON array, read exactly like the
- * key in the config file); another setting becomes overridable by adding its key here and its
- * reading to {@link #apply}. Overridable keys are left out of the fingerprint: they are meant to
- * differ from the file while an override is in force.
+ * <p>The overridable keys are the whole {@code room} (its JSON, as {@code PUT /api/rooms/{id}}
+ * takes it: it replaces the configured settings), the switches {@code suspended} and {@code
+ * queueAll} (values {@code "true"}/{@code "false"}) and the scheduled {@code events} (a JSON array,
+ * read exactly like the key in the config file), applied in that order; another setting becomes
+ * overridable by adding its key here and its reading to {@link #apply}. Overridable keys are left
+ * out of the fingerprint: they are meant to differ from the file while an override is in force.
  */
 public final class LiveOverrides {
 
   /** The keys an override may set, in the order the admin API documents them. */
-  public static final List<String> KEYS = List.of("suspended", "queueAll", "events");
+  public static final List<String> KEYS = List.of("room", "suspended", "queueAll", "events");
 
   private LiveOverrides() {}
 
@@ -36,7 +37,8 @@ public final class LiveOverrides {
     if (overrides == null || overrides.values().isEmpty()) {
       return configured;
     }
-    RoomSettings s = withEvents(configured, overrides.value("events"));
+    RoomSettings s =
+        withEvents(withRoom(configured, overrides.value("room")), overrides.value("events"));
     boolean suspended = flag(overrides.value("suspended"), s.suspended());
     boolean queueAll = flag(overrides.value("queueAll"), s.queueAll());
     if (suspended == s.suspended() && queueAll == s.queueAll()) {
@@ -64,6 +66,41 @@ public final class LiveOverrides {
     }
     RoomSettings checked = ConfigLoader.parseRoom(room.toString());
     return Map.of("events", ConfigLoader.toJson(checked).get("events").toString());
+  }
+
+  /**
+   * The change that replaces a room's whole settings ({@code PUT /api/rooms/{id}}): {@code room},
+   * already read and checked, becomes the room override, and the other overrides are cleared (the
+   * body says what the switches and events are).
+   *
+   * @throws IllegalArgumentException when the room's JSON is too large to be kept as an override
+   */
+  public static Map<String, String> roomChange(RoomSettings room) {
+    String json = ConfigLoader.toJson(room).toString();
+    if (json.length() > RoomOverrides.MAX_VALUE_LENGTH) {
+      throw new IllegalArgumentException(
+          "room: its settings are "
+              + json.length()
+              + " characters as JSON; a room changed through the admin API may have at most "
+              + RoomOverrides.MAX_VALUE_LENGTH
+              + " (change the config file instead)");
+    }
+    var change = new java.util.HashMap<String, String>();
+    KEYS.forEach(k -> change.put(k, null));
+    change.put("room", json);
+    return change;
+  }
+
+  private static RoomSettings withRoom(RoomSettings configured, String room) {
+    if (room == null) {
+      return configured;
+    }
+    try {
+      RoomSettings s = ConfigLoader.parseRoom(room);
+      return s.id().equals(configured.id()) ? s : configured;
+    } catch (RuntimeException e) {
+      return configured; // written by a gateway that reads rooms differently: keep the file's
+    }
   }
 
   private static RoomSettings withEvents(RoomSettings configured, String events) {

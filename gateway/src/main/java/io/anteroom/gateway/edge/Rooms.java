@@ -36,6 +36,7 @@ import java.util.function.Function;
  * RoomGate#onOverrides}), newest version only, and survive a change of the configured settings.
  */
 public final class Rooms implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Rooms.class);
 
   /** Builds the admission gate of a room (embedded objects, remote coordinator, or a test fake). */
   public interface GateFactory {
@@ -124,7 +125,18 @@ public final class Rooms implements AutoCloseable {
     if (s.equals(old.settings())) {
       return Optional.of(old);
     }
-    return Optional.of(replace(old, s));
+    try {
+      return Optional.of(replace(old, s));
+    } catch (IllegalArgumentException e) {
+      // e.g. a room override whose routes clash with another room of this gateway's config
+      LOG.warn(
+          "room {}: the live overrides (version {}) cannot apply on this gateway, keeping its"
+              + " settings: {}",
+          id,
+          o.version(),
+          e.getMessage());
+      return Optional.of(old);
+    }
   }
 
   /** A room's settings as configured, before its live overrides (null: no such room). */
@@ -241,6 +253,22 @@ public final class Rooms implements AutoCloseable {
   }
 
   /** Swaps a room's runtime for one with settings {@code s}, keeping its gate. */
+  /**
+   * Checks that {@code s} could replace its room here (routes, templates) without changing
+   * anything.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public synchronized void check(RoomSettings s) {
+    var byId = new LinkedHashMap<>(snapshot.byId());
+    if (byId.remove(s.id()) == null) {
+      throw new IllegalArgumentException(
+          "no room \"" + s.id() + "\"; use POST /rooms to create" + " it");
+    }
+    checkRoutes(byId, s);
+    new QueueResponder(s, templates);
+  }
+
   private RoomRuntime replace(RoomRuntime old, RoomSettings s) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     byId.remove(s.id());

@@ -189,6 +189,46 @@ class LiveOverridesTest {
     }
   }
 
+  @Test
+  void aRoomChangedOnOneGatewayChangesOnEveryGatewayAndSurvivesItsRestart() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var coordinator = new Coordinator(scheduler, 0);
+    var linkA = coordinator.link();
+    var linkB = coordinator.link();
+    try (var a = gateway("a", ROOM, scheduler, linkA, "dublin");
+        var b = gateway("b", ROOM, scheduler, linkB, "nairobi")) {
+      syncRound(scheduler, a, b);
+      long generation =
+          JSON.readTree(a.admin("GET", "/api/rooms/shop", null).body()).get("generation").asLong();
+      var put = a.admin("PUT", "/api/rooms/shop", "{\"id\": \"shop\", \"totalActiveUsers\": 7}");
+      assertThat(put.statusCode()).isEqualTo(200);
+      assertThat(JSON.readTree(put.body()).get("totalActiveUsers").asInt()).isEqualTo(7);
+      assertThat(JSON.readTree(put.body()).get("generation").asLong())
+          .as("the generation in force is kept when the body names none")
+          .isEqualTo(generation);
+
+      syncUntil(scheduler, () -> status(b).get("totalActiveUsers").asInt() == 7, a, b);
+      assertThat(status(b).get("configConflict").isNull())
+          .as("a change through the admin API is not a config conflict")
+          .isTrue();
+      assertThat(
+              a.admin("PUT", "/api/rooms/shop", "{\"id\": \"shop\", \"totalActiveUsers\": 0}")
+                  .statusCode())
+          .as("checked like the file")
+          .isEqualTo(400);
+    }
+    // a gateway restarted with the file's settings (T 20) gets the change back
+    try (var a = gateway("a2", ROOM, scheduler, linkA, "dublin")) {
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> status(a).get("totalActiveUsers").asInt() == 7);
+    } finally {
+      linkA.close();
+      linkB.close();
+      coordinator.close();
+    }
+  }
+
   private static String eventNames(Harness h) throws Exception {
     var names = new StringBuilder();
     for (JsonNode e : JSON.readTree(h.admin("GET", "/api/rooms/shop/events", null).body())) {

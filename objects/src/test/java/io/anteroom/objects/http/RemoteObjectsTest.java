@@ -165,6 +165,9 @@ class RemoteObjectsTest {
    */
   @Test
   @org.junit.jupiter.api.Tag("slow")
+  // a hang guard, not a timing check: a thousand runtimes, servers and clients take 40-60 s on a
+  // loaded 2-core machine, more than the module's default of 60 s
+  @org.junit.jupiter.api.Timeout(300)
   void aThousandFreshConnectionsNeverLoseAReply() {
     for (int i = 0; i < 1_000; i++) {
       try (Runtime fresh = Runtime.inMemory()) {
