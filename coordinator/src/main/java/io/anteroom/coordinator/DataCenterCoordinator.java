@@ -69,6 +69,12 @@ public interface DataCenterCoordinator {
    * The room's history of minutes {@code [fromMinute, toMinute)}, asked of the room's global object
    * (which gateways do not reach directly).
    */
+  /**
+   * Claims a proof-of-work challenge at the room's global object ({@link GlobalCoordinator#claim}).
+   */
+  CompletableFuture<GlobalCoordinator.ClaimReply> claimAsync(
+      String roomId, String nonce, long expiresAtMillis);
+
   CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
       String roomId, long fromMinute, long toMinute);
 }

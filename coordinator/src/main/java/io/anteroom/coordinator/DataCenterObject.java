@@ -165,6 +165,12 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   }
 
   @Override
+  public CompletableFuture<GlobalCoordinator.ClaimReply> claimAsync(
+      String roomId, String nonce, long expiresAtMillis) {
+    return CompletableFuture.completedFuture(global(roomId).claim(nonce, expiresAtMillis));
+  }
+
+  @Override
   public CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
       String roomId, long fromMinute, long toMinute) {
     return CompletableFuture.completedFuture(global(roomId).history(fromMinute, toMinute));

@@ -67,4 +67,20 @@ public interface GlobalCoordinator {
    * @param rows one per minute with data, oldest first
    */
   record HistoryReply(List<HistoryRow> rows) {}
+
+  /**
+   * Claims a proof-of-work challenge for the whole deployment: {@code first} is true the first time
+   * {@code nonce} (base64url, 12 bytes) is claimed before {@code expiresAtMillis}, false for a
+   * replay, or when the memory is full of unexpired challenges (the client then solves a fresh
+   * one). Kept in memory: a restarted coordinator forgets the claims, and only the gateways' own
+   * memories hold until the challenges expire.
+   */
+  ClaimReply claim(String nonce, long expiresAtMillis);
+
+  /**
+   * The answer of a {@link #claim}.
+   *
+   * @param first true when this was the first use
+   */
+  record ClaimReply(boolean first) {}
 }

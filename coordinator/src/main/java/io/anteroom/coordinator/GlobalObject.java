@@ -12,6 +12,7 @@ import io.anteroom.room.GlobalLedger;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomGauges;
 import io.anteroom.room.RoomOverrides;
+import io.anteroom.room.UsedChallenges;
 import io.anteroom.room.history.HistoryRow;
 import io.anteroom.room.history.RoomHistory;
 import java.time.Duration;
@@ -71,6 +72,11 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   private boolean alarmSet;
   private RoomOverrides overrides = RoomOverrides.NONE;
   private final ConfigAgreement agreement = new ConfigAgreement(AGREEMENT_WINDOW);
+
+  /** Proof-of-work challenges claimed deployment-wide (in memory; see {@link #claim}). */
+  private final UsedChallenges claimed = new UsedChallenges(CLAIMED_CAPACITY);
+
+  static final int CLAIMED_CAPACITY = 1 << 18;
 
   GlobalObject(ObjectContext ctx, ThresholdMonitor monitor) {
     this.ctx = ctx;
@@ -196,6 +202,22 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     storeHistory(RoomHistory.minuteOf(ctx.clock().instant()));
     storage.setAlarm(ctx.clock().instant().plus(config.dataCenterReportInterval()));
     alarmSet = true;
+  }
+
+  @Override
+  public ClaimReply claim(String nonce, long expiresAtMillis) {
+    byte[] bytes;
+    try {
+      bytes = java.util.Base64.getUrlDecoder().decode(nonce);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("nonce: not base64url", e);
+    }
+    if (bytes.length != UsedChallenges.NONCE_BYTES) {
+      throw new IllegalArgumentException(
+          "nonce: " + UsedChallenges.NONCE_BYTES + " bytes expected, found " + bytes.length);
+    }
+    long now = ctx.clock().millis();
+    return new ClaimReply(claimed.use(bytes, expiresAtMillis, now) == UsedChallenges.Use.FIRST);
   }
 
   @Override

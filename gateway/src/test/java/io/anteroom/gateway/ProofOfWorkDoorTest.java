@@ -125,6 +125,40 @@ class ProofOfWorkDoorTest {
   }
 
   @Test
+  void anAnswerUsedOnOneGatewayIsRefusedOnEveryOther() throws Exception {
+    // two gateways of one deployment: the same ticket keys, one coordination (data centers too)
+    String shared =
+        ROOM + "\nticketKeys: [ { id: 1, secret: AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= } ]";
+    var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
+    try (var coordination =
+            Harness.objects(
+                scheduler, io.anteroom.gateway.admission.ObjectCoordination.REPORT_MAX_QPS);
+        var a =
+            new Harness(
+                dataDir.resolve("a"), shared, new TestOrigin(), scheduler, coordination, "dublin");
+        var b =
+            new Harness(
+                dataDir.resolve("b"),
+                shared,
+                new TestOrigin(),
+                scheduler,
+                coordination,
+                "nairobi")) {
+      Browser first = a.browser();
+      String answer = solve(challengeOf(first.get("/", "Accept", "application/json")));
+      assertThat(Browser.reachedOrigin(first.get("/", "Anteroom-Proof", answer))).isTrue();
+
+      Browser copy = b.browser(); // the same answer at the other gateway, never used there
+      JsonNode refused =
+          challengeOf(copy.get("/", "Accept", "application/json", "Anteroom-Proof", answer));
+
+      assertThat(refused.get("refused").asText()).isEqualTo("replayed");
+      assertThat(copy.cookies).doesNotContainKey(TICKET);
+      assertThat(b.origin.requests.get()).isZero();
+    }
+  }
+
+  @Test
   void theAnswerCookieWorksAndIsClearedOnceUsed() throws Exception {
     try (var h = new Harness(dataDir, ROOM)) {
       Browser page = h.browser();

@@ -512,6 +512,22 @@ public final class CoordinatedRoomGate implements RoomGate {
     return setup;
   }
 
+  /**
+   * Claims at the room's coordinator. When it cannot answer the room is degraded anyway, and the
+   * gateway's own memory (already checked) decides: an answer may then be replayed once on each
+   * other gateway until the coordinator is back, never twice on one.
+   */
+  @Override
+  public CompletionStage<Boolean> claimChallenge(String nonce, long expiresAtMillis) {
+    return coordination
+        .claimChallenge(setup.settings().id(), dataCenter, nonce, expiresAtMillis)
+        .exceptionally(
+            failure -> {
+              degraded = true;
+              return true;
+            });
+  }
+
   @Override
   public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
       long fromMinute, long toMinute) {

@@ -59,6 +59,13 @@ public interface Coordination extends AutoCloseable {
   CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
       String roomId, String dataCenter, long fromMinute, long toMinute);
 
+  /**
+   * Claims a proof-of-work challenge deployment-wide, through the data center {@code dataCenter}'s
+   * object (which asks the room's global object): true the first time.
+   */
+  CompletionStage<Boolean> claimChallenge(
+      String roomId, String dataCenter, String nonce, long expiresAtMillis);
+
   /** {@code take(limit)} on the counter object named by {@code key}. */
   CompletionStage<Grant> take(CounterKey key, long limit);
 

@@ -362,6 +362,19 @@ public final class ObjectCoordination implements Coordination {
   }
 
   @Override
+  public CompletionStage<Boolean> claimChallenge(
+      String roomId, String dataCenter, String nonce, long expiresAtMillis) {
+    try {
+      return stubs
+          .dataCenter(roomId, dataCenter)
+          .claimAsync(roomId, nonce, expiresAtMillis)
+          .thenApply(r -> r.first());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
   public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
       String roomId, String dataCenter, long fromMinute, long toMinute) {
     try {

@@ -39,6 +39,15 @@ public interface RoomGate extends AutoCloseable {
         new UnsupportedOperationException("this room keeps no history"));
   }
 
+  /**
+   * Claims a proof-of-work challenge for the whole deployment: true the first time its nonce is
+   * claimed. A gate without shared coordination has only the gateway's own memory of used
+   * challenges, which the caller has already checked, and answers true.
+   */
+  default CompletionStage<Boolean> claimChallenge(String nonce, long expiresAtMillis) {
+    return java.util.concurrent.CompletableFuture.completedFuture(true);
+  }
+
   /** Applies changed settings (admin API) without losing the room's counts. */
   void reconfigure(RoomSettings settings);
 

@@ -114,12 +114,25 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     if (log != null) {
       log.ticket(s.id(), ticket);
     }
-    if (ticket == null && room.door() != null && !passesDoor(request, room, s, now)) {
-      if (log != null) {
-        log.decided(s.id(), "challenge");
+    if (ticket == null && room.door() != null) {
+      Door door = door(room, s, now);
+      if (door != null) {
+        atTheDoor(request, target, room, s, door, now, log);
+        return;
       }
-      return;
     }
+    decide(request, target, room, s, ticket, now, log);
+  }
+
+  /** The room's decision on the request's ticket (null: a new user), then the answer. */
+  private void decide(
+      HttpServerRequest request,
+      RequestTarget target,
+      RoomRuntime room,
+      RoomSettings s,
+      byte[] ticket,
+      long now,
+      AccessLog.Entry log) {
     CompletableFuture<Verdict> decided = room.gate().decide(ticket, now).toCompletableFuture();
     if (decided.isDone() && !decided.isCompletedExceptionally()) {
       Verdict verdict = decided.join();
@@ -154,6 +167,122 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
                 }));
   }
 
+  /** The proof-of-work check in force for a new user now, or null when none applies. */
+  private record Door(DoorCheck check, String cookieName) {}
+
+  private static Door door(RoomRuntime room, RoomSettings s, long now) {
+    // the check in force now: the room's, or the running event's (pre-queue included)
+    var inForce =
+        s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(now)).proofOfWork();
+    if (!inForce.enabled()) {
+      return null;
+    }
+    DoorCheck check =
+        inForce.equals(room.door().settings())
+            ? room.door()
+            : room.door().withSettings(s.id(), s.generation(), inForce);
+    return new Door(check, ChallengeResponder.cookieName(s.id(), s.cookieSuffix()));
+  }
+
+  /**
+   * The proof-of-work check of a new user ({@link DoorCheck}): a challenge or the endless queue is
+   * answered here; an answer that holds on this gateway is then claimed at the room's coordinator
+   * (so it admits once in the whole deployment), and the room decides on the user (the answer
+   * cookie is cleared). A claim refused as a replay gets a fresh challenge.
+   */
+  private void atTheDoor(
+      HttpServerRequest request,
+      RequestTarget target,
+      RoomRuntime room,
+      RoomSettings s,
+      Door door,
+      long now,
+      AccessLog.Entry log) {
+    String answer = request.getHeader(ChallengeResponder.ANSWER_HEADER);
+    boolean fromCookie = false;
+    if (answer == null) {
+      answer = TicketCookie.scan(request, door.cookieName());
+      fromCookie = answer != null;
+    }
+    String client = rooms.clients().of(request);
+    String binding = client == null ? "" : client;
+    int ttl = door.check().settings().challengeTtlSeconds();
+    switch (door.check().decide(answer, binding, now)) {
+      case DoorCheck.Pass p -> {
+        if (fromCookie) { // used once: a later request must not send it again
+          request
+              .response()
+              .headers()
+              .add(
+                  TicketCookie.SET_COOKIE,
+                  door.cookieName() + "=; Max-Age=0; Path=/; SameSite=Lax");
+        }
+        CompletableFuture<Boolean> claimed =
+            room.gate().claimChallenge(p.nonce(), p.expiresAtMillis()).toCompletableFuture();
+        if (claimed.isDone()) {
+          afterClaim(request, target, room, s, door, binding, claimed.join(), now, ttl, log);
+          return;
+        }
+        request.pause();
+        Context context = io.vertx.core.Vertx.currentContext();
+        claimed.whenComplete(
+            (first, failure) ->
+                context.runOnContext(
+                    v ->
+                        afterClaim(
+                            request,
+                            target,
+                            room,
+                            s,
+                            door,
+                            binding,
+                            failure != null || first,
+                            now,
+                            ttl,
+                            log)));
+      }
+      case DoorCheck.Challenge c -> {
+        logChallenge(s, log);
+        challenge(request, room, c, door.cookieName(), ttl, now);
+      }
+      case DoorCheck.EndlessQueue e -> {
+        logChallenge(s, log);
+        queueResponse(
+            request, room, new Verdict(Outcome.QUEUE, null, QueueView.unknown(now)), true);
+      }
+    }
+  }
+
+  private void afterClaim(
+      HttpServerRequest request,
+      RequestTarget target,
+      RoomRuntime room,
+      RoomSettings s,
+      Door door,
+      String binding,
+      boolean first,
+      long now,
+      int ttl,
+      AccessLog.Entry log) {
+    if (first) {
+      decide(request, target, room, s, null, now, log);
+      return;
+    }
+    logChallenge(s, log);
+    switch (door.check().replayed(binding, now)) {
+      case DoorCheck.Challenge c -> challenge(request, room, c, door.cookieName(), ttl, now);
+      default ->
+          queueResponse(
+              request, room, new Verdict(Outcome.QUEUE, null, QueueView.unknown(now)), true);
+    }
+  }
+
+  private static void logChallenge(RoomSettings s, AccessLog.Entry log) {
+    if (log != null) {
+      log.decided(s.id(), "challenge");
+    }
+  }
+
   /** The access log's word for an outcome. */
   private static String decision(Outcome outcome) {
     return switch (outcome) {
@@ -163,50 +292,6 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       case QUEUE -> "queued";
       case REJECT -> "rejected";
     };
-  }
-
-  /**
-   * The proof-of-work check of a new user ({@link DoorCheck}): true when the request's answer holds
-   * and the room may decide on the user (the answer cookie is then cleared); otherwise the
-   * challenge or the endless queue has been answered.
-   */
-  private boolean passesDoor(
-      HttpServerRequest request, RoomRuntime room, RoomSettings s, long now) {
-    // the check in force now: the room's, or the running event's (pre-queue included)
-    var inForce =
-        s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(now)).proofOfWork();
-    if (!inForce.enabled()) {
-      return true;
-    }
-    DoorCheck door =
-        inForce.equals(room.door().settings())
-            ? room.door()
-            : room.door().withSettings(s.id(), s.generation(), inForce);
-    String cookieName = ChallengeResponder.cookieName(s.id(), s.cookieSuffix());
-    String answer = request.getHeader(ChallengeResponder.ANSWER_HEADER);
-    boolean fromCookie = false;
-    if (answer == null) {
-      answer = TicketCookie.scan(request, cookieName);
-      fromCookie = answer != null;
-    }
-    String client = rooms.clients().of(request);
-    switch (door.decide(answer, client == null ? "" : client, now)) {
-      case DoorCheck.Pass p -> {
-        if (fromCookie) { // used once: a later request must not send it again
-          request
-              .response()
-              .headers()
-              .add(TicketCookie.SET_COOKIE, cookieName + "=; Max-Age=0; Path=/; SameSite=Lax");
-        }
-        return true;
-      }
-      case DoorCheck.Challenge c ->
-          challenge(request, room, c, cookieName, door.settings().challengeTtlSeconds(), now);
-      case DoorCheck.EndlessQueue e ->
-          queueResponse(
-              request, room, new Verdict(Outcome.QUEUE, null, QueueView.unknown(now)), true);
-    }
-    return false;
   }
 
   /** A challenge to solve: the page, or the queue JSON with a {@code proofOfWork} member. */

@@ -37,7 +37,7 @@ public final class ChallengeCodec {
   static final byte VERSION = 1;
   static final int BYTES = 48;
   static final int CHARS = 64;
-  static final int NONCE_BYTES = 12;
+  static final int NONCE_BYTES = io.anteroom.room.UsedChallenges.NONCE_BYTES;
   static final int SIGNED_BYTES = 20;
   static final int MAC_BYTES = BYTES - SIGNED_BYTES;
 

@@ -2,6 +2,7 @@ package io.anteroom.gateway.proof;
 
 import io.anteroom.gateway.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.gateway.config.GatewayConfig.ProofOfWork;
+import io.anteroom.room.UsedChallenges;
 import java.util.function.Consumer;
 
 /**
@@ -55,8 +56,12 @@ public final class DoorCheck {
   /** What to do with the request. */
   public sealed interface Decision permits Pass, Challenge, EndlessQueue {}
 
-  /** The answer holds: the room decides on the user as on any new user. */
-  public record Pass() implements Decision {}
+  /**
+   * The answer holds on this gateway: the room decides on the user as on any new user, once the
+   * challenge's {@code nonce} (base64url) is also unused deployment-wide (the edge claims it at the
+   * room's coordinator, {@link io.anteroom.gateway.admission.RoomGate#claimChallenge}).
+   */
+  public record Pass(String nonce, long expiresAtMillis) implements Decision {}
 
   /**
    * Solve {@code challenge} first.
@@ -154,9 +159,13 @@ public final class DoorCheck {
     if (answer == null) {
       return challenge(binding, nowMillis, null);
     }
-    Refusal refused = check(answer, binding, nowMillis);
+    ChallengeCodec.Challenge[] opened = new ChallengeCodec.Challenge[1];
+    Refusal refused = check(answer, binding, nowMillis, opened);
     if (refused == null) {
-      return new Pass();
+      ChallengeCodec.Challenge c = opened[0];
+      return new Pass(
+          java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(c.nonce()),
+          c.expiresAtSeconds() * 1000);
     }
     if (refused != Refusal.EXPIRED && refused != Refusal.BUSY) {
       failures.failed(binding, nowMillis);
@@ -168,7 +177,22 @@ public final class DoorCheck {
     return challenge(binding, nowMillis, refused);
   }
 
-  private Refusal check(String answer, String binding, long nowMillis) {
+  /**
+   * An answer that held here but was already used on another gateway (the deployment-wide claim
+   * refused it): counted as a failure of {@code binding} like any replay, and answered with a fresh
+   * challenge (or the endless queue).
+   */
+  public Decision replayed(String binding, long nowMillis) {
+    failures.failed(binding, nowMillis);
+    if (settings.onRepeatedFailure() == OnRepeatedFailure.ENDLESS_QUEUE
+        && failures.marked(binding, nowMillis)) {
+      return new EndlessQueue();
+    }
+    return challenge(binding, nowMillis, Refusal.REPLAYED);
+  }
+
+  private Refusal check(
+      String answer, String binding, long nowMillis, ChallengeCodec.Challenge[] out) {
     int dot = answer.indexOf('.');
     if (dot != ChallengeCodec.CHARS) {
       return Refusal.MALFORMED;
@@ -183,6 +207,7 @@ public final class DoorCheck {
       return Refusal.FORGED;
     }
     ChallengeCodec.Challenge c = opened.get();
+    out[0] = c;
     long expiresAtMillis = c.expiresAtSeconds() * 1000;
     if (nowMillis >= expiresAtMillis) {
       return Refusal.EXPIRED;

@@ -1,4 +1,4 @@
-package io.anteroom.gateway.proof;
+package io.anteroom.room;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -13,10 +13,14 @@ import java.util.PriorityQueue;
  * memory is full of unexpired nonces a new answer is refused ({@link Use#FULL}) rather than an
  * entry forgotten early: forgetting would let a replay through, refusing only costs the client a
  * fresh challenge. Memory is bounded by {@code capacity} whatever clients send. Serialized by this
- * object's monitor (one short critical section per answered challenge). Per gateway process: the
- * nonce is not shared between gateways (docs/bot-defence.md).
+ * object's monitor (one short critical section per answered challenge). Each gateway keeps one per
+ * room (a replay on the same gateway costs no call), and the room's global object keeps one for the
+ * whole deployment.
  */
 public final class UsedChallenges {
+
+  /** The size of a nonce. */
+  public static final int NONCE_BYTES = 12;
 
   /** The outcome of one use. */
   public enum Use {

@@ -1,8 +1,8 @@
-package io.anteroom.gateway.proof;
+package io.anteroom.room;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.gateway.proof.UsedChallenges.Use;
+import io.anteroom.room.UsedChallenges.Use;
 import org.junit.jupiter.api.Test;
 
 /** The single-use memory: bounded, and never forgetting an unexpired nonce early. */
