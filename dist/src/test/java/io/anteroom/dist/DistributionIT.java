@@ -3,8 +3,8 @@ package io.anteroom.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.anteroom.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -103,8 +103,8 @@ class DistributionIT {
 
   @Test
   void startScriptRunsTheSampleConfigUntilTerminated() throws Exception {
-    int publicPort = freePort();
-    int adminPort = freePort();
+    int publicPort = FreePorts.take();
+    int adminPort = FreePorts.take();
     Path data = Files.createDirectories(install.resolve("data"));
     Path log = install.resolve("run.log");
     var builder =
@@ -188,11 +188,5 @@ class DistributionIT {
     cmd.add(home.resolve("bin/anteroom").toString());
     cmd.addAll(args);
     return new ProcessBuilder(cmd).directory(install.toFile()).redirectErrorStream(true).start();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -6,9 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.testkit.ChildProcess;
+import io.anteroom.testkit.FreePorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -242,12 +241,6 @@ class ClusterWaitingRoomTest {
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), what);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   private Path secret;
   private final List<URI> coordinatorUris = new ArrayList<>();
 
@@ -257,11 +250,11 @@ class ClusterWaitingRoomTest {
     Files.writeString(secret, SharedSecret.generate("k1").encoded() + "\n");
     StringBuilder yaml = new StringBuilder("name: room\npeers:\n");
     for (int i = 1; i <= 3; i++) {
-      int http = freePort();
+      int http = FreePorts.take();
       yaml.append("  - id: c")
           .append(i)
           .append("\n    raft: 127.0.0.1:")
-          .append(freePort())
+          .append(FreePorts.take())
           .append("\n    http: http://127.0.0.1:")
           .append(http)
           .append('\n');
@@ -329,8 +322,8 @@ class ClusterWaitingRoomTest {
   private void startGateways(TestOrigin origin) throws IOException {
     String list = String.join(",", coordinatorUris.stream().map(URI::toString).toList());
     for (String dc : List.of("dublin", "nairobi")) {
-      int port = freePort();
-      int admin = freePort();
+      int port = FreePorts.take();
+      int admin = FreePorts.take();
       Path config = dir.resolve(dc + ".yaml");
       Files.writeString(
           config,

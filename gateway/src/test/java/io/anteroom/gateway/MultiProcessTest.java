@@ -2,8 +2,8 @@ package io.anteroom.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,12 +33,6 @@ class MultiProcessTest {
   @AfterEach
   void closeClient() {
     client.close();
-  }
-
-  private static int freePort() throws IOException {
-    try (var s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   private Process start(String name, String... args) throws IOException {
@@ -72,7 +66,7 @@ class MultiProcessTest {
   void twoGatewayProcessesOnOneCoordinatorProcessHoldTheGlobalLimit() throws Exception {
     var processes = new ArrayList<Process>();
     try (var origin = new TestOrigin()) {
-      int coordinatorPort = freePort();
+      int coordinatorPort = FreePorts.take();
       Path secret = dir.resolve("coordinator.secret");
       Files.writeString(
           secret, io.anteroom.objects.http.SharedSecret.generate("k1").encoded() + "\n");
@@ -88,8 +82,8 @@ class MultiProcessTest {
               secret.toString()));
       var gateways = new ArrayList<Integer>();
       for (String dc : List.of("dublin", "nairobi")) {
-        int port = freePort();
-        int admin = freePort();
+        int port = FreePorts.take();
+        int admin = FreePorts.take();
         Path config = dir.resolve(dc + ".yaml");
         Files.writeString(
             config,

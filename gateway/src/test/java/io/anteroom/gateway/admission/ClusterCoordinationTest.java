@@ -12,9 +12,7 @@ import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
 import io.anteroom.objects.ratis.PeerOptions;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.anteroom.testkit.FreePorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,12 +38,6 @@ class ClusterCoordinationTest {
     for (ClusterNode n : nodes) n.close();
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   @Test
   void aGatewayListingAllCoordinatorsSharesTheRoomAndKeepsItsCountsAcrossALeaderChange()
       throws Exception {
@@ -54,9 +46,9 @@ class ClusterCoordinationTest {
       yaml.append("  - id: c")
           .append(i)
           .append("\n    raft: 127.0.0.1:")
-          .append(freePort())
+          .append(FreePorts.take())
           .append("\n    http: http://127.0.0.1:")
-          .append(freePort())
+          .append(FreePorts.take())
           .append('\n');
     }
     ClusterFile file = ClusterFile.parse(yaml.toString(), "test");

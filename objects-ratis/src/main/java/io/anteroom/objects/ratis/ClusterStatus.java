@@ -32,6 +32,8 @@ public record ClusterStatus(String peer, List<Shard> shards) {
    *     (it was not the shard's ready leader, or its runtime was not up)
    * @param fencings times a runtime of the shard on this peer was fenced on a leader change
    * @param fencedInstances live object instances those fencings reset
+   * @param elections campaigns (pre-vote or election rounds) this peer ran for the shard since its
+   *     Raft server started, won or not; {@code -1} if Ratis keeps no metrics
    */
   public record Shard(
       int shard,
@@ -45,7 +47,8 @@ public record ClusterStatus(String peer, List<Shard> shards) {
       Map<String, Long> followerLag,
       long misdirected,
       long fencings,
-      long fencedInstances) {}
+      long fencedInstances,
+      long elections) {}
 
   static ClusterStatus of(ClusterNode node) {
     RatisPeer peer = node.peer();
@@ -77,7 +80,8 @@ public record ClusterStatus(String peer, List<Shard> shards) {
                 Map.copyOf(lag),
                 peer.counters(s).misdirectedCount(),
                 peer.counters(s).fencingCount(),
-                peer.counters(s).fencedInstanceCount()));
+                peer.counters(s).fencedInstanceCount(),
+                e.elections()));
       } finally {
         e.close();
       }
@@ -110,6 +114,7 @@ public record ClusterStatus(String peer, List<Shard> shards) {
       b.append(",\"misdirected\":").append(s.misdirected());
       b.append(",\"fencings\":").append(s.fencings());
       b.append(",\"fencedInstances\":").append(s.fencedInstances());
+      b.append(",\"elections\":").append(s.elections());
       b.append(",\"followerLag\":{");
       int j = 0;
       for (Map.Entry<String, Long> f : new TreeMap<>(s.followerLag()).entrySet()) {
@@ -168,6 +173,11 @@ public record ClusterStatus(String peer, List<Shard> shards) {
         "live object instances reset by those fencings");
     for (Shard s : shards)
       line(b, "anteroom_cluster_fenced_instances_total", s, s.fencedInstances());
+    counter(
+        b,
+        "anteroom_cluster_elections_total",
+        "campaigns this peer ran for the shard (pre-vote or election rounds), won or not");
+    for (Shard s : shards) line(b, "anteroom_cluster_elections_total", s, s.elections());
     gauge(
         b,
         "anteroom_cluster_follower_lag_entries",

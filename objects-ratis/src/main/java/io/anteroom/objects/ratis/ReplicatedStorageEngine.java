@@ -16,6 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.apache.ratis.metrics.MetricRegistries;
+import org.apache.ratis.metrics.MetricRegistryInfo;
+import org.apache.ratis.metrics.RatisMetrics;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -28,6 +31,7 @@ import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.metrics.LeaderElectionMetrics;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 /**
@@ -355,6 +359,25 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   /** This peer's Raft role in the shard: {@code LEADER}, {@code FOLLOWER}, {@code CANDIDATE}. */
   public String role() {
     return division().getInfo().getCurrentRole().name();
+  }
+
+  /**
+   * Campaigns this peer ran for the shard since its Raft server started: each pre-vote or election
+   * round that ended, won or not (Ratis' own {@code electionCount}). A peer that campaigns again
+   * and again cannot reach a leader (a partition, an untrusted certificate); {@code -1} if Ratis
+   * keeps no metrics for it.
+   */
+  public long elections() {
+    MetricRegistryInfo info =
+        new MetricRegistryInfo(
+            division().getMemberId().toString(),
+            RatisMetrics.RATIS_APPLICATION_NAME_METRICS,
+            LeaderElectionMetrics.RATIS_LEADER_ELECTION_METRICS,
+            LeaderElectionMetrics.RATIS_LEADER_ELECTION_METRICS_DESC);
+    return MetricRegistries.global()
+        .get(info)
+        .map(r -> r.counter(LeaderElectionMetrics.LEADER_ELECTION_COUNT_METRIC).getCount())
+        .orElse(-1L);
   }
 
   /**

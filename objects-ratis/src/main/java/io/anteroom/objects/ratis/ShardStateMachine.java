@@ -3,6 +3,7 @@ package io.anteroom.objects.ratis;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -215,6 +216,16 @@ final class ShardStateMachine extends BaseStateMachine {
             currentTerm(),
             self,
             false));
+  }
+
+  /**
+   * This peer stepped down as the shard's leader. Ratis reports the new leader only once it hears
+   * from it ({@link #notifyLeaderChanged}), so without this the peer's runtime would learn of its
+   * loss only then, or from a poll.
+   */
+  @Override
+  public void notifyNotLeader(Collection<TransactionContext> pendingEntries) {
+    fire(new LeaderChange(shard, peerId, Optional.empty(), currentTerm(), false, false));
   }
 
   @Override

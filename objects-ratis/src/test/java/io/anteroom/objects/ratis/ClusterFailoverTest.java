@@ -9,6 +9,7 @@ import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
 import io.anteroom.testkit.ChildProcess;
+import io.anteroom.testkit.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -300,8 +301,8 @@ class ClusterFailoverTest {
     StringBuilder yaml = new StringBuilder("name: failover\nshards: 1\npeers:\n");
     for (int i = 0; i < 3; i++) {
       String id = "c" + i;
-      int raft = TestCluster.freePort();
-      int http = TestCluster.freePort();
+      int raft = FreePorts.take();
+      int http = FreePorts.take();
       yaml.append("  - id: ")
           .append(id)
           .append("\n    raft: 127.0.0.1:")

@@ -11,6 +11,7 @@ import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.CounterObject;
+import io.anteroom.testkit.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,9 +48,9 @@ class ClusterNodeTest {
       yaml.append("  - id: n")
           .append(i)
           .append("\n    raft: 127.0.0.1:")
-          .append(TestCluster.freePort())
+          .append(FreePorts.take())
           .append("\n    http: http://127.0.0.1:")
-          .append(TestCluster.freePort())
+          .append(FreePorts.take())
           .append('\n');
     }
     ClusterFile file = ClusterFile.parse(yaml.toString(), "test");
@@ -185,6 +186,9 @@ class ClusterNodeTest {
         .atMost(TestCluster.PATIENCE)
         .until(() -> leader.status().shards().getFirst().fencings() > 0 && follower.serves(0));
     assertThat(leader.status().shards().getFirst().fencedInstances()).isPositive();
+    assertThat(follower.status().shards().getFirst().elections())
+        .as("the campaign that made the follower leader")
+        .isPositive();
     assertThat(counter.next()).isEqualTo(1);
 
     try (ClusterStatusServer server = ClusterStatusServer.start(leader, "127.0.0.1", 0);
@@ -204,7 +208,9 @@ class ClusterNodeTest {
               "# TYPE anteroom_cluster_misdirected_calls_total counter",
               "# TYPE anteroom_cluster_fencings_total counter",
               "anteroom_cluster_fencings_total" + labels + now.fencings(),
-              "anteroom_cluster_fenced_instances_total" + labels + now.fencedInstances());
+              "anteroom_cluster_fenced_instances_total" + labels + now.fencedInstances(),
+              "# TYPE anteroom_cluster_elections_total counter",
+              "anteroom_cluster_elections_total" + labels + now.elections());
       assertThat(metrics).containsPattern("anteroom_cluster_misdirected_calls_total\\{peer=");
     }
   }

@@ -347,6 +347,28 @@ class ReplicatedStorageEngineTest {
   }
 
   @Test
+  void aLeaderThatStepsDownIsToldAtOnceBeforeItHearsOfItsSuccessor() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    RatisPeer first = cluster.awaitLeader(0);
+    ReplicatedStorageEngine oldEngine = first.engine(0);
+    List<LeaderChange> seen = new CopyOnWriteArrayList<>();
+    oldEngine.addLeaderListener(seen::add);
+    String next = cluster.running().stream().filter(p -> p != first).findFirst().orElseThrow().id();
+
+    oldEngine.transferLeadership(next);
+
+    await()
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> seen.stream().anyMatch(c -> c.leader().equals(Optional.of(next))));
+    // Ratis names a new leader only once it hears from it; the step-down itself comes first, so a
+    // fenced runtime is reset without waiting for the successor's first append
+    assertThat(seen.getFirst().leader()).as("the first change: no leader known").isEmpty();
+    assertThat(seen.getFirst().ready()).isFalse();
+    assertThat(seen.getFirst().thisPeerLeads()).isFalse();
+    assertThat(seen.getFirst().peer()).isEqualTo(first.id());
+  }
+
+  @Test
   void twoShardsOnTheSameServersAreSeparateGroupsWithSeparateCopies() {
     cluster = TestCluster.start(dir, 3, 2, TestCluster.testOptions().build());
     RatisPeer leader0 = cluster.awaitLeader(0);

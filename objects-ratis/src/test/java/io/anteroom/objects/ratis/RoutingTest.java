@@ -11,6 +11,7 @@ import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.CounterObject;
+import io.anteroom.testkit.FreePorts;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -82,7 +83,7 @@ class RoutingTest {
 
     Map<String, URI> uris = new LinkedHashMap<>();
     for (RatisPeer p : cluster.running())
-      uris.put(p.id(), URI.create("http://127.0.0.1:" + TestCluster.freePort()));
+      uris.put(p.id(), URI.create("http://127.0.0.1:" + FreePorts.take()));
     for (RatisPeer p : cluster.running()) {
       HttpObjectServer server =
           HttpObjectServer.builder(behind(p.id()))

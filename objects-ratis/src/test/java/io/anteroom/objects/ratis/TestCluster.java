@@ -2,10 +2,7 @@ package io.anteroom.objects.ratis;
 
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.anteroom.testkit.FreePorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +38,7 @@ final class TestCluster implements AutoCloseable {
   /** Starts {@code peers} peers ("p0", "p1", ...) serving {@code shards} shards. */
   static TestCluster start(Path root, int peers, int shards, PeerOptions options) {
     List<ClusterConfig.Peer> list = new ArrayList<>();
-    int[] ports = freePorts(peers);
+    int[] ports = FreePorts.take(peers);
     for (int i = 0; i < peers; i++)
       list.add(new ClusterConfig.Peer("p" + i, "127.0.0.1", ports[i]));
     TestCluster cluster = new TestCluster(new ClusterConfig("test", list, shards), options, root);
@@ -126,37 +123,6 @@ final class TestCluster implements AutoCloseable {
    * {@code n} distinct free ports: the sockets stay open until all are chosen (one at a time, the
    * kernel may hand out a port just released twice).
    */
-  static int[] freePorts(int n) {
-    var sockets = new ArrayList<ServerSocket>();
-    try {
-      int[] ports = new int[n];
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(s);
-        ports[i] = s.getLocalPort();
-      }
-      return ports;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } finally {
-      for (ServerSocket s : sockets) {
-        try {
-          s.close();
-        } catch (IOException ignored) {
-          // a port we only looked at
-        }
-      }
-    }
-  }
-
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   @Override
   public void close() {
     RuntimeException failure = null;

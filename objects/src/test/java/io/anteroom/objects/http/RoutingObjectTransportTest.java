@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectTransportException;
 import io.anteroom.objects.http.HttpObjectServerTest.FakeTransport;
+import io.anteroom.testkit.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -105,7 +106,7 @@ class RoutingObjectTransportTest {
   @Test
   void aRefusedConnectionIsRetriedOnTheNextCoordinator() throws IOException {
     HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
-    URI dead = URI.create("http://127.0.0.1:" + freePort());
+    URI dead = URI.create("http://127.0.0.1:" + FreePorts.take());
     RoutingObjectTransport routing = route(Duration.ofSeconds(10), dead, leader.uri());
 
     assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
@@ -214,11 +215,5 @@ class RoutingObjectTransportTest {
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("listed twice");
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }
