@@ -68,6 +68,9 @@ class DistributionIT {
         .content()
         .contains("anteroom_room_active_users");
     assertThat(home.resolve("THIRD-PARTY.txt")).content().contains("vertx-core");
+    // SQLite's native library ready to load (bin/anteroom points sqlite-jdbc at it)
+    assertThat(home.resolve("lib/native/sqlite/x86_64/libsqlitejdbc.so")).isRegularFile();
+    assertThat(home.resolve("lib/native/sqlite/aarch64/libsqlitejdbc.so")).isRegularFile();
     // a logging backend: without one the process would log nothing at all
     assertThat(home.resolve("lib")).isDirectoryContaining("glob:**/logback-classic-*.jar");
   }
@@ -129,17 +132,7 @@ class DistributionIT {
     Process p = builder.start();
     try {
       HttpClient http = HttpClient.newHttpClient();
-      HttpRequest health =
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health"))
-              .timeout(Duration.ofSeconds(5))
-              .build();
-      await()
-          .atMost(Duration.ofSeconds(90))
-          .pollInterval(Duration.ofMillis(200))
-          .ignoreExceptions()
-          .failFast("the process exited: " + "see " + log, () -> !p.isAlive())
-          .until(
-              () -> http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+      awaitAnswer(p, log, http, "http://127.0.0.1:" + adminPort + "/health", 200);
       assertThat(data.resolve("ticket-keys")).isRegularFile();
       String metrics =
           http.send(
@@ -171,6 +164,41 @@ class DistributionIT {
   }
 
   @Test
+  void theCoordinatorLoadsSqliteFromTheDistributionWithoutACopyInTheTempDirectory()
+      throws Exception {
+    int port = FreePorts.take();
+    Path tmp = Files.createDirectories(install.resolve("coordinator-tmp"));
+    Path log = install.resolve("coordinator.log");
+    var builder =
+        new ProcessBuilder(
+                List.of(
+                    home.resolve("bin/anteroom").toString(),
+                    "coordinator",
+                    "--listen",
+                    "127.0.0.1:" + port,
+                    "--data-dir",
+                    install.resolve("coordinator-data").toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().put("ANTEROOM_JAVA_OPTS", "-Djava.io.tmpdir=" + tmp);
+    builder.environment().put("ANTEROOM_AOT", "off");
+    Process p = builder.start();
+    try {
+      awaitAnswer(p, log, HttpClient.newHttpClient(), "http://127.0.0.1:" + port + "/", -1);
+      // the objects runtime opened its SQLite database before the server answered
+      assertThat(install.resolve("coordinator-data")).isNotEmptyDirectory();
+      try (var files = Files.list(tmp)) {
+        assertThat(files.map(f -> f.getFileName().toString()))
+            .as("sqlite-jdbc copies its native library to java.io.tmpdir unless pointed at one")
+            .noneMatch(name -> name.contains("sqlite"));
+      }
+    } finally {
+      p.destroyForcibly();
+      p.waitFor(60, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void anUnknownLogFormatIsRefused() throws Exception {
     var builder =
         new ProcessBuilder(List.of(home.resolve("bin/anteroom").toString(), "--help"))
@@ -181,6 +209,22 @@ class DistributionIT {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.exitValue()).isEqualTo(2);
     assertThat(out).contains("ANTEROOM_LOG_FORMAT=xml is not a log format (text or json)");
+  }
+
+  /** Waits until {@code url} answers (with {@code status}, or any status when it is -1). */
+  private static void awaitAnswer(Process p, Path log, HttpClient http, String url, int status) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build();
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .failFast("the process exited: see " + log, () -> !p.isAlive())
+        .until(
+            () -> {
+              int got = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+              return status == -1 || got == status;
+            });
   }
 
   private Process start(List<String> args) throws IOException {
