@@ -203,6 +203,27 @@ class WaitingRoomEndToEndTest {
   }
 
   @Test
+  void aRejectedRequestSetsNoCookieSoAParallelTabOfTheUserKeepsItsAdmission() throws Exception {
+    try (var h =
+        new Harness(
+            dataDir,
+            """
+        rooms: [ { id: shop, totalActiveUsers: 1, queueingMethod: reject } ]""")) {
+      // one page load sends two requests at once, neither with a cookie yet: the first takes the
+      // last slot, the second is refused; the browser handles the refusal after the admission
+      Browser firstTab = h.browser();
+      Browser secondTab = h.browser();
+      assertThat(Browser.reachedOrigin(firstTab.get("/"))).isTrue();
+      HttpResponse<String> refused = secondTab.get("/");
+      assertThat(refused.statusCode()).isEqualTo(429);
+      assertThat(refused.headers().allValues("set-cookie"))
+          .as("a refusal that cleared the cookie would end the admission the jar got meanwhile")
+          .isEmpty();
+      assertThat(Browser.reachedOrigin(firstTab.get("/"))).isTrue();
+    }
+  }
+
+  @Test
   void bypassedTrafficSkipsTheRoomAndIsNotCounted() throws Exception {
     try (var h =
         new Harness(

@@ -111,8 +111,8 @@ public interface RoomGate extends AutoCloseable {
 
   /**
    * A decision: the outcome, the ticket to set, and for queued users what the queue page shows. A
-   * null ticket leaves the user's cookie as it is when queued (a tab racing its own admission must
-   * not lose the admitted cookie its jar got meanwhile) and clears it when rejected.
+   * null ticket leaves the user's cookie as it is (a tab racing its own admission must not lose the
+   * admitted cookie its jar got meanwhile); a rejection never sets a cookie, for the same reason.
    */
   record Verdict(Outcome outcome, byte[] ticket, QueueView queue) {}
 

@@ -433,7 +433,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     request.resume();
     RoomSettings s = room.settings();
     HttpServerResponse response = request.response();
-    response.headers().add(TicketCookie.SET_COOKIE, room.cookie().clear());
+    // no Set-Cookie: the request held no admitted ticket of its own, but the user's jar may have
+    // received one meanwhile (two requests of one page load); clearing it would end that admission
     int retry = room.pacing().refreshIntervalSeconds();
     response
         .setStatusCode(429)
