@@ -4,6 +4,7 @@ import io.anteroom.backpressure.AimdRateController;
 import io.anteroom.backpressure.RateController;
 import io.anteroom.backpressure.ThresholdMonitor;
 import io.anteroom.objects.AlarmHandler;
+import io.anteroom.objects.ListOptions;
 import io.anteroom.objects.ObjectContext;
 import io.anteroom.objects.Storage;
 import io.anteroom.objects.StorageOptions;
@@ -16,6 +17,7 @@ import io.anteroom.room.RoomState;
 import io.anteroom.room.WorkerReport;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,15 +30,19 @@ import org.slf4j.LoggerFactory;
  * A data center's coordinating durable object: a thin shell over {@link DataCenterLedger}.
  *
  * <p>Invariants: the runtime runs one event at a time per object, so the ledger and the global view
- * are only touched by this object's events. Worker reports are applied in memory and answered at
- * once; the alarm (every {@code dataCenterReportInterval}, slower while the global object
- * throttles, by AIMD) sends the aggregate to the global object, keeps its answer, and backs the
- * memory up with an {@code allowUnconfirmed} write, so no reply ever waits for the disk. After a
- * restart the constructor rebuilds the memory from that backup; reports applied after the last
- * backup are lost and come back only as the sessions they counted renew (their ids are not marked
- * applied either, so a retry of such a report is counted again, correctly). A failed call to the
- * global object is logged and retried at the next alarm; the data center keeps deciding with the
- * view it has.
+ * are only touched by this object's events. Each worker report is applied in memory and also
+ * written under {@code report/<worker>/<sequence>}, so its answer leaves only once the report is
+ * durable (the output gate; many objects' reports share one group commit, or one Raft entry): a
+ * report the worker saw answered is never lost with this object, and the worker, which forgets its
+ * deltas once answered, needs no copy. The alarm (every {@code dataCenterReportInterval}, slower
+ * while the global object throttles, by AIMD) sends the aggregate to the global object, keeps its
+ * answer, and backs the memory up with an {@code allowUnconfirmed} write that also deletes the
+ * reports it covers (one atomic batch). After a restart, or on a new Raft leader, the constructor
+ * rebuilds the memory from that backup and applies the reports written after it (each once: the
+ * backup marks the report ids it covers). A report whose answer was lost in flight is not marked
+ * applied either when it was not durable, so its retry counts it once, correctly. A failed call to
+ * the global object is logged and retried at the next alarm; the data center keeps deciding with
+ * the view it has.
  *
  * <p>Gateways' config fingerprints are kept in memory per gateway and sent with the aggregate
  * (those heard from within {@link RoomConfig#WORKER_ACTIVE_WINDOW}); the global object's answer
@@ -47,6 +53,9 @@ import org.slf4j.LoggerFactory;
 final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   private static final Logger LOG = LoggerFactory.getLogger(DataCenterObject.class);
   static final String BACKUP_KEY = "backup";
+
+  /** Reports answered since the last backup: {@code report/<worker>/<sequence>}. */
+  static final String REPORT_PREFIX = "report/";
 
   /** The alarm stops after this long without a worker report (idle rooms cost nothing). */
   static final Duration STOP_AFTER_IDLE = Duration.ofMinutes(15);
@@ -63,6 +72,9 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   private long overridesVersion = -1;
   private ConfigAgreement.Verdict agreement = ConfigAgreement.Verdict.UNKNOWN;
   private final Map<String, Heard> fingerprints = new LinkedHashMap<>();
+
+  /** The keys of the reports written since the last backup. */
+  private final List<String> unbackedReports = new ArrayList<>();
 
   private record Heard(ConfigAgreement.Fingerprint fingerprint, Instant at) {}
 
@@ -90,9 +102,28 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
                               }
                             });
                   });
+          // the reports answered after that backup (a crash, or a new leader, before its alarm)
+          storage
+              .list(ListOptions.builder().prefix(REPORT_PREFIX).build(), Logged.class)
+              .forEach(this::replay);
           alarmSet = storage.getAlarm().isPresent();
           return null;
         });
+  }
+
+  /** A report as written before its answer: the config it came with, and when it was applied. */
+  record Logged(RoomConfig config, WorkerReport report, Instant appliedAt) {}
+
+  private void replay(String key, Logged logged) {
+    unbackedReports.add(key);
+    if (ledger == null) {
+      config = logged.config();
+      ledger = new DataCenterLedger(logged.config(), logged.report().dataCenter());
+    }
+    ledger.apply(logged.report(), logged.appliedAt());
+    if (logged.appliedAt().isAfter(lastReport)) {
+      lastReport = logged.appliedAt();
+    }
   }
 
   /** What the backup holds. */
@@ -115,7 +146,12 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
     if (fingerprint != null) {
       fingerprints.put(fingerprint.gateway(), new Heard(fingerprint, now));
     }
-    ledger.apply(report, now);
+    if (ledger.apply(report, now)) {
+      // durable before the answer leaves (output gate): the worker forgets what it answered
+      String key = REPORT_PREFIX + report.workerId() + "/" + report.sequence();
+      storage.put(key, new Logged(config, report, now));
+      unbackedReports.add(key);
+    }
     lastReport = now;
     if (!alarmSet) {
       storage.setAlarm(now.plus(config.dataCenterReportInterval()));
@@ -189,6 +225,12 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
         BACKUP_KEY,
         new Saved(config, ledger.backup(), globalView),
         StorageOptions.DEFAULT.withAllowUnconfirmed());
+    // the backup covers every report applied so far: in the same batch, so never one without the
+    // other
+    if (!unbackedReports.isEmpty()) {
+      storage.delete(List.copyOf(unbackedReports), StorageOptions.DEFAULT.withAllowUnconfirmed());
+      unbackedReports.clear();
+    }
     fingerprints
         .values()
         .removeIf(h -> h.at().isBefore(now.minus(RoomConfig.WORKER_ACTIVE_WINDOW)));

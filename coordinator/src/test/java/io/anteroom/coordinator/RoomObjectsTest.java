@@ -164,6 +164,73 @@ class RoomObjectsTest {
   }
 
   @Test
+  void aReportAnsweredBeforeTheCoordinatorStoppedIsKeptWithOrWithoutABackupSinceAndCountedOnce(
+      @TempDir Path dir) {
+    RoomWorker w = new RoomWorker(CONFIG, "dublin", "w", START);
+    WorkerReport beforeBackup;
+    WorkerReport afterBackup;
+    ManualScheduler time = new ManualScheduler(START);
+    try (Runtime runtime = Runtime.builder().dataDir(dir).scheduler(time).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+      for (int i = 0; i < 4; i++) {
+        settle(objects, w, w.decide(null, START), START);
+      }
+      beforeBackup = w.report(START);
+      objects.dataCenter("shop", "dublin").report(CONFIG, beforeBackup);
+      int sweepOnly = 1;
+      await().atMost(Duration.ofSeconds(20)).until(() -> time.pending() > sweepOnly);
+      time.advance(Duration.ofSeconds(6)); // the alarm backs the memory up and sets the next alarm
+      await().atMost(Duration.ofSeconds(20)).until(() -> time.pending() > sweepOnly);
+      Instant later = time.clock().instant();
+      for (int i = 0; i < 2; i++) {
+        settle(objects, w, w.decide(null, later), later);
+      }
+      afterBackup = w.report(later);
+      // answered, so the worker has forgotten these two admissions; no alarm runs after it
+      assertThat(objects.dataCenter("shop", "dublin").report(CONFIG, afterBackup).state())
+          .extracting(RoomState::activeUsers)
+          .isEqualTo(6L);
+    }
+
+    Instant after = START.plusSeconds(20);
+    try (Runtime restarted =
+        Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(after)).build()) {
+      RoomObjects objects = RoomObjects.register(restarted);
+      DataCenterCoordinator dublin = objects.dataCenter("shop", "dublin");
+
+      assertThat(dublin.report(CONFIG, w.report(after)).state().activeUsers())
+          .as("the backup's four and the two answered after it")
+          .isEqualTo(6);
+      assertThat(dublin.report(CONFIG, beforeBackup).state().activeUsers()).isEqualTo(6);
+      assertThat(dublin.report(CONFIG, afterBackup).state().activeUsers()).isEqualTo(6);
+    }
+  }
+
+  @Test
+  void aReportAnsweredBeforeTheFirstBackupIsKeptByTheRestartedDataCenterObject(@TempDir Path dir) {
+    RoomWorker w = new RoomWorker(CONFIG, "dublin", "w", START);
+    try (Runtime runtime =
+        Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(START)).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+      for (int i = 0; i < 3; i++) {
+        settle(objects, w, w.decide(null, START), START);
+      }
+      objects.dataCenter("shop", "dublin").report(CONFIG, w.report(START)); // no alarm ran yet
+    }
+    Instant after = START.plusSeconds(2);
+    try (Runtime restarted =
+        Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(after)).build()) {
+      RoomState rebuilt =
+          RoomObjects.register(restarted)
+              .dataCenter("shop", "dublin")
+              .report(CONFIG, w.report(after))
+              .state();
+      assertThat(rebuilt.activeUsers()).isEqualTo(3);
+      assertThat(rebuilt.newUsersThisMinute()).isEqualTo(3);
+    }
+  }
+
+  @Test
   void aRestartedGlobalObjectRebuildsItsViewOfAllDataCenters(@TempDir Path dir) {
     Instant now = START.plusSeconds(1);
     DataCenterLedger dublin = new DataCenterLedger(CONFIG, "dublin");

@@ -177,6 +177,19 @@ class ClusterWaitingRoomTest {
           .until(() -> fresh.admittedVia(fresh.number));
       phase(t0, "user " + fresh.number + " admitted after the failover");
 
+      // the room's count survived the failover: every gateway's room state counts at least every
+      // user holding admission (an undercount would let a later flood in beyond T); the new
+      // leader's objects have the reports answered before the kill
+      int holding = usersAtOrigin(origin).size();
+      for (int g = 0; g < gateways.size(); g++) {
+        int gateway = g;
+        await("gateway " + g + " counts the " + holding + " users holding admission")
+            .atMost(PATIENCE)
+            .pollInterval(Duration.ofMillis(500))
+            .ignoreExceptions()
+            .until(() -> estimatedActive(gateway) >= holding);
+      }
+
       running.set(false);
       for (Thread t : loops) t.join(Duration.ofSeconds(30));
       assertThat(refusedAdmitted).as("requests of admitted users not served").isEmpty();
