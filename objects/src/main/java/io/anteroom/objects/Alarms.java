@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  *       claimed when its namespace registers): an alarm never fires for a write that could still be
  *       lost.
  *   <li>Firing delivers an alarm event through the object's input gate like any call; an overloaded
- *       object gets the alarm again after the first backoff.
+ *       object gets the alarm again after the first backoff, and so does an object whose event the
+ *       runtime failed (a reset before the event's writes were durable), unless a newer alarm is
+ *       scheduled meanwhile.
  *   <li>A handler that throws is retried with exponential backoff ({@value #RETRIES} retries,
  *       {@link #FIRST_BACKOFF} doubling); the attempt count lives in memory only, so a restart
  *       fires the stored alarm again with a fresh budget. After the last retry the alarm is deleted
@@ -98,6 +100,15 @@ final class Alarms {
     }
   }
 
+  private void scheduleUnlessScheduled(
+      Namespace<?> ns, ObjectId id, Instant stored, Instant fireAt) {
+    String key = Runtime.objectKey(ns.name(), id);
+    synchronized (lock) {
+      if (closed || tasks.containsKey(key)) return;
+      tasks.put(key, runtime.scheduler.schedule(fireAt, () -> fire(ns, id, stored)));
+    }
+  }
+
   private void fire(Namespace<?> ns, ObjectId id, Instant stored) {
     if (runtime.isClosed()) return;
     synchronized (lock) {
@@ -106,7 +117,18 @@ final class Alarms {
     ObjectHost.Event e = new ObjectHost.Event(null, null, stored, new CompletableFuture<>(), false);
     e.reply.whenComplete(
         (v, x) -> {
-          if (x != null) LOG.warn("alarm event of {}/{} failed: {}", ns.name(), id, x.toString());
+          if (x == null) return;
+          // not the handler (runAlarm retries those): the runtime failed the event, e.g. the
+          // object was reset before the event's writes were durable. The alarm is still stored:
+          // fire it again unless something newer is scheduled (a fresh instance checks that it is
+          // still due)
+          LOG.warn(
+              "alarm event of {}/{} failed, firing it again in {}: {}",
+              ns.name(),
+              id,
+              FIRST_BACKOFF,
+              x.toString());
+          scheduleUnlessScheduled(ns, id, stored, runtime.clock().instant().plus(FIRST_BACKOFF));
         });
     try {
       runtime.dispatch(ns, id, e);

@@ -921,6 +921,49 @@ class AcceptanceTest {
     }
   }
 
+  @Test
+  void anAlarmWhoseEventTheRuntimeFailedFiresAgain() throws Exception {
+    List<String> fired = new CopyOnWriteArrayList<>();
+    AtomicInteger failuresLeft = new AtomicInteger(0);
+    java.util.concurrent.atomic.AtomicBoolean slowStart =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.CountDownLatch starting = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    try (Fixture f = new Fixture(b -> b.idleTimeout(Duration.ofSeconds(30)))) {
+      Reminder r =
+          f.runtime
+              .namespace(
+                  "reminder",
+                  Reminder.class,
+                  ctx -> {
+                    if (slowStart.getAndSet(false)) {
+                      // this instance's start outlasts its blockConcurrencyWhile timeout
+                      ctx.blockConcurrencyWhile(
+                          () -> {
+                            starting.countDown();
+                            release.await();
+                            return null;
+                          });
+                    }
+                    return new ReminderObject(ctx, fired, failuresLeft);
+                  })
+              .get("r");
+      r.remindAt(Fixture.START.plusSeconds(100));
+      f.time.advance(Duration.ofSeconds(31)); // the idle instance is evicted
+      slowStart.set(true);
+      f.time.advance(Duration.ofSeconds(69)); // the alarm fires and starts a fresh instance
+      starting.await();
+      f.time.advance(Duration.ofSeconds(31)); // its start times out: the object is reset
+      release.countDown();
+      await().atMost(WAIT).until(() -> f.time.pending() >= 2); // sweep + the alarm again
+      assertThat(fired).isEmpty();
+
+      f.time.advance(Alarms.FIRST_BACKOFF);
+      await().atMost(WAIT).until(() -> fired.size() == 1);
+      await().atMost(WAIT).until(() -> r.pendingAlarm() == null);
+    }
+  }
+
   // ------------------------------------------------------------------ idle eviction
 
   @Test
