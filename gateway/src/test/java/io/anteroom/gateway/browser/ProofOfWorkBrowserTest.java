@@ -75,6 +75,11 @@ class ProofOfWorkBrowserTest {
       var page = chromium.driver();
       page.get(h.url() + "/");
       assertThat(page.getTitle()).isEqualTo("One moment");
+      assertThat(page.getPageSource())
+          .as(
+              "no favicon request through the room: it could carry the answer the script just"
+                  + " set and use it up before the page's own reload")
+          .contains("<link rel=\"icon\" href=\"data:,\">");
       assertThat(page.findElement(By.id("needs-javascript")).getText())
           .contains("This check needs JavaScript");
       chromium.screenshot(Path.of("target", "screenshots", "proof-of-work-no-javascript.png"));
