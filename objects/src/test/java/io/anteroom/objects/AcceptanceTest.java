@@ -922,22 +922,30 @@ class AcceptanceTest {
   }
 
   @Test
-  void anAlarmWhoseEventTheRuntimeFailedFiresAgain() throws Exception {
+  void anAlarmWhoseEventTheRuntimeFailedFiresAgain(@TempDir Path dir) throws Exception {
     List<String> fired = new CopyOnWriteArrayList<>();
     AtomicInteger failuresLeft = new AtomicInteger(0);
+    ManualScheduler time = new ManualScheduler(Fixture.START);
+    try (Runtime first = Runtime.builder().dataDir(dir).scheduler(time).build()) {
+      first
+          .namespace(
+              "reminder", Reminder.class, ctx -> new ReminderObject(ctx, fired, failuresLeft))
+          .get("r")
+          .remindAt(Fixture.START.plusSeconds(100));
+    }
     java.util.concurrent.atomic.AtomicBoolean slowStart =
-        new java.util.concurrent.atomic.AtomicBoolean();
+        new java.util.concurrent.atomic.AtomicBoolean(true);
     java.util.concurrent.CountDownLatch starting = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-    try (Fixture f = new Fixture(b -> b.idleTimeout(Duration.ofSeconds(30)))) {
+    try (Runtime second = Runtime.builder().dataDir(dir).scheduler(time).build()) {
       Reminder r =
-          f.runtime
+          second
               .namespace(
                   "reminder",
                   Reminder.class,
                   ctx -> {
                     if (slowStart.getAndSet(false)) {
-                      // this instance's start outlasts its blockConcurrencyWhile timeout
+                      // the first instance's start outlasts its blockConcurrencyWhile timeout
                       ctx.blockConcurrencyWhile(
                           () -> {
                             starting.countDown();
@@ -948,18 +956,20 @@ class AcceptanceTest {
                     return new ReminderObject(ctx, fired, failuresLeft);
                   })
               .get("r");
-      r.remindAt(Fixture.START.plusSeconds(100));
-      f.time.advance(Duration.ofSeconds(31)); // the idle instance is evicted
-      slowStart.set(true);
-      f.time.advance(Duration.ofSeconds(69)); // the alarm fires and starts a fresh instance
-      starting.await();
-      f.time.advance(Duration.ofSeconds(31)); // its start times out: the object is reset
+      time.advance(Duration.ofSeconds(100)); // the stored alarm fires and starts the instance
+      assertThat(starting.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      time.advance(Duration.ofSeconds(31)); // its start times out: the object is reset
       release.countDown();
-      await().atMost(WAIT).until(() -> f.time.pending() >= 2); // sweep + the alarm again
       assertThat(fired).isEmpty();
 
-      f.time.advance(Alarms.FIRST_BACKOFF);
-      await().atMost(WAIT).until(() -> fired.size() == 1);
+      // the alarm comes again (after the first backoff) to a fresh instance
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> {
+                time.advance(Duration.ofSeconds(1));
+                return fired.size() == 1;
+              });
       await().atMost(WAIT).until(() -> r.pendingAlarm() == null);
     }
   }
