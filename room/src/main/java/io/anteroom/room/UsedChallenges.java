@@ -1,6 +1,5 @@
 package io.anteroom.room;
 
-import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -30,9 +29,17 @@ public final class UsedChallenges {
   }
 
   private record Nonce(long high, int low) {
+    /** The first 8 bytes big-endian, then the next 4 (the core reads bytes without java.nio). */
     static Nonce of(byte[] nonce) {
-      ByteBuffer b = ByteBuffer.wrap(nonce);
-      return new Nonce(b.getLong(), b.getInt());
+      long high = 0;
+      for (int i = 0; i < 8; i++) {
+        high = (high << 8) | (nonce[i] & 0xffL);
+      }
+      int low = 0;
+      for (int i = 8; i < 12; i++) {
+        low = (low << 8) | (nonce[i] & 0xff);
+      }
+      return new Nonce(high, low);
     }
   }
 
@@ -55,6 +62,10 @@ public final class UsedChallenges {
 
   /** Records the use of {@code nonce} (12 bytes) valid until {@code expiresAtMillis}. */
   public synchronized Use use(byte[] nonce, long expiresAtMillis, long nowMillis) {
+    if (nonce.length != NONCE_BYTES) {
+      throw new IllegalArgumentException(
+          "nonce: " + NONCE_BYTES + " bytes expected, found " + nonce.length);
+    }
     prune(nowMillis);
     Nonce n = Nonce.of(nonce);
     if (expiries.containsKey(n)) {
