@@ -1,6 +1,7 @@
 package io.anteroom.room;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.room.UsedChallenges.Use;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,19 @@ class UsedChallengesTest {
     n[11] = (byte) i;
     n[10] = (byte) (i >> 8);
     return n;
+  }
+
+  @Test
+  void everyByteOfTheNonceCountsAndAWrongSizeIsRefusedWithAClearMessage() {
+    var used = new UsedChallenges(20);
+    for (int i = 0; i < UsedChallenges.NONCE_BYTES; i++) {
+      byte[] n = new byte[UsedChallenges.NONCE_BYTES];
+      n[i] = (byte) 0x80;
+      assertThat(used.use(n, 1_000, 0)).as("byte " + i).isEqualTo(Use.FIRST);
+    }
+    assertThatThrownBy(() -> used.use(new byte[11], 1_000, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("nonce: 12 bytes expected, found 11");
   }
 
   @Test
