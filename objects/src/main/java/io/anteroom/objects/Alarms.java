@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,7 @@ final class Alarms {
   private final Map<String, Scheduler.Cancellable> tasks = new HashMap<>();
   private final Map<String, Integer> attempts = new HashMap<>();
   private boolean closed;
+  private final AtomicInteger running = new AtomicInteger();
 
   /** {@code stored}: every alarm in the engine, by object key, waiting for its namespace. */
   Alarms(Runtime runtime, Map<String, Instant> stored) {
@@ -115,8 +117,10 @@ final class Alarms {
       tasks.remove(Runtime.objectKey(ns.name(), id));
     }
     ObjectHost.Event e = new ObjectHost.Event(null, null, stored, new CompletableFuture<>(), false);
+    running.incrementAndGet();
     e.reply.whenComplete(
         (v, x) -> {
+          running.decrementAndGet();
           if (x == null) return;
           // not the handler (runAlarm retries those): the runtime failed the event, e.g. the
           // object was reset before the event's writes were durable. The alarm is still stored:
@@ -133,8 +137,17 @@ final class Alarms {
     try {
       runtime.dispatch(ns, id, e);
     } catch (ObjectOverloadedException overloaded) {
+      running.decrementAndGet();
       schedule(ns, id, stored, runtime.clock().instant().plus(FIRST_BACKOFF));
     }
+  }
+
+  /**
+   * Alarm events fired and not yet answered (their handler runs, or waits in the object's gate, or
+   * its writes are not yet durable). A retry or the next alarm is scheduled before the count drops.
+   */
+  int running() {
+    return running.get();
   }
 
   /** The alarm handler threw: schedule a retry (true) or give up (false). */

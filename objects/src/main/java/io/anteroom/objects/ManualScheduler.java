@@ -5,7 +5,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * A {@link Scheduler} in virtual time, for tests and simulations: its clock stands still until
@@ -15,6 +20,11 @@ import java.util.PriorityQueue;
  * <p>Invariants: guarded by {@code this}; tasks run outside the lock, so a task may schedule
  * further tasks (they run in the same {@code advance} if they fall due within it).
  *
+ * <p>A task may start work on other threads (a runtime's alarm is delivered to its object's
+ * thread). With {@link #settleOn} conditions registered, {@code advance} waits after each task
+ * until every condition holds, with the clock at that task's time: the work a task started runs at
+ * the virtual time it was due, however slowly the machine runs it.
+ *
  * <pre>{@code
  * ManualScheduler time = new ManualScheduler(Instant.parse("2026-01-01T00:00:00Z"));
  * Runtime runtime = Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build();
@@ -22,7 +32,11 @@ import java.util.PriorityQueue;
  * }</pre>
  */
 public final class ManualScheduler implements Scheduler {
+  /** How long {@code advance} waits for a {@link #settleOn} condition before it gives up. */
+  public static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
+
   private final PriorityQueue<Task> tasks = new PriorityQueue<>();
+  private final List<Settle> settle = new CopyOnWriteArrayList<>();
   private Instant now;
   private long sequence;
   private final Clock clock =
@@ -65,7 +79,26 @@ public final class ManualScheduler implements Scheduler {
     };
   }
 
-  /** Moves the clock forward by {@code d}, running every task due up to the new time. */
+  /**
+   * After each task it runs, {@link #advance} waits (real time, at most {@link #SETTLE_TIMEOUT})
+   * until {@code settled} holds: for example "no alarm of this runtime is still running" ({@link
+   * Runtime#alarmsRunning}). Only for work that finishes without the advancing thread's help.
+   */
+  public void settleOn(String what, BooleanSupplier settled) {
+    settleOn(what, SETTLE_TIMEOUT, settled);
+  }
+
+  /** As {@link #settleOn(String, BooleanSupplier)}, giving up after {@code timeout}. */
+  public void settleOn(String what, Duration timeout, BooleanSupplier settled) {
+    settle.add(new Settle(what, timeout, settled));
+  }
+
+  /**
+   * Moves the clock forward by {@code d}, running every task due up to the new time (and, after
+   * each, waiting for the {@link #settleOn} conditions).
+   *
+   * @throws IllegalStateException if a settle condition still fails after {@link #SETTLE_TIMEOUT}
+   */
   public void advance(Duration d) {
     Instant target;
     synchronized (this) {
@@ -83,6 +116,20 @@ public final class ManualScheduler implements Scheduler {
         if (next.at.isAfter(now)) now = next.at;
       }
       next.task.run();
+      awaitSettled();
+    }
+  }
+
+  private void awaitSettled() {
+    for (Settle c : settle) {
+      long deadline = System.nanoTime() + c.timeout().toNanos();
+      while (!c.settled().getAsBoolean()) {
+        if (System.nanoTime() - deadline > 0) {
+          throw new IllegalStateException(
+              "virtual time: " + c.what() + " not settled after " + c.timeout());
+        }
+        LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+      }
     }
   }
 
@@ -100,6 +147,8 @@ public final class ManualScheduler implements Scheduler {
   public synchronized void close() {
     tasks.clear();
   }
+
+  private record Settle(String what, Duration timeout, BooleanSupplier settled) {}
 
   private record Task(Instant at, long seq, Runnable task) implements Comparable<Task> {
     @Override

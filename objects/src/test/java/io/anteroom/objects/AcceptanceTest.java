@@ -18,7 +18,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -815,6 +817,60 @@ class AcceptanceTest {
       await().atMost(WAIT).until(() -> fired.size() == 1);
       assertThat(fired).containsExactly("2026-01-01T00:00:10Z alarm inside=none");
       await().atMost(WAIT).until(() -> r.pendingAlarm() == null);
+    }
+  }
+
+  interface Gated {
+    void arm(Instant at);
+  }
+
+  /** An alarm handler that waits for {@code open}, then sets the next alarm a minute on. */
+  static final class GatedAlarmObject implements Gated, AlarmHandler {
+    private final ObjectContext ctx;
+    private final CountDownLatch open;
+
+    GatedAlarmObject(ObjectContext ctx, CountDownLatch open) {
+      this.ctx = ctx;
+      this.open = open;
+    }
+
+    @Override
+    public void arm(Instant at) {
+      ctx.storage().setAlarm(at);
+    }
+
+    @Override
+    public void alarm() {
+      try {
+        if (!open.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("never opened");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      ctx.storage().setAlarm(ctx.clock().instant().plusSeconds(60));
+    }
+  }
+
+  @Test
+  void anAlarmCountsAsRunningUntilItsHandlerReturnedAndItsNextAlarmIsScheduled() {
+    CountDownLatch open = new CountDownLatch(1);
+    try (Fixture f = new Fixture()) {
+      Gated g =
+          f.runtime
+              .namespace("gated", Gated.class, ctx -> new GatedAlarmObject(ctx, open))
+              .get("g");
+      g.arm(Fixture.START.plusSeconds(10));
+      assertThat(f.runtime.alarmsRunning()).isZero();
+      int scheduledBefore = f.time.pending();
+      f.time.advance(Fixture.seconds(10));
+      assertThat(f.runtime.alarmsRunning()).as("fired, handler waiting").isEqualTo(1);
+      assertThat(f.runtime.metrics().getGauges().get("objects.alarms.running").getValue())
+          .isEqualTo(1);
+      open.countDown();
+      await().atMost(WAIT).until(() -> f.runtime.alarmsRunning() == 0);
+      assertThat(f.time.pending())
+          .as("the next alarm is scheduled once the count drops")
+          .isEqualTo(scheduledBefore);
     }
   }
 

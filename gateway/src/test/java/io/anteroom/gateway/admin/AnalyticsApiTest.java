@@ -1,7 +1,6 @@
 package io.anteroom.gateway.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,11 +49,8 @@ class AnalyticsApiTest {
   }
 
   /**
-   * One report round while virtual time passes one report interval, so that every object's alarm
-   * comes due. Called every {@link #STEP} of real time at most: the objects' alarms run on their
-   * own threads and read the clock when they run, and a data center forwards only its last ten
-   * minutes of activity, so virtual time must not run minutes ahead of alarms that are late in real
-   * time.
+   * One report round while virtual time passes one report interval, waiting until every alarm that
+   * came due has run at its virtual time ({@link Harness#onVirtualTime}).
    */
   private static void settle(ManualScheduler scheduler, Harness... gateways) throws Exception {
     for (Harness h : gateways) {
@@ -66,8 +62,26 @@ class AnalyticsApiTest {
     }
   }
 
-  /** Real time between two {@link #settle} rounds (six virtual seconds each). */
-  private static final Duration STEP = Duration.ofMillis(500);
+  /**
+   * Settle rounds until {@code done} holds; at most {@value #ROUNDS} (a minute of virtual time).
+   */
+  private static void settleUntil(
+      java.util.concurrent.Callable<Boolean> done, Callback round, String what) throws Exception {
+    for (int i = 0; i < ROUNDS; i++) {
+      round.run();
+      if (done.call()) {
+        return;
+      }
+    }
+    throw new AssertionError("not reached after " + ROUNDS + " report rounds: " + what);
+  }
+
+  private static final int ROUNDS = 10;
+
+  @FunctionalInterface
+  private interface Callback {
+    void run() throws Exception;
+  }
 
   private static JsonNode analytics(Harness h, String query) throws Exception {
     var r = h.admin("GET", "/api/rooms/shop/analytics" + query, null);
@@ -99,18 +113,15 @@ class AnalyticsApiTest {
             new Harness(
                 dataDir.resolve("b"), ROOM, new TestOrigin(), scheduler, nairobiLink, "nairobi")) {
       assertThat(arrive(12, dublin, nairobi)).isEqualTo(5);
-      // the objects' alarms run on their own threads: report until both data centers are in
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(STEP)
-          .until(
-              () -> {
-                settle(scheduler, dublin, nairobi);
-                JsonNode m = minute(analytics(dublin, RUN), "2026-11-22T10:00:00Z");
-                return m.get("dataCenters").size() == 2
-                    && m.get("admissions").asLong() == 5
-                    && m.path("waitingUsers").asLong() == 7;
-              });
+      settleUntil(
+          () -> {
+            JsonNode m = minute(analytics(dublin, RUN), "2026-11-22T10:00:00Z");
+            return m.get("dataCenters").size() == 2
+                && m.get("admissions").asLong() == 5
+                && m.path("waitingUsers").asLong() == 7;
+          },
+          () -> settle(scheduler, dublin, nairobi),
+          "both data centers in the first minute");
 
       JsonNode fromDublin = analytics(dublin, RUN);
       JsonNode first = minute(fromDublin, "2026-11-22T10:00:00Z");
@@ -152,15 +163,10 @@ class AnalyticsApiTest {
         in = Browser.reachedOrigin(waiting.get("/"));
       }
       assertThat(in).as("the waiting user got in").isTrue();
-      // the objects' alarms run on their own threads: report until the history has both
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(STEP)
-          .until(
-              () -> {
-                settle(h.scheduler, h);
-                return measured(analytics(h, RUN)) == 2;
-              });
+      settleUntil(
+          () -> measured(analytics(h, RUN)) == 2,
+          () -> settle(h.scheduler, h),
+          "both admissions measured");
       JsonNode series = analytics(h, RUN);
       long longest = 0;
       for (JsonNode m : series.get("minutes")) {
@@ -264,18 +270,15 @@ class AnalyticsApiTest {
     try (var h =
         new Harness(dataDir.resolve("a"), ROOM, new TestOrigin(), scheduler, first, "dc1")) {
       assertThat(arrive(8, h)).isEqualTo(5);
-      // until the global object's alarm has stored the minute with its five admissions
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(STEP)
-          .until(
-              () -> {
-                settle(scheduler, h);
-                byte[] stored = engine.get(global, row);
-                return stored != null
-                    && new String(stored, java.nio.charset.StandardCharsets.UTF_8)
-                        .contains("\"admissions\":5");
-              });
+      settleUntil(
+          () -> {
+            byte[] stored = engine.get(global, row);
+            return stored != null
+                && new String(stored, java.nio.charset.StandardCharsets.UTF_8)
+                    .contains("\"admissions\":5");
+          },
+          () -> settle(scheduler, h),
+          "the global object's alarm stored the minute with its five admissions");
       before = analytics(h, "?from=2026-11-22T10:00:00Z&to=2026-11-22T10:05:00Z");
       assertThat(minute(before, "2026-11-22T10:00:00Z").get("admissions").asLong()).isEqualTo(5);
     } finally {
@@ -303,11 +306,7 @@ class AnalyticsApiTest {
 
   private static io.anteroom.objects.Runtime sqliteRuntime(
       SqliteStorageEngine engine, ManualScheduler scheduler) {
-    return io.anteroom.objects.Runtime.builder()
-        .storage(engine)
-        .clock(scheduler.clock())
-        .scheduler(scheduler)
-        .build();
+    return Harness.onVirtualTime(io.anteroom.objects.Runtime.builder().storage(engine), scheduler);
   }
 
   @Test

@@ -37,11 +37,9 @@ class LiveOverridesTest {
 
     Coordinator(ManualScheduler scheduler, int port) {
       runtime =
-          Runtime.builder()
-              .storage(SqliteStorageEngine.open(dir.resolve("coordinator")))
-              .clock(scheduler.clock())
-              .scheduler(scheduler)
-              .build();
+          Harness.onVirtualTime(
+              Runtime.builder().storage(SqliteStorageEngine.open(dir.resolve("coordinator"))),
+              scheduler);
       server = ObjectCoordination.serve(runtime, "127.0.0.1", port);
     }
 
