@@ -60,9 +60,17 @@ class ManualSchedulerTest {
       }
       var advancing = CompletableFuture.runAsync(() -> time.advance(Duration.ofSeconds(3)));
       for (int s = 1; s <= 3; s++) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> running.get() > 0);
-        assertThat(running.get()).as("one task's work at a time").isEqualTo(1);
-        assertThat(time.clock().instant()).isEqualTo(START.plusSeconds(s));
+        Instant due = START.plusSeconds(s);
+        int done = s - 1;
+        // the clock reaches a task's time only once the work before it is done; without the
+        // settle condition it is at 3 s at once with all three pieces waiting, and this times out
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    time.clock().instant().equals(due)
+                        && running.get() == 1
+                        && seen.size() == done);
         go.release();
       }
       advancing.get(30, TimeUnit.SECONDS);
