@@ -43,6 +43,9 @@ import picocli.CommandLine.Option;
  *       is taken under the same machine load.
  *   <li>{@code spread}: 1,000 objects, 64 callers each calling a random object: confirmed
  *       increments/s, fsyncs/s and batches per fsync from the runtime's metrics.
+ *   <li>{@code cluster-1}: the naive counter on a one-peer "cluster": the same code path as {@code
+ *       cluster} (Raft log with fsync, SQLite copy, read index) without followers, i.e. the
+ *       leader's own work.
  *   <li>{@code http-spread}, {@code cluster}, {@code cluster-spread}: the single node over HTTP
  *       with {@code --objects} objects, and the same two loads (one object, many objects) on a
  *       3-peer replicated coordinator ({@code ClusterNode}s on loopback ports, SQLite copies, Raft
@@ -128,7 +131,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       defaultValue = "counter,spread,http,http-noop",
       description =
           "Scenarios to run, any of: counter (with its baseline), baseline (alone), spread, http, http-noop,"
-              + " http-spread, cluster, cluster-spread. "
+              + " http-spread, cluster-1, cluster, cluster-spread. "
               + "Default: ${DEFAULT-VALUE}.")
   List<String> scenarios;
 
@@ -160,8 +163,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       if (scenarios.contains("http-noop")) httpNoop();
       if (scenarios.contains("http")) http(dir.resolve("http"));
       if (scenarios.contains("http-spread")) httpSpread(dir.resolve("http-spread"));
-      if (scenarios.contains("cluster")) cluster(dir.resolve("cluster"), 1);
-      if (scenarios.contains("cluster-spread")) cluster(dir.resolve("cluster-spread"), objects);
+      if (scenarios.contains("cluster-1")) cluster(dir.resolve("cluster-1"), 1, 1);
+      if (scenarios.contains("cluster")) cluster(dir.resolve("cluster"), 1, 3);
+      if (scenarios.contains("cluster-spread")) cluster(dir.resolve("cluster-spread"), objects, 3);
     } finally {
       if (temporary) deleteRecursively(dir);
     }
@@ -282,12 +286,13 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   }
 
   /**
-   * Three coordinators of a replicated cluster in this JVM (SQLite copies, Raft log fsync on),
-   * called over HTTP through a routing transport listing all three; {@code count} objects.
+   * {@code peers} coordinators of a replicated cluster in this JVM (SQLite copies, Raft log fsync
+   * on), called over HTTP through a routing transport listing all of them; {@code count} objects.
+   * One peer is the leader's own work (log, state machine, read index) without followers.
    */
-  private void cluster(Path dir, int count) throws Exception {
+  private void cluster(Path dir, int count, int peers) throws Exception {
     StringBuilder yaml = new StringBuilder("name: bench\nshards: 1\npeers:\n");
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < peers; i++) {
       yaml.append("  - id: b")
           .append(i)
           .append("\n    raft: 127.0.0.1:")
@@ -327,7 +332,10 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                   transport));
         }
         spreadOver(
-            "cluster of 3: " + (count == 1 ? "naive counter, one object" : count + " objects"),
+            "cluster of "
+                + peers
+                + ": "
+                + (count == 1 ? "naive counter, one object" : count + " objects"),
             counters,
             null);
       }
