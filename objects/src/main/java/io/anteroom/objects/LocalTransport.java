@@ -55,8 +55,18 @@ final class LocalTransport implements ObjectTransport {
     } catch (IllegalStateException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return reply.handle(
-        (bytes, failure) -> failure == null ? (byte[]) bytes : codec.encodeError(failure));
+    CompletableFuture<byte[]> out = new CompletableFuture<>();
+    reply.whenComplete(
+        (bytes, failure) -> {
+          if (failure == null) {
+            out.complete((byte[]) bytes);
+          } else if (Codec.unwrap(failure) instanceof Runtime.ClosedBeforeRunException notRun) {
+            out.completeExceptionally(notRun); // the transport's failure: the call did not run
+          } else {
+            out.complete(codec.encodeError(failure));
+          }
+        });
+    return out;
   }
 
   private static CompletableFuture<byte[]> error(Codec codec, Throwable t) {

@@ -274,7 +274,9 @@ public final class Runtime implements AutoCloseable {
   /** An event that never ran on a host that broke: give it to the next instance. */
   void redeliver(Namespace<?> ns, ObjectId id, ObjectHost.Event e) {
     if (closed) {
-      e.reply.completeExceptionally(new IllegalStateException("runtime is closed"));
+      e.reply.completeExceptionally(
+          new ClosedBeforeRunException(
+              "runtime is closed: the call to " + ns.name() + "/" + id + " was not run"));
       return;
     }
     try {
@@ -431,6 +433,17 @@ public final class Runtime implements AutoCloseable {
 
   boolean isClosed() {
     return closed;
+  }
+
+  /**
+   * An accepted call that never ran because the runtime closed first (its instance was reset, and
+   * the runtime closed before a fresh one could take the call). A transport failure, not the
+   * object's: remote callers get a 503 ("not run"), never an error that looks like the object's.
+   */
+  static final class ClosedBeforeRunException extends IllegalStateException {
+    ClosedBeforeRunException(String message) {
+      super(message);
+    }
   }
 
   /**

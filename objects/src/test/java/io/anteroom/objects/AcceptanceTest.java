@@ -1089,6 +1089,39 @@ class AcceptanceTest {
     }
   }
 
+  /**
+   * A deposed leader's runtime is fenced, then closed: a call queued behind a running event never
+   * runs. Its caller must learn that the call was not run (a transport failure, 503 over HTTP), not
+   * receive an {@code IllegalStateException} as if the object had thrown it.
+   */
+  @Test
+  void aQueuedCallThatTheClosingRuntimeNeverRanFailsTheTransportNotTheObject() throws Exception {
+    CompletableFuture<Void> entered = new CompletableFuture<>();
+    CompletableFuture<Void> release = new CompletableFuture<>();
+    try (Fixture f = new Fixture()) {
+      Namespace<Blocker> ns =
+          f.runtime.namespace("blocker", Blocker.class, ctx -> new BlockerObject(entered, release));
+      ObjectId id = ns.idFromName("b");
+      CompletableFuture<String> running = f.async(ns.get("b")::block);
+      entered.get(30, TimeUnit.SECONDS);
+      CompletableFuture<byte[]> queued =
+          f.runtime.transport().call("blocker", id, "hello", "[]".getBytes());
+      await().atMost(WAIT).until(() -> f.runtime.queuedEvents("blocker", id) == 1);
+      f.runtime.resetAll("deposed");
+      CompletableFuture<Void> closing = CompletableFuture.runAsync(f.runtime::close);
+      await().atMost(WAIT).until(f.runtime::isClosed);
+      release.complete(null);
+      assertThatThrownBy(() -> queued.get(30, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("was not run");
+      assertThatThrownBy(() -> running.get(30, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(ObjectResetException.class);
+      closing.get(30, TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void overloadRejection() throws Exception {
     CompletableFuture<Void> entered = new CompletableFuture<>();
