@@ -139,6 +139,9 @@ final class Alarms {
     } catch (ObjectOverloadedException overloaded) {
       running.decrementAndGet();
       schedule(ns, id, stored, runtime.clock().instant().plus(FIRST_BACKOFF));
+    } catch (RuntimeException notDispatched) {
+      running.decrementAndGet(); // e.g. the runtime closed meanwhile: the event will never answer
+      throw notDispatched;
     }
   }
 
