@@ -126,6 +126,21 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
     }
   }
 
+  /** The key a report is logged under; refuses a worker id too long for a storage key. */
+  static String reportKey(WorkerReport report) {
+    String key = REPORT_PREFIX + report.workerId() + "/" + report.sequence();
+    int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (bytes > Storage.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException(
+          "worker id of "
+              + report.workerId().length()
+              + " characters is too long: a report's log key may have at most "
+              + Storage.MAX_KEY_BYTES
+              + " bytes; the report was not applied");
+    }
+    return key;
+  }
+
   /** What the backup holds. */
   record Saved(
       RoomConfig config, DataCenterLedger.Backup ledger, List<DataCenterAggregate> globalView) {}
@@ -146,9 +161,11 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
     if (fingerprint != null) {
       fingerprints.put(fingerprint.gateway(), new Heard(fingerprint, now));
     }
+    // checked before anything is applied: a report that cannot be logged is refused whole, never
+    // counted in memory only (it would be lost with this object while its worker forgot it)
+    String key = reportKey(report);
     if (ledger.apply(report, now)) {
       // durable before the answer leaves (output gate): the worker forgets what it answered
-      String key = REPORT_PREFIX + report.workerId() + "/" + report.sequence();
       storage.put(key, new Logged(config, report, now));
       unbackedReports.add(key);
     }

@@ -63,6 +63,28 @@ class RoomObjectsTest {
     return d;
   }
 
+  /**
+   * A report whose worker id is too long for its log key is refused before it is applied: counting
+   * it in memory only would lose it with the object while the worker, answered, forgot it.
+   */
+  @Test
+  void aReportThatCannotBeLoggedIsRefusedWholeAndCountsNothing() {
+    ManualScheduler time = new ManualScheduler(START);
+    try (Runtime runtime =
+        Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+      DataCenterCoordinator dc = objects.dataCenter("shop", "dublin");
+      String absurd = "w".repeat(3000);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> dc.report(CONFIG, admissions("dublin", absurd, 1, 7, START)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("worker id of 3000 characters is too long")
+          .hasMessageContaining("not applied");
+      RoomState state = dc.report(CONFIG, admissions("dublin", "w1", 1, 2, START)).state();
+      assertThat(state.activeUsers()).as("only the report that was logged counts").isEqualTo(2);
+    }
+  }
+
   @Test
   void reportsFlowFromWorkersThroughDataCentersToTheGlobalObjectAndBackAsState() {
     ManualScheduler time = new ManualScheduler(START);
