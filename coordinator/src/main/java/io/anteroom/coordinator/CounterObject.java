@@ -40,14 +40,40 @@ final class CounterObject implements RoomCounter {
 
   @Override
   public Grant take(Rules rules, CounterKey key, long limit) {
+    MinuteCounter c = counter(rules);
+    long before = c.consumed(key.minute());
+    Grant grant = c.take(key.minute(), limit);
+    saveIfMoved(key, before);
+    return grant;
+  }
+
+  /**
+   * Saved before the answer leaves (unlike a take's coalesced write): a charge is rare, and a
+   * restart that forgot it would hand its slots out again.
+   */
+  @Override
+  public CompletableFuture<Long> chargeAsync(
+      Rules rules, CounterKey key, long admissions, long limit) {
+    MinuteCounter c = counter(rules);
+    long before = c.consumed(key.minute());
+    long left = c.charge(key.minute(), admissions, limit);
+    if (c.consumed(key.minute()) != before) {
+      storage.put(POSITION_KEY, new Position(c.minute(), c.consumed(key.minute())));
+    }
+    return CompletableFuture.completedFuture(left);
+  }
+
+  private MinuteCounter counter(Rules rules) {
     if (counter == null) {
       counter = new MinuteCounter(rules);
       if (saved != null) {
         counter.restore(saved.minute(), saved.consumed());
       }
     }
-    long before = counter.consumed(key.minute());
-    Grant grant = counter.take(key.minute(), limit);
+    return counter;
+  }
+
+  private void saveIfMoved(CounterKey key, long before) {
     long after = counter.consumed(key.minute());
     if (after != before) {
       storage.put(
@@ -55,7 +81,6 @@ final class CounterObject implements RoomCounter {
           new Position(counter.minute(), after),
           StorageOptions.DEFAULT.withAllowUnconfirmed());
     }
-    return grant;
   }
 
   @Override

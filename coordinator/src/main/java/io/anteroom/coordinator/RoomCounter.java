@@ -29,4 +29,11 @@ public interface RoomCounter {
 
   /** The same, without blocking the caller. */
   CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit);
+
+  /**
+   * Counts {@code admissions} of {@code key.minute()} that no counter granted (made while the
+   * counters could not be reached), up to {@code limit} numbers in all ({@link
+   * io.anteroom.room.MinuteCounter#charge}); returns how many it could not absorb.
+   */
+  CompletableFuture<Long> chargeAsync(Rules rules, CounterKey key, long admissions, long limit);
 }

@@ -304,6 +304,31 @@ class RoomObjectsTest {
   }
 
   @Test
+  void aChargeSpendsTheCountersNumbersAndOutlivesARestart(@TempDir Path dir) {
+    CounterKey dublin = CounterKey.dataCenter("shop", "dublin", START_MINUTE);
+    try (Runtime runtime =
+        Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(START)).build()) {
+      RoomCounter counter = RoomObjects.register(runtime).counter(dublin);
+      counter.take(Rules.spec(), dublin, 10);
+
+      assertThat(counter.chargeAsync(Rules.spec(), dublin, 12, 10).join())
+          .as("9 of the 10 numbers were left; 3 admissions go to the next counter")
+          .isEqualTo(3);
+      assertThat(counter.take(Rules.spec(), dublin, 10).granted()).isFalse();
+    }
+    try (Runtime restarted =
+        Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(START)).build()) {
+      assertThat(
+              RoomObjects.register(restarted)
+                  .counter(dublin)
+                  .take(Rules.spec(), dublin, 11)
+                  .number())
+          .as("the charge was saved before it was answered")
+          .isEqualTo(10);
+    }
+  }
+
+  @Test
   void dataCenterRepliesCarryTheThrottleOfItsMonitor() {
     ManualScheduler time = new ManualScheduler(START);
     try (Runtime runtime =

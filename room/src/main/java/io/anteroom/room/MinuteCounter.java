@@ -47,6 +47,27 @@ public final class MinuteCounter {
     return new Grant(minute, number, granted);
   }
 
+  /**
+   * Counts {@code admissions} that were made in {@code minute} without a number (while the counter
+   * could not be reached: {@code failMode} degrade or open), so that the minute does not hand their
+   * slots out again. The counter absorbs them up to {@code limit} numbers in all (those it has left
+   * under the limit the caller's share has now) and returns how many it could not absorb, for the
+   * next counter in line; a charge for a minute that is already over absorbs nothing and returns 0
+   * (from the next minute on, those users count as sessions in the room's state).
+   */
+  public synchronized long charge(long minute, long admissions, long limit) {
+    if (admissions <= 0 || minute < this.minute) {
+      return 0;
+    }
+    if (minute > this.minute) {
+      this.minute = minute;
+      this.count = 0;
+    }
+    long absorbed = Math.min(admissions, Math.max(0, limit - count));
+    count += absorbed;
+    return admissions - absorbed;
+  }
+
   /** Numbers consumed in {@code minute} so far. */
   public synchronized long consumed(long minute) {
     return minute == this.minute ? count : 0;

@@ -5,6 +5,7 @@ import io.anteroom.room.history.MinuteActivity;
 import io.anteroom.room.history.WaitHistogram;
 import io.anteroom.room.slots.SlotSplit;
 import io.anteroom.room.slots.SlotStrategy;
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.SplittableRandom;
@@ -62,6 +63,14 @@ public final class RoomWorker {
   private RoomState poolFrom;
 
   private long sequence;
+
+  /**
+   * Whether this worker decides while the coordinator is unreachable ({@link #withoutCoordinator}).
+   */
+  private boolean withoutCoordinator;
+
+  /** Admissions this worker made since the state it holds was applied. */
+  private long admittedSinceState;
 
   /**
    * @param config the room
@@ -142,6 +151,25 @@ public final class RoomWorker {
     return config;
   }
 
+  /**
+   * Makes this worker the one that decides while the coordinator is unreachable ({@code failMode}
+   * degrade), with an even split. No state comes in then, however long it lasts, so the minute's
+   * pool is no bound: each new minute's pool, computed from the same old state, would offer the
+   * same free slots again, and the pool of the state's own minute leaves out the admissions the
+   * counters granted in it. Such a worker admits, in all, at most its even share of the free slots
+   * the state held, {@code T - activeUsers(asOf)} split by traffic history, over every minute until
+   * a newer state arrives; the per-minute rules still apply on top. Expiries after {@code asOf}
+   * free nothing meanwhile: the users may have renewed their sessions at other gateways. Holding no
+   * coordinator's state (one that counts no active worker, as {@link RoomState#initial}), it admits
+   * nobody new: nothing is known to split.
+   *
+   * @return this worker
+   */
+  public synchronized RoomWorker withoutCoordinator() {
+    withoutCoordinator = true;
+    return this;
+  }
+
   public String dataCenter() {
     return dataCenter;
   }
@@ -156,6 +184,9 @@ public final class RoomWorker {
    */
   public synchronized void applyState(RoomState newer) {
     if (!coordinated || !newer.asOf().isBefore(state.asOf())) {
+      if (newer != state) {
+        admittedSinceState = 0;
+      }
       state = newer;
       coordinated = true;
     }
@@ -398,6 +429,32 @@ public final class RoomWorker {
     return r;
   }
 
+  /**
+   * Where to charge {@code admissions} made without counter grants ({@link Charge}): the counters
+   * of the current minute, with the data center's share of the pool {@code G(t)} split by traffic
+   * history as a counters-strategy draw would have it (whole buckets not set aside: those
+   * admissions were spent against all of {@code G}).
+   */
+  public synchronized Charge charge(long admissions, Instant now) {
+    long m = Minutes.minuteOf(now);
+    SlotSplit split =
+        SlotMath.split(
+            poolOf(m).available(now),
+            state.trafficOf(m - config.historyLagMinutes()),
+            config.totalActiveUsers(),
+            dataCenter);
+    return new Charge(
+        admissions,
+        CounterKey.dataCenter(config.roomId(), dataCenter, m),
+        split.dataCenterSlots(),
+        CounterKey.anywhere(config.roomId(), m));
+  }
+
+  /** Whether the next {@link #report} would carry deltas or activity (more than a heartbeat). */
+  public synchronized boolean hasSomethingToReport() {
+    return !pending.isEmpty() || !activity.isEmpty();
+  }
+
   /** The pool of the current minute as this worker fixed it ({@code G(t)}'s parameters). */
   public synchronized MinutePool pool(Instant now) {
     return poolOf(Minutes.minuteOf(now));
@@ -490,7 +547,7 @@ public final class RoomWorker {
             split, state.dataCenterWorkersActive(), state.globalWorkersActive(), utilization);
     return switch (allowance) {
       case SlotStrategy.Allowance.PerWorker w ->
-          local.take(m, w.limit()).granted() || wholeBucket
+          withinShareOfTheStatesFreeSlots(m) && (local.take(m, w.limit()).granted() || wholeBucket)
               ? admit(
                   prior,
                   bucketId,
@@ -526,6 +583,29 @@ public final class RoomWorker {
   }
 
   /**
+   * For a worker deciding {@link #withoutCoordinator}: whether its admissions since the state are
+   * below its even share of the free slots the state held; always true for other workers.
+   */
+  private boolean withinShareOfTheStatesFreeSlots(long m) {
+    if (!withoutCoordinator) {
+      return true;
+    }
+    if (state.globalWorkersActive() == 0) {
+      return false; // no coordinator ever answered (its states count the worker they answer)
+    }
+    SlotSplit split =
+        SlotMath.split(
+            Math.max(0, config.totalActiveUsers() - state.activeUsers()),
+            state.trafficOf(m - config.historyLagMinutes()),
+            config.totalActiveUsers(),
+            dataCenter);
+    SlotStrategy.Allowance share =
+        SlotStrategy.of(StrategyKind.EVEN_SPLIT, config.curveFactor())
+            .allowance(split, state.dataCenterWorkersActive(), state.globalWorkersActive(), 1.0);
+    return share instanceof SlotStrategy.Allowance.PerWorker p && admittedSinceState < p.limit();
+  }
+
+  /**
    * Renews an admitted user's session: its expiry minute moves ({@code -1 @ e_old, +1 @ e_new}) at
    * most once a minute. With session renewal disabled the session ends {@code S} after {@code
    * acceptedAt} and nothing moves; the ticket's {@code lastCheckInTime} still records the visit (so
@@ -555,6 +635,7 @@ public final class RoomWorker {
     long expiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
     pending.addAdmission(m, 1);
     pending.addActive(expiry, 1);
+    admittedSinceState++;
     // real wait: from the start of the waiting ticket's bucket (its arrival minute), 0 when let in
     // at once
     Duration waited =

@@ -47,6 +47,10 @@ final class Tally {
         active, new TreeMap<Long, SortedMap<Long, Long>>(waiting), admissions, traffic);
   }
 
+  boolean isEmpty() {
+    return active.isEmpty() && waiting.isEmpty() && admissions.isEmpty() && traffic.isEmpty();
+  }
+
   void clear() {
     active.clear();
     waiting.clear();

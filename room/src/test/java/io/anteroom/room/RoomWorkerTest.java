@@ -548,26 +548,33 @@ class RoomWorkerTest {
     assertThat(deltas.activeByExpiryMinute()).containsExactly(Map.entry(M + 10, 1L));
   }
 
-  @Test
-  void countersFallBackToAnywhereWhenTheDataCenterCounterRefuses() {
+  /**
+   * A state of this minute with nobody active and a pool of 100, whose history minute saw 20 users
+   * in "dc" and 30 in "other": the data center's share is 20, Anywhere's 50.
+   */
+  static RoomState twoDataCenters() {
     TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
     history.put(M - 2, Map.of("dc", 20L, "other", 30L));
-    RoomState s =
-        new RoomState(
-            "dc",
-            NOW,
-            M,
-            new TreeMap<>(),
-            0,
-            0,
-            List.of(),
-            history,
-            1,
-            2,
-            0,
-            0,
-            100,
-            new MinutePool(M, 100, 100, 0));
+    return new RoomState(
+        "dc",
+        NOW,
+        M,
+        new TreeMap<>(),
+        0,
+        0,
+        List.of(),
+        history,
+        1,
+        2,
+        0,
+        0,
+        100,
+        new MinutePool(M, 100, 100, 0));
+  }
+
+  @Test
+  void countersFallBackToAnywhereWhenTheDataCenterCounterRefuses() {
+    RoomState s = twoDataCenters();
     RoomWorker w = worker(COUNTERS, s);
 
     Decision.Draw dc = (Decision.Draw) w.decide(null, NOW);
@@ -579,6 +586,98 @@ class RoomWorkerTest {
     assertThat(((Decision.Admit) admitted).reason()).isEqualTo(Decision.AdmitReason.ANYWHERE_SLOT);
     Decision refused = w.onCounterReply(anywhere, new Grant(M, 50, false), NOW);
     assertThat(refused).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void admissionsWithoutGrantsAreChargedToTheDataCenterShareThenToAnywhere() {
+    RoomState s = twoDataCenters();
+    Charge expected =
+        new Charge(7, CounterKey.dataCenter("shop", "dc", M), 20, CounterKey.anywhere("shop", M));
+
+    assertThat(worker(COUNTERS, s).charge(7, NOW))
+        .as("the limits a counters draw of this minute has")
+        .isEqualTo(expected);
+    assertThat(worker(EVEN, s).charge(7, NOW))
+        .as("the even-split fallback charges where the counters would have drawn")
+        .isEqualTo(expected);
+  }
+
+  @Test
+  void withoutTheCoordinatorAWorkerAdmitsItsShareOfTheStatesFreeSlotsOnceForTheWholeOutage() {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 100L));
+    history.put(M - 1, Map.of("dc", 100L)); // the history minute of M + 1
+    // 96 of T = 100 active, 90 of them admitted this minute through the counters
+    RoomState s =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(Map.of(M + 10, 96L)),
+            96,
+            90,
+            List.of(),
+            history,
+            1,
+            2,
+            0,
+            0,
+            4,
+            new MinutePool(M, 94, 10, 0));
+    RoomWorker plain = worker(EVEN, s);
+    RoomWorker fallback = worker(EVEN, s).withoutCoordinator();
+
+    assertThat(admitted(plain, 10, NOW))
+        .as("the minute's pool leaves the counters' 90 out: a plain worker overshoots")
+        .isEqualTo(10);
+    assertThat(admitted(fallback, 10, NOW)).as("its share of the 4 free slots").isEqualTo(4);
+    Instant nextMinute = NOW.plusSeconds(60);
+    assertThat(admitted(plain, 10, nextMinute))
+        .as("a new minute's pool from the same old state offers the slots again")
+        .isEqualTo(4);
+    assertThat(admitted(fallback, 10, nextMinute))
+        .as("nothing more until a newer state arrives")
+        .isZero();
+
+    fallback.applyState(
+        new RoomState(
+            "dc",
+            nextMinute,
+            M + 1,
+            new TreeMap<>(Map.of(M + 10, 96L, M + 11, 2L)),
+            98,
+            0,
+            List.of(),
+            history,
+            1,
+            2,
+            0,
+            0,
+            2,
+            null));
+    assertThat(admitted(fallback, 10, nextMinute.plusSeconds(1)))
+        .as("a newer state starts a new share")
+        .isEqualTo(2);
+  }
+
+  @Test
+  void withoutTheCoordinatorAWorkerThatNeverHeardFromItAdmitsNobodyNew() {
+    RoomWorker fallback =
+        new RoomWorker(EVEN, "dc", "w1", NOW.minusSeconds(30)).withoutCoordinator();
+    RoomWorker plain = new RoomWorker(EVEN, "dc", "w2", NOW.minusSeconds(30));
+
+    assertThat(admitted(plain, 5, NOW)).as("a plain worker spends the limits alone").isEqualTo(5);
+    assertThat(admitted(fallback, 5, NOW)).as("nothing known to split").isZero();
+  }
+
+  private static int admitted(RoomWorker w, int tries, Instant at) {
+    int in = 0;
+    for (int i = 0; i < tries; i++) {
+      if (w.decide(null, at) instanceof Decision.Admit) {
+        in++;
+      }
+    }
+    return in;
   }
 
   @Test

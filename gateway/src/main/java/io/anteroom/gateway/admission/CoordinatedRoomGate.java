@@ -7,6 +7,7 @@ import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.LiveOverrides;
 import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.room.BucketState;
+import io.anteroom.room.Charge;
 import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.Decision;
 import io.anteroom.room.Grant;
@@ -47,8 +48,10 @@ import org.slf4j.LoggerFactory;
  * loops: one share of the free slots for the whole process, never one per loop. A report that
  * failed is resent as the same object before the worker's later deltas (the data center applies
  * each report once). Settings changes flush the old workers' deltas into the pending reports before
- * new workers replace them. {@code degraded} is true from a failed coordination call until the next
- * successful report.
+ * new workers replace them. {@code degraded} is true from a failed coordination call until a report
+ * round succeeds and every admission made meanwhile without a counter grant is charged to the
+ * counters ({@link Charge}: otherwise the counters would hand those slots out again in the same
+ * minute).
  *
  * <p>Live overrides: every report carries the fingerprint of the room's settings ({@link
  * LiveOverrides#fingerprint}); every answer carries the room's overrides version and config
@@ -92,17 +95,17 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   /**
    * The workers of one room configuration: one per event-loop thread with the configured strategy,
-   * and the process's single degraded fallback (the shard workers themselves, each on its own
-   * thread, when the strategy already is even split: {@code fallback} is null then).
+   * and the process's single degraded fallback ({@link RoomWorker#withoutCoordinator}: an even
+   * split of the last known state's free slots for the whole outage). The fallback reports only
+   * when it has something to report, so an unused fallback is not counted as an active worker and
+   * does not shrink the shards' even-split shares.
    */
   private record Workers(RoomConfig config, Map<Thread, RoomWorker> shards, RoomWorker fallback) {
 
     /** Every worker that decides or reports: the shards and the fallback. */
     List<RoomWorker> all() {
       var all = new ArrayList<RoomWorker>(shards.values());
-      if (fallback != null) {
-        all.add(fallback);
-      }
+      all.add(fallback);
       return all;
     }
   }
@@ -129,6 +132,13 @@ public final class CoordinatedRoomGate implements RoomGate {
   private final List<WorkerReport> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile RoomState lastState;
   private volatile boolean degraded;
+
+  /**
+   * Admissions of new users that no counter granted (degraded, with the counters strategy), not yet
+   * charged to the counters ({@link Charge}).
+   */
+  private final AtomicLong uncharged = new AtomicLong();
+
   private volatile boolean configured;
   private long nextReportAt;
   private volatile ConfigAgreement.Fingerprint fingerprint;
@@ -331,9 +341,7 @@ public final class CoordinatedRoomGate implements RoomGate {
   private Workers newWorkers(RoomConfig config) {
     // failMode degrade decides from the last known state with even split: no counter calls
     RoomWorker fallback =
-        config.strategy() == StrategyKind.EVEN_SPLIT
-            ? null
-            : newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded");
+        newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded").withoutCoordinator();
     return new Workers(config, new ConcurrentHashMap<>(), fallback);
   }
 
@@ -358,15 +366,16 @@ public final class CoordinatedRoomGate implements RoomGate {
     Instant now = Instant.ofEpochMilli(nowMillis);
     Ticket ticket =
         ticketBytes == null ? null : TicketBytes.decode(current.settings().id(), ticketBytes);
-    RoomWorker fallback = workers.fallback();
-    boolean useFallback =
-        degraded && fallback != null && current.settings().failMode() == FailMode.DEGRADE;
-    RoomWorker worker = useFallback ? fallback : shard();
+    boolean useFallback = degraded && current.settings().failMode() == FailMode.DEGRADE;
+    RoomWorker worker = useFallback ? workers.fallback() : shard();
     if (current.settings().queueAll() && !worker.hasRunningSession(ticket, now)) {
       // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
       return CompletableFuture.completedFuture(queueAll(worker, ticket, now, current));
     }
     Decision d = worker.decide(ticket, now);
+    if (useFallback) {
+      countUncharged(d, current);
+    }
     if (d instanceof Decision.Draw draw) {
       return draw(worker, draw, now, current);
     }
@@ -381,7 +390,11 @@ public final class CoordinatedRoomGate implements RoomGate {
           current.settings().failMode() == FailMode.OPEN
               ? new Grant(draw.counter().minute(), 0, true)
               : Grant.unavailable(draw.counter().minute());
-      return settle(worker, worker.onCounterReply(draw, grant, now), now, current);
+      Decision next = worker.onCounterReply(draw, grant, now);
+      if (grant.granted()) {
+        countUncharged(next, current); // open: a grant no counter gave
+      }
+      return settle(worker, next, now, current);
     }
     return coordination
         .take(draw.counter(), draw.limit())
@@ -392,6 +405,65 @@ public final class CoordinatedRoomGate implements RoomGate {
             })
         .thenCompose(
             grant -> settle(worker, worker.onCounterReply(draw, grant, now), now, current));
+  }
+
+  /** Counts an admission of a new user that no counter granted, when the room draws counters. */
+  private void countUncharged(Decision d, Setup current) {
+    if (d instanceof Decision.Admit a
+        && a.reason() != Decision.AdmitReason.SESSION
+        && current.config().strategy() == StrategyKind.COUNTERS) {
+      uncharged.incrementAndGet();
+    }
+  }
+
+  /**
+   * Charges the admissions that no counter granted to the counters of the current minute ({@link
+   * Charge}); true when nothing is left uncharged. A charge whose answer was lost may be applied
+   * twice when it is retried: that holds back slots for the rest of the minute, never hands one out
+   * twice. Admissions from a minute that is over are charged to the current one too, since the
+   * other data centers' states may not count them yet; once they do, the slots stay held back for
+   * the rest of the minute (the room errs on the side of its limit).
+   */
+  private CompletionStage<Boolean> chargeUncharged() {
+    long n = uncharged.getAndSet(0);
+    if (n == 0) {
+      return CompletableFuture.completedFuture(true);
+    }
+    Charge c = anyWorker().charge(n, clock.instant());
+    var left = new AtomicLong(n);
+    return coordination
+        .charge(c.dataCenter(), n, c.dataCenterLimit())
+        .thenCompose(
+            rest -> {
+              left.set(rest);
+              return rest == 0
+                  ? CompletableFuture.completedFuture(0L)
+                  : coordination.charge(c.anywhere(), rest, Long.MAX_VALUE);
+            })
+        .handle(
+            (rest, failure) -> {
+              if (failure != null) {
+                uncharged.addAndGet(left.get());
+                return false;
+              }
+              LOG.info(
+                  "room {}: {} admission(s) made without the coordinator charged to minute {}'s"
+                      + " counters",
+                  setup.settings().id(),
+                  n,
+                  c.dataCenter().minute());
+              return true;
+            })
+        .thenCompose(
+            charged ->
+                charged && uncharged.get() > 0
+                    ? chargeUncharged() // admitted while the charge was on its way
+                    : CompletableFuture.completedFuture(charged));
+  }
+
+  /** A worker of the current configuration holding the last known state. */
+  private RoomWorker anyWorker() {
+    return workers.all().get(0);
   }
 
   private CompletionStage<Verdict> settle(
@@ -454,12 +526,19 @@ public final class CoordinatedRoomGate implements RoomGate {
     String roomId = setup.settings().id();
     var batch = new ArrayList<WorkerReport>(retired);
     retired.clear();
-    for (RoomWorker w : workers.all()) {
+    Workers current = workers;
+    for (RoomWorker w : current.all()) {
       WorkerReport r = unsent.remove(w);
-      batch.add(r != null ? r : w.report(now));
+      if (r != null) {
+        batch.add(r);
+      } else if (w != current.fallback() || w.hasSomethingToReport()) {
+        batch.add(w.report(now));
+      }
     }
     if (batch.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
+      // no shard yet: the fallback's heartbeat still announces the gateway, its fingerprint, and
+      // learns the room's state and overrides version
+      batch.add(current.fallback().report(now));
     }
     CompletionStage<Void> announced =
         configured
@@ -492,14 +571,17 @@ public final class CoordinatedRoomGate implements RoomGate {
               .toCompletableFuture());
     }
     return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
-        .thenRun(
-            () -> {
+        .thenCompose(
+            v -> {
               // an overloaded coordinator that fails or times out should also see fewer reports
               reportPace.onResponse(throttled.get() || failed.get());
-              degraded = failed.get();
               if (failed.get()) {
+                degraded = true;
                 configured = false; // the coordinator may have restarted and forgotten the room
+                return CompletableFuture.<Void>completedFuture(null);
               }
+              // degraded until what was admitted without grants is on the counters
+              return chargeUncharged().thenAccept(charged -> degraded = !charged);
             });
   }
 
@@ -591,10 +673,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     List<BucketState> buckets = state.buckets();
     int maxWait = 0;
     if (!buckets.isEmpty()) {
-      RoomWorker any = workers.shards().values().stream().findFirst().orElse(null);
-      RoomWorker w =
-          any != null ? any : new RoomWorker(current.config(), dataCenter, "status", state.asOf());
-      w.applyState(state);
+      RoomWorker w = anyWorker();
       maxWait = minutes(w.estimateWait(buckets.get(buckets.size() - 1).bucketId()).minutes());
     }
     String status =

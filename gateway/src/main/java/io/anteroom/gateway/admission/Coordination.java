@@ -69,6 +69,13 @@ public interface Coordination extends AutoCloseable {
   /** {@code take(limit)} on the counter object named by {@code key}. */
   CompletionStage<Grant> take(CounterKey key, long limit);
 
+  /**
+   * {@code charge(admissions, limit)} on the counter object named by {@code key}: counts admissions
+   * made without its grants; completes with how many it could not absorb ({@link
+   * io.anteroom.room.Charge}).
+   */
+  CompletionStage<Long> charge(CounterKey key, long admissions, long limit);
+
   /** Forgets a deleted room. */
   CompletionStage<Void> remove(String roomId);
 

@@ -400,6 +400,19 @@ public final class ObjectCoordination implements Coordination {
     }
   }
 
+  @Override
+  public CompletionStage<Long> charge(CounterKey key, long admissions, long limit) {
+    RoomConfig config = configs.get(key.roomId());
+    if (config == null) {
+      return unknown(key.roomId());
+    }
+    try {
+      return stubs.counter(key).chargeAsync(config.rules(), key, admissions, limit);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   private static <T> CompletableFuture<T> unknown(String roomId) {
     return CompletableFuture.failedFuture(
         new IllegalStateException("room \"" + roomId + "\" was not announced with configure()"));

@@ -1,0 +1,250 @@
+package io.anteroom.gateway.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.TestOrigin;
+import io.anteroom.objects.ManualScheduler;
+import io.anteroom.room.ConfigAgreement;
+import io.anteroom.room.CounterKey;
+import io.anteroom.room.Grant;
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.RoomOverrides;
+import io.anteroom.room.WorkerReport;
+import io.anteroom.room.history.HistoryRow;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two gateways in two data centers lose their coordinator, admit from their last known state
+ * (failMode degrade), and get it back. The admissions they made without counter grants are charged
+ * to the counters before either leaves the degraded state, so the counters do not hand those slots
+ * out again in the same minute: the room never holds more than T, and it fills up to T once the
+ * states caught up. (Without the charge, 14 users held admission for T = 10.)
+ */
+class RecoveryAfterDegradeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int T = 10;
+
+  @TempDir Path dataDir;
+
+  /** The in-process coordination, with a switch that makes every call fail as a dead link would. */
+  private static final class Switchable implements Coordination {
+    private final Coordination real;
+    volatile boolean down;
+
+    Switchable(Coordination real) {
+      this.real = real;
+    }
+
+    private <T> CompletionStage<T> unlessDown(java.util.function.Supplier<CompletionStage<T>> c) {
+      return down
+          ? CompletableFuture.failedFuture(new java.io.IOException("coordinator unreachable"))
+          : c.get();
+    }
+
+    @Override
+    public CompletionStage<Void> configure(RoomConfig config) {
+      return unlessDown(() -> real.configure(config));
+    }
+
+    @Override
+    public CompletionStage<ReportReply> report(
+        String roomId, WorkerReport report, ConfigAgreement.Fingerprint fingerprint) {
+      return unlessDown(() -> real.report(roomId, report, fingerprint));
+    }
+
+    @Override
+    public CompletionStage<RoomOverrides> overrides(String roomId, String dataCenter) {
+      return unlessDown(() -> real.overrides(roomId, dataCenter));
+    }
+
+    @Override
+    public CompletionStage<RoomOverrides> override(
+        String roomId, String dataCenter, Map<String, String> changes) {
+      return unlessDown(() -> real.override(roomId, dataCenter, changes));
+    }
+
+    @Override
+    public CompletionStage<List<HistoryRow>> history(
+        String roomId, String dataCenter, long fromMinute, long toMinute) {
+      return unlessDown(() -> real.history(roomId, dataCenter, fromMinute, toMinute));
+    }
+
+    @Override
+    public CompletionStage<Boolean> claimChallenge(
+        String roomId, String dataCenter, String nonce, long expiresAtMillis) {
+      return unlessDown(() -> real.claimChallenge(roomId, dataCenter, nonce, expiresAtMillis));
+    }
+
+    @Override
+    public CompletionStage<Grant> take(CounterKey key, long limit) {
+      return unlessDown(() -> real.take(key, limit));
+    }
+
+    @Override
+    public CompletionStage<Long> charge(CounterKey key, long admissions, long limit) {
+      return unlessDown(() -> real.charge(key, admissions, limit));
+    }
+
+    @Override
+    public CompletionStage<Void> remove(String roomId) {
+      return unlessDown(() -> real.remove(roomId));
+    }
+  }
+
+  private static boolean degraded(Harness h) throws Exception {
+    return JSON.readTree(h.admin("GET", "/api/rooms/shop/status", null).body())
+        .get("degraded")
+        .asBoolean();
+  }
+
+  /** One report of both gateways, then one report interval of virtual time (alarms run). */
+  private static void round(ManualScheduler scheduler, Harness... gateways) throws Exception {
+    for (Harness h : gateways) h.report("shop");
+    scheduler.advance(Duration.ofSeconds(5));
+  }
+
+  private static int admit(Harness h, int tries) {
+    int in = 0;
+    for (int i = 0; i < tries; i++) {
+      if (Browser.reachedOrigin(h.browser().get("/"))) in++;
+    }
+    return in;
+  }
+
+  /** The two gateways of a test, each on its own switchable link to one shared coordinator. */
+  private record Pair(
+      ManualScheduler scheduler,
+      Harness dublin,
+      Switchable dublinLink,
+      Harness nairobi,
+      Switchable nairobiLink) {
+
+    void down(boolean down) throws Exception {
+      dublinLink.down = down;
+      nairobiLink.down = down;
+      dublin.report("shop");
+      nairobi.report("shop");
+      assertThat(degraded(dublin)).as("dublin degraded").isEqualTo(down);
+      assertThat(degraded(nairobi)).as("nairobi degraded").isEqualTo(down);
+    }
+
+    int admitAtBoth(int tries) {
+      return admit(dublin, tries) + admit(nairobi, tries);
+    }
+
+    void rounds(int n) throws Exception {
+      for (int i = 0; i < n; i++) round(scheduler, dublin, nairobi);
+    }
+  }
+
+  private interface Scenario {
+    void run(Pair pair) throws Exception;
+  }
+
+  private void withTwoGateways(String failMode, Scenario scenario) throws Exception {
+    String room =
+        "rooms: [ { id: shop, totalActiveUsers: " + T + ", failMode: " + failMode + " } ]";
+    var scheduler = new ManualScheduler(Harness.START);
+    var runtime = Harness.runtime(scheduler);
+    var shared = ObjectCoordination.embedded(runtime);
+    var dublinLink = new Switchable(shared);
+    var nairobiLink = new Switchable(shared);
+    try (var dublin =
+            new Harness(
+                dataDir.resolve("a"), room, new TestOrigin(), scheduler, dublinLink, "dublin");
+        var nairobi =
+            new Harness(
+                dataDir.resolve("b"), room, new TestOrigin(), scheduler, nairobiLink, "nairobi")) {
+      scenario.run(new Pair(scheduler, dublin, dublinLink, nairobi, nairobiLink));
+    } finally {
+      shared.close();
+      runtime.close();
+    }
+  }
+
+  @Test
+  void admissionsMadeWhileDegradedAreChargedSoTheRoomNeverHoldsMoreThanT() throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          int active = p.admitAtBoth(2);
+          assertThat(active).isEqualTo(4);
+          p.rounds(4); // both know all four
+
+          p.down(true);
+          // each admits from its last known state: an even split of the 6 free slots
+          int whileDegraded = p.admitAtBoth(6);
+          active += whileDegraded;
+          assertThat(whileDegraded).as("admitted while degraded").isPositive();
+          assertThat(active).as("users holding admission while degraded").isLessThanOrEqualTo(T);
+
+          p.down(false);
+          // right after the recovery each state still misses the other's degraded admissions
+          active += p.admitAtBoth(T);
+          assertThat(active)
+              .as("users holding admission right after the recovery")
+              .isLessThanOrEqualTo(T);
+          // and once the states have caught up, the room is still full
+          p.rounds(6);
+          active += p.admitAtBoth(T);
+          assertThat(active).as("the free slots are filled once the states caught up").isEqualTo(T);
+        });
+  }
+
+  @Test
+  void withFailModeOpenTheUsersLetInWithoutTheCoordinatorAreChargedToo() throws Exception {
+    withTwoGateways(
+        "open",
+        p -> {
+          int active = p.admitAtBoth(2);
+          p.rounds(4);
+
+          p.down(true);
+          active += p.admitAtBoth(6);
+          assertThat(active).as("open lets everyone in").isEqualTo(16);
+
+          p.down(false);
+          assertThat(p.admitAtBoth(T))
+              .as("new users admitted right after the recovery, with 16 of 10 held")
+              .isZero();
+          p.rounds(6);
+          assertThat(p.admitAtBoth(T)).as("and once the states have caught up").isZero();
+        });
+  }
+
+  @Test
+  void aDegradedPeriodOfSeveralMinutesNeverHoldsMoreThanT() throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          int active = p.admitAtBoth(2);
+          p.rounds(4);
+
+          p.down(true);
+          active += p.admitAtBoth(6);
+          for (int minute = 1; minute <= 3; minute++) {
+            p.rounds(12); // a minute without the coordinator
+            active += p.admitAtBoth(6);
+            assertThat(active)
+                .as("users holding admission in minute %d of the outage", minute)
+                .isLessThanOrEqualTo(T);
+          }
+          p.down(false);
+          active += p.admitAtBoth(T);
+          assertThat(active).as("right after the recovery").isLessThanOrEqualTo(T);
+          p.rounds(6);
+          active += p.admitAtBoth(T);
+          assertThat(active).as("once the states caught up").isLessThanOrEqualTo(T);
+        });
+  }
+}
