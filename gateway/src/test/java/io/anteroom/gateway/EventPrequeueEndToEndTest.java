@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,7 +94,8 @@ class EventPrequeueEndToEndTest {
         arrival[i] = i;
         admission[i] = admittedAt.get(users.get(i)).toEpochMilli();
       }
-      assertThat(Math.abs(spearman(arrival, admission))).isLessThan(0.3);
+      assertThat(Math.abs(new SpearmansCorrelation().correlation(arrival, admission)))
+          .isLessThan(0.3);
     }
   }
 
@@ -124,42 +126,5 @@ class EventPrequeueEndToEndTest {
       assertThat(j.get("isFIFOQueue").asBoolean()).isFalse();
       assertThat(j.has("isPrequeue")).isFalse();
     }
-  }
-
-  static double spearman(double[] a, double[] b) {
-    double[] ra = ranks(a);
-    double[] rb = ranks(b);
-    double n = ra.length;
-    double mean = (n - 1) / 2;
-    double cov = 0;
-    double va = 0;
-    double vb = 0;
-    for (int i = 0; i < n; i++) {
-      cov += (ra[i] - mean) * (rb[i] - mean);
-      va += (ra[i] - mean) * (ra[i] - mean);
-      vb += (rb[i] - mean) * (rb[i] - mean);
-    }
-    return cov / Math.sqrt(va * vb);
-  }
-
-  private static double[] ranks(double[] v) {
-    Integer[] idx = new Integer[v.length];
-    for (int i = 0; i < v.length; i++) {
-      idx[i] = i;
-    }
-    java.util.Arrays.sort(idx, (x, y) -> Double.compare(v[x], v[y]));
-    double[] r = new double[v.length];
-    int i = 0;
-    while (i < v.length) {
-      int j = i;
-      while (j + 1 < v.length && v[idx[j + 1]] == v[idx[i]]) {
-        j++;
-      }
-      for (int k = i; k <= j; k++) {
-        r[idx[k]] = (i + j) / 2.0;
-      }
-      i = j + 1;
-    }
-    return r;
   }
 }

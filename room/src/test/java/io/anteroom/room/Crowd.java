@@ -82,49 +82,8 @@ final class Crowd {
     return users.stream().filter(u -> u.admittedAt != null).count();
   }
 
-  /** Spearman's rank correlation of two equally long series (no ties expected in {@code a}). */
+  /** Spearman's rank correlation of two equally long series (ties get their mean rank). */
   static double spearman(double[] a, double[] b) {
-    double[] ra = ranks(a);
-    double[] rb = ranks(b);
-    double ma = 0;
-    double mb = 0;
-    for (int i = 0; i < ra.length; i++) {
-      ma += ra[i];
-      mb += rb[i];
-    }
-    ma /= ra.length;
-    mb /= rb.length;
-    double cov = 0;
-    double va = 0;
-    double vb = 0;
-    for (int i = 0; i < ra.length; i++) {
-      cov += (ra[i] - ma) * (rb[i] - mb);
-      va += (ra[i] - ma) * (ra[i] - ma);
-      vb += (rb[i] - mb) * (rb[i] - mb);
-    }
-    return cov / Math.sqrt(va * vb);
-  }
-
-  /** Ranks with ties given their mean rank. */
-  private static double[] ranks(double[] v) {
-    Integer[] idx = new Integer[v.length];
-    for (int i = 0; i < v.length; i++) {
-      idx[i] = i;
-    }
-    java.util.Arrays.sort(idx, (x, y) -> Double.compare(v[x], v[y]));
-    double[] r = new double[v.length];
-    int i = 0;
-    while (i < v.length) {
-      int j = i;
-      while (j + 1 < v.length && v[idx[j + 1]] == v[idx[i]]) {
-        j++;
-      }
-      double mean = (i + j) / 2.0;
-      for (int k = i; k <= j; k++) {
-        r[idx[k]] = mean;
-      }
-      i = j + 1;
-    }
-    return r;
+    return new org.apache.commons.math3.stat.correlation.SpearmansCorrelation().correlation(a, b);
   }
 }

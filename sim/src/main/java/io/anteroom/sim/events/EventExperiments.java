@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 
 /**
  * The event and random-queueing cases of {@code docs/simulation.md}, through the real room core
@@ -44,6 +45,8 @@ import java.util.SplittableRandom;
  * </pre>
  */
 public final class EventExperiments {
+  /** Spearman's rank correlation, ties given their mean rank. */
+  private static final SpearmansCorrelation SPEARMAN = new SpearmansCorrelation();
 
   /**
    * One run's figures.
@@ -287,8 +290,8 @@ public final class EventExperiments {
           beforeStart,
           (double) peak / T,
           (double) maxMinute / N,
-          spearman(arrival, admission),
-          window != null && window.shuffle() ? spearman(place, admission) : Double.NaN,
+          SPEARMAN.correlation(arrival, admission),
+          window != null && window.shuffle() ? SPEARMAN.correlation(place, admission) : Double.NaN,
           new double[] {
             percentile(waits, 0.5),
             percentile(waits, 0.9),
@@ -310,43 +313,6 @@ public final class EventExperiments {
   static double sd(double[] v) {
     double mean = Arrays.stream(v).average().orElse(Double.NaN);
     return Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).average().orElse(0));
-  }
-
-  /** Spearman's rank correlation (ties get their mean rank). */
-  static double spearman(double[] a, double[] b) {
-    double[] ra = ranks(a);
-    double[] rb = ranks(b);
-    double mean = (ra.length - 1) / 2.0;
-    double cov = 0;
-    double va = 0;
-    double vb = 0;
-    for (int i = 0; i < ra.length; i++) {
-      cov += (ra[i] - mean) * (rb[i] - mean);
-      va += (ra[i] - mean) * (ra[i] - mean);
-      vb += (rb[i] - mean) * (rb[i] - mean);
-    }
-    return cov / Math.sqrt(va * vb);
-  }
-
-  private static double[] ranks(double[] v) {
-    Integer[] idx = new Integer[v.length];
-    for (int i = 0; i < v.length; i++) {
-      idx[i] = i;
-    }
-    Arrays.sort(idx, (x, y) -> Double.compare(v[x], v[y]));
-    double[] r = new double[v.length];
-    int i = 0;
-    while (i < v.length) {
-      int j = i;
-      while (j + 1 < v.length && v[idx[j + 1]] == v[idx[i]]) {
-        j++;
-      }
-      for (int k = i; k <= j; k++) {
-        r[idx[k]] = (i + j) / 2.0;
-      }
-      i = j + 1;
-    }
-    return r;
   }
 
   /** The Markdown table of {@code docs/simulation.md}. */
