@@ -315,6 +315,57 @@ class WaitingRoomEndToEndTest {
   }
 
   @Test
+  void anAdmittedCookieIsResealedOnlyWhenItsMinuteIsOverOrASixtiethOfTheSessionHasPassed()
+      throws Exception {
+    try (var h =
+        new Harness(
+            dataDir,
+            """
+        rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 60 } ]""")) {
+      Browser user = h.browser(); // the clock is at 10:00:05
+      assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
+      String admitted = user.cookies.get("__anteroom_shop");
+      for (int i = 0; i < 3; i++) { // 10:00:20, :35, :50: the cookie's minute, within 60 s
+        h.scheduler.advance(Duration.ofSeconds(15));
+        HttpResponse<String> r = user.get("/same-minute" + i);
+        assertThat(Browser.reachedOrigin(r)).isTrue();
+        assertThat(r.headers().firstValue("set-cookie")).as("request %d", i).isEmpty();
+        // still an admitted user's page: kept out of shared caches
+        assertThat(r.headers().firstValue("cache-control")).hasValue("private");
+      }
+      assertThat(user.cookies.get("__anteroom_shop")).isEqualTo(admitted);
+      h.scheduler.advance(Duration.ofSeconds(14)); // 10:01:04: a new minute
+      HttpResponse<String> renewed = user.get("/next-minute");
+      assertThat(Browser.reachedOrigin(renewed)).isTrue();
+      assertThat(renewed.headers().firstValue("set-cookie")).isPresent();
+      assertThat(user.cookies.get("__anteroom_shop")).isNotEqualTo(admitted);
+      var meters = h.gateway.rooms().get("shop").orElseThrow().meters();
+      assertThat(meters.admittedNew().getCount()).isEqualTo(1);
+      assertThat(meters.admittedReturning().getCount()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void aUserSeenEvery20SecondsKeepsAOneMinuteSession() throws Exception {
+    try (var h =
+        new Harness(
+            dataDir,
+            """
+        rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 1 } ]""")) {
+      Browser user = h.browser(); // 10:00:05
+      assertThat(Browser.reachedOrigin(user.get("/"))).isTrue();
+      for (int i = 0; i < 9; i++) { // 10:00:25 ... 10:03:05: every check-in renews the cookie
+        h.scheduler.advance(Duration.ofSeconds(20));
+        HttpResponse<String> r = user.get("/page" + i);
+        assertThat(Browser.reachedOrigin(r)).as("request %d", i).isTrue();
+        assertThat(r.headers().firstValue("set-cookie")).as("request %d", i).isPresent();
+      }
+      var meters = h.gateway.rooms().get("shop").orElseThrow().meters();
+      assertThat(meters.admittedNew().getCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void passthroughRoomsLetEveryoneThroughButStillHandOutTickets() throws Exception {
     try (var h =
         new Harness(

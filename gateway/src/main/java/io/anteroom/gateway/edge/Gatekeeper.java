@@ -10,6 +10,7 @@ import io.anteroom.gateway.match.RequestTargetResult;
 import io.anteroom.gateway.proof.DoorCheck;
 import io.anteroom.gateway.queue.ChallengeResponder;
 import io.anteroom.gateway.queue.QueuePacing;
+import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.gateway.ticket.TicketCookie;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
@@ -35,10 +36,11 @@ import org.slf4j.LoggerFactory;
  * (when any room is scoped to a host) requests that name no host get 400.
  *
  * <p>Invariants: the admitted path (valid admitted cookie) is synchronous on the event loop:
- * decrypt, {@link RoomGate#renewAdmitted}, re-encrypt, proxy; no lock, no remote call. Other users
- * are decided asynchronously by {@link RoomGate#decide} while the request body is paused; the
- * answer is written back on the request's own event-loop context. A gate failure never admits: the
- * user sees the queue page.
+ * decrypt, renew ({@link RoomGate#decide}), re-encrypt unless the renewal can wait ({@link
+ * TicketBytes#renewalCanWait}), proxy; no lock, no remote call. Other users are decided
+ * asynchronously by {@link RoomGate#decide} while the request body is paused; the answer is written
+ * back on the request's own event-loop context. A gate failure never admits: the user sees the
+ * queue page.
  */
 public final class Gatekeeper implements Handler<HttpServerRequest> {
 
@@ -139,7 +141,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       if (log != null) {
         log.decided(s.id(), decision(verdict.outcome())).ticket(s.id(), verdict.ticket());
       }
-      answer(request, target, room, verdict); // the hot path: no pause, no hop
+      answer(request, target, room, ticket, now, verdict); // the hot path: no pause, no hop
       return;
     }
     request.pause();
@@ -163,7 +165,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
                   if (log != null) {
                     log.decided(s.id(), decision(v2.outcome())).ticket(s.id(), v2.ticket());
                   }
-                  answer(request, target, room, v2);
+                  answer(request, target, room, ticket, now, v2);
                 }));
   }
 
@@ -362,14 +364,23 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     response.end("400 Bad Request: " + reason + "\n");
   }
 
+  /** {@code sent}: the ticket the request's cookie held (null: none); {@code now}: when decided. */
   private void answer(
-      HttpServerRequest request, RequestTarget target, RoomRuntime room, Verdict verdict) {
-    RoomSettings s = room.settings();
+      HttpServerRequest request,
+      RequestTarget target,
+      RoomRuntime room,
+      byte[] sent,
+      long now,
+      Verdict verdict) {
     boolean poll = request.getHeader(POLL_HEADER) != null;
     switch (verdict.outcome()) {
       case ADMIT_SESSION -> {
         room.meters().admittedReturning().mark();
-        forward(request, target, room, room.origin(), verdict.ticket(), verdict.ticket());
+        // a renewal that changes no count and shortens the session by at most S/60 keeps the
+        // user's cookie: a page's burst of requests is not re-sealed request by request
+        byte[] renewed = verdict.ticket();
+        boolean keepCookie = TicketBytes.renewalCanWait(sent, renewed, sessionMillis(room, now));
+        forward(request, target, room, room.origin(), keepCookie ? null : renewed, renewed);
       }
       case ADMIT -> {
         room.meters().admittedNew().mark();
@@ -391,6 +402,13 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       }
       case REJECT -> reject(request, room);
     }
+  }
+
+  /** The session duration S in force at {@code now} (a running event may set its own). */
+  private static long sessionMillis(RoomRuntime room, long now) {
+    RoomSettings s = room.settings();
+    RoomSettings inForce = s.events().isEmpty() ? s : s.at(Instant.ofEpochMilli(now));
+    return inForce.sessionDurationMinutes() * 60_000L;
   }
 
   private void queueResponse(
@@ -463,7 +481,8 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
 
   /**
    * Proxies to the origin. {@code ticket} (if not null) is sealed into the cookie; {@code
-   * sessionTicket} is the admitted ticket a revocation by the origin ends.
+   * sessionTicket} is the admitted ticket a revocation by the origin ends. A response with either
+   * is marked private ({@link #privateCacheControl}).
    */
   private void forward(
       HttpServerRequest request,
@@ -511,6 +530,10 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     }
     if (ticket != null) {
       headers.add(TicketCookie.SET_COOKIE, room.cookie().set(ticket));
+    }
+    if (ticket != null || sessionTicket != null) {
+      // an admitted user's page stays out of shared caches whether or not its cookie was
+      // re-sealed on this response
       headers.set("Cache-Control", privateCacheControl(headers.get("Cache-Control")));
     }
   }

@@ -3,6 +3,7 @@ package io.anteroom.gateway.ticket;
 import io.anteroom.room.Ticket;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * The plaintext layout of a room {@link Ticket} inside the sealed cookie: {@code version(1) = 2 |
@@ -21,6 +22,12 @@ public final class TicketBytes {
   static final int LENGTH = 1 + 5 * Long.BYTES;
   private static final byte VERSION_1 = 1;
   private static final int LENGTH_1 = 1 + 4 * Long.BYTES;
+
+  /** Where {@code lastCheckInTime} starts in a version 2 ticket: after version, id and bucket. */
+  private static final int CHECK_IN = 1 + 2 * Long.BYTES;
+
+  /** The room's minute: UTC minutes since the epoch, floor ({@code room} module's Minutes). */
+  private static final long MILLIS_PER_MINUTE = 60_000;
 
   private TicketBytes() {}
 
@@ -63,6 +70,52 @@ public final class TicketBytes {
         Instant.ofEpochMilli(checkIn),
         accepted < 0 ? null : Instant.ofEpochMilli(accepted),
         key);
+  }
+
+  /**
+   * How much of a session a renewal may leave unsealed: a sixtieth of it (one second per minute of
+   * {@code S}), the most by which skipping a renewal can shorten a session.
+   */
+  public static final int UNSEALED_RENEWAL_FRACTION = 60;
+
+  /**
+   * Whether the room's renewal {@code renewed} of an admitted ticket may be left unsealed, the user
+   * keeping the cookie that brought {@code sent}: both are of the current layout, equal in every
+   * field but {@code lastCheckInTime}; both check-in times fall in the same UTC minute; and the
+   * renewal is less than {@code sessionMillis /} {@value #UNSEALED_RENEWAL_FRACTION} after the
+   * cookie's check-in.
+   *
+   * <p>Why this is safe: the room counts a session by the minute of its last check-in (its expiry
+   * minute moves at most once a minute) and the user's traffic once per minute, so a renewal within
+   * the cookie's minute changes no count. What it does change is when the session ends: S after the
+   * cookie's check-in instead of S after this request, so the bound keeps every session at least
+   * 59/60 of S after the user's last request (a user active every 20 s in a one-minute session gets
+   * a new cookie on every request; in an hour-long session, once a minute). Any other difference
+   * (another id, a cleared refresh slot key, a version 1 ticket to upgrade) needs the renewed
+   * ticket sealed. This check is two array comparisons, where sealing costs a nonce, AES-GCM and
+   * base64 on every request of a page's burst of requests.
+   */
+  public static boolean renewalCanWait(byte[] sent, byte[] renewed, long sessionMillis) {
+    if (sent == null
+        || renewed == null
+        || sent.length != LENGTH
+        || renewed.length != LENGTH
+        || sent[0] != VERSION
+        || renewed[0] != VERSION
+        || !Arrays.equals(sent, 0, CHECK_IN, renewed, 0, CHECK_IN)
+        || !Arrays.equals(
+            sent, CHECK_IN + Long.BYTES, LENGTH, renewed, CHECK_IN + Long.BYTES, LENGTH)) {
+      return false;
+    }
+    long cookie = checkInMillis(sent);
+    long now = checkInMillis(renewed);
+    return Math.floorDiv(cookie, MILLIS_PER_MINUTE) == Math.floorDiv(now, MILLIS_PER_MINUTE)
+        && now >= cookie
+        && now - cookie < sessionMillis / UNSEALED_RENEWAL_FRACTION;
+  }
+
+  private static long checkInMillis(byte[] ticket) {
+    return ByteBuffer.wrap(ticket, CHECK_IN, Long.BYTES).getLong();
   }
 
   /** A 64-bit mix of two values (SplitMix64's finalizer over their combination), never 0. */

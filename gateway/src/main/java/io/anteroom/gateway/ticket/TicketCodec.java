@@ -104,15 +104,42 @@ public final class TicketCodec {
    * under one process-wide lock on every call, which the admitted hot path (a fresh nonce per
    * request) cannot afford.
    */
-  private static final ThreadLocal<SecureRandom> RANDOM =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return SecureRandom.getInstance("DRBG");
-            } catch (java.security.NoSuchAlgorithmException e) {
-              return new SecureRandom();
-            }
-          });
+  private static final ThreadLocal<Nonces> NONCES = ThreadLocal.withInitial(Nonces::new);
+
+  /**
+   * One thread's nonces, drawn from its DRBG {@value #NONCES_PER_DRAW} at a time: a DRBG call costs
+   * several SHA-256 blocks whatever its length, so one call per nonce spent more on the call than
+   * on the bytes. The nonces are the DRBG's output as before, each handed out once (they are no
+   * secret: every cookie carries its own).
+   */
+  private static final class Nonces {
+    private final SecureRandom random;
+    private final byte[] pool = new byte[NONCE_BYTES * NONCES_PER_DRAW];
+    private int next = pool.length;
+
+    Nonces() {
+      SecureRandom r;
+      try {
+        r = SecureRandom.getInstance("DRBG");
+      } catch (java.security.NoSuchAlgorithmException e) {
+        r = new SecureRandom();
+      }
+      this.random = r;
+    }
+
+    byte[] next() {
+      if (next == pool.length) {
+        random.nextBytes(pool);
+        next = 0;
+      }
+      byte[] nonce = java.util.Arrays.copyOfRange(pool, next, next + NONCE_BYTES);
+      java.util.Arrays.fill(pool, next, next + NONCE_BYTES, (byte) 0);
+      next += NONCE_BYTES;
+      return nonce;
+    }
+  }
+
+  private static final int NONCES_PER_DRAW = 64;
 
   private final Key[] byId = new Key[256];
 
@@ -193,8 +220,7 @@ public final class TicketCodec {
    */
   public String seal(Scope scope, byte[] payload) {
     long hour = Math.floorDiv(clock.millis(), HOUR_MILLIS);
-    byte[] nonce = new byte[NONCE_BYTES];
-    RANDOM.get().nextBytes(nonce);
+    byte[] nonce = NONCES.get().next();
     Cipher c = CIPHER.get();
     try {
       c.init(Cipher.ENCRYPT_MODE, sealing.subkey(hour), new GCMParameterSpec(TAG_BITS, nonce));

@@ -54,6 +54,96 @@ class TicketBytesTest {
     assertThat(TicketBytes.decode("shop", null)).isNull();
   }
 
+  static final long HOUR = 3_600_000;
+
+  @Test
+  void aRenewalInTheCookiesMinuteCanWait() {
+    Instant accepted = T.minusSeconds(600);
+    byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
+    byte[] renewed =
+        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(50), accepted, 0));
+
+    assertThat(TicketBytes.renewalCanWait(sent, renewed, HOUR)).isTrue();
+  }
+
+  @Test
+  void aRenewalInANewMinuteIsSealed() {
+    Instant accepted = T.minusSeconds(600);
+    byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
+    // T is 10:00:05: 55 s later is 10:01:00, the next minute, though less than a minute later
+    byte[] renewed =
+        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(55), accepted, 0));
+
+    assertThat(TicketBytes.renewalCanWait(sent, renewed, HOUR)).isFalse();
+  }
+
+  @Test
+  void aRenewalMoreThanASixtiethOfTheSessionAfterTheCookieIsSealed() {
+    Instant accepted = T.minusSeconds(600);
+    byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
+    byte[] second =
+        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusMillis(999), accepted, 0));
+    byte[] later =
+        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(1), accepted, 0));
+
+    // a one-minute session: one second of it at most (a user seen every 20 s stays in)
+    assertThat(TicketBytes.renewalCanWait(sent, second, 60_000)).isTrue();
+    assertThat(TicketBytes.renewalCanWait(sent, later, 60_000)).isFalse();
+  }
+
+  @Test
+  void aRenewalBeforeTheCookiesCheckInIsSealed() {
+    Instant accepted = T.minusSeconds(600);
+    byte[] sent =
+        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(2), accepted, 0));
+    byte[] renewed = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
+
+    assertThat(TicketBytes.renewalCanWait(sent, renewed, HOUR)).isFalse();
+  }
+
+  @Test
+  void aRenewalThatChangesMoreThanTheCheckInTimeIsSealed() {
+    Instant accepted = T.minusSeconds(600);
+    Instant later = T.plusSeconds(1);
+    byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 7));
+
+    // the refresh slot key a queued ticket had is cleared on renewal: the cookie must say so
+    assertThat(
+            TicketBytes.renewalCanWait(
+                sent,
+                TicketBytes.encode(new Ticket("shop", 42, 29_000_000, later, accepted, 0)),
+                HOUR))
+        .isFalse();
+    assertThat(
+            TicketBytes.renewalCanWait(
+                sent,
+                TicketBytes.encode(new Ticket("shop", 43, 29_000_000, later, accepted, 7)),
+                HOUR))
+        .isFalse();
+    assertThat(
+            TicketBytes.renewalCanWait(
+                sent,
+                TicketBytes.encode(new Ticket("shop", 42, 29_000_001, later, accepted, 7)),
+                HOUR))
+        .isFalse();
+    assertThat(
+            TicketBytes.renewalCanWait(
+                sent, TicketBytes.encode(new Ticket("shop", 42, 29_000_000, later, T, 7)), HOUR))
+        .isFalse();
+  }
+
+  @Test
+  void aVersionOneTicketOrNoTicketIsAlwaysSealed() {
+    Instant accepted = T.minusSeconds(600);
+    byte[] old = v1(29_000_000, T, accepted, 0);
+    long id = TicketBytes.decode("shop", old).id();
+    byte[] renewed =
+        TicketBytes.encode(new Ticket("shop", id, 29_000_000, T.plusSeconds(1), accepted, 0));
+
+    assertThat(TicketBytes.renewalCanWait(old, renewed, HOUR)).isFalse();
+    assertThat(TicketBytes.renewalCanWait(null, renewed, HOUR)).isFalse();
+  }
+
   private static byte[] v1(long bucket, Instant checkIn, Instant accepted, long key) {
     return ByteBuffer.allocate(33)
         .put((byte) 1)

@@ -43,6 +43,19 @@ class TicketCodecTest {
   }
 
   @Test
+  void noNonceIsHandedOutTwiceAcrossTheDrbgDraws() {
+    var nonces = new java.util.HashSet<String>();
+    for (int i = 0; i < 1000; i++) { // 1000 seals: many draws of 64 nonces from the DRBG
+      byte[] sealed = Base64.getUrlDecoder().decode(codec.seal("shop", payload));
+      byte[] nonce = java.util.Arrays.copyOfRange(sealed, 6, 18);
+      assertThat(nonce).as("seal %d", i).isNotEqualTo(new byte[12]);
+      assertThat(nonces.add(Base64.getEncoder().encodeToString(nonce))).as("seal %d", i).isTrue();
+      assertThat(codec.open("shop", Base64.getUrlEncoder().withoutPadding().encodeToString(sealed)))
+          .hasValue(payload);
+    }
+  }
+
+  @Test
   void aCookieOfAnotherRoomDoesNotOpen() {
     assertThat(codec.open("other", codec.seal("shop", payload))).isEmpty();
   }
