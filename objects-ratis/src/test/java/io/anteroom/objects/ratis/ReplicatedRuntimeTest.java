@@ -329,6 +329,10 @@ class ReplicatedRuntimeTest {
     RatisPeer leader = cluster.awaitLeader(0);
     RatisPeer follower =
         cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow();
+    // the leader knows it leads before its first heartbeat tells the follower
+    await(follower.id() + " learns its leader")
+        .atMost(java.time.Duration.ofSeconds(30))
+        .until(() -> follower.engine(0).leader().isPresent());
 
     assertThatThrownBy(() -> Runtime.builder().storage(follower.engine(0)).build())
         .isInstanceOf(NotShardLeaderException.class)
