@@ -331,8 +331,8 @@ class ReplicatedRuntimeTest {
         cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow();
     // the leader knows it leads before its first heartbeat tells the follower
     await(follower.id() + " learns its leader")
-        .atMost(java.time.Duration.ofSeconds(30))
-        .until(() -> follower.engine(0).leader().isPresent());
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> follower.engine(0).leader().equals(Optional.of(leader.id())));
 
     assertThatThrownBy(() -> Runtime.builder().storage(follower.engine(0)).build())
         .isInstanceOf(NotShardLeaderException.class)
