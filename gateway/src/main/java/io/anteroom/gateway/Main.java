@@ -29,9 +29,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -59,28 +62,46 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     version = "anteroom 0.1.0",
     description = "Anteroom: a self-hosted virtual waiting room in front of your site.",
-    subcommands = {
-      Main.Run.class,
-      Main.Demo.class,
-      Main.Coordinator.class,
-      Main.Edge.class,
-      Main.Check.class
-    },
     footer = {"", "Configuration keys, defaults and the admin API: docs/gateway.md"})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(args).execute(args));
   }
 
-  static CommandLine commandLine() {
+  /** The built-in commands by name (as their {@code @Command} says), in the help's order. */
+  static final Map<String, Supplier<Object>> COMMANDS = new LinkedHashMap<>();
+
+  static {
+    COMMANDS.put("run", Run::new);
+    COMMANDS.put("demo", Demo::new);
+    COMMANDS.put("coordinator", Coordinator::new);
+    COMMANDS.put("gateway", Edge::new);
+    COMMANDS.put("check", Check::new);
+  }
+
+  /**
+   * The command line that runs {@code args}. picocli builds the model of every command it is given
+   * (from the annotations, by reflection) before it parses anything, which is a large part of a
+   * restarted coordinator's start-up (docs/benchmarks.md): when {@code args} name a built-in
+   * command, only that command's model is built, since no other can run. Anything else (no command,
+   * {@code --help}, {@code help}, a command of another module, a mistyped name) gets every command,
+   * so the help and picocli's suggestions stay complete.
+   */
+  static CommandLine commandLine(String... args) {
     var cl = new CommandLine(new Main());
-    for (AnteroomSubcommand extra : java.util.ServiceLoader.load(AnteroomSubcommand.class)) {
-      cl.addSubcommand(extra);
+    Supplier<Object> invoked = args.length > 0 ? COMMANDS.get(args[0]) : null;
+    if (invoked != null) {
+      cl.addSubcommand(invoked.get());
+    } else {
+      COMMANDS.values().forEach(command -> cl.addSubcommand(command.get()));
+      for (AnteroomSubcommand extra : java.util.ServiceLoader.load(AnteroomSubcommand.class)) {
+        cl.addSubcommand(extra);
+      }
+      cl.addSubcommand(new CommandLine.HelpCommand());
     }
-    cl.addSubcommand(new CommandLine.HelpCommand());
     cl.setExecutionExceptionHandler(
         (e, commandLine, parsed) -> {
           commandLine.getErr().println("anteroom: " + e.getMessage());

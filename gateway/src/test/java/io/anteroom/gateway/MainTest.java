@@ -17,7 +17,7 @@ class MainTest {
   private static Outcome run(String... args) {
     var out = new StringWriter();
     var err = new StringWriter();
-    var cl = Main.commandLine();
+    var cl = Main.commandLine(args);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int exit = cl.execute(args);
@@ -46,6 +46,25 @@ class MainTest {
     assertThat(o.out()).contains("hello", "Says hello (a test command).");
     assertThat(run("hello").out()).contains("hello from another module");
     assertThat(run("help", "hello").out()).contains("Usage: anteroom hello");
+  }
+
+  @Test
+  void aCommandNamedFirstRunsAloneWithItsOwnHelpAndAMistypedOneGetsSuggestions() {
+    Outcome help = run("coordinator", "--help");
+    assertThat(help.exit()).isZero();
+    assertThat(help.out()).contains("Usage: anteroom coordinator", "--listen", "--cluster");
+
+    Outcome typo = run("coordinatr", "--listen", "127.0.0.1:0");
+    assertThat(typo.exit()).isEqualTo(2);
+    assertThat(typo.err()).contains("'coordinatr'", "Did you mean: anteroom coordinator");
+  }
+
+  @Test
+  void everyBuiltInCommandIsListedUnderTheNameItsCommandAnnotationGives() {
+    Main.COMMANDS.forEach(
+        (name, command) ->
+            assertThat(new picocli.CommandLine(command.get()).getCommandName()).isEqualTo(name));
+    assertThat(run("--help").out()).contains(Main.COMMANDS.keySet());
   }
 
   @Test
