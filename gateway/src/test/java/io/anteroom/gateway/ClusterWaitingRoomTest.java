@@ -53,9 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  * failover: the gateways check sessions locally); a new leader is elected and both gateways report
  * to it again (not degraded); at most T users reached the origin after the failover; a new user is
  * admitted after it while a slot is free (queued when the gateways filled the room while degraded);
- * still at most T at the end. Reported: the gateways' own estimate of the active
- * users at the end (it may be below the truth: see docs/cluster.md). Waits on the children's output
- * lines and on replies, never on time.
+ * still at most T at the end. Reported: the gateways' own estimate of the active users at the end
+ * (it may be below the truth: see docs/cluster.md). Waits on the children's output lines and on
+ * replies, never on time.
  */
 @Tag("slow")
 class ClusterWaitingRoomTest {

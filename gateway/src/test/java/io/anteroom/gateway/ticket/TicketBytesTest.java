@@ -56,35 +56,33 @@ class TicketBytesTest {
 
   static final long HOUR = 3_600_000;
 
+  /** User 42's admitted ticket (accepted 10 minutes before T) as sealed at {@code checkIn}. */
+  private static byte[] checkedIn(Instant checkIn) {
+    return TicketBytes.encode(new Ticket("shop", 42, 29_000_000, checkIn, T.minusSeconds(600), 0));
+  }
+
   @Test
   void aRenewalInTheCookiesMinuteCanWait() {
-    Instant accepted = T.minusSeconds(600);
-    byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
-    byte[] renewed =
-        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(50), accepted, 0));
+    byte[] sent = checkedIn(T);
+    byte[] renewed = checkedIn(T.plusSeconds(50));
 
     assertThat(TicketBytes.renewalCanWait(sent, renewed, HOUR)).isTrue();
   }
 
   @Test
   void aRenewalInANewMinuteIsSealed() {
-    Instant accepted = T.minusSeconds(600);
-    byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
+    byte[] sent = checkedIn(T);
     // T is 10:00:05: 55 s later is 10:01:00, the next minute, though less than a minute later
-    byte[] renewed =
-        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(55), accepted, 0));
+    byte[] renewed = checkedIn(T.plusSeconds(55));
 
     assertThat(TicketBytes.renewalCanWait(sent, renewed, HOUR)).isFalse();
   }
 
   @Test
   void aRenewalMoreThanASixtiethOfTheSessionAfterTheCookieIsSealed() {
-    Instant accepted = T.minusSeconds(600);
-    byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
-    byte[] second =
-        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusMillis(999), accepted, 0));
-    byte[] later =
-        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(1), accepted, 0));
+    byte[] sent = checkedIn(T);
+    byte[] second = checkedIn(T.plusMillis(999));
+    byte[] later = checkedIn(T.plusSeconds(1));
 
     // a one-minute session: one second of it at most (a user seen every 20 s stays in)
     assertThat(TicketBytes.renewalCanWait(sent, second, 60_000)).isTrue();
@@ -93,10 +91,8 @@ class TicketBytesTest {
 
   @Test
   void aRenewalBeforeTheCookiesCheckInIsSealed() {
-    Instant accepted = T.minusSeconds(600);
-    byte[] sent =
-        TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T.plusSeconds(2), accepted, 0));
-    byte[] renewed = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 0));
+    byte[] sent = checkedIn(T.plusSeconds(2));
+    byte[] renewed = checkedIn(T);
 
     assertThat(TicketBytes.renewalCanWait(sent, renewed, HOUR)).isFalse();
   }
@@ -108,12 +104,7 @@ class TicketBytesTest {
     byte[] sent = TicketBytes.encode(new Ticket("shop", 42, 29_000_000, T, accepted, 7));
 
     // the refresh slot key a queued ticket had is cleared on renewal: the cookie must say so
-    assertThat(
-            TicketBytes.renewalCanWait(
-                sent,
-                TicketBytes.encode(new Ticket("shop", 42, 29_000_000, later, accepted, 0)),
-                HOUR))
-        .isFalse();
+    assertThat(TicketBytes.renewalCanWait(sent, checkedIn(later), HOUR)).isFalse();
     assertThat(
             TicketBytes.renewalCanWait(
                 sent,
