@@ -86,9 +86,7 @@ public record MinutePool(long minute, long base, long newUsersLeft, long expirin
    * {@code W = r_w + 2 × r_dc}, the longest an admission takes to reach every data center's state.
    */
   static long inFlight(double admissionsPerMinute, Instant asOf, long minute, RoomConfig config) {
-    double window =
-        config.workerReportInterval().toMillis()
-            + 2.0 * config.dataCenterReportInterval().toMillis();
+    double window = config.propagationWindow().toMillis();
     double unseenMillis =
         Math.max(0, window - (asOf.toEpochMilli() - Minutes.startOf(minute).toEpochMilli()));
     return (long) Math.ceil(admissionsPerMinute * unseenMillis / 60_000.0 - 1e-9);

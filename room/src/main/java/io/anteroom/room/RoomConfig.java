@@ -157,6 +157,15 @@ public record RoomConfig(
   }
 
   /** S as a duration. */
+  /**
+   * {@code W = r_w + 2 × r_dc}: the longest an admission takes to reach every data center's state
+   * (a worker's report, its data center's sync with the global object, and the other data centers'
+   * sync).
+   */
+  public Duration propagationWindow() {
+    return workerReportInterval.plus(dataCenterReportInterval.multipliedBy(2));
+  }
+
   public Duration sessionDuration() {
     return Duration.ofMinutes(sessionDurationMinutes);
   }

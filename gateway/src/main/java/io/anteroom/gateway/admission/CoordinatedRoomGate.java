@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * new workers replace them. {@code degraded} is true from a failed coordination call until a report
  * round succeeds and every admission made meanwhile without a counter grant is charged to the
  * counters ({@link Charge}: otherwise the counters would hand those slots out again in the same
- * minute).
+ * minute); for {@code W = r_w + 2 × r_dc} after that, new users draw no counter (they are queued),
+ * so that other gateways back from the same outage have charged theirs first.
  *
  * <p>Live overrides: every report carries the fingerprint of the room's settings ({@link
  * LiveOverrides#fingerprint}); every answer carries the room's overrides version and config
@@ -138,6 +139,13 @@ public final class CoordinatedRoomGate implements RoomGate {
    * charged to the counters ({@link Charge}).
    */
   private final AtomicLong uncharged = new AtomicLong();
+
+  /**
+   * Until when (epoch millis) new users draw no counter after this gateway left the degraded state:
+   * {@code W} after it, so that the charges of the other gateways that admitted without the
+   * coordinator meanwhile are on the counters before this one draws from them.
+   */
+  private volatile long drawsResumeAt;
 
   private volatile boolean configured;
   private long nextReportAt;
@@ -384,6 +392,14 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private CompletionStage<Verdict> draw(
       RoomWorker worker, Decision.Draw draw, Instant now, Setup current) {
+    if (!degraded && now.toEpochMilli() < drawsResumeAt) {
+      // just back from an outage: the others' charges may not be on the counters yet
+      return settle(
+          worker,
+          worker.onCounterReply(draw, Grant.unavailable(draw.counter().minute()), now),
+          now,
+          current);
+    }
     if (degraded && current.settings().failMode() != FailMode.DEGRADE) {
       // open: let new users through (still counted); closed: queue them (a refusal)
       Grant grant =
@@ -459,6 +475,23 @@ public final class CoordinatedRoomGate implements RoomGate {
                 charged && uncharged.get() > 0
                     ? chargeUncharged() // admitted while the charge was on its way
                     : CompletableFuture.completedFuture(charged));
+  }
+
+  /**
+   * Ends the degraded state once a report round succeeded and every admission made without a grant
+   * is charged; new users then wait {@code W} before they draw counters again ({@link
+   * #drawsResumeAt}).
+   */
+  private void recovered(boolean charged) {
+    if (!charged) {
+      degraded = true;
+      return;
+    }
+    if (degraded) {
+      drawsResumeAt =
+          clock.millis() + setup.config().propagationWindow().toMillis(); // before degraded drops
+      degraded = false;
+    }
   }
 
   /** A worker of the current configuration holding the last known state. */
@@ -581,7 +614,7 @@ public final class CoordinatedRoomGate implements RoomGate {
                 return CompletableFuture.<Void>completedFuture(null);
               }
               // degraded until what was admitted without grants is on the counters
-              return chargeUncharged().thenAccept(charged -> degraded = !charged);
+              return chargeUncharged().thenAccept(this::recovered);
             });
   }
 

@@ -247,4 +247,34 @@ class RecoveryAfterDegradeTest {
           assertThat(active).as("once the states caught up").isLessThanOrEqualTo(T);
         });
   }
+
+  @Test
+  void aGatewayBackFirstDrawsNoCounterUntilTheOthersChargesCanBeIn() throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          int active = p.admitAtBoth(2);
+          p.rounds(4);
+
+          p.down(true);
+          int atNairobi = admit(p.nairobi(), 6);
+          assertThat(atNairobi).as("admitted at nairobi while degraded").isPositive();
+          active += atNairobi;
+
+          // dublin is back first: nairobi's admissions are neither charged nor in dublin's state
+          p.dublinLink().down = false;
+          p.dublin().report("shop");
+          assertThat(degraded(p.dublin())).isFalse();
+          active += admit(p.dublin(), T);
+          assertThat(active)
+              .as("users holding admission once dublin is back")
+              .isLessThanOrEqualTo(T);
+
+          p.nairobiLink().down = false;
+          p.nairobi().report("shop");
+          p.rounds(4); // W = r_w + 2 r_dc = 15 s
+          active += p.admitAtBoth(T);
+          assertThat(active).as("the free slots are filled once both are back").isEqualTo(T);
+        });
+  }
 }
