@@ -52,6 +52,14 @@ final class ShardStateMachine extends BaseStateMachine {
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
   private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
   private volatile LocalReplica replica;
+
+  /**
+   * The index the local copy records as applied ({@link LocalReplica#appliedIndex}), kept here so
+   * that applying an entry does not first read it back from the copy. Set from the copy whenever
+   * the copy is opened or replaced; written and read by the state-machine thread.
+   */
+  private volatile long copyApplied;
+
   private volatile String peerId = "?";
   private volatile RaftServer.Division division;
   private final java.util.concurrent.atomic.AtomicLong skippedOnReplay =
@@ -94,6 +102,7 @@ final class ShardStateMachine extends BaseStateMachine {
       if (snapshot.getIndex() > replica.appliedIndex()) restore(snapshot);
       setLastAppliedTermIndex(snapshot.getTermIndex());
     }
+    copyApplied = replica.appliedIndex();
     getLifeCycle().transition(LifeCycle.State.RUNNING);
   }
 
@@ -115,6 +124,7 @@ final class ShardStateMachine extends BaseStateMachine {
       throw new IOException(
           "shard " + shard + " on peer " + peerId + ": asked to reload, but there is no snapshot");
     restore(snapshot);
+    copyApplied = replica.appliedIndex();
     setLastAppliedTermIndex(snapshot.getTermIndex());
     if (getLifeCycleState() == LifeCycle.State.PAUSED) {
       getLifeCycle().transition(LifeCycle.State.STARTING);
@@ -144,10 +154,11 @@ final class ShardStateMachine extends BaseStateMachine {
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
     long index = entry.getIndex();
-    if (index > replica.appliedIndex()) {
+    if (index > copyApplied) {
       byte[] data = entry.getStateMachineLogEntry().getLogData().toByteArray();
       try {
         replica.apply(BatchCodec.decode(data), entry.getTerm(), index);
+        copyApplied = index;
       } catch (RuntimeException e) {
         throw new IllegalStateException(
             "shard "
