@@ -12,11 +12,13 @@ import io.anteroom.gateway.queue.ChallengeResponder;
 import io.anteroom.gateway.queue.QueuePacing;
 import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.gateway.ticket.TicketCookie;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.net.HostAndPort;
 import java.time.Clock;
 import java.time.Instant;
@@ -441,7 +443,12 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     } else {
       response
           .putHeader("Content-Type", "text/html; charset=utf-8")
-          .end(room.responder().html(fields, q.lastUpdatedMillis()));
+          // the page's bytes as they are (often the same array for every queued user): wrapped,
+          // not copied
+          .end(
+              BufferInternal.buffer(
+                  Unpooled.wrappedBuffer(
+                      room.responder().htmlBytes(fields, q.lastUpdatedMillis()))));
     }
     pacing.recordQueueStatus(System.nanoTime() - started);
   }

@@ -30,7 +30,9 @@ import java.util.Optional;
  * field names of the best-known hosted waiting room's mobile JSON plus {@code throttle}. Both come
  * from the same field map, so the page and the JSON never disagree.
  *
- * <p>Immutable after construction; a compiled {@link Mustache} is safe for concurrent use.
+ * <p>Thread safety: immutable after construction but for the last page rendered, which is one
+ * volatile reference to an immutable pair (scope, bytes); a compiled {@link Mustache} is safe for
+ * concurrent use.
  */
 public final class QueueResponder {
 
@@ -46,6 +48,17 @@ public final class QueueResponder {
 
   /** The pages of scheduled events with a {@code template} of their own, by event name. */
   private final Map<String, Mustache> eventPages = new java.util.HashMap<>();
+
+  /** A page as rendered, and the scope it was rendered from. */
+  private record Rendered(Map<String, Object> scope, byte[] utf8) {}
+
+  /**
+   * The last page rendered. A page shows only the room's figures (wait estimates, last update,
+   * refresh interval, switches, the running event), never anything of one user, so every queued
+   * user of the room gets the same page until one of them changes: while they do not, the page is
+   * not rendered again.
+   */
+  private volatile Rendered lastPage;
 
   /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
@@ -189,13 +202,28 @@ public final class QueueResponder {
   /** The one member of the JSON body with {@code jsonEnvelope: true}. */
   public static final String ENVELOPE = "cfWaitingRoom";
 
+  /** The HTML page of {@code fields}. */
   public String html(Map<String, Object> fields, long lastUpdatedMillis) {
+    return new String(htmlBytes(fields, lastUpdatedMillis), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The HTML page of {@code fields}, UTF-8 encoded: the same array as the last call's when the
+   * fields are equal (rendered once, then reused), so callers must never write into it.
+   */
+  public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
     var scope = new LinkedHashMap<>(fields);
     scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
+    Rendered last = lastPage;
+    if (last != null && last.scope().equals(scope)) {
+      return last.utf8();
+    }
     var out = new StringWriter(4096);
     Object event = fields.get("eventName");
     eventPages.getOrDefault(event, page).execute(out, scope);
-    return out.toString();
+    byte[] utf8 = out.toString().getBytes(StandardCharsets.UTF_8);
+    lastPage = new Rendered(scope, utf8);
+    return utf8;
   }
 
   /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */

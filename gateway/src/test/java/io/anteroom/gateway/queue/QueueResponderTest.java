@@ -1,0 +1,59 @@
+package io.anteroom.gateway.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.gateway.admission.RoomGate.QueueView;
+import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.gateway.config.TemplateDirectory;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The queue page is rendered once per set of room figures, and anew as soon as one changes. */
+class QueueResponderTest {
+
+  private static final long AT = 1_790_000_000_000L;
+
+  private final QueueResponder responder =
+      new QueueResponder(
+          ConfigLoader.parseRoom("{\"id\":\"shop\",\"totalActiveUsers\":10}"),
+          new TemplateDirectory(Optional.empty()));
+
+  private Map<String, Object> fields(int waitMinutes, long lastUpdated) {
+    return responder.fields(
+        true, new QueueView(true, waitMinutes, 1, waitMinutes, 9, lastUpdated), false, 20, false);
+  }
+
+  private static String text(byte[] page) {
+    return new String(page, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void usersSeeingTheSameRoomFiguresGetThePageRenderedOnce() {
+    byte[] first = responder.htmlBytes(fields(7, AT), AT);
+    byte[] second = responder.htmlBytes(fields(7, AT), AT);
+
+    assertThat(second).isSameAs(first);
+    assertThat(text(first)).contains("7 minutes");
+  }
+
+  @Test
+  void aChangedFigureIsRenderedAnewNeverServedFromTheLastPage() {
+    byte[] before = responder.htmlBytes(fields(7, AT), AT);
+
+    byte[] longerWait = responder.htmlBytes(fields(12, AT), AT);
+    byte[] laterUpdate = responder.htmlBytes(fields(12, AT + 60_000), AT + 60_000);
+
+    assertThat(text(longerWait)).contains("12 minutes").doesNotContain("7 minutes");
+    assertThat(laterUpdate).isNotSameAs(longerWait);
+    assertThat(text(laterUpdate)).isNotEqualTo(text(longerWait));
+    assertThat(text(responder.htmlBytes(fields(7, AT), AT))).isEqualTo(text(before));
+  }
+
+  @Test
+  void theStringPageIsTheSameAsTheBytes() {
+    Map<String, Object> f = fields(3, AT);
+    assertThat(responder.html(f, AT)).isEqualTo(text(responder.htmlBytes(f, AT)));
+  }
+}
