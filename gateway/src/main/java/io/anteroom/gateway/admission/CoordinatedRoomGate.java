@@ -9,6 +9,7 @@ import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.room.BucketState;
 import io.anteroom.room.Charge;
 import io.anteroom.room.ConfigAgreement;
+import io.anteroom.room.CounterMemory;
 import io.anteroom.room.Decision;
 import io.anteroom.room.Grant;
 import io.anteroom.room.Lottery;
@@ -101,7 +102,11 @@ public final class CoordinatedRoomGate implements RoomGate {
    * when it has something to report, so an unused fallback is not counted as an active worker and
    * does not shrink the shards' even-split shares.
    */
-  private record Workers(RoomConfig config, Map<Thread, RoomWorker> shards, RoomWorker fallback) {
+  private record Workers(
+      RoomConfig config,
+      Map<Thread, RoomWorker> shards,
+      RoomWorker fallback,
+      CounterMemory counters) {
 
     /** Every worker that decides or reports: the shards and the fallback. */
     List<RoomWorker> all() {
@@ -350,7 +355,8 @@ public final class CoordinatedRoomGate implements RoomGate {
     // failMode degrade decides from the last known state with even split: no counter calls
     RoomWorker fallback =
         newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded").withoutCoordinator();
-    return new Workers(config, new ConcurrentHashMap<>(), fallback);
+    return new Workers(
+        config, new ConcurrentHashMap<>(), fallback, new CounterMemory(config.rules()));
   }
 
   private RoomWorker newWorker(RoomConfig config, String suffix) {
@@ -412,6 +418,12 @@ public final class CoordinatedRoomGate implements RoomGate {
       }
       return settle(worker, next, now, current);
     }
+    CounterMemory counters = workers.counters();
+    if (counters.refuses(draw)) {
+      // the counter already answered a number at or above this limit in this minute: it would
+      // refuse again, so it is not asked (a head-of-queue user's every refresh was a call)
+      return settle(worker, worker.onCounterReply(draw, counters.refusal(draw), now), now, current);
+    }
     return coordination
         .take(draw.counter(), draw.limit())
         .exceptionally(
@@ -420,7 +432,10 @@ public final class CoordinatedRoomGate implements RoomGate {
               return Grant.unavailable(draw.counter().minute());
             })
         .thenCompose(
-            grant -> settle(worker, worker.onCounterReply(draw, grant, now), now, current));
+            grant -> {
+              counters.answered(draw, grant);
+              return settle(worker, worker.onCounterReply(draw, grant, now), now, current);
+            });
   }
 
   /** Counts an admission of a new user that no counter granted, when the room draws counters. */

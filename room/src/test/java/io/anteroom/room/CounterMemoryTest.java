@@ -1,0 +1,75 @@
+package io.anteroom.room;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A draw is answered without the counter only when the counter must refuse it: its count in that
+ * minute, which only grows, already reached the limit. Each case also asks a real {@link
+ * MinuteCounter} and checks it answers the same.
+ */
+class CounterMemoryTest {
+  private static final long M = 29_000_000L;
+  private static final CounterKey DC = CounterKey.dataCenter("shop", "dc", M);
+  private static final CounterKey ANYWHERE = CounterKey.anywhere("shop", M);
+
+  private static Decision.Draw draw(CounterKey key, long limit) {
+    return new Decision.Draw(key, limit, null, M - 3, false, 0);
+  }
+
+  private final CounterMemory memory = new CounterMemory(Rules.spec());
+  private final MinuteCounter counter = new MinuteCounter(Rules.spec());
+
+  /** Asks the real counter and lets the memory hear the answer, as the gateway does. */
+  private Grant ask(Decision.Draw d) {
+    Grant g = counter.take(d.counter().minute(), d.limit());
+    memory.answered(d, g);
+    return g;
+  }
+
+  @Test
+  void aDrawTheCounterAlreadyRefusedAtThatLimitIsRefusedWithoutAsking() {
+    for (int i = 0; i < 3; i++) ask(draw(DC, 3)); // numbers 0, 1, 2 granted
+    assertThat(memory.refuses(draw(DC, 3))).isTrue(); // count 3 reached the limit 3
+
+    Grant remembered = memory.refusal(draw(DC, 3));
+    Grant real = counter.take(M, 3);
+    assertThat(remembered).isEqualTo(real);
+    assertThat(remembered.granted()).isFalse();
+  }
+
+  @Test
+  void aHigherLimitOrAnotherCounterIsAskedAgain() {
+    for (int i = 0; i < 3; i++) ask(draw(DC, 3));
+
+    assertThat(memory.refuses(draw(DC, 4))).isFalse();
+    assertThat(ask(draw(DC, 4)).granted()).isTrue();
+    assertThat(memory.refuses(draw(ANYWHERE, 3))).isFalse();
+  }
+
+  @Test
+  void theNextMinuteIsAskedAgain() {
+    for (int i = 0; i < 3; i++) ask(draw(DC, 3));
+    CounterKey next = CounterKey.dataCenter("shop", "dc", M + 1);
+
+    assertThat(memory.refuses(draw(next, 3))).isFalse();
+    assertThat(ask(draw(next, 3)).granted()).isTrue();
+    assertThat(memory.refuses(draw(DC, 1))).isFalse(); // the past minute is forgotten
+  }
+
+  @Test
+  void unansweredCallsTeachNothing() {
+    memory.answered(draw(DC, 1), Grant.unavailable(M));
+    assertThat(memory.refuses(draw(DC, 0))).isFalse();
+    assertThatThrownBy(() -> memory.refusal(draw(DC, 0))).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void withCountersThatConsumeOnEveryCallNothingIsLeftOut() {
+    CounterMemory published = new CounterMemory(Rules.published());
+    published.answered(draw(DC, 1), new Grant(M, 5, false));
+    assertThat(published.refuses(draw(DC, 1))).isFalse();
+  }
+}
