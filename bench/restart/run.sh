@@ -9,7 +9,8 @@
 # server, and a bare Vert.x HTTP server (the coordinator's HTTP stack, nothing of Anteroom); it
 # needs `./mvnw -q -DskipTests package -pl bench -am` too.
 # The first start records the AOT cache only if a clean exit follows, so one warm-up run is
-# stopped with SIGTERM first. Listens on 127.0.0.1 only; stops by itself.
+# stopped with SIGTERM first. Listens on 127.0.0.1 only; stops by itself. KEEP_WORK=1 keeps the
+# temporary directory (logs, data, caches) for a look afterwards.
 set -euo pipefail
 rounds=${1:-5}
 floor=${FLOOR:-0}
@@ -25,6 +26,8 @@ tick=$(getconf CLK_TCK)
 # the JDK the launcher picks, for the floor processes
 java=$(ANTEROOM_AOT=off ANTEROOM_JAVA_OPTS=-XshowSettings:properties "$home/bin/anteroom" --version 2>&1 \
   | sed -n 's/^ *java.home = //p' | head -n 1)/bin/java
+[[ "$floor" != 1 || -x "$java" ]] \
+  || { echo "FLOOR=1: could not find the JDK the launcher picks (got '$java')" >&2; exit 1; }
 floor_cp="$(echo "$PWD"/bench/target/anteroom-bench-*.jar):$home/lib/*" # the AOT cache takes jars only
 
 start() { # KIND [AOT option]
