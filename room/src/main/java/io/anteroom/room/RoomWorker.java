@@ -9,6 +9,7 @@ import io.anteroom.room.slots.StrategyKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -71,6 +72,9 @@ public final class RoomWorker {
 
   /** Admissions this worker made since the state it holds was applied. */
   private long admittedSinceState;
+
+  /** A {@link #withoutCoordinator} worker's view of the process's other workers' admissions. */
+  private LongSupplier othersSinceState = () -> 0;
 
   /**
    * @param config the room
@@ -166,8 +170,43 @@ public final class RoomWorker {
    * @return this worker
    */
   public synchronized RoomWorker withoutCoordinator() {
+    return withoutCoordinator(() -> 0);
+  }
+
+  /**
+   * As {@link #withoutCoordinator()}, for the one such worker of a process whose other workers drew
+   * counters: the share is the process's, so it also covers what they admitted since the state this
+   * worker holds. Their counter grants since then are nowhere in that state, and grants answered
+   * once the coordinator had gone (a call that reached a new leader while others failed) would
+   * otherwise come on top of the whole share: one user over T.
+   *
+   * @param othersSinceState the admissions the process's other workers made since they were given
+   *     the state this worker holds ({@link #admittedSinceState}); called while this worker's
+   *     monitor is held, so it must not wait for this worker
+   * @return this worker
+   */
+  public synchronized RoomWorker withoutCoordinator(LongSupplier othersSinceState) {
     withoutCoordinator = true;
+    this.othersSinceState = othersSinceState;
     return this;
+  }
+
+  /** The admissions this worker made since it was given the state it holds. */
+  public synchronized long admittedSinceState() {
+    return admittedSinceState;
+  }
+
+  /**
+   * For a worker deciding {@link #withoutCoordinator}: whether its share of the state's free slots
+   * has room for one more admission at {@code now}, made by another worker of the process from a
+   * counter grant that came back after the coordinator went away. The caller holds this worker's
+   * monitor until that admission is made, so two such grants cannot both take the last place.
+   */
+  public synchronized boolean shareHasRoom(Instant now) {
+    if (!withoutCoordinator) {
+      throw new IllegalStateException("not a worker deciding without the coordinator");
+    }
+    return withinShareOfTheStatesFreeSlots(Minutes.minuteOf(now));
   }
 
   public String dataCenter() {
@@ -583,8 +622,9 @@ public final class RoomWorker {
   }
 
   /**
-   * For a worker deciding {@link #withoutCoordinator}: whether its admissions since the state are
-   * below its even share of the free slots the state held; always true for other workers.
+   * For a worker deciding {@link #withoutCoordinator}: whether its admissions since the state, with
+   * the process's other workers' ({@link #withoutCoordinator(LongSupplier)}), are below its even
+   * share of the free slots the state held; always true for other workers.
    */
   private boolean withinShareOfTheStatesFreeSlots(long m) {
     if (!withoutCoordinator) {
@@ -602,7 +642,8 @@ public final class RoomWorker {
     SlotStrategy.Allowance share =
         SlotStrategy.of(StrategyKind.EVEN_SPLIT, config.curveFactor())
             .allowance(split, state.dataCenterWorkersActive(), state.globalWorkersActive(), 1.0);
-    return share instanceof SlotStrategy.Allowance.PerWorker p && admittedSinceState < p.limit();
+    return share instanceof SlotStrategy.Allowance.PerWorker p
+        && admittedSinceState + othersSinceState.getAsLong() < p.limit();
   }
 
   /**

@@ -2,6 +2,7 @@ package io.anteroom.room;
 
 import static io.anteroom.room.Fixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.room.slots.StrategyKind;
 import java.time.Instant;
@@ -658,6 +659,43 @@ class RoomWorkerTest {
     assertThat(admitted(fallback, 10, nextMinute.plusSeconds(1)))
         .as("a newer state starts a new share")
         .isEqualTo(2);
+  }
+
+  @Test
+  void withoutTheCoordinatorTheProcesssShareCoversWhatItsOtherWorkersAdmittedSinceTheState() {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 100L));
+    // 96 of T = 100 active: 4 free slots, the process's whole share (one worker counted)
+    RoomState s =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(Map.of(M + 10, 96L)),
+            96,
+            0,
+            List.of(),
+            history,
+            1,
+            1,
+            0,
+            0,
+            4,
+            null);
+    RoomWorker shard = worker(EVEN, s);
+    RoomWorker fallback = worker(EVEN, s).withoutCoordinator(shard::admittedSinceState);
+
+    assertThat(admitted(shard, 1, NOW)).isEqualTo(1);
+    assertThat(shard.admittedSinceState()).isEqualTo(1);
+    assertThat(admitted(fallback, 10, NOW))
+        .as("the share less the other worker's admission since the state")
+        .isEqualTo(3);
+    assertThat(fallback.shareHasRoom(NOW)).as("no room left for a late grant").isFalse();
+
+    RoomWorker other = worker(EVEN, s);
+    RoomWorker second = worker(EVEN, s).withoutCoordinator(other::admittedSinceState);
+    assertThat(second.shareHasRoom(NOW)).as("an unspent share has room").isTrue();
+    assertThatThrownBy(() -> other.shareHasRoom(NOW)).isInstanceOf(IllegalStateException.class);
   }
 
   @Test

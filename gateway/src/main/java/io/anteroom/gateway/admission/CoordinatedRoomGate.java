@@ -53,7 +53,9 @@ import org.slf4j.LoggerFactory;
  * round succeeds and every admission made meanwhile without a counter grant is charged to the
  * counters ({@link Charge}: otherwise the counters would hand those slots out again in the same
  * minute); for {@code W = r_w + 2 × r_dc} after that, new users draw no counter (they are queued),
- * so that other gateways back from the same outage have charged theirs first.
+ * so that other gateways back from the same outage have charged theirs first. The fallback's one
+ * share also covers the shards' admissions since the state, and a counter grant answered after an
+ * outage began admits only within it ({@link #lateGrant}).
  *
  * <p>Live overrides: every report carries the fingerprint of the room's settings ({@link
  * LiveOverrides#fingerprint}); every answer carries the room's overrides version and config
@@ -138,6 +140,9 @@ public final class CoordinatedRoomGate implements RoomGate {
   private final List<WorkerReport> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile RoomState lastState;
   private volatile boolean degraded;
+
+  /** How many times this gate went degraded: a counter call sent before a change is late. */
+  private final AtomicLong outages = new AtomicLong();
 
   /**
    * Admissions of new users that no counter granted (degraded, with the counters strategy), not yet
@@ -328,7 +333,7 @@ public final class CoordinatedRoomGate implements RoomGate {
         .whenComplete(
             (v, e) -> {
               if (e != null) {
-                degraded = true;
+                goDegraded();
               } else {
                 configured = true;
               }
@@ -353,10 +358,13 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private Workers newWorkers(RoomConfig config) {
     // failMode degrade decides from the last known state with even split: no counter calls
+    // the process's one share also covers what its shards admitted since the state
+    Map<Thread, RoomWorker> shards = new ConcurrentHashMap<>();
     RoomWorker fallback =
-        newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded").withoutCoordinator();
-    return new Workers(
-        config, new ConcurrentHashMap<>(), fallback, new CounterMemory(config.rules()));
+        newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded")
+            .withoutCoordinator(
+                () -> shards.values().stream().mapToLong(RoomWorker::admittedSinceState).sum());
+    return new Workers(config, shards, fallback, new CounterMemory(config.rules()));
   }
 
   private RoomWorker newWorker(RoomConfig config, String suffix) {
@@ -424,18 +432,66 @@ public final class CoordinatedRoomGate implements RoomGate {
       // refuse again, so it is not asked (a head-of-queue user's every refresh was a call)
       return settle(worker, worker.onCounterReply(draw, counters.refusal(draw), now), now, current);
     }
+    long outage = outages.get(); // read before the call: an outage from here on makes it late
     return coordination
         .take(draw.counter(), draw.limit())
         .exceptionally(
             failure -> {
-              degraded = true;
+              goDegraded();
               return Grant.unavailable(draw.counter().minute());
             })
         .thenCompose(
             grant -> {
               counters.answered(draw, grant);
+              if (grant.granted()
+                  && (degraded || outages.get() != outage)
+                  && current.settings().failMode() == FailMode.DEGRADE) {
+                return CompletableFuture.completedFuture(
+                    verdict(lateGrant(worker, draw, grant, now), worker, current));
+              }
               return settle(worker, worker.onCounterReply(draw, grant, now), now, current);
             });
+  }
+
+  /** A coordination call failed: degraded (a new outage, if it was not degraded yet). */
+  private void goDegraded() {
+    if (!degraded) {
+      outages.incrementAndGet(); // before the flag: a call answered after either sees the change
+    }
+    degraded = true;
+  }
+
+  /**
+   * A counter grant answered after an outage began, with {@code failMode} degrade: a call that
+   * reached the coordinator (perhaps a new leader) while others failed. Its slot is nowhere in the
+   * last state, so the fallback's share, which the other gateways count on this process taking at
+   * most, must cover it: while degraded it admits only if the share has room, and the share then
+   * counts it (the fallback sums its shards' admissions since the state). Once recovered the grant
+   * admits nobody: the charges of the outage's admissions may have reached the counter after it, so
+   * it may be one slot too many. A refused grant's number stays spent, which holds a slot back for
+   * the rest of the minute, never hands one out twice; the user stays queued at the head of the
+   * queue.
+   */
+  private Decision lateGrant(RoomWorker worker, Decision.Draw draw, Grant grant, Instant now) {
+    Grant refused = Grant.unavailable(draw.counter().minute());
+    Workers current = workers;
+    if (!degraded || !current.shards().containsValue(worker)) {
+      return finalDecision(worker, draw, refused, now);
+    }
+    RoomWorker fallback = current.fallback();
+    synchronized (fallback) { // one late grant at a time takes the share's last place
+      return finalDecision(worker, draw, fallback.shareHasRoom(now) ? grant : refused, now);
+    }
+  }
+
+  /** The worker's decision on a reply, with no further counter drawn (refused instead). */
+  private static Decision finalDecision(
+      RoomWorker worker, Decision.Draw draw, Grant grant, Instant now) {
+    Decision d = worker.onCounterReply(draw, grant, now);
+    while (d instanceof Decision.Draw next) {
+      d = worker.onCounterReply(next, Grant.unavailable(next.counter().minute()), now);
+    }
+    return d;
   }
 
   /** Counts an admission of a new user that no counter granted, when the room draws counters. */
@@ -499,7 +555,7 @@ public final class CoordinatedRoomGate implements RoomGate {
    */
   private void recovered(boolean charged) {
     if (!charged) {
-      degraded = true;
+      goDegraded();
       return;
     }
     if (degraded) {
@@ -624,7 +680,7 @@ public final class CoordinatedRoomGate implements RoomGate {
               // an overloaded coordinator that fails or times out should also see fewer reports
               reportPace.onResponse(throttled.get() || failed.get());
               if (failed.get()) {
-                degraded = true;
+                goDegraded();
                 configured = false; // the coordinator may have restarted and forgotten the room
                 return CompletableFuture.<Void>completedFuture(null);
               }
@@ -653,7 +709,7 @@ public final class CoordinatedRoomGate implements RoomGate {
         .claimChallenge(setup.settings().id(), dataCenter, nonce, expiresAtMillis)
         .exceptionally(
             failure -> {
-              degraded = true;
+              goDegraded();
               return true;
             });
   }

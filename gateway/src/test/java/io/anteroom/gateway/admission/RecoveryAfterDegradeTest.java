@@ -14,12 +14,14 @@ import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.WorkerReport;
 import io.anteroom.room.history.HistoryRow;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +42,15 @@ class RecoveryAfterDegradeTest {
   private static final class Switchable implements Coordination {
     private final Coordination real;
     volatile boolean down;
+
+    /**
+     * When set, the next {@code take} is held: applied at the coordinator at once or only on its
+     * release ({@code appliedAtOnce}), and answered on its release, whatever {@link #down} says
+     * then (a call that reached the old leader or a new one while the others failed).
+     */
+    volatile Boolean holdNextTake;
+
+    final CompletableFuture<Runnable> held = new CompletableFuture<>();
 
     Switchable(Coordination real) {
       this.real = real;
@@ -87,7 +98,27 @@ class RecoveryAfterDegradeTest {
 
     @Override
     public CompletionStage<Grant> take(CounterKey key, long limit) {
-      return unlessDown(() -> real.take(key, limit));
+      Boolean appliedAtOnce = holdNextTake;
+      if (appliedAtOnce == null || down) {
+        return unlessDown(() -> real.take(key, limit));
+      }
+      holdNextTake = null;
+      var answer = new CompletableFuture<Grant>();
+      if (appliedAtOnce) {
+        var granted = real.take(key, limit).toCompletableFuture();
+        held.complete(() -> granted.whenComplete((g, e) -> complete(answer, g, e)));
+      } else {
+        held.complete(() -> real.take(key, limit).whenComplete((g, e) -> complete(answer, g, e)));
+      }
+      return answer;
+    }
+
+    private static void complete(CompletableFuture<Grant> answer, Grant g, Throwable e) {
+      if (e != null) {
+        answer.completeExceptionally(e);
+      } else {
+        answer.complete(g);
+      }
     }
 
     @Override
@@ -275,6 +306,75 @@ class RecoveryAfterDegradeTest {
           p.rounds(4); // W = r_w + 2 r_dc = 15 s
           active += p.admitAtBoth(T);
           assertThat(active).as("the free slots are filled once both are back").isEqualTo(T);
+        });
+  }
+
+  /**
+   * Four users admitted and known to both gateways; then a newcomer at dublin whose counter call is
+   * on its way (held) when the links go down. Returns the newcomer's pending response.
+   *
+   * @param appliedAtOnce the held call is applied at the counter at once (only its answer is late),
+   *     or only when it is released (it reaches a new leader late)
+   */
+  private static CompletableFuture<HttpResponse<String>>
+      fourInThenANewcomerOnItsWayAsTheLinksGoDown(Pair p, boolean appliedAtOnce) throws Exception {
+    assertThat(p.admitAtBoth(2)).isEqualTo(4);
+    p.rounds(4);
+    p.dublinLink().holdNextTake = appliedAtOnce;
+    var response = p.dublin().browser().getAsync("/");
+    p.dublinLink().held.get(10, TimeUnit.SECONDS); // the take is on its way
+    p.down(true);
+    return response;
+  }
+
+  /** Answers the held call; returns 1 if its newcomer reached the origin. */
+  private static int answerTheHeldCall(Pair p, CompletableFuture<HttpResponse<String>> newcomer)
+      throws Exception {
+    p.dublinLink().held.get().run();
+    return Browser.reachedOrigin(newcomer.get(10, TimeUnit.SECONDS)) ? 1 : 0;
+  }
+
+  @Test
+  void aGrantAnsweredAfterTheGatewaysSpentTheirSharesWhileDegradedAdmitsNobodyOverT()
+      throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          var late = fourInThenANewcomerOnItsWayAsTheLinksGoDown(p, false);
+          int active = 4 + p.admitAtBoth(6); // each spends its share of the 6 free slots
+          active += answerTheHeldCall(p, late); // it reached a new leader and was granted
+          assertThat(active)
+              .as("users holding admission once the late grant is answered")
+              .isLessThanOrEqualTo(T);
+        });
+  }
+
+  @Test
+  void aGrantAnsweredWhileDegradedIsPartOfTheGatewaysShare() throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          var late = fourInThenANewcomerOnItsWayAsTheLinksGoDown(p, false);
+          assertThat(answerTheHeldCall(p, late))
+              .as("granted within dublin's share: admitted")
+              .isEqualTo(1);
+          int active = 4 + 1 + p.admitAtBoth(6);
+          assertThat(active).as("users holding admission while degraded").isLessThanOrEqualTo(T);
+        });
+  }
+
+  @Test
+  void aGrantTakenBeforeTheOutageAndAnsweredAfterTheRecoveryAdmitsNobodyOverT() throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          var late = fourInThenANewcomerOnItsWayAsTheLinksGoDown(p, true);
+          int active = 4 + p.admitAtBoth(6);
+          p.down(false); // both charge what they admitted meanwhile
+          active += answerTheHeldCall(p, late);
+          assertThat(active)
+              .as("users holding admission once the late grant is answered")
+              .isLessThanOrEqualTo(T);
         });
   }
 }
