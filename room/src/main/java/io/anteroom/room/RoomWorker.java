@@ -70,6 +70,14 @@ public final class RoomWorker {
    */
   private boolean withoutCoordinator;
 
+  /** At most this many buckets' estimates are kept per state (tickets name a bucket each). */
+  static final int MAX_CACHED_ESTIMATES = 4096;
+
+  /** The wait estimates of {@link #estimatesFrom}, by bucket ({@link #estimate}). */
+  private final java.util.Map<Long, WaitEstimate> estimates = new java.util.HashMap<>();
+
+  private RoomState estimatesFrom;
+
   /** Admissions this worker made since the state it holds was applied. */
   private long admittedSinceState;
 
@@ -308,7 +316,7 @@ public final class RoomWorker {
    * cookie its jar now holds is not replaced; its next refresh brings that cookie. Counts nothing.
    */
   private Decision.Queue hold(Ticket racing) {
-    return new Decision.Queue(null, WaitEstimator.estimate(state, racing.bucketId(), config));
+    return new Decision.Queue(null, estimate(racing.bucketId()));
   }
 
   /**
@@ -452,7 +460,26 @@ public final class RoomWorker {
 
   /** The estimated wait of a user of {@code bucketId} with the held state. */
   public synchronized WaitEstimate estimateWait(long bucketId) {
-    return WaitEstimator.estimate(state, bucketId, config);
+    return estimate(bucketId);
+  }
+
+  /**
+   * The wait estimate of {@code bucketId} from the held state, computed once per state and bucket:
+   * it depends on nothing else, and its forecast steps through up to a day of minutes, so every
+   * queued user's refresh computing it again made the queue page twice as costly (and a flood of
+   * refreshes cheap to send and dear to answer).
+   */
+  private WaitEstimate estimate(long bucketId) {
+    if (estimatesFrom != state || estimates.size() >= MAX_CACHED_ESTIMATES) {
+      estimates.clear();
+      estimatesFrom = state;
+    }
+    WaitEstimate e = estimates.get(bucketId);
+    if (e == null) {
+      e = WaitEstimator.estimate(state, bucketId, config);
+      estimates.put(bucketId, e);
+    }
+    return e;
   }
 
   /**
@@ -713,7 +740,7 @@ public final class RoomWorker {
     }
     Ticket waiting =
         new Ticket(config.roomId(), prior != null ? prior.id() : newId(), bucketId, now, null, key);
-    WaitEstimate estimate = WaitEstimator.estimate(state, bucketId, config);
+    WaitEstimate estimate = estimate(bucketId);
     boolean arrival = prior == null || prior.admitted() || prior.bucketId() != bucketId;
     boolean shown =
         estimate.known() && Double.isFinite(estimate.minutes()) && estimate.minutes() >= 0;

@@ -521,6 +521,25 @@ class RoomWorkerTest {
   }
 
   @Test
+  void aQueuedUsersRefreshesShareOneWaitEstimateUntilANewerStateArrives() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
+    Decision.Queue first = (Decision.Queue) w.decide(null, NOW);
+    Decision.Queue again = (Decision.Queue) w.decide(first.ticket(), NOW.plusSeconds(5));
+
+    assertThat(first.estimate().known()).isTrue();
+    assertThat(again.estimate())
+        .as("the forecast runs once per state and bucket, not on every refresh")
+        .isSameAs(first.estimate());
+    assertThat(w.estimateWait(M)).isSameAs(first.estimate());
+
+    w.applyState(state(List.of(new BucketState(M - 3, 20, 0)), 0));
+    Decision.Queue later = (Decision.Queue) w.decide(again.ticket(), NOW.plusSeconds(10));
+    assertThat(later.estimate())
+        .as("a newer state is estimated again")
+        .isNotSameAs(first.estimate());
+  }
+
+  @Test
   void aRefreshMovesTheWaitingUserToItsNewKeyAndARepeatInTheSameSlotChangesNothing() {
     RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 0)), 0));
     Decision.Queue first = (Decision.Queue) w.decide(null, NOW);

@@ -49,16 +49,19 @@ public final class QueueResponder {
   /** The pages of scheduled events with a {@code template} of their own, by event name. */
   private final Map<String, Mustache> eventPages = new java.util.HashMap<>();
 
-  /** A page as rendered, and the scope it was rendered from. */
-  private record Rendered(Map<String, Object> scope, byte[] utf8) {}
+  /** At most this many pages are kept; the next one starts the set afresh. */
+  static final int MAX_PAGES = 64;
 
   /**
-   * The last page rendered. A page shows only the room's figures (wait estimates, last update,
-   * refresh interval, switches, the running event), never anything of one user, so every queued
-   * user of the room gets the same page until one of them changes: while they do not, the page is
-   * not rendered again.
+   * The pages rendered, by the scope they were rendered from. A page shows only the room's figures
+   * (wait estimates, last update, refresh interval, switches, the running event), never anything of
+   * one user, so every queued user of the room gets the same page while they stay as they are.
+   * Several are kept, not only the last one: the announced refresh interval carries the pacing's
+   * jitter, so consecutive responses alternate between a few intervals (5 and 6 s at 5 s ± 10 %),
+   * and a single page was rendered again on about every other response.
    */
-  private volatile Rendered lastPage;
+  private final Map<Map<String, Object>, byte[]> pages =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
@@ -208,22 +211,25 @@ public final class QueueResponder {
   }
 
   /**
-   * The HTML page of {@code fields}, UTF-8 encoded: the same array as the last call's when the
+   * The HTML page of {@code fields}, UTF-8 encoded: the same array as an earlier call's when the
    * fields are equal (rendered once, then reused), so callers must never write into it.
    */
   public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
     var scope = new LinkedHashMap<>(fields);
     scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
-    Rendered last = lastPage;
-    if (last != null && last.scope().equals(scope)) {
-      return last.utf8();
+    byte[] kept = pages.get(scope);
+    if (kept != null) {
+      return kept;
     }
     var out = new StringWriter(4096);
     Object event = fields.get("eventName");
     eventPages.getOrDefault(event, page).execute(out, scope);
     byte[] utf8 = out.toString().getBytes(StandardCharsets.UTF_8);
-    lastPage = new Rendered(scope, utf8);
-    return utf8;
+    if (pages.size() >= MAX_PAGES) {
+      pages.clear(); // the figures moved on: the pages of older states are not shown again
+    }
+    byte[] raced = pages.putIfAbsent(scope, utf8);
+    return raced != null ? raced : utf8;
   }
 
   /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */

@@ -21,8 +21,16 @@ class QueueResponderTest {
           new TemplateDirectory(Optional.empty()));
 
   private Map<String, Object> fields(int waitMinutes, long lastUpdated) {
+    return fields(waitMinutes, lastUpdated, 20);
+  }
+
+  private Map<String, Object> fields(int waitMinutes, long lastUpdated, int refreshSeconds) {
     return responder.fields(
-        true, new QueueView(true, waitMinutes, 1, waitMinutes, 9, lastUpdated), false, 20, false);
+        true,
+        new QueueView(true, waitMinutes, 1, waitMinutes, 9, lastUpdated),
+        false,
+        refreshSeconds,
+        false);
   }
 
   private static String text(byte[] page) {
@@ -49,6 +57,16 @@ class QueueResponderTest {
     assertThat(laterUpdate).isNotSameAs(longerWait);
     assertThat(text(laterUpdate)).isNotEqualTo(text(longerWait));
     assertThat(text(responder.htmlBytes(fields(7, AT), AT))).isEqualTo(text(before));
+  }
+
+  @Test
+  void pagesAlternatingBetweenJitteredRefreshIntervalsAreEachRenderedOnce() {
+    byte[] five = responder.htmlBytes(fields(7, AT, 5), AT);
+    byte[] six = responder.htmlBytes(fields(7, AT, 6), AT);
+
+    assertThat(responder.htmlBytes(fields(7, AT, 5), AT)).isSameAs(five);
+    assertThat(responder.htmlBytes(fields(7, AT, 6), AT)).isSameAs(six);
+    assertThat(text(five)).isNotEqualTo(text(six));
   }
 
   @Test
