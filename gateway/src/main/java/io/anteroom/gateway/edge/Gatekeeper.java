@@ -10,6 +10,7 @@ import io.anteroom.gateway.match.RequestTargetResult;
 import io.anteroom.gateway.proof.DoorCheck;
 import io.anteroom.gateway.queue.ChallengeResponder;
 import io.anteroom.gateway.queue.QueuePacing;
+import io.anteroom.gateway.queue.QueueResponder;
 import io.anteroom.gateway.ticket.TicketBytes;
 import io.anteroom.gateway.ticket.TicketCookie;
 import io.netty.buffer.Unpooled;
@@ -423,32 +424,25 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     QueuePacing pacing = room.pacing();
     QueueView q = verdict.queue() != null ? verdict.queue() : QueueView.unknown(clock.millis());
     boolean throttle = pacing.throttle();
-    var fields =
-        room.responder()
-            .fieldsAt(
-                clock.millis(),
-                inWaitingRoom,
-                q,
-                s.queueAll(),
-                pacing.refreshIntervalSeconds(),
-                throttle);
+    long now = clock.millis();
+    int refresh = pacing.refreshIntervalSeconds();
     HttpServerResponse response = request.response();
     if (verdict.ticket() != null) { // null: leave the cookie the user has (see Verdict)
       response.headers().add(TicketCookie.SET_COOKIE, room.cookie().set(verdict.ticket()));
     }
     response.putHeader("Cache-Control", "no-store");
     response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");
-    if (room.responder().wantsJson(request.getHeader("Accept"))) {
-      response.putHeader("Content-Type", "application/json").end(room.responder().json(fields));
+    QueueResponder responder = room.responder();
+    if (responder.wantsJson(request.getHeader("Accept"))) {
+      var fields = responder.fieldsAt(now, inWaitingRoom, q, s.queueAll(), refresh, throttle);
+      response.putHeader("Content-Type", "application/json").end(responder.json(fields));
     } else {
+      byte[] page = responder.page(now, inWaitingRoom, q, s.queueAll(), refresh, throttle);
       response
           .putHeader("Content-Type", "text/html; charset=utf-8")
           // the page's bytes as they are (often the same array for every queued user): wrapped,
           // not copied
-          .end(
-              BufferInternal.buffer(
-                  Unpooled.wrappedBuffer(
-                      room.responder().htmlBytes(fields, q.lastUpdatedMillis()))));
+          .end(BufferInternal.buffer(Unpooled.wrappedBuffer(page)));
     }
     pacing.recordQueueStatus(System.nanoTime() - started);
   }

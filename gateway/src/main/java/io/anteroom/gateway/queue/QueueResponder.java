@@ -63,6 +63,20 @@ public final class QueueResponder {
   private final Map<Map<String, Object>, byte[]> pages =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  /**
+   * What a page shows outside scheduled events: its whole scope follows from these figures (and
+   * this responder's room), so its page is found without building the scope.
+   */
+  private record Figures(
+      boolean inWaitingRoom,
+      QueueView queue,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {}
+
+  /** The pages outside scheduled events, by their figures (at most {@link #MAX_PAGES}). */
+  private final Map<Figures, byte[]> plainPages = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
     this.room = room;
@@ -229,6 +243,40 @@ public final class QueueResponder {
       pages.clear(); // the figures moved on: the pages of older states are not shown again
     }
     byte[] raced = pages.putIfAbsent(scope, utf8);
+    return raced != null ? raced : utf8;
+  }
+
+  /**
+   * The HTML page at {@code nowMillis}, UTF-8 encoded: {@link #htmlBytes} of {@link #fieldsAt} and
+   * the queue's last update. Outside scheduled events it is looked up by its figures, without
+   * building its scope first (a queued user's refresh is the gateway's most frequent request in a
+   * sale). The array may be shared: callers must never write into it.
+   */
+  public byte[] page(
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    if (!room.events().isEmpty() && room.eventAt(Instant.ofEpochMilli(nowMillis)).isPresent()) {
+      return htmlBytes(
+          fieldsAt(nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+          q.lastUpdatedMillis());
+    }
+    var figures = new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    byte[] kept = plainPages.get(figures);
+    if (kept != null) {
+      return kept;
+    }
+    byte[] utf8 =
+        htmlBytes(
+            fields(Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+            q.lastUpdatedMillis());
+    if (plainPages.size() >= MAX_PAGES) {
+      plainPages.clear();
+    }
+    byte[] raced = plainPages.putIfAbsent(figures, utf8);
     return raced != null ? raced : utf8;
   }
 

@@ -70,6 +70,44 @@ class QueueResponderTest {
   }
 
   @Test
+  void aPageFoundByItsFiguresIsThePageOfItsFieldsRenderedOnce() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+    byte[] page = responder.page(AT + 5, true, view, false, 6, false);
+
+    assertThat(text(page))
+        .isEqualTo(
+            text(responder.htmlBytes(responder.fieldsAt(AT + 5, true, view, false, 6, false), AT)));
+    assertThat(responder.page(AT + 9, true, view, false, 6, false)).isSameAs(page);
+    assertThat(text(responder.page(AT + 9, true, view, false, 5, false)))
+        .as("another refresh interval")
+        .isNotEqualTo(text(page));
+  }
+
+  @Test
+  void duringAScheduledEventThePageShowsTheEventAtThatInstant() {
+    var withEvent =
+        new QueueResponder(
+            ConfigLoader.parseRoom(
+                "{\"id\":\"shop\",\"totalActiveUsers\":10,\"events\":[{\"name\":\"launch\","
+                    + "\"prequeueStartTime\":\"2026-12-01T17:30:00Z\","
+                    + "\"eventStartTime\":\"2026-12-01T18:00:00Z\","
+                    + "\"eventEndTime\":\"2026-12-01T20:00:00Z\"}]}"),
+            new TemplateDirectory(Optional.empty()));
+    long prequeue = java.time.Instant.parse("2026-12-01T17:45:00Z").toEpochMilli();
+    var view = new QueueView(true, 7, 1, 7, 9, prequeue);
+
+    byte[] during = withEvent.page(prequeue, true, view, false, 6, false);
+    assertThat(text(during))
+        .isEqualTo(
+            text(
+                withEvent.htmlBytes(
+                    withEvent.fieldsAt(prequeue, true, view, false, 6, false), prequeue)));
+    assertThat(text(withEvent.page(prequeue - 3_600_000, true, view, false, 6, false)))
+        .as("before the pre-queue: no event")
+        .isNotEqualTo(text(during));
+  }
+
+  @Test
   void theStringPageIsTheSameAsTheBytes() {
     Map<String, Object> f = fields(3, AT);
     assertThat(responder.html(f, AT)).isEqualTo(text(responder.htmlBytes(f, AT)));
