@@ -38,6 +38,10 @@
 #   REFERENCE [1]    1: also measure the two reference proxies (6, 7; builds the bench module)
 #   ORDER [nginx-first]  anteroom-first measures Anteroom's three runs before nginx's two (runs
 #                    in both orders show how much the machine's drift during a run moves a ratio)
+#   SYSCALLS [0]     1: afterwards, count each server's system calls per 10,000 requests with
+#                    `strace -c` attached to all its threads during a short run at 8 connections
+#                    (nginx's workers serve the origin too: its proxy's own calls are the proxy run's
+#                    minus the direct run's); needs strace
 # Needs root only to install what is missing (apt-get install nginx wrk curl).
 set -euo pipefail
 
@@ -54,6 +58,7 @@ MAX_SECONDS=${MAX_SECONDS:-1200}
 KEEP=${KEEP:-0}
 REFERENCE=${REFERENCE:-1}
 ORDER=${ORDER:-nginx-first}
+SYSCALLS=${SYSCALLS:-0}
 export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
 
 say() { printf '%s\n' "$*" >&2; }
@@ -446,6 +451,44 @@ if [[ "$REFERENCE" == 1 ]]; then
 fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# ---------------------------------------------------------------- system calls per request
+# syscalls LABEL URL COOKIE PID...: strace -c on every thread of the PIDs during a 3 s wrk run at 8
+# connections; prints "LABEL requests total name=calls..." (the ten most frequent calls)
+syscalls() {
+  local label=$1 url=$2 cookie=$3 out="$dir/strace-$1.txt" targets=() p t line sp
+  shift 3
+  for p in "$@"; do for t in /proc/"$p"/task/*; do targets+=(-p "${t##*/}"); done; done
+  strace -c -f -q -o "$out" "${targets[@]}" 2>/dev/null &
+  sp=$!
+  sleep 1 # strace attaches to each thread before the run starts
+  line=$(timeout 40 wrk -t1 -c8 -d3s --timeout 5s -s "$here/report.lua" ${cookie:+-H "Cookie: $cookie"} "$url" \
+    | { grep '^RESULT ' || true; })
+  kill -INT "$sp" 2>/dev/null || true
+  wait "$sp" 2>/dev/null || true
+  [[ -s "$out" ]] || die "strace wrote nothing for $label"
+  # strace -c columns: % time, seconds, usecs/call, calls, [errors,] syscall; per 10,000 requests
+  local r
+  r=$(field "$line" requests)
+  echo "$label $r $(awk -v r="$r" '$NF == "total" {printf "%.0f", ($4 * 10000 / (r > 0 ? r : 1))}' "$out")" \
+    "$(awk -v r="$r" '$1 ~ /^[0-9.]+$/ && $NF != "total" {printf "%d %s\n", ($4 * 10000 / (r > 0 ? r : 1)), $NF}' "$out" \
+      | sort -rn | head -8 | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1}')"
+}
+syscall_lines=()
+if [[ "$SYSCALLS" == 1 ]]; then
+  command -v strace >/dev/null || die "SYSCALLS=1 needs strace (apt-get install strace)"
+  say "counting system calls (strace -c, 3 s per server at 8 connections)..."
+  mapfile -t nginx_workers < <(pgrep -P "$(cat "$dir/nginx.pid")")
+  syscall_lines+=("$(syscalls nginx-direct "$origin_url" "$admitted_cookie" "${nginx_workers[@]}")")
+  syscall_lines+=("$(syscalls nginx-proxy "$proxy_url" "$admitted_cookie" "${nginx_workers[@]}")")
+  fresh_cookie
+  syscall_lines+=("$(syscalls anteroom-admitted "$open_url" "$admitted_cookie" "$gw_pid")")
+  syscall_lines+=("$(syscalls anteroom-queue "$full_url" "" "$gw_pid")")
+  if [[ "$REFERENCE" == 1 ]]; then
+    syscall_lines+=("$(syscalls reference-vertx "http://127.0.0.1:$ref_vertx_port/open/" "$admitted_cookie" "$ref_vertx_pid")")
+    syscall_lines+=("$(syscalls reference-netty "http://127.0.0.1:$ref_netty_port/open/" "$admitted_cookie" "$ref_netty_pid")")
+  fi
+fi
+
 # ---------------------------------------------------------------- report
 rps() { # rps LABEL: req/s of the load run
   local l
@@ -523,6 +566,17 @@ requeue_ratio=$(awk -v a="$requeue_rps" -v p="$(rps nginx-proxy)" 'BEGIN {printf
     echo "|---|---:|---:|---:|"
     for label in reference-vertx reference-netty; do
       echo "| $label | $(awk -v a="$(rps $label)" -v p="$(rps nginx-proxy)" 'BEGIN {printf "%.2f", a / p}') | $(($(lat $label p50_us) - $(lat nginx-proxy p50_us))) µs | $(cpu $label) |"
+    done
+  fi
+  if [[ "${#syscall_lines[@]}" -gt 0 ]]; then
+    echo
+    echo "System calls per 10,000 requests (strace -c on every thread of the server, wrk -t1 -c8 -d3s):"
+    echo
+    echo "| server | requests | calls per 10,000 requests | most frequent (per 10,000 requests) |"
+    echo "|---|---:|---:|---|"
+    for l in "${syscall_lines[@]}"; do
+      read -r label requests total rest <<<"$l"
+      echo "| $label | $requests | $total | $rest |"
     done
   fi
 } | tee "${RESULTS:-/dev/null}"
