@@ -231,18 +231,32 @@ public final class QueueResponder {
   public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
     var scope = new LinkedHashMap<>(fields);
     scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
-    byte[] kept = pages.get(scope);
+    return kept(
+        pages,
+        scope,
+        () -> {
+          var out = new StringWriter(4096);
+          eventPages.getOrDefault(fields.get("eventName"), page).execute(out, scope);
+          return out.toString().getBytes(StandardCharsets.UTF_8);
+        });
+  }
+
+  /**
+   * The page kept in {@code pages} under {@code key}, rendered and kept first if there is none; the
+   * pages are dropped once {@link #MAX_PAGES} are kept (the figures moved on: the pages of older
+   * states are not shown again).
+   */
+  private static <K> byte[] kept(
+      Map<K, byte[]> pages, K key, java.util.function.Supplier<byte[]> render) {
+    byte[] kept = pages.get(key);
     if (kept != null) {
       return kept;
     }
-    var out = new StringWriter(4096);
-    Object event = fields.get("eventName");
-    eventPages.getOrDefault(event, page).execute(out, scope);
-    byte[] utf8 = out.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] utf8 = render.get();
     if (pages.size() >= MAX_PAGES) {
-      pages.clear(); // the figures moved on: the pages of older states are not shown again
+      pages.clear();
     }
-    byte[] raced = pages.putIfAbsent(scope, utf8);
+    byte[] raced = pages.putIfAbsent(key, utf8);
     return raced != null ? raced : utf8;
   }
 
@@ -264,20 +278,14 @@ public final class QueueResponder {
           fieldsAt(nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
           q.lastUpdatedMillis());
     }
-    var figures = new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
-    byte[] kept = plainPages.get(figures);
-    if (kept != null) {
-      return kept;
-    }
-    byte[] utf8 =
-        htmlBytes(
-            fields(Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
-            q.lastUpdatedMillis());
-    if (plainPages.size() >= MAX_PAGES) {
-      plainPages.clear();
-    }
-    byte[] raced = plainPages.putIfAbsent(figures, utf8);
-    return raced != null ? raced : utf8;
+    return kept(
+        plainPages,
+        new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+        () ->
+            htmlBytes(
+                fields(
+                    Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+                q.lastUpdatedMillis()));
   }
 
   /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */
