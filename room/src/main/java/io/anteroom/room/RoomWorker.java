@@ -449,6 +449,17 @@ public final class RoomWorker {
     return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
   }
 
+  /**
+   * Queues the user of {@code draw} without a slot, whatever the counter answered and whatever kind
+   * of draw it is: for a grant that must not admit (one answered after the coordinator went away,
+   * beyond what the process may still admit). Unlike a refusal in {@link #onCounterReply}, a
+   * whole-bucket user does not enter either; it gives its whole-bucket place back and keeps its
+   * bucket, so it stays at the head of the queue.
+   */
+  public synchronized Decision.Queue refuse(Decision.Draw draw, Instant now) {
+    return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
+  }
+
   /** Queues a user that drew no slot; a whole-bucket user gives its whole-bucket place back. */
   private Decision.Queue notAdmitted(
       Ticket prior, long bucketId, boolean wholeBucket, Instant now) {

@@ -113,6 +113,19 @@ class RoomWorkerTest {
   }
 
   @Test
+  void aRefusedDrawQueuesEvenAWholeBucketUserInItsBucket() {
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+    Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+
+    Decision d = w.refuse(draw, NOW);
+
+    assertThat(d)
+        .as("not admitted, unlike after the counter's refusal (wholeBucketUserEntersEvenWhen…)")
+        .isInstanceOf(Decision.Queue.class);
+    assertThat(d.ticket().bucketId()).as("still at the head of the queue").isEqualTo(M - 3);
+  }
+
+  @Test
   void wholeBucketUserEntersUnderEvenSplitEvenWhenTheWorkersCountIsSpent() {
     RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 10, 10)), 10));
     for (int i = 0; i < 9; i++) {

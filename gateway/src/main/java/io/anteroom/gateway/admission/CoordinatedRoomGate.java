@@ -470,28 +470,19 @@ public final class CoordinatedRoomGate implements RoomGate {
    * admits nobody: the charges of the outage's admissions may have reached the counter after it, so
    * it may be one slot too many. A refused grant's number stays spent, which holds a slot back for
    * the rest of the minute, never hands one out twice; the user stays queued at the head of the
-   * queue.
+   * queue, a whole-bucket user too ({@link RoomWorker#refuse}).
    */
   private Decision lateGrant(RoomWorker worker, Decision.Draw draw, Grant grant, Instant now) {
-    Grant refused = Grant.unavailable(draw.counter().minute());
     Workers current = workers;
     if (!degraded || !current.shards().containsValue(worker)) {
-      return finalDecision(worker, draw, refused, now);
+      return worker.refuse(draw, now);
     }
     RoomWorker fallback = current.fallback();
     synchronized (fallback) { // one late grant at a time takes the share's last place
-      return finalDecision(worker, draw, fallback.shareHasRoom(now) ? grant : refused, now);
+      return fallback.shareHasRoom(now)
+          ? worker.onCounterReply(draw, grant, now)
+          : worker.refuse(draw, now);
     }
-  }
-
-  /** The worker's decision on a reply, with no further counter drawn (refused instead). */
-  private static Decision finalDecision(
-      RoomWorker worker, Decision.Draw draw, Grant grant, Instant now) {
-    Decision d = worker.onCounterReply(draw, grant, now);
-    while (d instanceof Decision.Draw next) {
-      d = worker.onCounterReply(next, Grant.unavailable(next.counter().minute()), now);
-    }
-    return d;
   }
 
   /** Counts an admission of a new user that no counter granted, when the room draws counters. */
