@@ -433,17 +433,16 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     response.putHeader("Cache-Control", "no-store");
     response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");
     QueueResponder responder = room.responder();
-    if (responder.wantsJson(request.getHeader("Accept"))) {
-      var fields = responder.fieldsAt(now, inWaitingRoom, q, s.queueAll(), refresh, throttle);
-      response.putHeader("Content-Type", "application/json").end(responder.json(fields));
-    } else {
-      byte[] page = responder.page(now, inWaitingRoom, q, s.queueAll(), refresh, throttle);
-      response
-          .putHeader("Content-Type", "text/html; charset=utf-8")
-          // the page's bytes as they are (often the same array for every queued user): wrapped,
-          // not copied
-          .end(BufferInternal.buffer(Unpooled.wrappedBuffer(page)));
-    }
+    boolean json = responder.wantsJson(request.getHeader("Accept"));
+    byte[] body =
+        json
+            ? responder.jsonBytes(now, inWaitingRoom, q, s.queueAll(), refresh, throttle)
+            : responder.page(now, inWaitingRoom, q, s.queueAll(), refresh, throttle);
+    response
+        .putHeader("Content-Type", json ? "application/json" : "text/html; charset=utf-8")
+        // the body's bytes as they are (often the same array for every queued user): wrapped, not
+        // copied
+        .end(BufferInternal.buffer(Unpooled.wrappedBuffer(body)));
     pacing.recordQueueStatus(System.nanoTime() - started);
   }
 

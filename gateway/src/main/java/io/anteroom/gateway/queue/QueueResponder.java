@@ -77,6 +77,9 @@ public final class QueueResponder {
   /** The pages outside scheduled events, by their figures (at most {@link #MAX_PAGES}). */
   private final Map<Figures, byte[]> plainPages = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** The JSON bodies outside scheduled events, by their figures (at most {@link #MAX_PAGES}). */
+  private final Map<Figures, byte[]> plainJson = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
     this.room = room;
@@ -273,19 +276,64 @@ public final class QueueResponder {
       boolean queueAll,
       int refreshIntervalSeconds,
       boolean throttle) {
+    return byFigures(
+        plainPages,
+        nowMillis,
+        new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+        fields -> htmlBytes(fields, q.lastUpdatedMillis()));
+  }
+
+  /**
+   * The JSON body at {@code nowMillis}, UTF-8 encoded: {@link #json} of {@link #fieldsAt}, found by
+   * its figures outside scheduled events as {@link #page} is (an app's status poll is as frequent
+   * as a page's refresh). The array may be shared: callers must never write into it.
+   */
+  public byte[] jsonBytes(
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    return byFigures(
+        plainJson,
+        nowMillis,
+        new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+        fields -> json(fields).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * {@code render} of the fields of {@code figures} at {@code nowMillis}: kept in {@code cache} by
+   * the figures outside scheduled events, rendered each time during one (its fields then depend on
+   * the instant).
+   */
+  private byte[] byFigures(
+      Map<Figures, byte[]> cache,
+      long nowMillis,
+      Figures f,
+      java.util.function.Function<Map<String, Object>, byte[]> render) {
     if (!room.events().isEmpty() && room.eventAt(Instant.ofEpochMilli(nowMillis)).isPresent()) {
-      return htmlBytes(
-          fieldsAt(nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
-          q.lastUpdatedMillis());
+      return render.apply(
+          fieldsAt(
+              nowMillis,
+              f.inWaitingRoom(),
+              f.queue(),
+              f.queueAll(),
+              f.refreshIntervalSeconds(),
+              f.throttle()));
     }
     return kept(
-        plainPages,
-        new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+        cache,
+        f,
         () ->
-            htmlBytes(
+            render.apply(
                 fields(
-                    Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
-                q.lastUpdatedMillis()));
+                    Optional.empty(),
+                    f.inWaitingRoom(),
+                    f.queue(),
+                    f.queueAll(),
+                    f.refreshIntervalSeconds(),
+                    f.throttle())));
   }
 
   /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */

@@ -84,6 +84,19 @@ class QueueResponderTest {
   }
 
   @Test
+  void theJsonFoundByItsFiguresIsTheJsonOfItsFieldsWrittenOnce() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+    byte[] json = responder.jsonBytes(AT + 5, true, view, false, 6, true);
+
+    assertThat(text(json))
+        .isEqualTo(responder.json(responder.fieldsAt(AT + 5, true, view, false, 6, true)));
+    assertThat(responder.jsonBytes(AT + 9, true, view, false, 6, true)).isSameAs(json);
+    assertThat(text(responder.jsonBytes(AT + 9, true, view, false, 6, false)))
+        .as("another throttle")
+        .contains("\"throttle\":false");
+  }
+
+  @Test
   void duringAScheduledEventThePageShowsTheEventAtThatInstant() {
     var withEvent =
         new QueueResponder(
