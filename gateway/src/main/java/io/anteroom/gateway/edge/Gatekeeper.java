@@ -434,10 +434,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     response.putHeader(THROTTLE_HEADER, throttle ? "1" : "0");
     QueueResponder responder = room.responder();
     boolean json = responder.wantsJson(request.getHeader("Accept"));
-    byte[] body =
-        json
-            ? responder.jsonBytes(now, inWaitingRoom, q, s.queueAll(), refresh, throttle)
-            : responder.page(now, inWaitingRoom, q, s.queueAll(), refresh, throttle);
+    byte[] body = responder.body(json, now, inWaitingRoom, q, s.queueAll(), refresh, throttle);
     response
         .putHeader("Content-Type", json ? "application/json" : "text/html; charset=utf-8")
         // the body's bytes as they are (often the same array for every queued user): wrapped, not

@@ -264,12 +264,14 @@ public final class QueueResponder {
   }
 
   /**
-   * The HTML page at {@code nowMillis}, UTF-8 encoded: {@link #htmlBytes} of {@link #fieldsAt} and
-   * the queue's last update. Outside scheduled events it is looked up by its figures, without
-   * building its scope first (a queued user's refresh is the gateway's most frequent request in a
-   * sale). The array may be shared: callers must never write into it.
+   * The body at {@code nowMillis}, UTF-8 encoded: the JSON ({@link #json}) or the HTML page ({@link
+   * #htmlBytes}, with the queue's last update) of {@link #fieldsAt}. Outside scheduled events it is
+   * looked up by its figures, without building its fields first: a queued user's refresh, or an
+   * app's status poll, is the gateway's most frequent request in a sale. The array may be shared:
+   * callers must never write into it.
    */
-  public byte[] page(
+  public byte[] body(
+      boolean json,
       long nowMillis,
       boolean inWaitingRoom,
       QueueView q,
@@ -277,29 +279,12 @@ public final class QueueResponder {
       int refreshIntervalSeconds,
       boolean throttle) {
     return byFigures(
-        plainPages,
+        json ? plainJson : plainPages,
         nowMillis,
         new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
-        fields -> htmlBytes(fields, q.lastUpdatedMillis()));
-  }
-
-  /**
-   * The JSON body at {@code nowMillis}, UTF-8 encoded: {@link #json} of {@link #fieldsAt}, found by
-   * its figures outside scheduled events as {@link #page} is (an app's status poll is as frequent
-   * as a page's refresh). The array may be shared: callers must never write into it.
-   */
-  public byte[] jsonBytes(
-      long nowMillis,
-      boolean inWaitingRoom,
-      QueueView q,
-      boolean queueAll,
-      int refreshIntervalSeconds,
-      boolean throttle) {
-    return byFigures(
-        plainJson,
-        nowMillis,
-        new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
-        fields -> json(fields).getBytes(StandardCharsets.UTF_8));
+        json
+            ? fields -> json(fields).getBytes(StandardCharsets.UTF_8)
+            : fields -> htmlBytes(fields, q.lastUpdatedMillis()));
   }
 
   /**

@@ -72,13 +72,13 @@ class QueueResponderTest {
   @Test
   void aPageFoundByItsFiguresIsThePageOfItsFieldsRenderedOnce() {
     var view = new QueueView(true, 7, 1, 7, 9, AT);
-    byte[] page = responder.page(AT + 5, true, view, false, 6, false);
+    byte[] page = responder.body(false, AT + 5, true, view, false, 6, false);
 
     assertThat(text(page))
         .isEqualTo(
             text(responder.htmlBytes(responder.fieldsAt(AT + 5, true, view, false, 6, false), AT)));
-    assertThat(responder.page(AT + 9, true, view, false, 6, false)).isSameAs(page);
-    assertThat(text(responder.page(AT + 9, true, view, false, 5, false)))
+    assertThat(responder.body(false, AT + 9, true, view, false, 6, false)).isSameAs(page);
+    assertThat(text(responder.body(false, AT + 9, true, view, false, 5, false)))
         .as("another refresh interval")
         .isNotEqualTo(text(page));
   }
@@ -86,12 +86,12 @@ class QueueResponderTest {
   @Test
   void theJsonFoundByItsFiguresIsTheJsonOfItsFieldsWrittenOnce() {
     var view = new QueueView(true, 7, 1, 7, 9, AT);
-    byte[] json = responder.jsonBytes(AT + 5, true, view, false, 6, true);
+    byte[] json = responder.body(true, AT + 5, true, view, false, 6, true);
 
     assertThat(text(json))
         .isEqualTo(responder.json(responder.fieldsAt(AT + 5, true, view, false, 6, true)));
-    assertThat(responder.jsonBytes(AT + 9, true, view, false, 6, true)).isSameAs(json);
-    assertThat(text(responder.jsonBytes(AT + 9, true, view, false, 6, false)))
+    assertThat(responder.body(true, AT + 9, true, view, false, 6, true)).isSameAs(json);
+    assertThat(text(responder.body(true, AT + 9, true, view, false, 6, false)))
         .as("another throttle")
         .contains("\"throttle\":false");
   }
@@ -109,13 +109,13 @@ class QueueResponderTest {
     long prequeue = java.time.Instant.parse("2026-12-01T17:45:00Z").toEpochMilli();
     var view = new QueueView(true, 7, 1, 7, 9, prequeue);
 
-    byte[] during = withEvent.page(prequeue, true, view, false, 6, false);
+    byte[] during = withEvent.body(false, prequeue, true, view, false, 6, false);
     assertThat(text(during))
         .isEqualTo(
             text(
                 withEvent.htmlBytes(
                     withEvent.fieldsAt(prequeue, true, view, false, 6, false), prequeue)));
-    assertThat(text(withEvent.page(prequeue - 3_600_000, true, view, false, 6, false)))
+    assertThat(text(withEvent.body(false, prequeue - 3_600_000, true, view, false, 6, false)))
         .as("before the pre-queue: no event")
         .isNotEqualTo(text(during));
   }
