@@ -151,7 +151,7 @@ taken=" "
 free_port() { # a port nobody listens on, not handed out before in this run
   local p
   for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 30000))
+    p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where a client socket may hold it
     [[ "$taken" == *" $p "* ]] && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       taken+="$p "

@@ -5,6 +5,7 @@ import io.anteroom.gateway.admin.AdminApi;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.gateway.config.IoTransport;
 import io.anteroom.gateway.edge.ClientAddress;
 import io.anteroom.gateway.edge.Gatekeeper;
 import io.anteroom.gateway.edge.ListenerGuard;
@@ -21,6 +22,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.transport.Transport;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -110,6 +112,26 @@ public final class Gateway implements AutoCloseable {
    * Event loops serving the public listener by default: one per core, as nginx runs one worker per
    * core (a single loop capped the admitted path at one core's worth of requests).
    */
+  /**
+   * The Vert.x transport of this setting on this machine; logs which one, and why io_uring is not
+   * used when {@code auto} falls back to NIO.
+   */
+  static Transport transport(IoTransport setting) {
+    Transport uring = Transport.IO_URING;
+    String why = uring.available() ? "" : String.valueOf(uring.unavailabilityCause());
+    IoTransport chosen = setting.resolve(uring.available(), why);
+    if (chosen == IoTransport.IO_URING) {
+      LOG.info("event loops on io_uring (transport: {})", setting.configName());
+      return uring;
+    }
+    if (setting == IoTransport.AUTO) {
+      LOG.info("event loops on NIO: io_uring is not available here ({})", why);
+    } else {
+      LOG.info("event loops on NIO (transport: nio)");
+    }
+    return Transport.NIO;
+  }
+
   static int defaultEventLoops() {
     return Runtime.getRuntime().availableProcessors();
   }
@@ -132,11 +154,14 @@ public final class Gateway implements AutoCloseable {
     }
     // at least as many event loops as listener instances, so each instance gets its own loop
     Vertx vertx =
-        Vertx.vertx(
-            new VertxOptions()
-                .setPreferNativeTransport(false)
-                .setEventLoopPoolSize(
-                    Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)));
+        Vertx.builder()
+            .with(
+                new VertxOptions()
+                    .setPreferNativeTransport(false)
+                    .setEventLoopPoolSize(
+                        Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)))
+            .withTransport(transport(config.publicListener().transport()))
+            .build();
     try {
       var keys = TicketKeys.resolve(config.ticketKeys(), config.dataDir());
       var codec = new TicketCodec(keys, clock);

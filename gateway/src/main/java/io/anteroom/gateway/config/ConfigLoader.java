@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -196,7 +197,12 @@ public final class ConfigLoader {
             tls(o),
             o.bool("proxyProtocol", false),
             limits(o, ConnectionLimits.PUBLIC, 1_000_000),
-            o.bool("accessLog", false));
+            o.bool("accessLog", false),
+            o.choice(
+                "transport",
+                IoTransport.AUTO,
+                List.of(IoTransport.values()),
+                IoTransport::configName));
     if (publicListener.proxyProtocol() && proxies.isEmpty()) {
       o.error(
           "proxyProtocol",

@@ -136,12 +136,19 @@ public record GatewayConfig(
    * The public listener beyond its address: HTTPS when {@code tls} is set, the PROXY protocol
    * (v1/v2, required on every connection, believed only from {@code trustedProxies}) when {@code
    * proxyProtocol}, its connection limits, and the access log (one line per request on the logger
-   * {@code anteroom.access}) when {@code accessLog}.
+   * {@code anteroom.access}) when {@code accessLog}; {@code transport} is the socket transport of
+   * the gateway's event loops, which serve this listener (and the origin client, the admin
+   * listener).
    */
   public record PublicListenerSettings(
-      Optional<TlsFiles> tls, boolean proxyProtocol, ConnectionLimits limits, boolean accessLog) {
+      Optional<TlsFiles> tls,
+      boolean proxyProtocol,
+      ConnectionLimits limits,
+      boolean accessLog,
+      IoTransport transport) {
     static final PublicListenerSettings DEFAULT =
-        new PublicListenerSettings(Optional.empty(), false, ConnectionLimits.PUBLIC, false);
+        new PublicListenerSettings(
+            Optional.empty(), false, ConnectionLimits.PUBLIC, false, IoTransport.AUTO);
   }
 
   /** A PEM certificate (chain) and its PEM private key (PKCS#8 or PKCS#1). */

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# A/B of two gateway variants, both running at once in front of the same nginx origin, with the
+# nginx reverse proxy measured in every round beside them (docs/benchmarks-http.md, "A/B runs").
+# run.sh measures one build; this script compares two (builds, or JVM options of one build) in
+# alternating rounds, so the machine's drift during the run falls on both alike.
+#
+# Per round, for the nginx proxy and then each variant in turn (B first in even rounds):
+#   admitted   room "open", every request with that variant's admitted cookie: req/s and
+#              CPU µs per request of the gateway process (/proc/<pid>/stat)
+#   new        room "full" (queueAll), no cookie: the queue page for a new arrival
+#   returning  room "wait", a queued user's ticket cookie: the queue page for a returning user
+# each `wrk -t2 -c64 -d${SECONDS_PER}s`, after WARMUP_S seconds of warm-up per variant.
+#
+# Usage:  bench/http/ab.sh
+# Environment (defaults in brackets):
+#   A_HOME, B_HOME  [the repository's build, ./anteroom]  an unpacked distribution (its bin/anteroom)
+#   A_OPTS, B_OPTS  [empty]      JVM options of each variant (ANTEROOM_JAVA_OPTS)
+#   A_NAME, B_NAME  [A, B]       labels in the table
+#   ROUNDS [4]  SECONDS_PER [8]  WARMUP_S [40]  MAX_SECONDS [1200] hard bound of the whole run
+#   KEEP [0]        1 keeps the temp dir (logs)
+# Needs nginx, wrk and curl (run.sh installs them).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+ROUNDS=${ROUNDS:-4}
+SECONDS_PER=${SECONDS_PER:-8}
+WARMUP_S=${WARMUP_S:-40}
+MAX_SECONDS=${MAX_SECONDS:-1200}
+KEEP=${KEEP:-0}
+A_NAME=${A_NAME:-A}
+B_NAME=${B_NAME:-B}
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench/http/ab: $*"; exit 1; }
+for v in ROUNDS SECONDS_PER WARMUP_S MAX_SECONDS; do
+  [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive whole number"
+done
+for tool in wrk curl; do command -v "$tool" >/dev/null || die "missing $tool (bench/http/run.sh installs it)"; done
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[[ -x "$NGINX" ]] || die "missing nginx (bench/http/run.sh installs it)"
+launcher() { # launcher HOME: the command that starts that variant
+  if [[ -z "$1" ]]; then echo "$root/anteroom"; else
+    [[ -x "$1/bin/anteroom" ]] || die "$1/bin/anteroom is not an unpacked distribution"
+    echo "$1/bin/anteroom"
+  fi
+}
+a_cmd=$(launcher "${A_HOME:-}")
+b_cmd=$(launcher "${B_HOME:-}")
+
+dir="$(mktemp -d /tmp/anteroom-ab.XXXXXX)"
+mkdir -p "$dir"/{www,logs,tmp}
+chmod 755 "$dir" "$dir/www"
+pids=()
+cleanup() {
+  local rc=$? p
+  trap - EXIT INT TERM HUP
+  [[ -n "${watchdog:-}" ]] && kill "$watchdog" 2>/dev/null
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do timeout 20 tail --pid="$p" -f /dev/null || kill -KILL "$p" 2>/dev/null || true; done
+  [[ -s "$dir/nginx.pid" ]] && kill -TERM "$(cat "$dir/nginx.pid")" 2>/dev/null
+  if [[ "$KEEP" == 1 || $rc -ne 0 ]]; then say "bench/http/ab: logs kept in $dir"; else rm -rf "$dir"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+( sleep "$MAX_SECONDS"; say "bench/http/ab: still running after ${MAX_SECONDS}s; stopping"; kill -TERM $$ ) &
+watchdog=$!
+
+taken=" "
+free_port() {
+  local p
+  for _ in $(seq 200); do
+    p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where a client socket may hold it
+    [[ "$taken" == *" $p "* ]] && continue
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then taken+="$p "; echo "$p"; return; fi
+  done
+  die "found no free port on 127.0.0.1"
+}
+origin_port=$(free_port)
+proxy_port=$(free_port)
+head -c 1024 /dev/zero | tr '\0' x >"$dir/www/page.html"
+sed -e "s#@DIR@#$dir#g" -e "s#@ORIGIN_PORT@#$origin_port#g" -e "s#@PROXY_PORT@#$proxy_port#g" \
+  -e "s#@WORKERS@#$(nproc)#g" "$here/nginx.conf.template" >"$dir/nginx.conf"
+"$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" || die "nginx did not start"
+
+wait_http() { # wait_http URL SECONDS PID
+  local waited=0
+  until curl -s -o /dev/null --max-time 2 "$1"; do
+    kill -0 "$3" 2>/dev/null || return 1
+    ((waited < $2 * 5)) || return 1
+    sleep 0.2
+    waited=$((waited + 1))
+  done
+}
+
+set_cookie() { # set_cookie NAME: "name=value" of the last saved response's Set-Cookie
+  grep -i "^set-cookie: $1=" "$dir/h" | head -1 | sed -e 's/^[^:]*: *//' -e 's/;.*//' | tr -d '\r' || true
+}
+declare -A port pid cmd opts cookie queued
+cmd[A]=$a_cmd; cmd[B]=$b_cmd; opts[A]=${A_OPTS:-}; opts[B]=${B_OPTS:-}
+[[ -z "${A_HOME:-}" || -z "${B_HOME:-}" ]] && { (cd "$root" && timeout 900 ./anteroom --help >/dev/null) || die "./anteroom did not build"; }
+for v in A B; do
+  port[$v]=$(free_port)
+  admin=$(free_port)
+  cat >"$dir/$v.yaml" <<EOF
+listen: 127.0.0.1:${port[$v]}
+origin: http://127.0.0.1:$origin_port
+dataDir: $dir/data-$v
+admin:
+  listen: 127.0.0.1:$admin
+  token: ab-$RANDOM$RANDOM$RANDOM$RANDOM
+rooms:
+  - id: open
+    path: /open/
+    totalActiveUsers: 100000000
+    newUsersPerMinute: 100000000
+    sessionDurationMinutes: 60
+  - id: full
+    path: /full/
+    queueAll: true
+  - id: wait
+    path: /wait/
+    totalActiveUsers: 1
+    newUsersPerMinute: 1
+    sessionDurationMinutes: 60
+EOF
+  ANTEROOM_JAVA_OPTS="${opts[$v]}" "${cmd[$v]}" run --config "$dir/$v.yaml" >"$dir/logs/$v.log" 2>&1 &
+  pid[$v]=$!
+  pids+=("${pid[$v]}")
+done
+for v in A B; do
+  wait_http "http://127.0.0.1:${port[$v]}/full/" 90 "${pid[$v]}" || { tail -20 "$dir/logs/$v.log" >&2; die "variant $v did not start"; }
+  # the launcher execs the JVM, so the PID is the gateway's
+  curl -s --max-time 5 -D "$dir/h" -o /dev/null "http://127.0.0.1:${port[$v]}/open/"
+  cookie[$v]=$(set_cookie __anteroom_open)
+  curl -s --max-time 5 -o /dev/null "http://127.0.0.1:${port[$v]}/wait/"
+  curl -s --max-time 5 -D "$dir/h" -o /dev/null "http://127.0.0.1:${port[$v]}/wait/"
+  queued[$v]=$(set_cookie __anteroom_wait)
+  [[ -n "${cookie[$v]}" && -n "${queued[$v]}" ]] || die "variant $v gave no admitted or no queued cookie"
+done
+
+rps() { awk '/Requests\/sec/ {printf "%.0f", $2}'; }
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+run() { # run URL [COOKIE]: req/s of one wrk run
+  local args=(-t2 -c64 -d"${SECONDS_PER}s" --timeout 5s)
+  [[ -n "${2:-}" ]] && args+=(-H "Cookie: $2")
+  timeout $((SECONDS_PER + 30)) wrk "${args[@]}" "$1" | tee -a "$dir/logs/wrk.txt" | rps
+}
+admitted() { # admitted VARIANT: "req/s cpu_us_per_request"
+  local v=$1 t0 r t1 url="http://127.0.0.1:${port[$1]}/open/"
+  # as a browser holds it: the cookie the gateway set last (re-sealed once its minute is over)
+  curl -s --max-time 5 -D "$dir/h" -o /dev/null -H "Cookie: ${cookie[$v]}" "$url"
+  local fresh
+  fresh=$(set_cookie __anteroom_open)
+  [[ -n "$fresh" ]] && cookie[$v]=$fresh
+  t0=$(ticks "${pid[$v]}")
+  r=$(run "$url" "${cookie[$v]}")
+  t1=$(ticks "${pid[$v]}")
+  echo "$r $(awk -v t=$((t1 - t0)) -v hz="$hz" -v r="$r" -v d="$SECONDS_PER" 'BEGIN {printf "%.1f", t / hz * 1e6 / (r * d > 0 ? r * d : 1)}')"
+}
+
+say "warming up each variant for ${WARMUP_S} s..."
+for v in A B; do
+  end=$((SECONDS + WARMUP_S))
+  while ((SECONDS < end)); do
+    admitted "$v" >/dev/null
+    run "http://127.0.0.1:${port[$v]}/full/" >/dev/null
+    run "http://127.0.0.1:${port[$v]}/wait/" "${queued[$v]}" >/dev/null
+  done
+done
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+rows=()
+for r in $(seq "$ROUNDS"); do
+  order=(A B); ((r % 2 == 0)) && order=(B A)
+  np=$(run "http://127.0.0.1:$proxy_port/open/")
+  line="| $r | $np"
+  declare -A cell=()
+  for v in "${order[@]}"; do
+    read -r ar acpu < <(admitted "$v")
+    nr=$(run "http://127.0.0.1:${port[$v]}/full/")
+    rr=$(run "http://127.0.0.1:${port[$v]}/wait/" "${queued[$v]}")
+    cell[$v]="$ar ($acpu µs) | $nr | $rr"
+    say "  round $r $v: admitted $ar req/s at $acpu µs CPU each, new $nr, returning $rr (nginx proxy $np)"
+  done
+  rows+=("$line | ${cell[A]} | ${cell[B]} |")
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+echo
+echo "A = $A_NAME (${A_HOME:-this checkout}${A_OPTS:+, $A_OPTS}); B = $B_NAME (${B_HOME:-this checkout}${B_OPTS:+, $B_OPTS})"
+echo "$(date -u +%FT%TZ), load average $load_before before, $load_after after; wrk -t2 -c64 -d${SECONDS_PER}s, warm-up ${WARMUP_S} s each"
+echo
+echo "| round | nginx proxy req/s | $A_NAME admitted req/s (CPU/req) | $A_NAME queue new | $A_NAME queue returning | $B_NAME admitted req/s (CPU/req) | $B_NAME queue new | $B_NAME queue returning |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${rows[@]}"
