@@ -23,6 +23,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 ROUNDS=${ROUNDS:-4}
 SECONDS_PER=${SECONDS_PER:-8}
 WARMUP_S=${WARMUP_S:-40}
@@ -66,18 +68,8 @@ trap 'exit 130' INT TERM HUP
 ( sleep "$MAX_SECONDS"; say "bench/http/ab: still running after ${MAX_SECONDS}s; stopping"; kill -TERM $$ ) &
 watchdog=$!
 
-taken=" "
-free_port() {
-  local p
-  for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where a client socket may hold it
-    [[ "$taken" == *" $p "* ]] && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then taken+="$p "; echo "$p"; return; fi
-  done
-  die "found no free port on 127.0.0.1"
-}
-origin_port=$(free_port)
-proxy_port=$(free_port)
+free_port origin_port
+free_port proxy_port
 head -c 1024 /dev/zero | tr '\0' x >"$dir/www/page.html"
 sed -e "s#@DIR@#$dir#g" -e "s#@ORIGIN_PORT@#$origin_port#g" -e "s#@PROXY_PORT@#$proxy_port#g" \
   -e "s#@WORKERS@#$(nproc)#g" "$here/nginx.conf.template" >"$dir/nginx.conf"
@@ -100,30 +92,10 @@ declare -A port pid cmd opts cookie queued
 cmd[A]=$a_cmd; cmd[B]=$b_cmd; opts[A]=${A_OPTS:-}; opts[B]=${B_OPTS:-}
 [[ -z "${A_HOME:-}" || -z "${B_HOME:-}" ]] && { (cd "$root" && timeout 900 ./anteroom --help >/dev/null) || die "./anteroom did not build"; }
 for v in A B; do
-  port[$v]=$(free_port)
-  admin=$(free_port)
-  cat >"$dir/$v.yaml" <<EOF
-listen: 127.0.0.1:${port[$v]}
-origin: http://127.0.0.1:$origin_port
-dataDir: $dir/data-$v
-admin:
-  listen: 127.0.0.1:$admin
-  token: ab-$RANDOM$RANDOM$RANDOM$RANDOM
-rooms:
-  - id: open
-    path: /open/
-    totalActiveUsers: 100000000
-    newUsersPerMinute: 100000000
-    sessionDurationMinutes: 60
-  - id: full
-    path: /full/
-    queueAll: true
-  - id: wait
-    path: /wait/
-    totalActiveUsers: 1
-    newUsersPerMinute: 1
-    sessionDurationMinutes: 60
-EOF
+  free_port port_tmp
+  port[$v]=$port_tmp
+  free_port admin
+  gateway_yaml "${port[$v]}" "$origin_port" "$dir/data-$v" "$admin" "ab-$RANDOM$RANDOM$RANDOM$RANDOM" >"$dir/$v.yaml"
   ANTEROOM_JAVA_OPTS="${opts[$v]}" "${cmd[$v]}" run --config "$dir/$v.yaml" >"$dir/logs/$v.log" 2>&1 &
   pid[$v]=$!
   pids+=("${pid[$v]}")

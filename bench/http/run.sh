@@ -14,10 +14,13 @@
 #   5. Anteroom queue page        room "wait" (1 user, taken by the checks), every request carrying
 #      (returning)                a queued user's ticket cookie (a waiting user refreshing the page)
 #   6. reference: Vert.x proxy    io.anteroom.bench.ReferenceProxy --kind vertx: the gateway's HTTP
-#                                 stack (Vert.x server + client, one per event loop) with no room
+#                                 stack (Vert.x server + client, one per event loop) with no room,
+#                                 on Vert.x's default NIO transport
 #   7. reference: Netty proxy     ReferenceProxy --kind netty: plain Netty codecs on native epoll,
 #                                 one origin connection per client connection, no room
-#      (6 and 7 are not Anteroom: they show what a JVM proxy costs here before any room logic)
+#   8. reference: Netty, io_uring ReferenceProxy --kind netty-uring: (7) on the io_uring transport,
+#                                 the gateway's own where the kernel allows it
+#      (6 to 8 are not Anteroom: they show what a JVM proxy costs here before any room logic)
 # each at high concurrency (req/s) and at 4 connections (p50/p99), after a warm-up of the JVM;
 # then prints a Markdown table and the ratios against the targets of issues 4 and 14 (CPU per
 # request of Anteroom and the reference proxies from /proc/<pid>/stat over the load run).
@@ -35,7 +38,7 @@
 #   NGINX_WORKERS    [1 when pinned, else nproc]      ANTEROOM_JAVA_OPTS  passed to the JVM
 #   MAX_SECONDS [1200] hard bound of the whole run      KEEP [0] 1 keeps the temp dir (logs)
 #   RESULTS [unset]  also write the table to this file
-#   REFERENCE [1]    1: also measure the two reference proxies (6, 7; builds the bench module)
+#   REFERENCE [1]    1: also measure the reference proxies (6 to 8; builds the bench module)
 #   ORDER [nginx-first]  anteroom-first measures Anteroom's three runs before nginx's two (runs
 #                    in both orders show how much the machine's drift during a run moves a ratio)
 #   SYSCALLS [0]     1: afterwards, count each server's system calls per 10,000 requests with
@@ -47,6 +50,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 DURATION_S=${DURATION_S:-15}
 WARMUP_S=${WARMUP_S:-20}
 WARMUP_MAX_S=${WARMUP_MAX_S:-180}
@@ -147,26 +152,13 @@ trap 'exit 130' INT TERM HUP
 watchdog_pid=$!
 
 # ---------------------------------------------------------------- ports
-taken=" "
-free_port() { # a port nobody listens on, not handed out before in this run
-  local p
-  for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where a client socket may hold it
-    [[ "$taken" == *" $p "* ]] && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-      taken+="$p "
-      echo "$p"
-      return
-    fi
-  done
-  die "found no free port on 127.0.0.1"
-}
-origin_port=$(free_port)
-proxy_port=$(free_port)
-gw_port=$(free_port)
-admin_port=$(free_port)
-ref_vertx_port=$(free_port)
-ref_netty_port=$(free_port)
+free_port origin_port
+free_port proxy_port
+free_port gw_port
+free_port admin_port
+free_port ref_vertx_port
+free_port ref_netty_port
+free_port ref_uring_port
 
 # ---------------------------------------------------------------- nginx: origin + reference proxy
 # exactly 1024 bytes of HTML; the marker lets the checks tell the origin's page from a queue page
@@ -199,31 +191,7 @@ wait_http "http://127.0.0.1:$proxy_port/" 10 || die "nginx proxy does not answer
 
 # ---------------------------------------------------------------- Anteroom: two rooms
 admin_token=bench-$RANDOM$RANDOM$RANDOM
-cat >"$dir/anteroom.yaml" <<EOF
-listen: 127.0.0.1:$gw_port
-origin: http://127.0.0.1:$origin_port
-dataDir: $dir/data
-admin:
-  listen: 127.0.0.1:$admin_port
-  token: $admin_token
-rooms:
-  # never queues: the limits are far above what the benchmark can reach
-  - id: open
-    path: /open/
-    totalActiveUsers: 100000000
-    newUsersPerMinute: 100000000
-    sessionDurationMinutes: 60
-  # always queues: every user without an admitted ticket gets the queue page
-  - id: full
-    path: /full/
-    queueAll: true
-  # full after its first user (the check below): later users get the queue page and a ticket
-  - id: wait
-    path: /wait/
-    totalActiveUsers: 1
-    newUsersPerMinute: 1
-    sessionDurationMinutes: 60
-EOF
+gateway_yaml "$gw_port" "$origin_port" "$dir/data" "$admin_port" "$admin_token" >"$dir/anteroom.yaml"
 
 say "building Anteroom if needed..."
 (cd "$root" && timeout 900 ./anteroom --help >/dev/null) || die "./anteroom did not build or start"
@@ -430,10 +398,10 @@ if [[ "$REFERENCE" == 1 ]]; then
   # the same JDK as Anteroom (the launcher's pick), the bench module's classpath
   java_bin=$(readlink -f "/proc/$gw_pid/exe")
   ref_cp="$root/bench/target/classes:$(cat "$root/bench/target/classpath.txt")"
-  for kind in vertx netty; do
+  for kind in vertx netty uring; do # uring: ReferenceProxy --kind netty-uring
     port_var=ref_${kind}_port
     "${server_cpu[@]}" "$java_bin" --enable-native-access=ALL-UNNAMED ${ANTEROOM_JAVA_OPTS} -cp "$ref_cp" \
-      io.anteroom.bench.ReferenceProxy --kind "$kind" --port "${!port_var}" --origin-port "$origin_port" \
+      io.anteroom.bench.ReferenceProxy --kind "${kind/uring/netty-uring}" --port "${!port_var}" --origin-port "$origin_port" \
       >"$dir/logs/reference-$kind.log" 2>&1 &
     ref_pids+=($!)
     printf -v "ref_${kind}_pid" '%s' "$!"
@@ -448,6 +416,7 @@ if [[ "$REFERENCE" == 1 ]]; then
   done
   measure reference-vertx "http://127.0.0.1:$ref_vertx_port/open/" "$ref_vertx_size" "$admitted_cookie" "" "$ref_vertx_pid"
   measure reference-netty "http://127.0.0.1:$ref_netty_port/open/" "$ref_netty_size" "$admitted_cookie" "" "$ref_netty_pid"
+  measure reference-netty-uring "http://127.0.0.1:$ref_uring_port/open/" "$ref_uring_size" "$admitted_cookie" "" "$ref_uring_pid"
 fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -486,6 +455,7 @@ if [[ "$SYSCALLS" == 1 ]]; then
   if [[ "$REFERENCE" == 1 ]]; then
     syscall_lines+=("$(syscalls reference-vertx "http://127.0.0.1:$ref_vertx_port/open/" "$admitted_cookie" "$ref_vertx_pid")")
     syscall_lines+=("$(syscalls reference-netty "http://127.0.0.1:$ref_netty_port/open/" "$admitted_cookie" "$ref_netty_pid")")
+    syscall_lines+=("$(syscalls reference-netty-uring "http://127.0.0.1:$ref_uring_port/open/" "$admitted_cookie" "$ref_uring_pid")")
   fi
 fi
 
@@ -543,7 +513,7 @@ requeue_ratio=$(awk -v a="$requeue_rps" -v p="$(rps nginx-proxy)" 'BEGIN {printf
   echo "|---|---:|---:|---:|---:|---:|"
   targets=(nginx-direct:"$direct_size" nginx-proxy:"$proxied_size" anteroom-admitted:"$admitted_size"
     anteroom-queue:"$queue_size" anteroom-queue-returning:"$requeue_size")
-  [[ "$REFERENCE" == 1 ]] && targets+=(reference-vertx:"$ref_vertx_size" reference-netty:"$ref_netty_size")
+  [[ "$REFERENCE" == 1 ]] && targets+=(reference-vertx:"$ref_vertx_size" reference-netty:"$ref_netty_size" reference-netty-uring:"$ref_uring_size")
   for t in "${targets[@]}"; do
     label=${t%%:*}
     echo "| $label | $(rps "$label") | $(lat "$label" p50_us) | $(lat "$label" p99_us) | ${t#*:} | $(bad "$label") |"
@@ -564,7 +534,7 @@ requeue_ratio=$(awk -v a="$requeue_rps" -v p="$(rps nginx-proxy)" 'BEGIN {printf
     echo
     echo "| reference (no waiting room, not Anteroom) | req/s / nginx proxy | added p50 vs nginx proxy, c$LATENCY_CONNECTIONS | CPU µs/request |"
     echo "|---|---:|---:|---:|"
-    for label in reference-vertx reference-netty; do
+    for label in reference-vertx reference-netty reference-netty-uring; do
       echo "| $label | $(awk -v a="$(rps $label)" -v p="$(rps nginx-proxy)" 'BEGIN {printf "%.2f", a / p}') | $(($(lat $label p50_us) - $(lat nginx-proxy p50_us))) µs | $(cpu $label) |"
     done
   fi

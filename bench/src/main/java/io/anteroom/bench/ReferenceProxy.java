@@ -19,6 +19,10 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -52,10 +56,13 @@ import picocli.CommandLine.Option;
  *       not available), one origin connection per client connection, the decoded request and
  *       response objects passed through unchanged apart from {@code X-Forwarded-For}: about the
  *       least a Java HTTP/1.1 proxy can do per request.
+ *   <li>{@code netty-uring}: the same handlers on Netty's io_uring transport, the one the gateway's
+ *       event loops use where the kernel allows it (fails to start where io_uring is not
+ *       available).
  * </ul>
  *
- * <p>Usage: {@code ReferenceProxy --kind vertx|netty --port 8090 --origin-port 8081}; runs until
- * the process is stopped.
+ * <p>Usage: {@code ReferenceProxy --kind vertx|netty|netty-uring --port 8090 --origin-port 8081};
+ * runs until the process is stopped.
  */
 @Command(
     name = "reference-proxy",
@@ -63,7 +70,7 @@ import picocli.CommandLine.Option;
     description = "A waiting-room-free reverse proxy on 127.0.0.1, for comparison only.")
 public final class ReferenceProxy implements Runnable {
 
-  @Option(names = "--kind", required = true, description = "vertx or netty")
+  @Option(names = "--kind", required = true, description = "vertx, netty or netty-uring")
   String kind;
 
   @Option(names = "--port", required = true, description = "port to listen on (127.0.0.1)")
@@ -86,11 +93,12 @@ public final class ReferenceProxy implements Runnable {
   public void run() {
     switch (kind) {
       case "vertx" -> vertx();
-      case "netty" -> netty();
+      case "netty" -> netty(false);
+      case "netty-uring" -> netty(true);
       default ->
           throw new CommandLine.ParameterException(
               new CommandLine(this),
-              "--kind: \"" + kind + "\" is not allowed; allowed: vertx, netty");
+              "--kind: \"" + kind + "\" is not allowed; allowed: vertx, netty, netty-uring");
     }
     System.out.println(
         "reference proxy (" + kind + ") on 127.0.0.1:" + port + " -> 127.0.0.1:" + originPort);
@@ -157,12 +165,24 @@ public final class ReferenceProxy implements Runnable {
         .await();
   }
 
-  private void netty() {
-    boolean epoll = Epoll.isAvailable();
-    IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+  private void netty(boolean uring) {
+    if (uring && !IoUring.isAvailable()) {
+      throw new IllegalStateException(
+          "io_uring is not available here", IoUring.unavailabilityCause());
+    }
+    boolean epoll = !uring && Epoll.isAvailable();
+    IoHandlerFactory io =
+        uring
+            ? IoUringIoHandler.newFactory()
+            : epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> serverType =
-        epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-    Class<? extends Channel> clientType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        uring
+            ? IoUringServerSocketChannel.class
+            : epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    Class<? extends Channel> clientType =
+        uring
+            ? IoUringSocketChannel.class
+            : epoll ? EpollSocketChannel.class : NioSocketChannel.class;
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(eventLoops, io);
     var origin = new InetSocketAddress("127.0.0.1", originPort);
     new ServerBootstrap()
@@ -178,7 +198,7 @@ public final class ReferenceProxy implements Runnable {
             })
         .bind("127.0.0.1", port)
         .syncUninterruptibly();
-    System.out.println("netty transport: " + (epoll ? "native epoll" : "nio"));
+    System.out.println("netty transport: " + (uring ? "io_uring" : epoll ? "native epoll" : "nio"));
   }
 
   /** Client side: opens its own origin connection, then passes each HTTP object through. */

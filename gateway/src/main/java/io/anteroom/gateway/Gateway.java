@@ -109,10 +109,6 @@ public final class Gateway implements AutoCloseable {
   }
 
   /**
-   * Event loops serving the public listener by default: one per core, as nginx runs one worker per
-   * core (a single loop capped the admitted path at one core's worth of requests).
-   */
-  /**
    * The Vert.x transport of this setting on this machine; logs which one, and why io_uring is not
    * used when {@code auto} falls back to NIO.
    */
@@ -132,6 +128,10 @@ public final class Gateway implements AutoCloseable {
     return Transport.NIO;
   }
 
+  /**
+   * Event loops serving the public listener by default: one per core, as nginx runs one worker per
+   * core (a single loop capped the admitted path at one core's worth of requests).
+   */
   static int defaultEventLoops() {
     return Runtime.getRuntime().availableProcessors();
   }

@@ -1,0 +1,47 @@
+# Shared by bench/http/run.sh and bench/http/ab.sh (sourced, not run); each defines die().
+
+# free_port VAR: sets VAR to a port nobody listens on and not handed out before in this run, below
+# the ephemeral range (32768+), where a client socket of an earlier run may still hold it
+taken=" "
+free_port() {
+  local p
+  for _ in $(seq 200); do
+    p=$((20000 + RANDOM % 12000))
+    [[ "$taken" == *" $p "* ]] && continue
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      taken+="$p "
+      printf -v "$1" '%s' "$p"
+      return
+    fi
+  done
+  die "found no free port on 127.0.0.1"
+}
+
+# gateway_yaml GW_PORT ORIGIN_PORT DATA_DIR ADMIN_PORT ADMIN_TOKEN: the benchmark's configuration
+gateway_yaml() {
+  cat <<EOF
+listen: 127.0.0.1:$1
+origin: http://127.0.0.1:$2
+dataDir: $3
+admin:
+  listen: 127.0.0.1:$4
+  token: $5
+rooms:
+  # never queues: the limits are far above what the benchmark can reach
+  - id: open
+    path: /open/
+    totalActiveUsers: 100000000
+    newUsersPerMinute: 100000000
+    sessionDurationMinutes: 60
+  # always queues: every user without an admitted ticket gets the queue page
+  - id: full
+    path: /full/
+    queueAll: true
+  # full after its first user: later users get the queue page and a ticket
+  - id: wait
+    path: /wait/
+    totalActiveUsers: 1
+    newUsersPerMinute: 1
+    sessionDurationMinutes: 60
+EOF
+}
