@@ -45,6 +45,30 @@ class RoomWorkerTest {
         new MinutePool(M, freeSlots, 100, 0));
   }
 
+  /**
+   * A state of this minute with {@code active} users of T = 100 (sessions ending 10 minutes on), no
+   * queue, one worker counted: {@code 100 - active} free slots.
+   */
+  static RoomState activeOfHundred(long active) {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 100L));
+    return new RoomState(
+        "dc",
+        NOW,
+        M,
+        new TreeMap<>(Map.of(M + 10, active)),
+        active,
+        0,
+        List.of(),
+        history,
+        1,
+        1,
+        0,
+        0,
+        100 - active,
+        null);
+  }
+
   static RoomWorker worker(RoomConfig config, RoomState state) {
     RoomWorker w = new RoomWorker(config, "dc", "w1", NOW.minusSeconds(30));
     w.applyState(state);
@@ -695,25 +719,8 @@ class RoomWorkerTest {
 
   @Test
   void withoutTheCoordinatorTheProcesssShareCoversWhatItsOtherWorkersAdmittedSinceTheState() {
-    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
-    history.put(M - 2, Map.of("dc", 100L));
     // 96 of T = 100 active: 4 free slots, the process's whole share (one worker counted)
-    RoomState s =
-        new RoomState(
-            "dc",
-            NOW,
-            M,
-            new TreeMap<>(Map.of(M + 10, 96L)),
-            96,
-            0,
-            List.of(),
-            history,
-            1,
-            1,
-            0,
-            0,
-            4,
-            null);
+    RoomState s = activeOfHundred(96);
     RoomWorker shard = worker(EVEN, s);
     RoomWorker fallback = worker(EVEN, s).withoutCoordinator(shard::admittedSinceState);
 

@@ -13,6 +13,7 @@ import io.anteroom.room.CounterMemory;
 import io.anteroom.room.Decision;
 import io.anteroom.room.Grant;
 import io.anteroom.room.Lottery;
+import io.anteroom.room.Outages;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.RoomState;
@@ -49,13 +50,13 @@ import org.slf4j.LoggerFactory;
  * loops: one share of the free slots for the whole process, never one per loop. A report that
  * failed is resent as the same object before the worker's later deltas (the data center applies
  * each report once). Settings changes flush the old workers' deltas into the pending reports before
- * new workers replace them. {@code degraded} is true from a failed coordination call until a report
- * round succeeds and every admission made meanwhile without a counter grant is charged to the
- * counters ({@link Charge}: otherwise the counters would hand those slots out again in the same
- * minute); for {@code W = r_w + 2 × r_dc} after that, new users draw no counter (they are queued),
- * so that other gateways back from the same outage have charged theirs first. The fallback's one
- * share also covers the shards' admissions since the state, and a counter grant answered after an
- * outage began admits only within it ({@link #lateGrant}).
+ * new workers replace them. The gate is degraded ({@link Outages}) from a failed coordination call
+ * until a report round succeeds and every admission made meanwhile without a counter grant is
+ * charged to the counters ({@link Charge}: otherwise the counters would hand those slots out again
+ * in the same minute); for {@code W = r_w + 2 × r_dc} after that, new users draw no counter (they
+ * are queued), so that other gateways back from the same outage have charged theirs first. The
+ * fallback's one share also covers the shards' admissions since the state, and a counter grant
+ * answered after an outage began admits only within it ({@link Outages#settleLateGrant}).
  *
  * <p>Live overrides: every report carries the fingerprint of the room's settings ({@link
  * LiveOverrides#fingerprint}); every answer carries the room's overrides version and config
@@ -139,10 +140,9 @@ public final class CoordinatedRoomGate implements RoomGate {
   private final Map<RoomWorker, WorkerReport> unsent = new ConcurrentHashMap<>();
   private final List<WorkerReport> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile RoomState lastState;
-  private volatile boolean degraded;
 
-  /** How many times this gate went degraded: a counter call sent before a change is late. */
-  private final AtomicLong outages = new AtomicLong();
+  /** Degraded or not, and which counter grants came after an outage began (late grants). */
+  private final Outages outages = new Outages();
 
   /**
    * Admissions of new users that no counter granted (degraded, with the counters strategy), not yet
@@ -388,7 +388,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     Instant now = Instant.ofEpochMilli(nowMillis);
     Ticket ticket =
         ticketBytes == null ? null : TicketBytes.decode(current.settings().id(), ticketBytes);
-    boolean useFallback = degraded && current.settings().failMode() == FailMode.DEGRADE;
+    boolean useFallback = outages.degraded() && current.settings().failMode() == FailMode.DEGRADE;
     RoomWorker worker = useFallback ? workers.fallback() : shard();
     if (current.settings().queueAll() && !worker.hasRunningSession(ticket, now)) {
       // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
@@ -406,7 +406,7 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private CompletionStage<Verdict> draw(
       RoomWorker worker, Decision.Draw draw, Instant now, Setup current) {
-    if (!degraded && now.toEpochMilli() < drawsResumeAt) {
+    if (!outages.degraded() && now.toEpochMilli() < drawsResumeAt) {
       // just back from an outage: the others' charges may not be on the counters yet
       return settle(
           worker,
@@ -414,7 +414,7 @@ public final class CoordinatedRoomGate implements RoomGate {
           now,
           current);
     }
-    if (degraded && current.settings().failMode() != FailMode.DEGRADE) {
+    if (outages.degraded() && current.settings().failMode() != FailMode.DEGRADE) {
       // open: let new users through (still counted); closed: queue them (a refusal)
       Grant grant =
           current.settings().failMode() == FailMode.OPEN
@@ -432,7 +432,7 @@ public final class CoordinatedRoomGate implements RoomGate {
       // refuse again, so it is not asked (a head-of-queue user's every refresh was a call)
       return settle(worker, worker.onCounterReply(draw, counters.refusal(draw), now), now, current);
     }
-    long outage = outages.get(); // read before the call: an outage from here on makes it late
+    long mark = outages.mark(); // read before the call: an outage from here on makes it late
     return coordination
         .take(draw.counter(), draw.limit())
         .exceptionally(
@@ -444,10 +444,18 @@ public final class CoordinatedRoomGate implements RoomGate {
             grant -> {
               counters.answered(draw, grant);
               if (grant.granted()
-                  && (degraded || outages.get() != outage)
+                  && outages.late(mark)
                   && current.settings().failMode() == FailMode.DEGRADE) {
-                return CompletableFuture.completedFuture(
-                    verdict(lateGrant(worker, draw, grant, now), worker, current));
+                Workers shards = workers;
+                Decision late =
+                    outages.settleLateGrant(
+                        worker,
+                        shards.shards().containsValue(worker),
+                        shards.fallback(),
+                        draw,
+                        grant,
+                        now);
+                return CompletableFuture.completedFuture(verdict(late, worker, current));
               }
               return settle(worker, worker.onCounterReply(draw, grant, now), now, current);
             });
@@ -455,34 +463,7 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   /** A coordination call failed: degraded (a new outage, if it was not degraded yet). */
   private void goDegraded() {
-    if (!degraded) {
-      outages.incrementAndGet(); // before the flag: a call answered after either sees the change
-    }
-    degraded = true;
-  }
-
-  /**
-   * A counter grant answered after an outage began, with {@code failMode} degrade: a call that
-   * reached the coordinator (perhaps a new leader) while others failed. Its slot is nowhere in the
-   * last state, so the fallback's share, which the other gateways count on this process taking at
-   * most, must cover it: while degraded it admits only if the share has room, and the share then
-   * counts it (the fallback sums its shards' admissions since the state). Once recovered the grant
-   * admits nobody: the charges of the outage's admissions may have reached the counter after it, so
-   * it may be one slot too many. A refused grant's number stays spent, which holds a slot back for
-   * the rest of the minute, never hands one out twice; the user stays queued at the head of the
-   * queue, a whole-bucket user too ({@link RoomWorker#refuse}).
-   */
-  private Decision lateGrant(RoomWorker worker, Decision.Draw draw, Grant grant, Instant now) {
-    Workers current = workers;
-    if (!degraded || !current.shards().containsValue(worker)) {
-      return worker.refuse(draw, now);
-    }
-    RoomWorker fallback = current.fallback();
-    synchronized (fallback) { // one late grant at a time takes the share's last place
-      return fallback.shareHasRoom(now)
-          ? worker.onCounterReply(draw, grant, now)
-          : worker.refuse(draw, now);
-    }
+    outages.failed();
   }
 
   /** Counts an admission of a new user that no counter granted, when the room draws counters. */
@@ -549,10 +530,10 @@ public final class CoordinatedRoomGate implements RoomGate {
       goDegraded();
       return;
     }
-    if (degraded) {
+    if (outages.degraded()) {
       drawsResumeAt =
           clock.millis() + setup.config().propagationWindow().toMillis(); // before degraded drops
-      degraded = false;
+      outages.recovered();
     }
   }
 
@@ -757,7 +738,7 @@ public final class CoordinatedRoomGate implements RoomGate {
   }
 
   boolean degraded() {
-    return degraded;
+    return outages.degraded();
   }
 
   @Override
@@ -780,7 +761,7 @@ public final class CoordinatedRoomGate implements RoomGate {
         waiting,
         state.activeUsers(),
         maxWait,
-        degraded,
+        outages.degraded(),
         current.effectiveNewUsersPerMinute(),
         state.asOf().toEpochMilli(),
         fingerprint.hash(),

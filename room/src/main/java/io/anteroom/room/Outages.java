@@ -1,0 +1,90 @@
+package io.anteroom.room;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A gateway's view of its room's coordinator outages: whether it decides degraded now, and whether
+ * a counter grant was answered after an outage began ("late"), with the rule for such a grant.
+ *
+ * <p>A late grant is a call that reached the coordinator (perhaps a new leader) while other calls
+ * failed. Its slot is in no state the gateway knows, so the degraded fallback's share (one share of
+ * the last state's free slots, which the other gateways count on this process taking at most) must
+ * cover it:
+ *
+ * <ul>
+ *   <li>while degraded it admits only if the share has room ({@link RoomWorker#shareHasRoom}), and
+ *       the share then counts it (the fallback sums its shards' admissions since the state);
+ *   <li>once recovered it admits nobody: the outage's charges may have reached the counter after
+ *       it, so it may be one slot too many.
+ * </ul>
+ *
+ * A refused grant's number stays spent, which holds a slot back for the rest of the minute and
+ * never hands one out twice; the user stays first in the queue, a whole-bucket user too ({@link
+ * RoomWorker#refuse}).
+ *
+ * <p>Usage: {@link #mark} before each counter call; with its grant, {@link #late}; a late grant
+ * goes to {@link #settleLateGrant} instead of {@link RoomWorker#onCounterReply}. {@link #failed} on
+ * any failed coordination call, {@link #recovered} once the outage's admissions are all charged.
+ *
+ * <p>Thread-safe: the outage count is atomic and the flag volatile; a failure raises the count
+ * before the flag, so a call answered after either sees the change.
+ */
+public final class Outages {
+  private final AtomicLong began = new AtomicLong();
+  private volatile boolean degraded;
+
+  /** Whether decisions are degraded now (from a failed call until {@link #recovered}). */
+  public boolean degraded() {
+    return degraded;
+  }
+
+  /** A coordination call failed: degraded, and a new outage if it was not degraded yet. */
+  public void failed() {
+    if (!degraded) {
+      began.incrementAndGet();
+    }
+    degraded = true;
+  }
+
+  /** The outage is over: decisions are no longer degraded. */
+  public void recovered() {
+    degraded = false;
+  }
+
+  /** To read before a counter call and hand to {@link #late} with its answer. */
+  public long mark() {
+    return began.get();
+  }
+
+  /**
+   * Whether a grant to a call sent at {@code mark} is late: answered while degraded, or after an
+   * outage began since the call was sent (even one that is over by now).
+   */
+  public boolean late(long mark) {
+    return degraded || began.get() != mark;
+  }
+
+  /**
+   * The decision for a late grant to {@code draw} on {@code worker}: admitted by the worker only
+   * while still degraded, if {@code worker} is one of the current shards ({@code current}) and
+   * {@code fallback}'s share has room; otherwise refused ({@link RoomWorker#refuse}). One late
+   * grant at a time takes the share's last place (synchronized on the fallback).
+   */
+  public Decision settleLateGrant(
+      RoomWorker worker,
+      boolean current,
+      RoomWorker fallback,
+      Decision.Draw draw,
+      Grant grant,
+      Instant now) {
+    if (!degraded || !current) {
+      return worker.refuse(draw, now);
+    }
+    synchronized (fallback) {
+      return fallback.shareHasRoom(now)
+          ? worker.onCounterReply(draw, grant, now)
+          : worker.refuse(draw, now);
+    }
+  }
+}

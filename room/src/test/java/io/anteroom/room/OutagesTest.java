@@ -1,0 +1,92 @@
+package io.anteroom.room;
+
+import static io.anteroom.room.RoomWorkerTest.COUNTERS;
+import static io.anteroom.room.RoomWorkerTest.EVEN;
+import static io.anteroom.room.RoomWorkerTest.M;
+import static io.anteroom.room.RoomWorkerTest.NOW;
+import static io.anteroom.room.RoomWorkerTest.activeOfHundred;
+import static io.anteroom.room.RoomWorkerTest.worker;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The late-grant rule on its own: which grants are late, and what a late grant decides. */
+class OutagesTest {
+
+  private final Outages outages = new Outages();
+
+  @Test
+  void aGrantToACallSentBeforeAnOutageIsLateEvenOnceTheOutageIsOver() {
+    long sentBefore = outages.mark();
+    outages.failed();
+    outages.failed(); // a second failure of the same outage
+    long sentDuring = outages.mark();
+    outages.recovered();
+
+    assertThat(outages.late(sentBefore)).isTrue();
+    assertThat(outages.late(sentDuring)).as("sent and answered around the recovery").isFalse();
+    assertThat(outages.late(outages.mark())).as("sent after the recovery").isFalse();
+  }
+
+  @Test
+  void aGrantAnsweredWhileDegradedIsLateWhenEverItWasSent() {
+    outages.failed();
+    assertThat(outages.degraded()).isTrue();
+    assertThat(outages.late(outages.mark())).isTrue();
+  }
+
+  @Test
+  void whileDegradedALateGrantAdmitsOnlyWhileTheProcesssShareHasRoom() {
+    // 96 of T = 100 active: the process's share of the free slots is 4
+    RoomWorker shard = worker(COUNTERS, activeOfHundred(96));
+    RoomWorker fallback = fallbackBeside(shard, 96);
+    outages.failed();
+
+    Decision first = late(shard, fallback, true);
+    assertThat(first).isInstanceOf(Decision.Admit.class);
+    assertThat(shard.admittedSinceState()).as("counted in the share").isEqualTo(1);
+    int byFallback = 0;
+    for (int i = 0; i < 10; i++) {
+      if (fallback.decide(null, NOW) instanceof Decision.Admit) {
+        byFallback++;
+      }
+    }
+    assertThat(byFallback).as("the share less the late grant").isEqualTo(3);
+
+    assertThat(late(shard, fallback, true))
+        .as("the share is spent: the grant's user waits, first in the queue")
+        .isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void onceRecoveredALateGrantAdmitsNobody() {
+    RoomWorker shard = worker(COUNTERS, activeOfHundred(0));
+    RoomWorker fallback = fallbackBeside(shard, 0);
+    outages.failed();
+    outages.recovered();
+
+    assertThat(fallback.shareHasRoom(NOW)).isTrue();
+    assertThat(late(shard, fallback, true)).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void aLateGrantToAWorkerOfAnEarlierConfigurationAdmitsNobody() {
+    RoomWorker shard = worker(COUNTERS, activeOfHundred(0));
+    RoomWorker fallback = fallbackBeside(shard, 0);
+    outages.failed();
+
+    assertThat(late(shard, fallback, false)).isInstanceOf(Decision.Queue.class);
+  }
+
+  /** The process's degraded fallback from the same state, its share covering {@code shard}. */
+  private static RoomWorker fallbackBeside(RoomWorker shard, long active) {
+    return worker(EVEN, activeOfHundred(active)).withoutCoordinator(shard::admittedSinceState);
+  }
+
+  /** A new user's counter draw on {@code shard}, granted late. */
+  private Decision late(RoomWorker shard, RoomWorker fallback, boolean current) {
+    Decision.Draw draw = (Decision.Draw) shard.decide(null, NOW);
+    return outages.settleLateGrant(
+        shard, current, fallback, draw, new Grant(M, draw.limit() - 1, true), NOW);
+  }
+}
