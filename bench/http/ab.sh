@@ -18,6 +18,8 @@
 #   A_NAME, B_NAME  [A, B]       labels in the table
 #   ROUNDS [4]  SECONDS_PER [8]  WARMUP_S [40]  MAX_SECONDS [1200] hard bound of the whole run
 #   KEEP [0]        1 keeps the temp dir (logs)
+# Before measuring it checks that each variant's admitted cookie gets the origin's page and that
+# its queue rooms do not; a wrk run with non-2xx answers or socket errors stops the script.
 # Needs nginx, wrk and curl (run.sh installs them).
 set -euo pipefail
 
@@ -109,6 +111,13 @@ for v in A B; do
   curl -s --max-time 5 -D "$dir/h" -o /dev/null "http://127.0.0.1:${port[$v]}/wait/"
   queued[$v]=$(set_cookie __anteroom_wait)
   [[ -n "${cookie[$v]}" && -n "${queued[$v]}" ]] || die "variant $v gave no admitted or no queued cookie"
+  # what each target measures: the admitted cookie gets the origin's page, the queue rooms do not
+  curl -s --max-time 5 -o "$dir/b" -H "Cookie: ${cookie[$v]}" "http://127.0.0.1:${port[$v]}/open/"
+  cmp -s "$dir/b" "$dir/www/page.html" || die "variant $v: the admitted cookie did not get the origin's page"
+  for q in full wait; do
+    curl -s --max-time 5 -o "$dir/b" -H "Cookie: ${queued[$v]}" "http://127.0.0.1:${port[$v]}/$q/"
+    ! cmp -s "$dir/b" "$dir/www/page.html" || die "variant $v: room $q let a queued user through"
+  done
 done
 
 rps() { awk '/Requests\/sec/ {printf "%.0f", $2}'; }
@@ -117,7 +126,14 @@ hz=$(getconf CLK_TCK)
 run() { # run URL [COOKIE]: req/s of one wrk run
   local args=(-t2 -c64 -d"${SECONDS_PER}s" --timeout 5s)
   [[ -n "${2:-}" ]] && args+=(-H "Cookie: $2")
-  timeout $((SECONDS_PER + 30)) wrk "${args[@]}" "$1" | tee -a "$dir/logs/wrk.txt" | rps
+  local out
+  out=$(timeout $((SECONDS_PER + 30)) wrk "${args[@]}" "$1") || die "wrk failed on $1"
+  printf '%s\n' "$out" >>"$dir/logs/wrk.txt"
+  # a run with errors or non-2xx answers measured something else: stop rather than report it
+  if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
+    die "wrk on $1: $(grep -E 'Non-2xx|Socket errors' <<<"$out" | tr -s ' ')"
+  fi
+  rps <<<"$out"
 }
 admitted() { # admitted VARIANT: "req/s cpu_us_per_request"
   local v=$1 t0 r t1 url="http://127.0.0.1:${port[$1]}/open/"

@@ -405,8 +405,14 @@ if [[ "$REFERENCE" == 1 ]]; then
       >"$dir/logs/reference-$kind.log" 2>&1 &
     ref_pids+=($!)
     printf -v "ref_${kind}_pid" '%s' "$!"
-    wait_http "http://127.0.0.1:${!port_var}/open/" 60 "$!" \
-      || { tail -20 "$dir/logs/reference-$kind.log" >&2; die "reference proxy $kind did not start"; }
+    if ! wait_http "http://127.0.0.1:${!port_var}/open/" 60 "$!"; then
+      if [[ "$kind" == uring ]] && grep -q 'io_uring is not available' "$dir/logs/reference-$kind.log"; then
+        say "WARNING: io_uring is not available here; the reference-netty-uring run is left out"
+        continue
+      fi
+      tail -20 "$dir/logs/reference-$kind.log" >&2
+      die "reference proxy $kind did not start"
+    fi
     read -r status size < <(fetch "reference-$kind" "http://127.0.0.1:${!port_var}/open/" -H "Cookie: $admitted_cookie")
     [[ "$status" == 200 ]] && is_origin_page "reference-$kind" \
       || die "reference proxy $kind did not return the origin's page (status $status)"
@@ -416,7 +422,9 @@ if [[ "$REFERENCE" == 1 ]]; then
   done
   measure reference-vertx "http://127.0.0.1:$ref_vertx_port/open/" "$ref_vertx_size" "$admitted_cookie" "" "$ref_vertx_pid"
   measure reference-netty "http://127.0.0.1:$ref_netty_port/open/" "$ref_netty_size" "$admitted_cookie" "" "$ref_netty_pid"
-  measure reference-netty-uring "http://127.0.0.1:$ref_uring_port/open/" "$ref_uring_size" "$admitted_cookie" "" "$ref_uring_pid"
+  if [[ -n "${ref_uring_size:-}" ]]; then
+    measure reference-netty-uring "http://127.0.0.1:$ref_uring_port/open/" "$ref_uring_size" "$admitted_cookie" "" "$ref_uring_pid"
+  fi
 fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -455,7 +463,9 @@ if [[ "$SYSCALLS" == 1 ]]; then
   if [[ "$REFERENCE" == 1 ]]; then
     syscall_lines+=("$(syscalls reference-vertx "http://127.0.0.1:$ref_vertx_port/open/" "$admitted_cookie" "$ref_vertx_pid")")
     syscall_lines+=("$(syscalls reference-netty "http://127.0.0.1:$ref_netty_port/open/" "$admitted_cookie" "$ref_netty_pid")")
-    syscall_lines+=("$(syscalls reference-netty-uring "http://127.0.0.1:$ref_uring_port/open/" "$admitted_cookie" "$ref_uring_pid")")
+    if [[ -n "${ref_uring_size:-}" ]]; then
+      syscall_lines+=("$(syscalls reference-netty-uring "http://127.0.0.1:$ref_uring_port/open/" "$admitted_cookie" "$ref_uring_pid")")
+    fi
   fi
 fi
 
@@ -513,7 +523,8 @@ requeue_ratio=$(awk -v a="$requeue_rps" -v p="$(rps nginx-proxy)" 'BEGIN {printf
   echo "|---|---:|---:|---:|---:|---:|"
   targets=(nginx-direct:"$direct_size" nginx-proxy:"$proxied_size" anteroom-admitted:"$admitted_size"
     anteroom-queue:"$queue_size" anteroom-queue-returning:"$requeue_size")
-  [[ "$REFERENCE" == 1 ]] && targets+=(reference-vertx:"$ref_vertx_size" reference-netty:"$ref_netty_size" reference-netty-uring:"$ref_uring_size")
+  [[ "$REFERENCE" == 1 ]] && targets+=(reference-vertx:"$ref_vertx_size" reference-netty:"$ref_netty_size")
+  if [[ "$REFERENCE" == 1 && -n "${ref_uring_size:-}" ]]; then targets+=(reference-netty-uring:"$ref_uring_size"); fi
   for t in "${targets[@]}"; do
     label=${t%%:*}
     echo "| $label | $(rps "$label") | $(lat "$label" p50_us) | $(lat "$label" p99_us) | ${t#*:} | $(bad "$label") |"
@@ -534,7 +545,7 @@ requeue_ratio=$(awk -v a="$requeue_rps" -v p="$(rps nginx-proxy)" 'BEGIN {printf
     echo
     echo "| reference (no waiting room, not Anteroom) | req/s / nginx proxy | added p50 vs nginx proxy, c$LATENCY_CONNECTIONS | CPU µs/request |"
     echo "|---|---:|---:|---:|"
-    for label in reference-vertx reference-netty reference-netty-uring; do
+    for label in reference-vertx reference-netty ${ref_uring_size:+reference-netty-uring}; do
       echo "| $label | $(awk -v a="$(rps $label)" -v p="$(rps nginx-proxy)" 'BEGIN {printf "%.2f", a / p}') | $(($(lat $label p50_us) - $(lat nginx-proxy p50_us))) µs | $(cpu $label) |"
     done
   fi

@@ -113,19 +113,32 @@ public final class Gateway implements AutoCloseable {
    * used when {@code auto} falls back to NIO.
    */
   static Transport transport(IoTransport setting) {
-    Transport uring = Transport.IO_URING;
-    String why = uring.available() ? "" : String.valueOf(uring.unavailabilityCause());
-    IoTransport chosen = setting.resolve(uring.available(), why);
-    if (chosen == IoTransport.IO_URING) {
+    if (resolvedTransport(setting) == IoTransport.IO_URING) {
       LOG.info("event loops on io_uring (transport: {})", setting.configName());
-      return uring;
+      return Transport.IO_URING;
     }
     if (setting == IoTransport.AUTO) {
-      LOG.info("event loops on NIO: io_uring is not available here ({})", why);
+      LOG.info("event loops on NIO: io_uring is not available here ({})", ioUringUnavailable());
     } else {
       LOG.info("event loops on NIO (transport: nio)");
     }
     return Transport.NIO;
+  }
+
+  /**
+   * {@link IoTransport#IO_URING} or {@link IoTransport#NIO}: what {@code setting} runs on here
+   * (also for {@code anteroom check}).
+   *
+   * @throws IllegalStateException when io_uring is required but not available
+   */
+  static IoTransport resolvedTransport(IoTransport setting) {
+    return setting.resolve(Transport.IO_URING.available(), ioUringUnavailable());
+  }
+
+  private static String ioUringUnavailable() {
+    return Transport.IO_URING.available()
+        ? ""
+        : String.valueOf(Transport.IO_URING.unavailabilityCause());
   }
 
   /**

@@ -209,6 +209,8 @@ public final class Main implements Runnable {
     @Override
     public Integer call() {
       GatewayConfig config = options.load();
+      // a transport the machine cannot give is refused here as at the start (exit code 2)
+      var transport = Gateway.resolvedTransport(config.publicListener().transport());
       var out = spec.commandLine().getOut();
       out.println(
           "configuration OK: listen "
@@ -229,7 +231,9 @@ public final class Main implements Runnable {
                       + ")")
               + (config.ticketKeys().isEmpty()
                   ? "; ticket keys: from dataDir/ticket-keys"
-                  : "; ticket keys: " + config.ticketKeys().size() + " configured"));
+                  : "; ticket keys: " + config.ticketKeys().size() + " configured")
+              + "; event loops on "
+              + transport.configName());
       out.flush();
       return 0;
     }

@@ -111,6 +111,11 @@ class MainTest {
 
     assertThat(ok.exit()).isZero();
     assertThat(ok.out()).contains("configuration OK", "2 rooms (shop, blog)");
+    assertThat(ok.out())
+        .as("the transport it would run on here")
+        .contains(
+            "event loops on "
+                + (io.vertx.core.transport.Transport.IO_URING.available() ? "io_uring" : "nio"));
     assertThat(notOk.exit()).isEqualTo(2);
     assertThat(notOk.err())
         .contains("rooms[0].totalActiveUsers", "rooms[0].queueingMethod: \"lottery\"");
