@@ -437,10 +437,20 @@ public final class RoomWorker {
                   : Decision.AdmitReason.DATA_CENTER_SLOT;
       return admit(draw.prior, draw.bucketId, reason, now);
     }
-    if (!draw.counter.isAnywhere() && draw.anywhereLimit > 0) {
+    long anywhereLimit = draw.anywhereLimit;
+    if (!draw.wholeBucket
+        && grant.number() > draw.limit
+        && config.rules().consumeOnlyWhenGranted()) {
+      // the data center gave more than this draw's share of the pool (to whole-bucket users, who
+      // draw against all of G): the Anywhere limit leaves those numbers out, so that both
+      // counters together stay within this draw's pool. (Where refusals consume numbers too, the
+      // number counts refusals, not admissions: the published rules keep their limits.)
+      anywhereLimit -= grant.number() - draw.limit;
+    }
+    if (!draw.counter.isAnywhere() && anywhereLimit > 0) {
       return new Decision.Draw(
           CounterKey.anywhere(config.roomId(), draw.counter.minute()),
-          draw.anywhereLimit,
+          anywhereLimit,
           draw.prior,
           draw.bucketId,
           draw.wholeBucket,
@@ -514,12 +524,7 @@ public final class RoomWorker {
    */
   public synchronized Charge charge(long admissions, Instant now) {
     long m = Minutes.minuteOf(now);
-    SlotSplit split =
-        SlotMath.split(
-            poolOf(m).available(now),
-            state.trafficOf(m - config.historyLagMinutes()),
-            config.totalActiveUsers(),
-            dataCenter);
+    SlotSplit split = split(poolOf(m).available(now), m);
     return new Charge(
         admissions,
         CounterKey.dataCenter(config.roomId(), dataCenter, m),
@@ -609,13 +614,8 @@ public final class RoomWorker {
         }
       }
     }
-    long pool = Math.max(0, poolOf(m).available(now) - reservedForWholeBuckets);
-    SlotSplit split =
-        SlotMath.split(
-            pool,
-            state.trafficOf(m - config.historyLagMinutes()),
-            config.totalActiveUsers(),
-            dataCenter);
+    long available = poolOf(m).available(now);
+    SlotSplit split = split(Math.max(0, available - reservedForWholeBuckets), m);
     double utilization =
         (double) Counting.activeUsers(state.activeByExpiryMinute(), now, config.rules())
             / config.totalActiveUsers();
@@ -634,7 +634,8 @@ public final class RoomWorker {
                   now)
               : notAdmitted(prior, bucketId, wholeBucket, now);
       case SlotStrategy.Allowance.ViaCounters c -> {
-        if (c.dataCenterLimit() > 0) {
+        if (c.dataCenterLimit() > 0
+            || asksTheDataCenterForItsCount(reservedForWholeBuckets, available, m)) {
           yield new Decision.Draw(
               CounterKey.dataCenter(config.roomId(), dataCenter, m),
               c.dataCenterLimit(),
@@ -659,6 +660,28 @@ public final class RoomWorker {
     };
   }
 
+  /** {@code pool} split by the traffic history that minute {@code m} uses. */
+  private SlotSplit split(long pool, long m) {
+    return SlotMath.split(
+        pool,
+        state.trafficOf(m - config.historyLagMinutes()),
+        config.totalActiveUsers(),
+        dataCenter);
+  }
+
+  /**
+   * Whether a draw against {@code G'(t)} whose own data-center share is 0 still asks the data
+   * center's counter first, for the count its refusal carries ({@link #onCounterReply}): while
+   * whole buckets are set aside, their users take the data center's numbers against all of {@code
+   * G(t)}, and the Anywhere counter knows nothing of them. Only where a refusal consumes nothing
+   * ({@link Rules#consumeOnlyWhenGranted}); otherwise it would spend the whole buckets' numbers.
+   */
+  private boolean asksTheDataCenterForItsCount(long reserved, long available, long m) {
+    return reserved > 0
+        && config.rules().consumeOnlyWhenGranted()
+        && split(available, m).dataCenterSlots() > 0;
+  }
+
   /**
    * For a worker deciding {@link #withoutCoordinator}: whether its admissions since the state, with
    * the process's other workers' ({@link #withoutCoordinator(LongSupplier)}), are below its even
@@ -671,12 +694,7 @@ public final class RoomWorker {
     if (state.globalWorkersActive() == 0) {
       return false; // no coordinator ever answered (its states count the worker they answer)
     }
-    SlotSplit split =
-        SlotMath.split(
-            Math.max(0, config.totalActiveUsers() - state.activeUsers()),
-            state.trafficOf(m - config.historyLagMinutes()),
-            config.totalActiveUsers(),
-            dataCenter);
+    SlotSplit split = split(Math.max(0, config.totalActiveUsers() - state.activeUsers()), m);
     SlotStrategy.Allowance share =
         SlotStrategy.of(StrategyKind.EVEN_SPLIT, config.curveFactor())
             .allowance(split, state.dataCenterWorkersActive(), state.globalWorkersActive(), 1.0);
