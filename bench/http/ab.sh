@@ -25,6 +25,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+SCRIPT=bench/http/ab
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 ROUNDS=${ROUNDS:-4}
@@ -34,11 +35,7 @@ MAX_SECONDS=${MAX_SECONDS:-1200}
 KEEP=${KEEP:-0}
 A_NAME=${A_NAME:-A}
 B_NAME=${B_NAME:-B}
-say() { printf '%s\n' "$*" >&2; }
-die() { say "bench/http/ab: $*"; exit 1; }
-for v in ROUNDS SECONDS_PER WARMUP_S MAX_SECONDS; do
-  [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive whole number"
-done
+positive_whole ROUNDS SECONDS_PER WARMUP_S MAX_SECONDS
 for tool in wrk curl; do command -v "$tool" >/dev/null || die "missing $tool (bench/http/run.sh installs it)"; done
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [[ -x "$NGINX" ]] || die "missing nginx (bench/http/run.sh installs it)"
@@ -62,12 +59,12 @@ cleanup() {
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do timeout 20 tail --pid="$p" -f /dev/null || kill -KILL "$p" 2>/dev/null || true; done
   [[ -s "$dir/nginx.pid" ]] && kill -TERM "$(cat "$dir/nginx.pid")" 2>/dev/null
-  if [[ "$KEEP" == 1 || $rc -ne 0 ]]; then say "bench/http/ab: logs kept in $dir"; else rm -rf "$dir"; fi
+  if [[ "$KEEP" == 1 || $rc -ne 0 ]]; then say "$SCRIPT: logs kept in $dir"; else rm -rf "$dir"; fi
   exit "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
-( sleep "$MAX_SECONDS"; say "bench/http/ab: still running after ${MAX_SECONDS}s; stopping"; kill -TERM $$ ) &
+( sleep "$MAX_SECONDS"; say "$SCRIPT: still running after ${MAX_SECONDS}s; stopping"; kill -TERM $$ ) &
 watchdog=$!
 
 free_port origin_port

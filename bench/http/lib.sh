@@ -1,4 +1,15 @@
-# Shared by bench/http/run.sh and bench/http/ab.sh (sourced, not run); each defines die().
+# Shared by bench/http/run.sh and bench/http/ab.sh (sourced, not run); each sets SCRIPT first.
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "$SCRIPT: $*"; exit 1; }
+
+# positive_whole VAR...: stops unless each named variable holds a positive whole number
+positive_whole() {
+  local v
+  for v in "$@"; do
+    [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive whole number"
+  done
+}
 
 # free_port VAR: sets VAR to a port nobody listens on and not handed out before in this run, below
 # the ephemeral range (32768+), where a client socket of an earlier run may still hold it

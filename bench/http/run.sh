@@ -50,6 +50,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+SCRIPT=bench/http
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 DURATION_S=${DURATION_S:-15}
@@ -66,11 +67,7 @@ ORDER=${ORDER:-nginx-first}
 SYSCALLS=${SYSCALLS:-0}
 export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
 
-say() { printf '%s\n' "$*" >&2; }
-die() { say "bench/http: $*"; exit 1; }
-for v in DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS; do
-  [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive whole number"
-done
+positive_whole DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS
 [[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
 [[ "$ORDER" == nginx-first || "$ORDER" == anteroom-first ]] \
   || die "ORDER=$ORDER: use nginx-first (the default) or anteroom-first"
@@ -130,7 +127,7 @@ cleanup() {
     stop_pid "$master" 10 # TERM = fast shutdown of the master and its workers
   fi
   if [[ "$KEEP" == 1 || $rc -ne 0 ]]; then
-    say "bench/http: logs kept in $dir"
+    say "$SCRIPT: logs kept in $dir"
   else
     rm -rf "$dir"
   fi
