@@ -22,6 +22,8 @@ public final class StartFloor {
       System.exit(2);
     }
     int port = Integer.parseInt(args[1]);
+    // as anteroom's own commands run (Main.defaultSystemProperties): without Netty's JFR events
+    System.getProperties().putIfAbsent("io.netty.jfr.enabled", "false");
     if (args[0].equals("jdk")) {
       HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
       server.createContext(

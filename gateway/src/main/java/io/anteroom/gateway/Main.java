@@ -68,7 +68,24 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    defaultSystemProperties(System.getProperties());
     System.exit(commandLine(args).execute(args));
+  }
+
+  /** Netty's switch for its buffer allocator's JFR events (read once, when Netty starts). */
+  static final String NETTY_JFR = "io.netty.jfr.enabled";
+
+  /**
+   * System properties the commands default, unless the operator set them (for example in {@code
+   * ANTEROOM_JAVA_OPTS}); called before Netty loads. {@value #NETTY_JFR} is false: with it on, the
+   * first buffer Netty allocates registers its JFR event classes, whose annotations cost 16
+   * generated proxy classes the AOT cache cannot hold, about 60 ms before a started process answers
+   * its first request (a bare Vert.x server: 54-98 ms from connect to answer, 16-38 ms without;
+   * docs/benchmarks.md, restart). Those events are off in JFR's own settings unless enabled by
+   * name; {@code -Dio.netty.jfr.enabled=true} brings them back.
+   */
+  static void defaultSystemProperties(java.util.Properties properties) {
+    properties.putIfAbsent(NETTY_JFR, "false");
   }
 
   /** The built-in commands by name (as their {@code @Command} says), in the help's order. */

@@ -39,6 +39,18 @@ class MainTest {
   }
 
   @Test
+  void nettysJfrEventsAreOffUnlessTheOperatorSaysOtherwise() {
+    var none = new java.util.Properties();
+    Main.defaultSystemProperties(none);
+    assertThat(none.getProperty("io.netty.jfr.enabled")).isEqualTo("false");
+
+    var operators = new java.util.Properties();
+    operators.setProperty("io.netty.jfr.enabled", "true");
+    Main.defaultSystemProperties(operators);
+    assertThat(operators.getProperty("io.netty.jfr.enabled")).isEqualTo("true");
+  }
+
+  @Test
   void helpListsEveryRunModeAndTheCommandsOfOtherModules() {
     Outcome o = run("--help");
     assertThat(o.exit()).isZero();
