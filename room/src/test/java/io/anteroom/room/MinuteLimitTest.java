@@ -133,4 +133,38 @@ class MinuteLimitTest {
 
     assertThat(admitted).as("admissions in a minute of N = 20").isEqualTo(20);
   }
+
+  /**
+   * Where a refusal consumes a number too, its number counts refusals, not admissions: the
+   * published rules ask no data-center count and take nothing off the Anywhere limit.
+   */
+  @Test
+  void thePublishedRulesKeepTheirLimits() {
+    RoomConfig published = ROOM.withRules(Rules.published());
+    Instant now = T0.plusSeconds(1);
+    RoomWorker spec = new RoomWorker(ROOM, "dc", "w1", T0.minusSeconds(30));
+    RoomWorker pub = new RoomWorker(published, "dc", "w2", T0.minusSeconds(30));
+    // G' = 20 - 16 = 4, whose data-center share is 0
+    RoomState wholeOf16 = state(T0, 4, List.of(new BucketState(M - 9, 16, 16)));
+    spec.applyState(wholeOf16);
+    pub.applyState(wholeOf16);
+    assertThat(((Decision.Draw) spec.decide(null, now)).counter().isAnywhere()).isFalse();
+    Decision.Draw first = (Decision.Draw) pub.decide(null, now);
+    assertThat(first.counter().isAnywhere()).isTrue();
+    assertThat(first.limit()).isEqualTo(4);
+
+    // G' = 20 - 10 = 10: 2 on the data center's counter, 8 on Anywhere; the data center answers 4
+    RoomState wholeOf10 = state(T0, 0, List.of(new BucketState(M - 9, 10, 10)));
+    RoomWorker spec2 = new RoomWorker(ROOM, "dc", "w3", T0.minusSeconds(30));
+    RoomWorker pub2 = new RoomWorker(published, "dc", "w4", T0.minusSeconds(30));
+    spec2.applyState(wholeOf10);
+    pub2.applyState(wholeOf10);
+    Decision.Draw specDc = (Decision.Draw) spec2.decide(null, now);
+    Decision.Draw pubDc = (Decision.Draw) pub2.decide(null, now);
+    assertThat(pubDc.limit()).isEqualTo(2);
+    assertThat(((Decision.Draw) spec2.onCounterReply(specDc, new Grant(M, 4, false), now)).limit())
+        .isEqualTo(6);
+    assertThat(((Decision.Draw) pub2.onCounterReply(pubDc, new Grant(M, 4, false), now)).limit())
+        .isEqualTo(8);
+  }
 }
