@@ -12,6 +12,7 @@ import io.anteroom.objects.http.RemoteObjects;
 import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
+import io.anteroom.objects.ratis.ReplicatedStorageEngine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -50,7 +51,12 @@ import picocli.CommandLine.Option;
  *       with {@code --objects} objects, and the same two loads (one object, many objects) on a
  *       3-peer replicated coordinator ({@code ClusterNode}s on loopback ports, SQLite copies, Raft
  *       log fsync) in this JVM, called through a {@code RoutingObjectTransport} listing all three,
- *       64 callers each; the cluster's leader and followers share this machine's cores.
+ *       64 callers each; the cluster's leader and followers share this machine's cores. The cluster
+ *       scenarios also report the Raft log entries committed per second and the calls each carried.
+ *   <li>{@code cluster-processes}, {@code cluster-pinned}: the one-object load on three peers in
+ *       separate processes ({@link ClusterPeerMain}); pinned, the leader and the callers share the
+ *       first CPU and both followers the second, against {@code http-pinned}, the single node with
+ *       server and callers on the first CPU. CPU per operation counts every process.
  *   <li>{@code http}: the naive counter through remote stubs over 64 pooled HTTP connections
  *       (server and client in this JVM, 127.0.0.1); {@code http-noop} is the same HTTP path in
  *       front of an in-memory counter without runtime or storage: the cost of the HTTP layer alone.
@@ -131,7 +137,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       defaultValue = "counter,spread,http,http-noop",
       description =
           "Scenarios to run, any of: counter (with its baseline), baseline (alone), spread, http, http-noop,"
-              + " http-spread, cluster-1, cluster, cluster-spread. "
+              + " http-spread, cluster-1, cluster, cluster-spread, http-pinned, cluster-processes,"
+              + " cluster-pinned. "
               + "Default: ${DEFAULT-VALUE}.")
   List<String> scenarios;
 
@@ -166,6 +173,11 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       if (scenarios.contains("cluster-1")) cluster(dir.resolve("cluster-1"), 1, 1);
       if (scenarios.contains("cluster")) cluster(dir.resolve("cluster"), 1, 3);
       if (scenarios.contains("cluster-spread")) cluster(dir.resolve("cluster-spread"), objects, 3);
+      if (scenarios.contains("http-pinned")) httpPinned(dir.resolve("http-pinned"));
+      if (scenarios.contains("cluster-processes"))
+        clusterProcesses(dir.resolve("cluster-processes"), false);
+      if (scenarios.contains("cluster-pinned"))
+        clusterProcesses(dir.resolve("cluster-pinned"), true);
     } finally {
       if (temporary) deleteRecursively(dir);
     }
@@ -233,6 +245,14 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   }
 
   private void http(Path dir) throws Exception {
+    http(dir, null);
+  }
+
+  /**
+   * With {@code cpu}: warmed on every CPU, then this whole JVM (server and callers) pinned to
+   * {@code cpu}, warmed a third as long again and measured there.
+   */
+  private void http(Path dir, Integer cpu) throws Exception {
     try (Runtime runtime = Runtime.builder().dataDir(dir).build()) {
       runtime.namespace("counter", Counter.class, NaiveCounter::new);
       try (HttpObjectServer server =
@@ -246,22 +266,27 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         MetricRegistry metrics = runtime.metrics();
         LoadRun.Call call = caller -> counter.next();
         warm(HTTP_CONNECTIONS, call);
+        if (cpu != null) {
+          pin(ProcessHandle.current().pid(), cpu);
+          LoadRun.run("warm-up", HTTP_CONNECTIONS, warmup.dividedBy(3), maxOps, call);
+        }
         long fsyncs0 = metrics.meter(FSYNCS).getCount();
-        LoadRun.Measurement m =
-            LoadRun.run(
-                "HTTP: naive counter, remote stubs, " + HTTP_CONNECTIONS + " connections",
-                HTTP_CONNECTIONS,
-                duration,
-                maxOps,
-                call);
-        long fsyncs = metrics.meter(FSYNCS).getCount() - fsyncs0;
+        LoadRun.Measurement m;
+        try {
+          m =
+              LoadRun.run(
+                  cpu == null
+                      ? "HTTP: naive counter, remote stubs, " + HTTP_CONNECTIONS + " connections"
+                      : "single node over HTTP, one object, server and callers on CPU " + cpu,
+                  HTTP_CONNECTIONS,
+                  duration,
+                  maxOps,
+                  call);
+        } finally {
+          if (cpu != null) pin(ProcessHandle.current().pid(), null);
+        }
         record(
-            m.withNotes(
-                String.format(
-                    Locale.ROOT,
-                    "%,.0f fsyncs/s, %.1f calls per fsync",
-                    fsyncs / m.seconds(),
-                    fsyncs == 0 ? 0.0 : (double) m.ops() / fsyncs)));
+            m.withNotes(perCall(m, metrics.meter(FSYNCS).getCount() - fsyncs0, "fsyncs", "fsync")));
       }
     }
   }
@@ -291,17 +316,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
    * One peer is the leader's own work (log, state machine, read index) without followers.
    */
   private void cluster(Path dir, int count, int peers) throws Exception {
-    StringBuilder yaml = new StringBuilder("name: bench\nshards: 1\npeers:\n");
-    for (int i = 0; i < peers; i++) {
-      yaml.append("  - id: b")
-          .append(i)
-          .append("\n    raft: 127.0.0.1:")
-          .append(freePort())
-          .append("\n    http: http://127.0.0.1:")
-          .append(freePort())
-          .append('\n');
-    }
-    ClusterFile file = ClusterFile.parse(yaml.toString(), "bench cluster");
+    ClusterFile file = ClusterFile.parse(clusterYaml(peers, "b"), "bench cluster");
     List<ClusterNode> nodes = new ArrayList<>();
     try {
       for (var peer : file.config().peers()) {
@@ -331,13 +346,16 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                   ObjectId.fromName("counter", count == 1 ? "one" : "o" + i),
                   transport));
         }
+        ReplicatedStorageEngine leader =
+            nodes.stream().filter(n -> n.serves(0)).findFirst().orElseThrow().peer().engine(0);
         spreadOver(
             "cluster of "
                 + peers
                 + ": "
                 + (count == 1 ? "naive counter, one object" : count + " objects"),
             counters,
-            null);
+            null,
+            leader::commitIndex);
       }
     } finally {
       for (ClusterNode n : nodes) n.close();
@@ -345,6 +363,182 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   }
 
   private void spreadOver(String scenario, List<Counter> counters, MetricRegistry metrics)
+      throws InterruptedException {
+    spreadOver(scenario, counters, metrics, null);
+  }
+
+  /**
+   * The single node over HTTP, one object, with this whole JVM (server and callers) on the first
+   * CPU only: the baseline of {@code cluster-pinned}, whose leader and callers get that same CPU.
+   */
+  private void httpPinned(Path dir) throws Exception {
+    http(dir, cpus().get(0));
+  }
+
+  /**
+   * Three peers as separate processes ({@link ClusterPeerMain}), the naive counter on one object,
+   * 64 callers in this JVM. With {@code pinned}, once a leader is elected, the leader and this JVM
+   * run on the first CPU and both followers on the second, so the followers' work takes nothing
+   * from the leader's CPU (as on three machines, but with both followers sharing one CPU). CPU per
+   * operation counts this JVM and the three peers.
+   */
+  private void clusterProcesses(Path dir, boolean pinned) throws Exception {
+    List<Integer> cpus = cpus();
+    Files.createDirectories(dir);
+    Path clusterYaml = Files.writeString(dir.resolve("cluster.yaml"), clusterYaml(3, "p"));
+    ClusterFile file = ClusterFile.load(clusterYaml);
+    String javaCommand = ProcessHandle.current().info().command().orElse("java");
+    Map<String, Process> peers = new LinkedHashMap<>();
+    Map<String, String> leads = new java.util.concurrent.ConcurrentHashMap<>();
+    try {
+      for (var peer : file.config().peers()) {
+        Process p =
+            new ProcessBuilder(
+                    javaCommand,
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    ClusterPeerMain.class.getName(),
+                    clusterYaml.toString(),
+                    peer.id(),
+                    dir.resolve(peer.id()).toString())
+                .redirectErrorStream(true)
+                .start();
+        peers.put(peer.id(), p);
+        Thread.ofPlatform()
+            .daemon()
+            .start(
+                () -> {
+                  try (var lines = p.inputReader()) {
+                    String line;
+                    while ((line = lines.readLine()) != null) {
+                      if (line.contains(ClusterNode.LEADS + 0)) leads.put("0", peer.id());
+                      if (line.contains("ERROR") || line.contains("Exception"))
+                        System.err.println(peer.id() + ": " + line);
+                    }
+                  } catch (IOException gone) {
+                    // the peer exited
+                  }
+                });
+      }
+      try (RoutingObjectTransport transport =
+          RoutingObjectTransport.builder(file.coordinators())
+              .poolSize(HTTP_CONNECTIONS)
+              .timeout(Duration.ofSeconds(30))
+              .build()) {
+        Counter counter =
+            Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "one"), transport);
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (true) {
+          try {
+            counter.next(); // polling for the election, before any measurement
+            break;
+          } catch (RuntimeException notYet) {
+            if (System.nanoTime() > deadline) throw notYet;
+            Thread.sleep(100);
+          }
+        }
+        String leader = leads.get("0");
+        if (leader == null) throw new IllegalStateException("a call was served, but no peer leads");
+        LoadRun.Call call = caller -> counter.next();
+        warm(HTTP_CONNECTIONS, call); // on every CPU: four JVMs compile the same code
+        if (pinned) {
+          pin(ProcessHandle.current().pid(), cpus.get(0));
+          for (var e : peers.entrySet())
+            pin(e.getValue().pid(), e.getKey().equals(leader) ? cpus.get(0) : cpus.get(1));
+        }
+        try {
+          if (pinned) LoadRun.run("warm-up", HTTP_CONNECTIONS, warmup.dividedBy(3), maxOps, call);
+          long cpu0 = childrenCpuNanos(peers.values());
+          LoadRun.Measurement m =
+              LoadRun.run(
+                  "cluster of 3 processes"
+                      + (pinned
+                          ? ", leader and callers on CPU "
+                              + cpus.get(0)
+                              + ", followers on CPU "
+                              + cpus.get(1)
+                          : "")
+                      + ": one object",
+                  HTTP_CONNECTIONS,
+                  duration,
+                  maxOps,
+                  call);
+          double children = (childrenCpuNanos(peers.values()) - cpu0) / 1e9;
+          if (!leader.equals(leads.get("0")))
+            throw new IllegalStateException("the leader changed during the measurement");
+          record(
+              new LoadRun.Measurement(
+                  m.scenario(),
+                  m.callers(),
+                  m.ops(),
+                  m.seconds(),
+                  m.p50Micros(),
+                  m.p99Micros(),
+                  m.maxMicros(),
+                  m.duplicates(),
+                  m.cpuSeconds() + children,
+                  String.format(
+                      Locale.ROOT,
+                      "CPU of the callers' JVM and the three peers; the peers' alone %.1f us/op",
+                      children * 1e6 / Math.max(1, m.ops()))));
+        } finally {
+          if (pinned) pin(ProcessHandle.current().pid(), null);
+        }
+      }
+    } finally {
+      for (Process p : peers.values()) {
+        p.getOutputStream().close(); // the peer exits when its standard input closes
+      }
+      for (Process p : peers.values()) {
+        if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
+      }
+    }
+  }
+
+  private static long childrenCpuNanos(java.util.Collection<Process> processes) {
+    long total = 0;
+    for (Process p : processes) {
+      total += p.info().totalCpuDuration().orElseThrow().toNanos();
+    }
+    return total;
+  }
+
+  /** The CPUs this process could run on when it started (before any pinning). */
+  private static final int ALL_CPUS = java.lang.Runtime.getRuntime().availableProcessors();
+
+  /** The CPUs this process may run on (at least two, for the pinned scenarios). */
+  private static List<Integer> cpus() {
+    int n = ALL_CPUS;
+    if (n < 2) throw new IllegalStateException("the pinned scenarios need two CPUs, found " + n);
+    List<Integer> cpus = new ArrayList<>();
+    for (int i = 0; i < n; i++) cpus.add(i);
+    return cpus;
+  }
+
+  /** Pins every thread of {@code pid} to {@code cpu}; {@code null}: to every CPU again. */
+  private static void pin(long pid, Integer cpu) throws IOException, InterruptedException {
+    String list =
+        cpu != null
+            ? cpu.toString()
+            : "0-" + (java.lang.Runtime.getRuntime().availableProcessors() - 1);
+    Process p =
+        new ProcessBuilder("taskset", "-a", "-p", "-c", list, Long.toString(pid))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (p.waitFor() != 0) throw new IllegalStateException("taskset failed for process " + pid);
+  }
+
+  /**
+   * {@code logIndex}, if given, is the cluster leader's commit index: the note then says how many
+   * Raft log entries the measurement committed per second and how many calls each carried.
+   */
+  private void spreadOver(
+      String scenario,
+      List<Counter> counters,
+      MetricRegistry metrics,
+      java.util.function.LongSupplier logIndex)
       throws InterruptedException {
     int count = counters.size();
     // token: object index in the high bits, its number in the low 40: unique iff no object
@@ -356,18 +550,42 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         };
     warm(HTTP_CONNECTIONS, call);
     long fsyncs0 = metrics == null ? 0 : metrics.meter(FSYNCS).getCount();
+    long index0 = logIndex == null ? 0 : logIndex.getAsLong();
     LoadRun.Measurement m = LoadRun.run(scenario, HTTP_CONNECTIONS, duration, maxOps, call);
+    if (logIndex != null) {
+      m = m.withNotes(perCall(m, logIndex.getAsLong() - index0, "log entries", "entry"));
+    }
     if (metrics != null) {
-      long fsyncs = metrics.meter(FSYNCS).getCount() - fsyncs0;
-      m =
-          m.withNotes(
-              String.format(
-                  Locale.ROOT,
-                  "%,.0f fsyncs/s, %.1f calls per fsync",
-                  fsyncs / m.seconds(),
-                  fsyncs == 0 ? 0.0 : (double) m.ops() / fsyncs));
+      m = m.withNotes(perCall(m, metrics.meter(FSYNCS).getCount() - fsyncs0, "fsyncs", "fsync"));
     }
     record(m);
+  }
+
+  /** "{@code count} things per second, calls per thing" over measurement {@code m}. */
+  private static String perCall(LoadRun.Measurement m, long count, String things, String thing) {
+    return String.format(
+        Locale.ROOT,
+        "%,.0f %s/s, %.1f calls per %s",
+        count / m.seconds(),
+        things,
+        count == 0 ? 0.0 : (double) m.ops() / count,
+        thing);
+  }
+
+  /** A one-shard cluster file of {@code peers} peers on free loopback ports, ids prefix + index. */
+  private static String clusterYaml(int peers, String prefix) throws IOException {
+    StringBuilder yaml = new StringBuilder("name: bench\nshards: 1\npeers:\n");
+    for (int i = 0; i < peers; i++) {
+      yaml.append("  - id: ")
+          .append(prefix)
+          .append(i)
+          .append("\n    raft: 127.0.0.1:")
+          .append(freePort())
+          .append("\n    http: http://127.0.0.1:")
+          .append(freePort())
+          .append('\n');
+    }
+    return yaml.toString();
   }
 
   private static int freePort() throws IOException {

@@ -161,6 +161,13 @@ public final class RatisPeer implements AutoCloseable {
     // follower that diverged or lagged within the last interval catches up from the log
     RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, options.snapshotEveryEntries());
     RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
+    // no commit-index metadata entries: Ratis appends one to the log after every advance of the
+    // commit index, so half the entries replicated and fsynced on every peer carried no data
+    // (measured: +31 % confirmed writes and -27 % CPU per write at 64 callers, docs/benchmarks.md).
+    // They only let a restarted peer apply committed entries before it hears from a leader; ours
+    // serve nothing until a leader commits in its own term anyway, and the copy keeps what it
+    // had applied.
+    RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
     // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
     // a stopped peer counts, so a peer back after a short outage waited many seconds to be served

@@ -9,11 +9,10 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
- * A child process of {@link ClusterFailoverTest} and of the cluster benchmark: one peer of the
- * cluster in a cluster file, assembled by {@link ClusterNode} (the assembly {@code anteroom
- * coordinator --cluster} uses), serving the naive counter in namespace {@value #NAMESPACE} to
- * callers holding the secret in {@value #SECRET_VARIABLE}, with its status endpoint on a free
- * loopback port.
+ * A child process of {@link ClusterFailoverTest}: one peer of the cluster in a cluster file,
+ * assembled by {@link ClusterNode} (the assembly {@code anteroom coordinator --cluster} uses),
+ * serving the naive counter in namespace {@value #NAMESPACE} to callers holding the secret in
+ * {@value #SECRET_VARIABLE}, with its status endpoint on a free loopback port.
  *
  * <p>Prints {@value #READY}{@code <status port>} once it serves, then the node's event lines
  * ({@link ClusterNode#LEADS}, {@link ClusterNode#NO_LONGER_LEADS}); exits when its standard input

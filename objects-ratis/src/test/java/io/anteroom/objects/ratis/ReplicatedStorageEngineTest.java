@@ -157,6 +157,25 @@ class ReplicatedStorageEngineTest {
     }
   }
 
+  /**
+   * Each group commit is one entry in the Raft log and nothing else: Ratis' commit-index metadata
+   * entries, one after every advance of the commit index, are off, since each of them is replicated
+   * and fsynced on every peer like a commit (half of all entries under load).
+   */
+  @Test
+  void eachCommitIsOneLogEntryWithNoCommitIndexEntriesBetween() {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    ReplicatedStorageEngine leader = cluster.awaitLeader(0).engine(0);
+    leader.commit(put("room/x", "first", "0"));
+    cluster.awaitAllApplied(0, leader.commitIndex());
+    long before = leader.commitIndex();
+
+    for (int i = 0; i < 20; i++) leader.commit(put("room/x", "k" + i, "v" + i));
+    cluster.awaitAllApplied(0, leader.commitIndex());
+
+    assertThat(leader.commitIndex() - before).as("log entries for 20 commits").isEqualTo(20);
+  }
+
   @Test
   void aRestartedPeerCatchesUpFromTheLeadersLog() {
     cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
