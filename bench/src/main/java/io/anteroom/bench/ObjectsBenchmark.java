@@ -266,13 +266,14 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         MetricRegistry metrics = runtime.metrics();
         LoadRun.Call call = caller -> counter.next();
         warm(HTTP_CONNECTIONS, call);
-        if (cpu != null) {
-          pin(ProcessHandle.current().pid(), cpu);
-          LoadRun.run("warm-up", HTTP_CONNECTIONS, warmup.dividedBy(3), maxOps, call);
-        }
-        long fsyncs0 = metrics.meter(FSYNCS).getCount();
+        long fsyncs0;
         LoadRun.Measurement m;
         try {
+          if (cpu != null) {
+            pin(ProcessHandle.current().pid(), cpu);
+            LoadRun.run("warm-up", HTTP_CONNECTIONS, warmup.dividedBy(3), maxOps, call);
+          }
+          fsyncs0 = metrics.meter(FSYNCS).getCount();
           m =
               LoadRun.run(
                   cpu == null
@@ -390,6 +391,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     String javaCommand = ProcessHandle.current().info().command().orElse("java");
     Map<String, Process> peers = new LinkedHashMap<>();
     Map<String, String> leads = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean();
     try {
       for (var peer : file.config().peers()) {
         Process p =
@@ -413,7 +416,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                     String line;
                     while ((line = lines.readLine()) != null) {
                       if (line.contains(ClusterNode.LEADS + 0)) leads.put("0", peer.id());
-                      if (line.contains("ERROR") || line.contains("Exception"))
+                      // errors while the benchmark runs; a stopping cluster's are expected
+                      if (!stopping.get() && (line.contains("ERROR") || line.contains("Exception")))
                         System.err.println(peer.id() + ": " + line);
                     }
                   } catch (IOException gone) {
@@ -442,12 +446,12 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         if (leader == null) throw new IllegalStateException("a call was served, but no peer leads");
         LoadRun.Call call = caller -> counter.next();
         warm(HTTP_CONNECTIONS, call); // on every CPU: four JVMs compile the same code
-        if (pinned) {
-          pin(ProcessHandle.current().pid(), cpus.get(0));
-          for (var e : peers.entrySet())
-            pin(e.getValue().pid(), e.getKey().equals(leader) ? cpus.get(0) : cpus.get(1));
-        }
         try {
+          if (pinned) {
+            pin(ProcessHandle.current().pid(), cpus.get(0));
+            for (var e : peers.entrySet())
+              pin(e.getValue().pid(), e.getKey().equals(leader) ? cpus.get(0) : cpus.get(1));
+          }
           if (pinned) LoadRun.run("warm-up", HTTP_CONNECTIONS, warmup.dividedBy(3), maxOps, call);
           long cpu0 = childrenCpuNanos(peers.values());
           LoadRun.Measurement m =
@@ -487,6 +491,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         }
       }
     } finally {
+      stopping.set(true);
       for (Process p : peers.values()) {
         p.getOutputStream().close(); // the peer exits when its standard input closes
       }

@@ -68,7 +68,6 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    defaultSystemProperties(System.getProperties());
     System.exit(commandLine(args).execute(args));
   }
 
@@ -77,12 +76,13 @@ public final class Main implements Runnable {
 
   /**
    * System properties the commands default, unless the operator set them (for example in {@code
-   * ANTEROOM_JAVA_OPTS}); called before Netty loads. {@value #NETTY_JFR} is false: with it on, the
-   * first buffer Netty allocates registers its JFR event classes, whose annotations cost 16
-   * generated proxy classes the AOT cache cannot hold, about 60 ms before a started process answers
-   * its first request (a bare Vert.x server: 54-98 ms from connect to answer, 16-38 ms without;
-   * docs/benchmarks.md, restart). Those events are off in JFR's own settings unless enabled by
-   * name; {@code -Dio.netty.jfr.enabled=true} brings them back.
+   * ANTEROOM_JAVA_OPTS}); {@link #commandLine} calls it before any command loads Netty. {@value
+   * #NETTY_JFR} is false: with it on, the first buffer Netty allocates registers its JFR event
+   * classes, whose annotations cost 16 generated proxy classes the AOT cache cannot hold, about 60
+   * ms before a started process answers its first request (a bare Vert.x server: 54-98 ms from
+   * connect to answer, 16-38 ms without; docs/benchmarks.md, restart). Those events are off in
+   * JFR's own settings unless enabled by name; {@code -Dio.netty.jfr.enabled=true} brings them
+   * back.
    */
   static void defaultSystemProperties(java.util.Properties properties) {
     properties.putIfAbsent(NETTY_JFR, "false");
@@ -108,6 +108,7 @@ public final class Main implements Runnable {
    * so the help and picocli's suggestions stay complete.
    */
   static CommandLine commandLine(String... args) {
+    defaultSystemProperties(System.getProperties()); // first: before any command loads Netty
     var cl = new CommandLine(new Main());
     Supplier<Object> invoked = args.length > 0 ? COMMANDS.get(args[0]) : null;
     if (invoked != null) {

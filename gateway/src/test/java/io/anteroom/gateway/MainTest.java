@@ -51,6 +51,18 @@ class MainTest {
   }
 
   @Test
+  void theCommandLineSetsThoseDefaultsBeforeAnyCommandRuns() {
+    String before = System.clearProperty(Main.NETTY_JFR);
+    try {
+      Main.commandLine("coordinator");
+      assertThat(System.getProperty(Main.NETTY_JFR)).isEqualTo("false");
+    } finally {
+      if (before == null) System.clearProperty(Main.NETTY_JFR);
+      else System.setProperty(Main.NETTY_JFR, before);
+    }
+  }
+
+  @Test
   void helpListsEveryRunModeAndTheCommandsOfOtherModules() {
     Outcome o = run("--help");
     assertThat(o.exit()).isZero();
