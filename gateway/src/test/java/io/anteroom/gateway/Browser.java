@@ -43,13 +43,9 @@ public final class Browser {
     if (headers.length > 0) {
       b.headers(headers);
     }
-    synchronized (cookies) {
-      if (!cookies.isEmpty()) {
-        var sb = new StringBuilder();
-        cookies.forEach(
-            (k, v) -> sb.append(sb.isEmpty() ? "" : "; ").append(k).append('=').append(v));
-        b.header("Cookie", sb.toString());
-      }
+    String cookie = cookieHeader();
+    if (!cookie.isEmpty()) {
+      b.header("Cookie", cookie);
     }
     return client
         .sendAsync(b.build(), HttpResponse.BodyHandlers.ofString())
@@ -70,6 +66,16 @@ public final class Browser {
               }
               return r;
             });
+  }
+
+  /** The {@code Cookie} header this browser sends now (empty when it holds no cookie). */
+  public String cookieHeader() {
+    synchronized (cookies) {
+      var sb = new StringBuilder();
+      cookies.forEach(
+          (k, v) -> sb.append(sb.isEmpty() ? "" : "; ").append(k).append('=').append(v));
+      return sb.toString();
+    }
   }
 
   public HttpResponse<String> get(String path, String... headers) {

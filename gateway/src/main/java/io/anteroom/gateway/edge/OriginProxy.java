@@ -1,19 +1,21 @@
 package io.anteroom.gateway.edge;
 
 import io.anteroom.gateway.match.RequestTarget;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.httpproxy.HttpProxy;
@@ -27,6 +29,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -37,19 +40,13 @@ import java.util.function.Consumer;
  * answers 502, one that stays silent longer than the timeout 504, each with a plain page: the
  * client never hangs.
  *
- * <p>Ordinary requests go straight through the Vert.x {@link HttpClient} rather than http-proxy's
- * {@code ProxyRequest}/{@code ProxyResponse}: those parse the origin's {@code Date} and cache
- * headers on every response, work a reverse proxy without a cache does not need (about a quarter of
- * the admitted path's CPU in a profile).
+ * <p>Ordinary requests go through {@link OriginClient}, written on Netty's HTTP codecs: each event
+ * loop keeps its own keep-alive connections to the origin, so a request read on one loop is written
+ * and answered on the same loop (no thread hand-off), and no Vert.x client request or response
+ * object is built per request. WebSocket upgrades go through Vert.x http-proxy.
  *
- * <p>Each event-loop thread forwards through its own {@link HttpClient}, created the first time it
- * forwards: a Vert.x client opens its connections on the event loop that asks for one but hands any
- * idle connection to any caller, so with one shared client a request read on one loop was often
- * written and answered on another: two thread hand-offs per request (measured: 60–110 µs more p50
- * latency at 4 connections, docs/benchmarks-http.md).
- *
- * <p>Thread safety: the clients map is concurrent; each client is used from its own thread only
- * (WebSocket upgrades use one shared client through http-proxy, which Vert.x allows).
+ * <p>Thread safety: each event loop uses only its own origin connections; WebSocket upgrades use
+ * one shared Vert.x client through http-proxy, which Vert.x allows.
  */
 public final class OriginProxy implements AutoCloseable {
 
@@ -68,23 +65,26 @@ public final class OriginProxy implements AutoCloseable {
           "transfer-encoding",
           "upgrade");
 
-  private final Vertx vertx;
-  private final HttpClientOptions options;
-  private final HttpClient shared;
-  private final Map<Thread, HttpClient> perThread = new java.util.concurrent.ConcurrentHashMap<>();
-  private final HttpProxy webSockets;
-  private final SocketAddress address;
-  private final long timeoutMillis;
-  private volatile boolean closed;
+  /**
+   * Request header maps for the origin, without Netty's per-header validation: every name and value
+   * in them was parsed from the client's request line by line by the listener's decoder (so holds
+   * no line break), or is set here from the peer's address and the normalised target.
+   */
+  private static final DefaultHttpHeadersFactory HEADERS =
+      DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
+  private final HttpClient shared;
+  private final HttpProxy webSockets;
+  private final OriginClient origin;
   private final ClientAddress clients;
 
   OriginProxy(Vertx vertx, URI origin, int timeoutSeconds, ClientAddress clients) {
     this.clients = clients;
     boolean tls = "https".equals(origin.getScheme());
     int port = origin.getPort() > 0 ? origin.getPort() : tls ? 443 : 80;
-    this.address = SocketAddress.inetSocketAddress(port, origin.getHost());
-    this.timeoutMillis = timeoutSeconds * 1000L;
+    SocketAddress address = SocketAddress.inetSocketAddress(port, origin.getHost());
+    long timeoutMillis = timeoutSeconds * 1000L;
+    this.origin = new OriginClient(vertx, origin, timeoutMillis);
     var options =
         new HttpClientOptions()
             .setKeepAlive(true)
@@ -95,9 +95,7 @@ public final class OriginProxy implements AutoCloseable {
     if (tls) {
       options.setVerifyHost(true);
     }
-    this.vertx = vertx;
-    this.options = options;
-    this.shared = vertx.createHttpClient(options, pool());
+    this.shared = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(256));
     this.webSockets =
         HttpProxy.reverseProxy(new ProxyOptions().setSupportWebSocket(true), shared)
             .origin(OriginRequestProvider.fixedAddress(address))
@@ -121,28 +119,9 @@ public final class OriginProxy implements AutoCloseable {
                 true);
   }
 
-  private static PoolOptions pool() {
-    return new PoolOptions().setHttp1MaxSize(256);
-  }
-
-  /** The threads that have their own client (for tests: one per event loop that forwarded). */
+  /** The event-loop threads that opened origin connections (for tests). */
   Set<Thread> clientThreads() {
-    return Set.copyOf(perThread.keySet());
-  }
-
-  /** The calling thread's own client (its connections live on this event loop). */
-  private HttpClient client() {
-    HttpClient client = perThread.get(Thread.currentThread());
-    if (client == null) {
-      if (closed) {
-        return shared; // closed as well: the request fails with 502 instead of leaking a client
-      }
-      client =
-          perThread.computeIfAbsent(
-              Thread.currentThread(),
-              t -> vertx.createHttpClient(new HttpClientOptions(options), pool()));
-    }
-    return client;
+    return origin.loopThreads();
   }
 
   /**
@@ -158,44 +137,10 @@ public final class OriginProxy implements AutoCloseable {
       return;
     }
     request.pause(); // no body byte may be lost while a pooled connection is found
-    client()
-        .request(new RequestOptions().setServer(address).setIdleTimeout(timeoutMillis))
-        .compose(originRequest -> send(request, target, originRequest))
-        .compose(
-            originResponse -> {
-              HttpServerResponse response = request.response();
-              response.setStatusCode(originResponse.statusCode());
-              String message = originResponse.statusMessage();
-              if (message != null) {
-                response.setStatusMessage(message);
-              }
-              copyHeaders(originResponse.headers(), response.headers());
-              int status = originResponse.statusCode();
-              if (!response.headers().contains("content-length")
-                  && request.method() != HttpMethod.HEAD
-                  && status >= 200
-                  && status != 204
-                  && status != 304
-                  && request.version() != HttpVersion.HTTP_1_0) {
-                response.setChunked(true); // a body of unknown length
-              }
-              onResponse.accept(response);
-              return originResponse.pipe().endOnFailure(false).to(response);
-            })
-        .onFailure(failure -> answerFailure(request, failure));
-  }
-
-  private io.vertx.core.Future<HttpClientResponse> send(
-      HttpServerRequest request, RequestTarget target, HttpClientRequest originRequest) {
-    originRequest.setMethod(request.method()).setURI(target.pathAndQuery());
+    HttpHeaders out = HEADERS.newHeaders();
+    copyHeaders(request.headers(), out::add);
     HostAndPort authority = authority(request, target);
-    if (authority != null) {
-      originRequest.authority(authority);
-    }
-    MultiMap in = request.headers();
-    MultiMap out = originRequest.headers();
-    copyHeaders(in, out);
-    out.remove("host");
+    out.set(HttpHeaderNames.HOST, authority != null ? authority.toString() : origin.hostHeader());
     // a client names its own address, scheme and host only through a trusted proxy: anything
     // else it sent in these headers is replaced, never appended to
     String peer = ClientAddress.peer(request);
@@ -219,16 +164,39 @@ public final class OriginProxy implements AutoCloseable {
     if (authority != null && !out.contains("X-Forwarded-Host")) {
       out.set("X-Forwarded-Host", authority.toString());
     }
-    String length = in.get("content-length");
-    String encoding = in.get("transfer-encoding");
-    if (length == null && encoding == null) {
-      request.resume(); // no body: let the request end
-      return originRequest.send();
+    MultiMap in = request.headers();
+    boolean withBody = in.contains("content-length") || in.contains("transfer-encoding");
+    DefaultHttpRequest head =
+        new DefaultHttpRequest(
+            io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+            io.netty.handler.codec.http.HttpMethod.valueOf(request.method().name()),
+            target.pathAndQuery(),
+            out);
+    origin.send(request, head, withBody, onResponse, failure -> answerFailure(request, failure));
+  }
+
+  /**
+   * Puts the origin's status and headers (hop-by-hop ones dropped) on {@code response}; a body of
+   * unknown length is sent chunked to an HTTP/1.1 client.
+   */
+  static void copyResponseHead(
+      HttpServerRequest request, HttpResponse originResponse, HttpServerResponse response) {
+    int status = originResponse.status().code();
+    response.setStatusCode(status);
+    String message = originResponse.status().reasonPhrase();
+    if (message != null) {
+      response.setStatusMessage(message);
     }
-    if (length == null) {
-      originRequest.setChunked(true);
+    MultiMap headers = response.headers();
+    copyHeaders(originResponse.headers(), headers::add);
+    if (!headers.contains("content-length")
+        && request.method() != HttpMethod.HEAD
+        && status >= 200
+        && status != 204
+        && status != 304
+        && request.version() != HttpVersion.HTTP_1_0) {
+      response.setChunked(true); // a body of unknown length
     }
-    return originRequest.send(request);
   }
 
   /**
@@ -271,27 +239,30 @@ public final class OriginProxy implements AutoCloseable {
    * String} view would be re-encoded character by character (measured: several µs per proxied
    * request on the headers of a browser).
    */
-  private static void copyHeaders(MultiMap from, MultiMap to) {
-    Set<String> named = connectionOptions(from.get("connection"));
+  private static void copyHeaders(
+      Iterable<Map.Entry<String, String>> from, BiConsumer<CharSequence, CharSequence> to) {
     if (from instanceof io.netty.handler.codec.http.HttpHeaders netty) {
+      Set<String> named = connectionOptions(netty.get("connection"));
       var headers = netty.iteratorCharSequence();
       while (headers.hasNext()) {
         Map.Entry<CharSequence, CharSequence> header = headers.next();
         if (forwarded(header.getKey(), named)) {
-          to.add(header.getKey(), header.getValue());
+          to.accept(header.getKey(), header.getValue());
         }
       }
       return;
     }
+    Set<String> named = connectionOptions(((MultiMap) from).get("connection"));
     for (Map.Entry<String, String> header : from) {
       if (forwarded(header.getKey(), named)) {
-        to.add(header.getKey(), header.getValue());
+        to.accept(header.getKey(), header.getValue());
       }
     }
   }
 
   private static boolean forwarded(CharSequence name, Set<String> named) {
     return !isHopByHop(name)
+        && (name.isEmpty() || name.charAt(0) != ':') // an HTTP/2 pseudo-header is not a header
         && (named == null || !named.contains(name.toString().toLowerCase(java.util.Locale.ROOT)));
   }
 
@@ -330,7 +301,7 @@ public final class OriginProxy implements AutoCloseable {
     };
   }
 
-  private void answerFailure(HttpServerRequest request, Throwable failure) {
+  private static void answerFailure(HttpServerRequest request, Throwable failure) {
     var response = request.response();
     if (response.headWritten()) {
       // the origin failed mid-body: nothing sensible can follow a started response
@@ -358,9 +329,7 @@ public final class OriginProxy implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
-    perThread.values().forEach(HttpClient::close);
-    perThread.clear();
+    origin.close();
     shared.close();
   }
 }

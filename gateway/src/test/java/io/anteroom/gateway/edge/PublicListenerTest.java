@@ -37,7 +37,7 @@ class PublicListenerTest {
   }
 
   @Test
-  void eachEventLoopForwardsThroughItsOwnOriginClient() throws Exception {
+  void eachEventLoopForwardsOverItsOwnOriginConnections() throws Exception {
     try (var h =
         new Harness(
             dataDir, ROOM, new TestOrigin(), new ManualScheduler(Harness.START), null, "dc1", 3)) {

@@ -1,0 +1,256 @@
+package io.anteroom.gateway.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.Harness;
+import io.anteroom.gateway.TestOrigin;
+import io.anteroom.objects.ManualScheduler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway's origin connections ({@link OriginClient}) against an origin scripted byte by byte:
+ * keep-alive reuse, connections the origin closes, interim responses, HEAD, bodies of unknown
+ * length, and an origin that dies mid-body.
+ */
+class OriginConnectionsTest {
+
+  @TempDir Path dataDir;
+
+  private Harness gateway(ScriptedOrigin origin) throws Exception {
+    // one event loop: every request of the test goes through the same loop's connections
+    return new Harness(
+        dataDir,
+        "rooms: [ { id: shop, totalActiveUsers: 100, origin: \"http://127.0.0.1:"
+            + origin.port()
+            + "\" } ]",
+        new TestOrigin(),
+        new ManualScheduler(Harness.START),
+        null,
+        "dc1",
+        1);
+  }
+
+  @Test
+  void sequentialRequestsShareOneKeepAliveOriginConnection() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      for (int i = 0; i < 10; i++) {
+        HttpResponse<String> r = user.get("/page/" + i);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("ok");
+      }
+      assertThat(origin.connections.get()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aConnectionTheOriginClosesIsNotUsedAgain() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(
+                      ascii(
+                          "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 4\r\n\r\nonce"));
+                  return false; // then closes
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      for (int i = 0; i < 3; i++) {
+        HttpResponse<String> r = user.get("/");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("once");
+      }
+      assertThat(origin.connections.get()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void anInterimResponseIsNotTakenForTheAnswer() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(
+                      ascii(
+                          "HTTP/1.1 100 Continue\r\n\r\n"
+                              + "HTTP/1.1 201 Created\r\nContent-Length: 5\r\n\r\nfinal"));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      HttpResponse<String> r = h.browser().get("/");
+      assertThat(r.statusCode()).isEqualTo(201);
+      assertThat(r.body()).isEqualTo("final");
+    }
+  }
+
+  @Test
+  void aHeadAnswerEndsWithoutBodyAndItsConnectionServesTheNextRequest() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  boolean isHead = head.startsWith("HEAD ");
+                  // a HEAD answer announces the length of a body it does not send
+                  out.write(
+                      ascii(
+                          "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n" + (isHead ? "" : "body")));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      assertThat(user.get("/").body()).isEqualTo("body"); // admitted
+      String headReply =
+          ProxyBehaviourTest.raw(
+              h.gateway.port(),
+              "HEAD / HTTP/1.1\r\nHost: shop\r\nCookie: "
+                  + user.cookieHeader()
+                  + "\r\nConnection: close\r\n\r\n");
+      assertThat(headReply).startsWith("HTTP/1.1 200").containsIgnoringCase("content-length: 4");
+      assertThat(headReply).endsWith("\r\n\r\n");
+      assertThat(user.get("/").body()).isEqualTo("body");
+      assertThat(origin.connections.get()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aBodyOfUnknownLengthIsStreamedWhole() throws Exception {
+    int size = 4 << 20;
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"));
+                  byte[] chunk = new byte[64 * 1024];
+                  java.util.Arrays.fill(chunk, (byte) 'z');
+                  for (int sent = 0; sent < size; sent += chunk.length) {
+                    out.write(ascii(Integer.toHexString(chunk.length) + "\r\n"));
+                    out.write(chunk);
+                    out.write(ascii("\r\n"));
+                  }
+                  out.write(ascii("0\r\n\r\n"));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      HttpResponse<String> r = h.browser().get("/big");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.body()).hasSize(size).matches("z+");
+    }
+  }
+
+  @Test
+  void anOriginThatDiesMidBodyCutsTheClientsResponseShortInsteadOfHanging() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nonly ten.."));
+                  return false;
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      try (var socket = new Socket("127.0.0.1", h.gateway.port())) {
+        socket.setSoTimeout(10_000); // a timeout here fails the test: the client was left hanging
+        socket
+            .getOutputStream()
+            .write(
+                ascii(
+                    "GET / HTTP/1.1\r\nHost: shop\r\nCookie: " + user.cookieHeader() + "\r\n\r\n"));
+        byte[] all = socket.getInputStream().readAllBytes(); // until the gateway closes
+        String reply = new String(all, StandardCharsets.ISO_8859_1);
+        assertThat(reply).startsWith("HTTP/1.1 200");
+        assertThat(reply.length() - reply.indexOf("\r\n\r\n") - 4).isLessThan(100_000);
+      }
+    }
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * An origin on 127.0.0.1 that answers every request head with {@code script}, which returns
+   * whether to keep the connection open for the next request.
+   */
+  static final class ScriptedOrigin implements AutoCloseable {
+    interface Script {
+      boolean answer(String requestHead, OutputStream out) throws IOException;
+    }
+
+    final AtomicInteger connections = new AtomicInteger();
+    private final ServerSocket server;
+
+    ScriptedOrigin(Script script) throws IOException {
+      server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+      Thread.ofVirtual()
+          .start(
+              () -> {
+                while (!server.isClosed()) {
+                  try {
+                    Socket s = server.accept();
+                    connections.incrementAndGet();
+                    Thread.ofVirtual().start(() -> serve(s, script));
+                  } catch (IOException e) {
+                    return; // closed
+                  }
+                }
+              });
+    }
+
+    int port() {
+      return server.getLocalPort();
+    }
+
+    private static void serve(Socket s, Script script) {
+      try (s) {
+        InputStream in = s.getInputStream();
+        OutputStream out = s.getOutputStream();
+        String head;
+        while ((head = readHead(in)) != null) {
+          boolean more = script.answer(head, out);
+          out.flush();
+          if (!more) {
+            return;
+          }
+        }
+      } catch (IOException e) {
+        // the gateway closed the connection
+      }
+    }
+
+    /** The request line and headers (requests here have no body), or null at the end. */
+    private static String readHead(InputStream in) throws IOException {
+      var head = new ByteArrayOutputStream();
+      int b;
+      while ((b = in.read()) >= 0) {
+        head.write(b);
+        if (head.size() >= 4) {
+          byte[] h = head.toByteArray();
+          int n = h.length;
+          if (h[n - 4] == '\r' && h[n - 3] == '\n' && h[n - 2] == '\r' && h[n - 1] == '\n') {
+            return head.toString(StandardCharsets.ISO_8859_1);
+          }
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+    }
+  }
+}
