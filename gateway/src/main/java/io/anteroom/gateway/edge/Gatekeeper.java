@@ -51,6 +51,16 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
   static final String THROTTLE_HEADER = "Anteroom-Throttle";
   static final String POLL_HEADER = "Anteroom-Poll";
 
+  // the proxied response's own headers, as AsciiStrings (see OriginProxy.ascii)
+  private static final io.netty.util.AsciiString THROTTLE =
+      io.netty.util.AsciiString.cached(THROTTLE_HEADER);
+  private static final io.netty.util.AsciiString ON = io.netty.util.AsciiString.cached("1");
+  private static final io.netty.util.AsciiString OFF = io.netty.util.AsciiString.cached("0");
+  private static final io.netty.util.AsciiString SET_COOKIE =
+      io.netty.util.AsciiString.of(TicketCookie.SET_COOKIE);
+  private static final io.netty.util.AsciiString CACHE_CONTROL =
+      io.netty.util.AsciiString.cached("Cache-Control");
+
   private final Rooms rooms;
   private final Clock clock;
 
@@ -503,7 +513,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       long started) {
     var headers = response.headers();
     if (room == null) {
-      headers.set(THROTTLE_HEADER, "0");
+      headers.set(THROTTLE, OFF);
       return;
     }
     long took = System.nanoTime() - started;
@@ -511,7 +521,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     if (room.protection() != null) {
       room.protection().record(response.getStatusCode(), took);
     }
-    headers.set(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
+    headers.set(THROTTLE, room.pacing().throttle() ? ON : OFF);
     String command = headers.get(OriginProxy.REVOKE_HEADER);
     if (command != null) {
       headers.remove(OriginProxy.REVOKE_HEADER);
@@ -520,18 +530,20 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
         if (sessionTicket != null) {
           room.gate().revoke(sessionTicket, clock.millis());
         }
-        headers.add(TicketCookie.SET_COOKIE, room.cookie().clear());
-        headers.set("Cache-Control", privateCacheControl(headers.get("Cache-Control")));
+        headers.add(SET_COOKIE, OriginProxy.ascii(room.cookie().clear()));
+        headers.set(
+            CACHE_CONTROL, OriginProxy.ascii(privateCacheControl(headers.get(CACHE_CONTROL))));
         return;
       }
     }
     if (ticket != null) {
-      headers.add(TicketCookie.SET_COOKIE, room.cookie().set(ticket));
+      headers.add(SET_COOKIE, OriginProxy.ascii(room.cookie().set(ticket)));
     }
     if (ticket != null || sessionTicket != null) {
       // an admitted user's page stays out of shared caches whether or not its cookie was
       // re-sealed on this response
-      headers.set("Cache-Control", privateCacheControl(headers.get("Cache-Control")));
+      headers.set(
+          CACHE_CONTROL, OriginProxy.ascii(privateCacheControl(headers.get(CACHE_CONTROL))));
     }
   }
 
