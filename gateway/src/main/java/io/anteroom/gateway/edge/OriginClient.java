@@ -93,6 +93,9 @@ final class OriginClient implements AutoCloseable {
     this.bootstrap =
         new Bootstrap()
             .channelFactory(((VertxInternal) vertx).transport().channelFactory(false))
+            // Vert.x's asynchronous resolver: Netty's default would look a host name up with a
+            // blocking call on the event loop
+            .resolver(((VertxInternal) vertx).nameResolver().nettyAddressResolverGroup())
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(timeoutMillis, 10_000));

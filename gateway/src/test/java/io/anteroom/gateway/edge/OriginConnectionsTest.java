@@ -62,6 +62,25 @@ class OriginConnectionsTest {
   }
 
   @Test
+  void anOriginNamedByHostNameIsResolvedAndReached() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nname"));
+                  return true;
+                });
+        var h =
+            new Harness(
+                dataDir,
+                "rooms: [ { id: shop, origin: \"http://localhost:" + origin.port() + "\" } ]",
+                new TestOrigin())) {
+      HttpResponse<String> r = h.browser().get("/");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("name");
+    }
+  }
+
+  @Test
   void aConnectionTheOriginClosesIsNotUsedAgain() throws Exception {
     try (var origin =
             new ScriptedOrigin(
