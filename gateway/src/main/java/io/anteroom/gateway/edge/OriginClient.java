@@ -11,6 +11,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -60,26 +61,42 @@ import javax.net.ssl.SSLParameters;
  * timeoutMillis} ends the exchange with 504, a refused or broken connection with 502 (through
  * {@link OriginProxy#answerFailure}). A connection returns to its loop's pool only after a whole
  * request was written and a whole response read on it, both keep-alive; any other end closes it.
+ * Each loop opens at most {@link #MAX_CONNECTIONS_PER_LOOP} connections (as Vert.x's client pool
+ * did): a flood of requests waits for one to come back, and one that waits longer than the timeout
+ * gets 504. A response that is not HTTP, or exceeds the codec's limits (initial line 8 KiB, headers
+ * 64 KiB), gives 502.
  *
  * <p>Thread safety: each pool and each connection's handler are used from their own event loop
  * only; {@link #close} may run on any thread.
  */
 final class OriginClient implements AutoCloseable {
 
-  /** Idle connections kept per event loop; more are closed when they come back. */
-  private static final int MAX_IDLE_PER_LOOP = 256;
+  /**
+   * Connections to the origin per event loop, open or opening (as Vert.x's client pool allowed);
+   * requests beyond them wait for one to come back, at most {@code timeoutMillis} (then 504).
+   */
+  static final int MAX_CONNECTIONS_PER_LOOP = 256;
 
   private final Bootstrap bootstrap;
   private final InetSocketAddress address;
   private final String hostHeader;
   private final SslContext tls;
   private final long timeoutMillis;
-  private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
+  private final int maxPerLoop;
+  private final Map<EventLoop, Loop> loops = new ConcurrentHashMap<>();
   private final ChannelGroup all = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final java.util.Set<Thread> loopThreads = ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.atomic.LongAdder pausedReads =
+      new java.util.concurrent.atomic.LongAdder();
   private volatile boolean closed;
 
   OriginClient(Vertx vertx, URI origin, long timeoutMillis) {
+    this(vertx, origin, timeoutMillis, MAX_CONNECTIONS_PER_LOOP);
+  }
+
+  /** With at most {@code maxPerLoop} origin connections per event loop (tests use fewer). */
+  OriginClient(Vertx vertx, URI origin, long timeoutMillis, int maxPerLoop) {
+    this.maxPerLoop = maxPerLoop;
     boolean https = "https".equals(origin.getScheme());
     int port = origin.getPort() > 0 ? origin.getPort() : https ? 443 : 80;
     this.address = InetSocketAddress.createUnresolved(origin.getHost(), port);
@@ -120,15 +137,20 @@ final class OriginClient implements AutoCloseable {
       Consumer<Throwable> failed) {
     EventLoop loop = ((ContextInternal) ContextInternal.current()).nettyEventLoop();
     Exchange exchange = new Exchange(request, head, withBody, onResponse, failed);
-    Channel pooled = poll(loop);
+    Loop l = loops.computeIfAbsent(loop, k -> new Loop());
+    Channel pooled = l.poll();
     if (pooled != null) {
       exchange.start(pooled);
-      return;
-    }
-    if (closed) {
+    } else if (closed) {
       failed.accept(new IllegalStateException("the origin client is closed"));
-      return;
+    } else if (l.open >= maxPerLoop) {
+      exchange.await(l); // every connection busy: the next one given back serves it
+    } else {
+      connect(l, loop, exchange);
     }
+  }
+
+  private void connect(Loop l, EventLoop loop, Exchange exchange) {
     loopThreads.add(Thread.currentThread());
     ChannelFuture connecting =
         bootstrap
@@ -151,47 +173,80 @@ final class OriginClient implements AutoCloseable {
                   }
                 })
             .connect(address);
-    all.add(connecting.channel());
+    Channel channel = connecting.channel();
+    l.open++;
+    all.add(channel);
+    // counted until closed, however it ends (a failed connect closes the channel too); its place
+    // goes to the next request waiting on this loop
+    channel.closeFuture().addListener(f -> l.closed(loop, channel));
     connecting.addListener(
         done -> {
           if (done.isSuccess()) {
-            exchange.start(connecting.channel());
+            exchange.start(channel);
           } else {
-            failed.accept(done.cause());
+            exchange.failBeforeStart(done.cause());
           }
         });
+  }
+
+  /**
+   * The origin connections of one event loop, used from that loop only: idle ones, how many are
+   * open or opening, and the requests waiting for one.
+   */
+  private final class Loop {
+    private final ArrayDeque<Channel> idle = new ArrayDeque<>();
+    private final ArrayDeque<Exchange> waiting = new ArrayDeque<>();
+    private int open;
+
+    Channel poll() {
+      Channel c;
+      while ((c = idle.pollLast()) != null) {
+        if (c.isActive()) {
+          return c;
+        }
+      }
+      return null;
+    }
+
+    /** A connection ended a whole exchange and may serve another. */
+    void giveBack(Channel channel) {
+      if (closed || !channel.isActive()) {
+        channel.close();
+        return;
+      }
+      Exchange next = waiting.poll();
+      if (next != null) {
+        next.start(channel);
+      } else {
+        idle.addLast(channel);
+      }
+    }
+
+    void closed(EventLoop loop, Channel channel) {
+      open--;
+      idle.remove(channel);
+      Exchange next = waiting.poll();
+      if (next != null) {
+        if (closed) {
+          next.failBeforeStart(new IllegalStateException("the origin client is closed"));
+        } else {
+          connect(this, loop, next);
+        }
+      }
+    }
+  }
+
+  /**
+   * How often an origin connection stopped being read because the client's response could take no
+   * more (for tests: back-pressure from a slow client reaches the origin).
+   */
+  long pausedReads() {
+    return pausedReads.sum();
   }
 
   /** The event-loop threads that opened connections (for tests: each loop has its own). */
   java.util.Set<Thread> loopThreads() {
     return java.util.Set.copyOf(loopThreads);
-  }
-
-  private Channel poll(EventLoop loop) {
-    ArrayDeque<Channel> pool = idle.get(loop);
-    if (pool == null) {
-      return null;
-    }
-    Channel c;
-    while ((c = pool.pollLast()) != null) {
-      if (c.isActive()) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  private void giveBack(Channel channel) {
-    if (closed || !channel.isActive()) {
-      channel.close();
-      return;
-    }
-    ArrayDeque<Channel> pool = idle.computeIfAbsent(channel.eventLoop(), l -> new ArrayDeque<>());
-    if (pool.size() >= MAX_IDLE_PER_LOOP) {
-      channel.close();
-    } else {
-      pool.addLast(channel);
-    }
   }
 
   @Override
@@ -232,11 +287,6 @@ final class OriginClient implements AutoCloseable {
       Exchange e = exchange;
       if (e != null) {
         e.fail(new java.io.IOException("the origin closed the connection"));
-      } else {
-        ArrayDeque<Channel> pool = idle.get(ctx.channel().eventLoop());
-        if (pool != null) {
-          pool.remove(ctx.channel());
-        }
       }
     }
 
@@ -259,6 +309,7 @@ final class OriginClient implements AutoCloseable {
     private final Consumer<Throwable> failed;
     private Channel channel;
     private Connection connection;
+    private Loop waitingOn;
     private ScheduledFuture<?> timer;
     private long lastRead;
     private boolean requestSent;
@@ -280,7 +331,56 @@ final class OriginClient implements AutoCloseable {
       this.failed = failed;
     }
 
+    /** Waits on {@code l} for a connection, at most the origin timeout. */
+    void await(Loop l) {
+      waitingOn = l;
+      l.waiting.add(this);
+      request.response().closeHandler(v -> stopWaiting(null)); // the client went away
+      timer =
+          ((ContextInternal) ContextInternal.current())
+              .nettyEventLoop()
+              .schedule(
+                  () ->
+                      stopWaiting(
+                          new TimeoutException(
+                              "no connection to the origin came free within "
+                                  + timeoutMillis
+                                  + " ms")),
+                  timeoutMillis,
+                  TimeUnit.MILLISECONDS);
+    }
+
+    private void stopWaiting(Throwable cause) {
+      if (done) {
+        return;
+      }
+      done = true;
+      waitingOn.waiting.remove(this);
+      timer.cancel(false);
+      if (cause != null) {
+        failed.accept(cause);
+      }
+    }
+
+    /** No connection could be opened for it: 502 (or 504 on a connect timeout). */
+    void failBeforeStart(Throwable cause) {
+      if (!done) {
+        done = true;
+        if (timer != null) {
+          timer.cancel(false);
+        }
+        failed.accept(cause);
+      }
+    }
+
     void start(Channel channel) {
+      if (done) { // the client went away, or its wait timed out: the connection serves another
+        loops.get(channel.eventLoop()).giveBack(channel);
+        return;
+      }
+      if (timer != null) {
+        timer.cancel(false); // the wait is over
+      }
       this.channel = channel;
       this.connection = channel.pipeline().get(Connection.class);
       connection.exchange = this;
@@ -341,6 +441,12 @@ final class OriginClient implements AutoCloseable {
         return;
       }
       HttpServerResponse response = request.response();
+      if (msg instanceof DecoderResultProvider p && p.decoderResult().isFailure()) {
+        // not HTTP, or beyond the codec's limits (initial line 8 KiB, headers 64 KiB): 502
+        ReferenceCountUtil.release(msg);
+        fail(p.decoderResult().cause());
+        return;
+      }
       if (msg instanceof HttpResponse r) {
         int status = r.status().code();
         if (status >= 100 && status < 200) {
@@ -361,6 +467,7 @@ final class OriginClient implements AutoCloseable {
         if (content.content().isReadable()) {
           response.write(BufferInternal.safeBuffer(content.content()));
           if (response.writeQueueFull()) {
+            pausedReads.increment();
             channel.config().setAutoRead(false);
             response.drainHandler(
                 v -> {
@@ -372,6 +479,9 @@ final class OriginClient implements AutoCloseable {
           content.release();
         }
         if (msg instanceof LastHttpContent) {
+          // before end(): an HTTP/2 client's stream closes with its response, which is no reason to
+          // drop the origin connection
+          response.closeHandler(null);
           response.end();
           // an origin that answered before the whole body was sent: its connection is not reused
           keepAlive &= requestSent;
@@ -382,9 +492,7 @@ final class OriginClient implements AutoCloseable {
 
     /** The response ended: the connection goes back to its pool, or is closed. */
     private void finish() {
-      if (end(keepAlive)) {
-        request.response().closeHandler(null);
-      }
+      end(keepAlive);
     }
 
     /** The client's connection closed first: the origin connection cannot be reused either. */
@@ -416,7 +524,7 @@ final class OriginClient implements AutoCloseable {
       timer.cancel(false);
       connection.exchange = null;
       if (reuse) {
-        giveBack(channel);
+        loops.get(channel.eventLoop()).giveBack(channel);
       } else {
         channel.close();
       }

@@ -126,6 +126,11 @@ public final class OriginProxy implements AutoCloseable {
                 true);
   }
 
+  /** The origin client (for tests). */
+  OriginClient originClient() {
+    return origin;
+  }
+
   /** The event-loop threads that opened origin connections (for tests). */
   Set<Thread> clientThreads() {
     return origin.loopThreads();
@@ -282,7 +287,6 @@ public final class OriginProxy implements AutoCloseable {
 
   private static boolean forwarded(CharSequence name, Set<String> named) {
     return !isHopByHop(name)
-        && (name.isEmpty() || name.charAt(0) != ':') // an HTTP/2 pseudo-header is not a header
         && (named == null || !named.contains(name.toString().toLowerCase(java.util.Locale.ROOT)));
   }
 

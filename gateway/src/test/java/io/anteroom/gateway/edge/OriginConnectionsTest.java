@@ -196,6 +196,161 @@ class OriginConnectionsTest {
     }
   }
 
+  @Test
+  void anAnswerThatIsNotHttpGivesA502() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("SSH-2.0-OpenSSH_9.2\r\n\r\n"));
+                  return false;
+                });
+        var h = gateway(origin)) {
+      HttpResponse<String> r = h.browser().get("/");
+      assertThat(r.statusCode()).isEqualTo(502);
+      assertThat(r.body()).contains("cannot be reached");
+    }
+  }
+
+  @Test
+  void anAnswerWithHeadersBeyondTheLimitGivesA502() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(
+                      ascii(
+                          "HTTP/1.1 200 OK\r\nX-Big: "
+                              + "a".repeat(70_000)
+                              + "\r\nContent-Length: 2\r\n\r\nok"));
+                  return false;
+                });
+        var h = gateway(origin)) {
+      HttpResponse<String> r = h.browser().get("/");
+      assertThat(r.statusCode()).isEqualTo(502);
+    }
+  }
+
+  @Test
+  void aConnectionWhoseRequestBodyWasNotAllSentIsNotUsedAgain() throws Exception {
+    // the origin answers on the head, without waiting for the body
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(
+                      ascii("HTTP/1.1 413 Payload Too Large\r\nContent-Length: 3\r\n\r\nbig"));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      assertThat(user.get("/").statusCode()).isEqualTo(413); // admitted, one origin connection
+      try (var socket = new Socket("127.0.0.1", h.gateway.port())) {
+        socket.setSoTimeout(10_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(
+            ascii(
+                "POST /upload HTTP/1.1\r\nHost: shop\r\nCookie: "
+                    + user.cookieHeader()
+                    + "\r\nContent-Length: 1000000\r\n\r\n"
+                    + "x".repeat(1000)));
+        out.flush();
+        InputStream in = socket.getInputStream();
+        var reply = new StringBuilder();
+        while (!reply.toString().endsWith("big")) {
+          int b = in.read();
+          assertThat(b).as("the early answer arrives").isNotNegative();
+          reply.append((char) b);
+        }
+        assertThat(reply.toString()).startsWith("HTTP/1.1 413");
+        // the body is still unfinished: its connection must not carry the next request
+        assertThat(user.get("/next").statusCode()).isEqualTo(413);
+      }
+      assertThat(origin.connections.get()).isEqualTo(2);
+      assertThat(origin.heads).last().asString().startsWith("GET /next ");
+    }
+  }
+
+  @Test
+  void aRequestThatNamedNoHostReachesTheOriginWithTheOriginsHost() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      assertThat(ProxyBehaviourTest.raw(h.gateway.port(), "GET /old HTTP/1.0\r\n\r\n"))
+          .startsWith("HTTP/1.0 200");
+      assertThat(origin.heads.peek())
+          .startsWith("GET /old HTTP/1.1\r\n")
+          .containsIgnoringCase("\r\nHost: 127.0.0.1:" + origin.port() + "\r\n");
+    }
+  }
+
+  @Test
+  void anHttp2RequestReachesTheOriginWithoutPseudoHeaders() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      assertThat(user.get("/").statusCode()).isEqualTo(200); // admitted
+      var h2 =
+          java.net.http.HttpClient.newBuilder()
+              .version(java.net.http.HttpClient.Version.HTTP_2)
+              .build();
+      for (int i = 0; i < 2; i++) { // the first upgrades (h2c), the second is an HTTP/2 stream
+        HttpResponse<String> r =
+            h2.send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + h.gateway.port() + "/h2/" + i))
+                    .header("Cookie", user.cookieHeader())
+                    .timeout(java.time.Duration.ofSeconds(20))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
+      }
+      assertThat(origin.heads).hasSize(3);
+      for (String head : origin.heads) {
+        assertThat(head.split("\r\n")).noneMatch(line -> line.startsWith(":"));
+      }
+    }
+  }
+
+  @Test
+  void aClientThatReadsNothingStopsTheGatewayReadingTheOrigin() throws Exception {
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 268435456\r\n\r\n"));
+                  byte[] chunk = new byte[64 * 1024];
+                  for (int i = 0; i < 4096; i++) {
+                    out.write(chunk); // blocks once nobody reads: the test ends it by closing
+                  }
+                  return false;
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      try (var socket = new Socket("127.0.0.1", h.gateway.port())) {
+        socket.setReceiveBufferSize(4096);
+        socket
+            .getOutputStream()
+            .write(
+                ascii(
+                    "GET /big HTTP/1.1\r\nHost: shop\r\nCookie: "
+                        + user.cookieHeader()
+                        + "\r\n\r\n"));
+        // nothing is read from the socket: the gateway's response queue fills and it must stop
+        // reading the origin instead of buffering 256 MiB
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(30))
+            .until(() -> h.room("shop").origin().originClient().pausedReads() > 0);
+      }
+    }
+  }
+
   private static byte[] ascii(String s) {
     return s.getBytes(StandardCharsets.ISO_8859_1);
   }
@@ -210,6 +365,13 @@ class OriginConnectionsTest {
     }
 
     final AtomicInteger connections = new AtomicInteger();
+
+    /** Connections that ended: the gateway closed them, or the script did. */
+    final AtomicInteger ended = new AtomicInteger();
+
+    /** The request heads received, in order. */
+    final java.util.Queue<String> heads = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
     private final ServerSocket server;
 
     ScriptedOrigin(Script script) throws IOException {
@@ -233,12 +395,13 @@ class OriginConnectionsTest {
       return server.getLocalPort();
     }
 
-    private static void serve(Socket s, Script script) {
+    private void serve(Socket s, Script script) {
       try (s) {
         InputStream in = s.getInputStream();
         OutputStream out = s.getOutputStream();
         String head;
         while ((head = readHead(in)) != null) {
+          heads.add(head);
           boolean more = script.answer(head, out);
           out.flush();
           if (!more) {
@@ -247,6 +410,8 @@ class OriginConnectionsTest {
         }
       } catch (IOException e) {
         // the gateway closed the connection
+      } finally {
+        ended.incrementAndGet();
       }
     }
 
