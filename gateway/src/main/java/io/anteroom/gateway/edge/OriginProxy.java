@@ -279,10 +279,15 @@ public final class OriginProxy implements AutoCloseable {
    * outgoing buffer in one block, and write any other {@link CharSequence} one byte at a time (on
    * Java 25, where Netty runs without {@code sun.misc.Unsafe}, each byte through a bounds-checked
    * {@code ByteBuffer.put}: about a tenth of the admitted path's CPU in a profile). Header values
-   * here are ASCII (or Latin-1 as the decoder read them), which AsciiString keeps byte for byte.
+   * here are ASCII (or Latin-1 as the decoder read them), which AsciiString keeps byte for byte. A
+   * {@code String} is copied with {@code getBytes(ISO_8859_1)}, one array copy for a Latin-1
+   * string, where {@link AsciiString#of} reads it a bounds-checked {@code charAt} at a time; both
+   * turn a character beyond Latin-1 into {@code ?}.
    */
   static AsciiString ascii(CharSequence s) {
-    return AsciiString.of(s);
+    return s instanceof String string
+        ? new AsciiString(string.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), false)
+        : AsciiString.of(s);
   }
 
   private static boolean forwarded(CharSequence name, Set<String> named) {

@@ -149,6 +149,16 @@ public final class TicketCodec {
   private final Key sealing;
   private final Clock clock;
 
+  /**
+   * Each platform thread's last opened cookies: a browser sends the same cookie with every request
+   * of a page until its renewal minute changes, and re-opening it costs an AES-GCM decryption per
+   * request. Per codec, so a codec with other keys never sees this one's results.
+   */
+  private final ThreadLocal<Opened> opened = ThreadLocal.withInitial(Opened::new);
+
+  /** Decryptions run by {@link #open(Scope, String)} (cache misses; for tests). */
+  private final LongAdder decryptions = new LongAdder();
+
   /** Sealing and opening on the system clock. */
   public TicketCodec(List<TicketKey> keys) {
     this(keys, Clock.systemUTC());
@@ -248,6 +258,14 @@ public final class TicketCodec {
     if (cookie == null || cookie.length() > MAX_COOKIE_CHARS) {
       return Optional.empty();
     }
+    Opened cache = Thread.currentThread().isVirtual() ? null : opened.get();
+    if (cache != null) {
+      byte[] hit = cache.find(scope, cookie, Math.floorDiv(clock.millis(), HOUR_MILLIS));
+      if (hit != null) {
+        return Optional.of(hit);
+      }
+    }
+    decryptions.increment();
     byte[] in;
     try {
       in = Base64.getUrlDecoder().decode(cookie);
@@ -255,15 +273,65 @@ public final class TicketCodec {
       return Optional.empty(); // not ours: a garbled or foreign cookie is a new user, by design
     }
     if (in.length >= MIN_SEALED_2 && in[0] == FORMAT_2) {
-      byte[] opened = open2(scope, in);
-      if (opened != null) {
-        return Optional.of(opened);
+      byte[] payload = open2(scope, in);
+      if (payload != null) {
+        if (cache != null) {
+          cache.put(scope, cookie, Integer.toUnsignedLong(getInt(in, 2)), payload);
+        }
+        return Optional.of(payload);
       }
     }
     if (scope.generation == 0 && in.length >= MIN_SEALED_1) {
-      return Optional.ofNullable(open1(scope, in));
+      byte[] payload = open1(scope, in);
+      if (payload != null && cache != null) {
+        cache.put(scope, cookie, Opened.ANY_HOUR, payload);
+      }
+      return Optional.ofNullable(payload);
     }
     return Optional.empty();
+  }
+
+  /** Decryptions so far: opens the per-thread cache did not answer. */
+  long decryptions() {
+    return decryptions.sum();
+  }
+
+  /**
+   * One thread's recently opened cookies, direct-mapped by the cookie's hash: bounded whatever
+   * clients send ({@value #SLOTS} slots of at most {@link #MAX_COOKIE_CHARS} characters), and only
+   * cookies that authenticated are stored, so a client can evict entries but never plant one. A hit
+   * needs the same characters and the same {@link Scope} object, and a format-2 cookie's hour must
+   * still be inside the window now, exactly as {@link #open2} would check it. The payload is handed
+   * out as a copy, so a caller that changes it changes no later answer.
+   */
+  private static final class Opened {
+    static final int SLOTS = 1024;
+    static final long ANY_HOUR = -1;
+
+    private final String[] cookies = new String[SLOTS];
+    private final Scope[] scopes = new Scope[SLOTS];
+    private final long[] hours = new long[SLOTS];
+    private final byte[][] payloads = new byte[SLOTS][];
+
+    byte[] find(Scope scope, String cookie, long nowHour) {
+      int i = cookie.hashCode() & (SLOTS - 1);
+      if (scopes[i] != scope || !cookie.equals(cookies[i])) {
+        return null;
+      }
+      long hour = hours[i];
+      if (hour != ANY_HOUR && (hour < nowHour - MAX_AGE_HOURS || hour > nowHour + FUTURE_HOURS)) {
+        return null;
+      }
+      return payloads[i].clone();
+    }
+
+    void put(Scope scope, String cookie, long hour, byte[] payload) {
+      int i = cookie.hashCode() & (SLOTS - 1);
+      cookies[i] = cookie;
+      scopes[i] = scope;
+      hours[i] = hour;
+      payloads[i] = payload.clone();
+    }
   }
 
   private byte[] open2(Scope scope, byte[] in) {

@@ -286,6 +286,26 @@ class OriginConnectionsTest {
   }
 
   @Test
+  void headerValuesKeepTheirLatin1BytesBothWays() throws Exception {
+    // obs-text (RFC 9110 §5.5): bytes 0x80-0xFF in a field value pass through unchanged
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  out.write(
+                      ascii("HTTP/1.1 200 OK\r\nX-Menu: caf\u00e9\r\nContent-Length: 2\r\n\r\nok"));
+                  return true;
+                });
+        var h = gateway(origin)) {
+      String reply =
+          ProxyBehaviourTest.raw(
+              h.gateway.port(),
+              "GET / HTTP/1.1\r\nHost: shop\r\nX-Name: na\u00efve \u00ff\r\nConnection: close\r\n\r\n");
+      assertThat(reply).startsWith("HTTP/1.1 200").contains("\r\nX-Menu: caf\u00e9\r\n");
+      assertThat(origin.heads.peek()).contains("\r\nX-Name: na\u00efve \u00ff\r\n");
+    }
+  }
+
+  @Test
   void anHttp2RequestReachesTheOriginWithoutPseudoHeaders() throws Exception {
     try (var origin =
             new ScriptedOrigin(

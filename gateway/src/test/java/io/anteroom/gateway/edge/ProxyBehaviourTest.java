@@ -8,7 +8,6 @@ import io.anteroom.gateway.TestOrigin;
 import io.vertx.core.Vertx;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -106,10 +105,8 @@ public class ProxyBehaviourTest {
 
   @Test
   void anOriginThatRefusesConnectionsGivesA502PlainPage() throws Exception {
-    int closedPort;
-    try (var s = new ServerSocket(0)) {
-      closedPort = s.getLocalPort();
-    }
+    // below the ephemeral range: no server of the test (all on port 0) can be given it meanwhile
+    int closedPort = io.anteroom.testkit.FreePorts.take();
     var origin = new TestOrigin();
     try (var h =
         new Harness(

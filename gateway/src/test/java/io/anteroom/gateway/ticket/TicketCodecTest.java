@@ -263,6 +263,58 @@ class TicketCodecTest {
   }
 
   @Test
+  void aCookieOpenedAgainOnTheSameThreadIsNotDecryptedAgain() {
+    String sealed = timed.seal(shop, payload);
+    assertThat(timed.open(shop, sealed)).hasValue(payload);
+    long decrypted = timed.decryptions();
+    byte[] again = timed.open(shop, sealed).orElseThrow();
+    assertThat(again).isEqualTo(payload);
+    assertThat(timed.decryptions()).as("the second open came from the cache").isEqualTo(decrypted);
+    again[0] ^= 1; // a caller that changes its copy changes no later answer
+    assertThat(timed.open(shop, sealed)).hasValue(payload);
+  }
+
+  @Test
+  void aCachedCookieStillClosesOnceItsHourLeavesTheWindow() {
+    String sealed = timed.seal(shop, payload);
+    assertThat(timed.open(shop, sealed)).hasValue(payload);
+    clock.advance(Duration.ofHours(50));
+    assertThat(timed.open(shop, sealed)).as("50 hours later, cached or not").isEmpty();
+  }
+
+  @Test
+  void aCachedCookieOpensInNoOtherScope() {
+    TicketCodec.Scope gen8 = timed.scope("shop", 8);
+    String sealed = timed.seal(shop, payload);
+    assertThat(timed.open(shop, sealed)).hasValue(payload);
+    assertThat(timed.open(gen8, sealed)).as("another generation").isEmpty();
+    assertThat(timed.open(timed.scope("shop", 7), sealed))
+        .as("an equal scope of a new room runtime decrypts again and opens")
+        .hasValue(payload);
+  }
+
+  @Test
+  void aCookieThatFailsToOpenIsNotCachedAndStillFailsAfterAGoodOne() {
+    String sealed = timed.seal(shop, payload);
+    byte[] tampered = raw(sealed);
+    tampered[tampered.length - 1] ^= 1;
+    long before = timed.decryptions();
+    assertThat(timed.open(shop, cookie(tampered))).isEmpty();
+    assertThat(timed.open(shop, cookie(tampered))).isEmpty();
+    assertThat(timed.decryptions()).as("every failing open is decrypted").isEqualTo(before + 2);
+    assertThat(timed.open(shop, sealed)).hasValue(payload);
+    assertThat(timed.open(shop, cookie(tampered))).isEmpty();
+  }
+
+  @Test
+  void aCodecWithOtherKeysDoesNotOpenWhatAnotherCodecCached() {
+    String sealed = timed.seal(shop, payload);
+    assertThat(timed.open(shop, sealed)).hasValue(payload);
+    var rotated = new TicketCodec(List.of(K2), clock); // K1 retired
+    assertThat(rotated.open(rotated.scope("shop", 7), sealed)).isEmpty();
+  }
+
+  @Test
   void aCookieOfAnotherGenerationOrRoomDoesNotOpen() {
     String gen1 = timed.seal(timed.scope("shop", 1), payload);
     assertThat(timed.open(timed.scope("shop", 1), gen1)).hasValue(payload);

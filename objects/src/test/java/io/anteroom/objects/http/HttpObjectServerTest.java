@@ -9,7 +9,6 @@ import io.anteroom.objects.ObjectTransportException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -152,10 +151,7 @@ class HttpObjectServerTest {
 
   @Test
   void connectionRefusedIsAClearTransportExceptionSayingTheCallWasNotSent() throws IOException {
-    int port;
-    try (ServerSocket probe = new ServerSocket(0)) {
-      port = probe.getLocalPort();
-    }
+    int port = io.anteroom.testkit.FreePorts.take(); // free, and below the ephemeral range
     HttpObjectTransport transport =
         HttpObjectTransport.builder(URI.create("http://127.0.0.1:" + port)).build();
     toClose.add(transport);
