@@ -7,8 +7,9 @@
 #   3. Anteroom admitted path     room "open" (limits far above the load) in front of (1); every
 #                                 request carries a valid admitted cookie, so it is decrypted,
 #                                 renewed and proxied; the cookie is the one the gateway last set
-#                                 (as a browser holds it), so its renewal is re-sealed only once
-#                                 its minute is over (and then on every request of the run)
+#                                 (as a browser holds it), and the run starts early enough in a
+#                                 minute to end within it, so the renewal is not re-sealed (wrk
+#                                 would keep the old cookie past the minute, unlike a browser)
 #   4. Anteroom queue page        room "full" (queueAll: true), requests without a cookie: every
 #                                 request is a new arrival that gets the queue page
 #   5. Anteroom queue page        room "wait" (1 user, taken by the checks), every request carrying
@@ -30,6 +31,9 @@
 # Environment (defaults in brackets):
 #   DURATION_S [15]  seconds per measured wrk run
 #   WARMUP_S [20] WARMUP_MAX_S [180]  JVM warm-up: at least / at most, until the rates are steady
+#                    (two successive rounds each within 10 % of the one before)
+#   QUIET_MAX_S [60]  then at most this long until the idle gateway's JIT is done (under 5 % of a
+#                    core for two seconds)
 #   LOAD_THREADS [2] LOAD_CONNECTIONS [64]            LATENCY_CONNECTIONS [4] (1 wrk thread)
 #   PIN [0]          0: no pinning; 1: wrk on CPU 0, nginx + Anteroom on CPU 1 (taskset). Unpinned
 #                    is the default: on a machine shared with other work, pinning the servers to one
@@ -67,7 +71,8 @@ ORDER=${ORDER:-nginx-first}
 SYSCALLS=${SYSCALLS:-0}
 export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
 
-positive_whole DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS
+QUIET_MAX_S=${QUIET_MAX_S:-60}
+positive_whole QUIET_MAX_S DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS
 [[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
 [[ "$ORDER" == nginx-first || "$ORDER" == anteroom-first ]] \
   || die "ORDER=$ORDER: use nginx-first (the default) or anteroom-first"
@@ -317,6 +322,7 @@ measure() { # measure LABEL URL EXPECTED_SIZE [COOKIE [METRIC [PID]]]: PID's CPU
   local label=$1 url=$2 size=$3 cookie=${4:-} m=${5:-} pid=${6:-} kind line before="" ticks=""
   for kind in load latency; do
     if [[ "$label" == anteroom-admitted ]]; then # each run starts with the browser's cookie
+      fit_in_minute
       fresh_cookie
       cookie=$admitted_cookie
     fi
@@ -338,44 +344,6 @@ measure() { # measure LABEL URL EXPECTED_SIZE [COOKIE [METRIC [PID]]]: PID's CPU
   done
 }
 
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-# warm-up: nginx briefly; Anteroom in rounds (admitted path, then both queue pages, so the JIT sees
-# every measured path before any is measured) until the admitted path's and the queue page's rates
-# each move less than 10% from one round to the next, for at least WARMUP_S and at most
-# WARMUP_MAX_S seconds. On a loaded machine the JIT needs far longer than a fixed 10 s (measured:
-# a 1-core JVM still compiling after 30 s gave a tenth of its warm rate).
-rate() { awk -v r="$(field "$1" requests)" -v d="$(field "$1" duration_us)" 'BEGIN {printf "%.0f", r / (d / 1e6)}'; }
-steady() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(b > 0 && a < b * 1.1 && a > b * 0.9)}'; }
-say "warming up (nginx 2 s each; Anteroom in rounds of 5 + 3 + 3 s until steady, ${WARMUP_S}-${WARMUP_MAX_S} s)..."
-run_wrk warmup-direct load 2 "$origin_url" "$admitted_cookie" >/dev/null
-run_wrk warmup-proxy load 2 "$proxy_url" "$admitted_cookie" >/dev/null
-warm=0
-prev_admitted=0
-prev_queue=0
-warm_rates=""
-while :; do
-  a=$(rate "$(run_wrk warmup-admitted load 5 "$open_url" "$admitted_cookie")")
-  q=$(rate "$(run_wrk warmup-queue load 3 "$full_url")")
-  run_wrk warmup-requeue load 3 "$wait_url" "$queued_cookie" >/dev/null
-  warm=$((warm + 11))
-  warm_rates+="${warm_rates:+, }$a/$q"
-  say "  after ${warm} s: admitted $a req/s, queue page $q req/s"
-  if ((warm >= WARMUP_S)) && steady "$a" "$prev_admitted" && steady "$q" "$prev_queue"; then break; fi
-  if ((warm >= WARMUP_MAX_S)); then
-    say "WARNING: Anteroom's rates were still moving after ${warm} s of warm-up"
-    break
-  fi
-  prev_admitted=$a
-  prev_queue=$q
-done
-
-say "measuring (${DURATION_S} s per run, $ORDER)..."
-# the nginx runs send the same cookie header as the admitted path: the same request bytes
-measure_nginx() {
-  measure nginx-direct "$origin_url" "$direct_size" "$admitted_cookie"
-  measure nginx-proxy "$proxy_url" "$proxied_size" "$admitted_cookie"
-}
-[[ "$ORDER" == nginx-first ]] && measure_nginx
 # the admitted users' cookie as a browser holds it: the one the gateway last set (a client that
 # ignores Set-Cookie keeps an old cookie whose renewal is re-sealed on every request)
 fresh_cookie() {
@@ -385,6 +353,84 @@ fresh_cookie() {
   [[ -n "$renewed" ]] && admitted_cookie=$renewed
   true
 }
+# A browser takes the cookie the gateway sets when the old one's minute is over; wrk keeps sending
+# the cookie it started with, so after a minute boundary it is a client that ignores Set-Cookie,
+# whose every request is re-sealed. A run that crossed a boundary measured that for the rest of the
+# run, so the admitted rate depended on where the run fell in the minute. Each admitted run starts
+# with a fresh cookie early enough in a minute to end within it: when the rest of the minute is too
+# short, it waits for the next one.
+fit_in_minute() {
+  local s
+  s=$((10#$(date +%S)))
+  if ((DURATION_S <= 50 && s + DURATION_S + 2 > 59)); then
+    sleep "$((60 - s)).2"
+  fi
+}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# warm-up: nginx briefly; Anteroom in rounds (admitted path, then both queue pages, so the JIT sees
+# every measured path before any is measured) until the admitted path's and the queue page's rates
+# each move less than 10% from one round to the next in two successive rounds, for at least
+# WARMUP_S and at most WARMUP_MAX_S seconds. On a loaded machine the JIT needs far longer than a
+# fixed 10 s (measured: a 1-core JVM still compiling after 30 s gave a tenth of its warm rate), and
+# one steady step is not enough (run 39: 17.3k, 27.4k, 28.9k req/s was taken for steady, then the
+# run measured 34.1k; run 38's warm-up went 25.4k, 48.4k, 42.9k, 43.0k).
+rate() { awk -v r="$(field "$1" requests)" -v d="$(field "$1" duration_us)" 'BEGIN {printf "%.0f", r / (d / 1e6)}'; }
+steady() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(b > 0 && a < b * 1.1 && a > b * 0.9)}'; }
+say "warming up (nginx 2 s each; Anteroom in rounds of 5 + 3 + 3 s until steady, ${WARMUP_S}-${WARMUP_MAX_S} s)..."
+run_wrk warmup-direct load 2 "$origin_url" "$admitted_cookie" >/dev/null
+run_wrk warmup-proxy load 2 "$proxy_url" "$admitted_cookie" >/dev/null
+warm=0
+prev_admitted=0
+prev_queue=0
+steady_rounds=0
+warm_rates=""
+while :; do
+  fresh_cookie # the JIT warms on the path the run measures: the cookie a browser holds
+  a=$(rate "$(run_wrk warmup-admitted load 5 "$open_url" "$admitted_cookie")")
+  q=$(rate "$(run_wrk warmup-queue load 3 "$full_url")")
+  run_wrk warmup-requeue load 3 "$wait_url" "$queued_cookie" >/dev/null
+  warm=$((warm + 11))
+  warm_rates+="${warm_rates:+, }$a/$q"
+  say "  after ${warm} s: admitted $a req/s, queue page $q req/s"
+  if steady "$a" "$prev_admitted" && steady "$q" "$prev_queue"; then
+    steady_rounds=$((steady_rounds + 1))
+  else
+    steady_rounds=0
+  fi
+  if ((warm >= WARMUP_S && steady_rounds >= 2)); then break; fi
+  if ((warm >= WARMUP_MAX_S)); then
+    say "WARNING: Anteroom's rates were still moving after ${warm} s of warm-up"
+    break
+  fi
+  prev_admitted=$a
+  prev_queue=$q
+done
+# Then the JIT's backlog: on 2 shared cores the compiler threads get little CPU while wrk, nginx
+# and the event loops run, so compilations the warm-up queued may still be pending when the rates
+# look steady. (Anteroom-first runs, which measured the gateway right after its warm-up, came out
+# below nginx-first runs, which measure nginx for a minute in between: 0.75-0.82x against
+# 0.82-1.10x in runs 34-42.) Wait until the idle gateway uses under 5 % of a core for two seconds
+# in a row, at most QUIET_MAX_S seconds.
+quiet=0
+idle_rounds=0
+hz=$(getconf CLK_TCK)
+while ((quiet < QUIET_MAX_S && idle_rounds < 2)); do
+  t0=$(cpu_ticks "$gw_pid")
+  sleep 1
+  t1=$(cpu_ticks "$gw_pid")
+  quiet=$((quiet + 1))
+  if (((t1 - t0) * 100 < 5 * hz)); then idle_rounds=$((idle_rounds + 1)); else idle_rounds=0; fi
+done
+((idle_rounds >= 2)) || say "WARNING: the gateway still used CPU ${quiet} s after its warm-up"
+say "  the gateway went quiet ${quiet} s after its warm-up"
+
+say "measuring (${DURATION_S} s per run, $ORDER)..."
+# the nginx runs send the same cookie header as the admitted path: the same request bytes
+measure_nginx() {
+  measure nginx-direct "$origin_url" "$direct_size" "$admitted_cookie"
+  measure nginx-proxy "$proxy_url" "$proxied_size" "$admitted_cookie"
+}
+[[ "$ORDER" == nginx-first ]] && measure_nginx
 # bytes per response: between the page without Set-Cookie (still the cookie's minute) and with one
 measure anteroom-admitted "$open_url" "$((admitted_size < first_size ? admitted_size : first_size))-$((admitted_size < first_size ? first_size : admitted_size))" "$admitted_cookie" "$m_admitted" "$gw_pid"
 measure anteroom-queue "$full_url" "$queue_size" "" "$m_queued"
@@ -512,7 +558,7 @@ requeue_ratio=$(awk -v a="$requeue_rps" -v p="$(rps nginx-proxy)" 'BEGIN {printf
   else
     echo "pinning: none; wrk, nginx ($NGINX_WORKERS workers) and Anteroom share all CPUs"
   fi
-  echo "Anteroom warm-up: ${warm} s; admitted/queue-page req/s per round: $warm_rates"
+  echo "Anteroom warm-up: ${warm} s, then ${quiet} s until it was idle; admitted/queue-page req/s per round: $warm_rates"
   echo "load average before / after: $load_before / $load_after (shared machine: figures are noisy)"
   echo "order: $ORDER; req/s: wrk -t$LOAD_THREADS -c$LOAD_CONNECTIONS -d${DURATION_S}s; p50/p99: wrk -t1 -c$LATENCY_CONNECTIONS -d${DURATION_S}s --latency"
   echo

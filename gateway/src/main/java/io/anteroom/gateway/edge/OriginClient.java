@@ -88,6 +88,8 @@ final class OriginClient implements AutoCloseable {
   private final java.util.Set<Thread> loopThreads = ConcurrentHashMap.newKeySet();
   private final java.util.concurrent.atomic.LongAdder pausedReads =
       new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder pausedUploads =
+      new java.util.concurrent.atomic.LongAdder();
   private volatile boolean closed;
 
   OriginClient(Vertx vertx, URI origin, long timeoutMillis) {
@@ -242,6 +244,14 @@ final class OriginClient implements AutoCloseable {
    */
   long pausedReads() {
     return pausedReads.sum();
+  }
+
+  /**
+   * How often a client's request body stopped being read because the origin connection could take
+   * no more (for tests: back-pressure from a slow origin reaches the client).
+   */
+  long pausedUploads() {
+    return pausedUploads.sum();
   }
 
   /** The event-loop threads that opened connections (for tests: each loop has its own). */
@@ -413,6 +423,7 @@ final class OriginClient implements AutoCloseable {
             channel.writeAndFlush(new DefaultHttpContent(((BufferInternal) chunk).getByteBuf()));
             if (!channel.isWritable()) {
               request.pause();
+              pausedUploads.increment();
             }
           });
       request.endHandler(

@@ -371,6 +371,51 @@ class OriginConnectionsTest {
     }
   }
 
+  @Test
+  void anOriginThatReadsNoBodyStopsTheGatewayReadingTheClientsUpload() throws Exception {
+    var release = new java.util.concurrent.CountDownLatch(1);
+    try (var origin =
+            new ScriptedOrigin(
+                (head, out) -> {
+                  try {
+                    release.await(); // reads the head, never the body
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  return false;
+                });
+        var h = gateway(origin)) {
+      Browser user = h.browser();
+      try (var socket = new Socket("127.0.0.1", h.gateway.port())) {
+        OutputStream out = socket.getOutputStream();
+        out.write(
+            ascii(
+                "POST /upload HTTP/1.1\r\nHost: shop\r\nContent-Length: 268435456\r\nCookie: "
+                    + user.cookieHeader()
+                    + "\r\n\r\n"));
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  byte[] chunk = new byte[64 * 1024];
+                  try {
+                    for (int i = 0; i < 4096; i++) {
+                      out.write(chunk); // blocks once nobody reads: the test ends it by closing
+                    }
+                  } catch (IOException e) {
+                    // closed at the end of the test
+                  }
+                });
+        // the origin reads nothing: the gateway must stop reading the client's body instead of
+        // buffering 256 MiB on its way to the origin
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(30))
+            .until(() -> h.room("shop").origin().originClient().pausedUploads() > 0);
+      } finally {
+        release.countDown();
+      }
+    }
+  }
+
   private static byte[] ascii(String s) {
     return s.getBytes(StandardCharsets.ISO_8859_1);
   }
