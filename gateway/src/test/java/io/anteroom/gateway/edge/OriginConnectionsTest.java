@@ -45,11 +45,7 @@ class OriginConnectionsTest {
   @Test
   void sequentialRequestsShareOneKeepAliveOriginConnection() throws Exception {
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
-                  return true;
-                });
+            ScriptedOrigin.answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", true);
         var h = gateway(origin)) {
       Browser user = h.browser();
       for (int i = 0; i < 10; i++) {
@@ -64,11 +60,7 @@ class OriginConnectionsTest {
   @Test
   void anOriginNamedByHostNameIsResolvedAndReached() throws Exception {
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nname"));
-                  return true;
-                });
+            ScriptedOrigin.answering("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nname", true);
         var h =
             new Harness(
                 dataDir,
@@ -83,13 +75,8 @@ class OriginConnectionsTest {
   @Test
   void aConnectionTheOriginClosesIsNotUsedAgain() throws Exception {
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(
-                      ascii(
-                          "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 4\r\n\r\nonce"));
-                  return false; // then closes
-                });
+            ScriptedOrigin.answering(
+                "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 4\r\n\r\nonce", false);
         var h = gateway(origin)) {
       Browser user = h.browser();
       for (int i = 0; i < 3; i++) {
@@ -104,14 +91,10 @@ class OriginConnectionsTest {
   @Test
   void anInterimResponseIsNotTakenForTheAnswer() throws Exception {
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(
-                      ascii(
-                          "HTTP/1.1 100 Continue\r\n\r\n"
-                              + "HTTP/1.1 201 Created\r\nContent-Length: 5\r\n\r\nfinal"));
-                  return true;
-                });
+            ScriptedOrigin.answering(
+                "HTTP/1.1 100 Continue\r\n\r\n"
+                    + "HTTP/1.1 201 Created\r\nContent-Length: 5\r\n\r\nfinal",
+                true);
         var h = gateway(origin)) {
       HttpResponse<String> r = h.browser().get("/");
       assertThat(r.statusCode()).isEqualTo(201);
@@ -174,11 +157,8 @@ class OriginConnectionsTest {
   @Test
   void anOriginThatDiesMidBodyCutsTheClientsResponseShortInsteadOfHanging() throws Exception {
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nonly ten.."));
-                  return false;
-                });
+            ScriptedOrigin.answering(
+                "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nonly ten..", false);
         var h = gateway(origin)) {
       Browser user = h.browser();
       try (var socket = new Socket("127.0.0.1", h.gateway.port())) {
@@ -198,12 +178,7 @@ class OriginConnectionsTest {
 
   @Test
   void anAnswerThatIsNotHttpGivesA502() throws Exception {
-    try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(ascii("SSH-2.0-OpenSSH_9.2\r\n\r\n"));
-                  return false;
-                });
+    try (var origin = ScriptedOrigin.answering("SSH-2.0-OpenSSH_9.2\r\n\r\n", false);
         var h = gateway(origin)) {
       HttpResponse<String> r = h.browser().get("/");
       assertThat(r.statusCode()).isEqualTo(502);
@@ -233,12 +208,8 @@ class OriginConnectionsTest {
   void aConnectionWhoseRequestBodyWasNotAllSentIsNotUsedAgain() throws Exception {
     // the origin answers on the head, without waiting for the body
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(
-                      ascii("HTTP/1.1 413 Payload Too Large\r\nContent-Length: 3\r\n\r\nbig"));
-                  return true;
-                });
+            ScriptedOrigin.answering(
+                "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 3\r\n\r\nbig", true);
         var h = gateway(origin)) {
       Browser user = h.browser();
       assertThat(user.get("/").statusCode()).isEqualTo(413); // admitted, one origin connection
@@ -271,11 +242,7 @@ class OriginConnectionsTest {
   @Test
   void aRequestThatNamedNoHostReachesTheOriginWithTheOriginsHost() throws Exception {
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
-                  return true;
-                });
+            ScriptedOrigin.answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", true);
         var h = gateway(origin)) {
       assertThat(ProxyBehaviourTest.raw(h.gateway.port(), "GET /old HTTP/1.0\r\n\r\n"))
           .startsWith("HTTP/1.0 200");
@@ -289,12 +256,8 @@ class OriginConnectionsTest {
   void headerValuesKeepTheirLatin1BytesBothWays() throws Exception {
     // obs-text (RFC 9110 §5.5): bytes 0x80-0xFF in a field value pass through unchanged
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(
-                      ascii("HTTP/1.1 200 OK\r\nX-Menu: caf\u00e9\r\nContent-Length: 2\r\n\r\nok"));
-                  return true;
-                });
+            ScriptedOrigin.answering(
+                "HTTP/1.1 200 OK\r\nX-Menu: caf\u00e9\r\nContent-Length: 2\r\n\r\nok", true);
         var h = gateway(origin)) {
       String reply =
           ProxyBehaviourTest.raw(
@@ -308,11 +271,7 @@ class OriginConnectionsTest {
   @Test
   void anHttp2RequestReachesTheOriginWithoutPseudoHeaders() throws Exception {
     try (var origin =
-            new ScriptedOrigin(
-                (head, out) -> {
-                  out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
-                  return true;
-                });
+            ScriptedOrigin.answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", true);
         var h = gateway(origin)) {
       Browser user = h.browser();
       assertThat(user.get("/").statusCode()).isEqualTo(200); // admitted
@@ -438,6 +397,18 @@ class OriginConnectionsTest {
     final java.util.Queue<String> heads = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private final ServerSocket server;
+
+    /**
+     * An origin that answers every request head with {@code reply}, then keeps the connection open
+     * for the next request ({@code keepOpen}) or closes it.
+     */
+    static ScriptedOrigin answering(String reply, boolean keepOpen) throws IOException {
+      return new ScriptedOrigin(
+          (head, out) -> {
+            out.write(ascii(reply));
+            return keepOpen;
+          });
+    }
 
     ScriptedOrigin(Script script) throws IOException {
       server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
