@@ -142,7 +142,26 @@ public final class ObjectsBenchmark implements Callable<Integer> {
               + "Default: ${DEFAULT-VALUE}.")
   List<String> scenarios;
 
+  @Option(
+      names = "--rounds",
+      defaultValue = "1",
+      description =
+          "Runs the HTTP and cluster scenarios (http, cluster-1, cluster, http-spread,"
+              + " cluster-spread) this many times, in this order in odd rounds and reversed in"
+              + " even ones, after an unmeasured round 0 (the JIT's first pass), and prints each"
+              + " round's cluster / single-node ratios and their median: ratios of neighbours in"
+              + " time, so that the machine's drift over minutes cancels."
+              + " Default: ${DEFAULT-VALUE}.")
+  int rounds;
+
+  /** The scenarios that {@code --rounds} repeats, in their listed order. */
+  private static final List<String> ROUND_SCENARIOS =
+      List.of("http", "cluster-1", "cluster", "http-spread", "cluster-spread");
+
   private final List<LoadRun.Measurement> results = new ArrayList<>();
+
+  /** Per round: scenario name to its confirmed ops/s (the HTTP and cluster scenarios). */
+  private final List<Map<String, Double>> roundRates = new ArrayList<>();
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new ObjectsBenchmark()).execute(args));
@@ -168,11 +187,33 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       if (scenarios.contains("spread")) spread(dir.resolve("spread"));
       // the HTTP layer alone first: it also warms the HTTP code for the counter over HTTP
       if (scenarios.contains("http-noop")) httpNoop();
-      if (scenarios.contains("http")) http(dir.resolve("http"));
-      if (scenarios.contains("http-spread")) httpSpread(dir.resolve("http-spread"));
-      if (scenarios.contains("cluster-1")) cluster(dir.resolve("cluster-1"), 1, 1);
-      if (scenarios.contains("cluster")) cluster(dir.resolve("cluster"), 1, 3);
-      if (scenarios.contains("cluster-spread")) cluster(dir.resolve("cluster-spread"), objects, 3);
+      // with rounds, a round 0 first whose figures are dropped: otherwise the scenario that runs
+      // first in this JVM is measured before the JIT has compiled the code all of them share
+      for (int round = rounds == 1 ? 1 : 0; round <= rounds; round++) {
+        List<String> order = new ArrayList<>(ROUND_SCENARIOS);
+        if (round % 2 == 0) java.util.Collections.reverse(order);
+        int firstResult = results.size();
+        Map<String, Double> rates = new LinkedHashMap<>();
+        for (String scenario : order) {
+          if (!scenarios.contains(scenario)) continue;
+          Path d = dir.resolve(rounds == 1 ? scenario : scenario + "-" + round);
+          int before = results.size();
+          switch (scenario) {
+            case "http" -> http(d);
+            case "http-spread" -> httpSpread(d);
+            case "cluster-1" -> cluster(d, 1, 1);
+            case "cluster" -> cluster(d, 1, 3);
+            default -> cluster(d, objects, 3);
+          }
+          rates.put(scenario, results.get(before).opsPerSecond());
+        }
+        if (round == 0) {
+          results.subList(firstResult, results.size()).clear();
+          System.err.println("round 0 (the JIT's warm-up pass) done; its figures are dropped");
+        } else {
+          roundRates.add(rates);
+        }
+      }
       if (scenarios.contains("http-pinned")) httpPinned(dir.resolve("http-pinned"));
       if (scenarios.contains("cluster-processes"))
         clusterProcesses(dir.resolve("cluster-processes"), false);
@@ -182,6 +223,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       if (temporary) deleteRecursively(dir);
     }
     System.out.println(table(results));
+    if (rounds > 1) System.out.println(roundRatios(roundRates));
     ratios.forEach(
         (n, r) ->
             System.out.printf(
@@ -649,6 +691,57 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         m.notes());
     results.add(m);
     return m;
+  }
+
+  /**
+   * Each round's ratios of the cluster scenarios to the single node's (one object: {@code
+   * cluster-1} and {@code cluster} to {@code http}; many objects: {@code cluster-spread} to {@code
+   * http-spread}), and the median of each over the rounds.
+   */
+  static String roundRatios(List<Map<String, Double>> rounds) {
+    List<String[]> pairs =
+        List.of(
+            new String[] {"cluster-1", "http"},
+            new String[] {"cluster", "http"},
+            new String[] {"cluster-spread", "http-spread"});
+    StringBuilder sb = new StringBuilder("\n| round |");
+    StringBuilder rule = new StringBuilder("|---|");
+    List<String[]> present = new ArrayList<>();
+    for (String[] p : pairs) {
+      if (rounds.stream().allMatch(r -> r.containsKey(p[0]) && r.containsKey(p[1]))) {
+        present.add(p);
+        sb.append(' ').append(p[0]).append(" / ").append(p[1]).append(" |");
+        rule.append("---:|");
+      }
+    }
+    if (present.isEmpty()) return "";
+    sb.append('\n').append(rule).append('\n');
+    List<List<Double>> columns = new ArrayList<>();
+    present.forEach(p -> columns.add(new ArrayList<>()));
+    for (int i = 0; i < rounds.size(); i++) {
+      Map<String, Double> r = rounds.get(i);
+      sb.append("| ")
+          .append(i + 1)
+          .append(i % 2 == 0 ? " (single node first)" : " (cluster first)");
+      sb.append(" |");
+      for (int c = 0; c < present.size(); c++) {
+        double ratio = r.get(present.get(c)[0]) / r.get(present.get(c)[1]);
+        columns.get(c).add(ratio);
+        sb.append(String.format(Locale.ROOT, " %.3f |", ratio));
+      }
+      sb.append('\n');
+    }
+    sb.append("| **median** |");
+    for (List<Double> column : columns) {
+      sb.append(String.format(Locale.ROOT, " **%.3f** |", median(column)));
+    }
+    return sb.append('\n').toString();
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   static String table(List<LoadRun.Measurement> results) {

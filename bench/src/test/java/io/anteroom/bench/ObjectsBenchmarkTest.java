@@ -1,0 +1,66 @@
+package io.anteroom.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ObjectsBenchmarkTest {
+
+  @Test
+  void eachRoundGetsItsOwnClusterToSingleNodeRatiosAndTheMedianIsOverTheRounds() {
+    List<Map<String, Double>> rounds =
+        List.of(
+            Map.of(
+                "http",
+                40_000.0,
+                "cluster",
+                18_000.0,
+                "http-spread",
+                30_000.0,
+                "cluster-spread",
+                12_000.0),
+            Map.of(
+                "http",
+                30_000.0,
+                "cluster",
+                16_500.0,
+                "http-spread",
+                30_000.0,
+                "cluster-spread",
+                15_000.0),
+            Map.of(
+                "http",
+                20_000.0,
+                "cluster",
+                10_000.0,
+                "http-spread",
+                20_000.0,
+                "cluster-spread",
+                9_000.0));
+
+    String table = ObjectsBenchmark.roundRatios(rounds);
+
+    assertThat(table)
+        .contains("| round | cluster / http | cluster-spread / http-spread |")
+        .contains("| 1 (single node first) | 0.450 | 0.400 |")
+        .contains("| 2 (cluster first) | 0.550 | 0.500 |")
+        .contains("| 3 (single node first) | 0.500 | 0.450 |")
+        .contains("| **median** | **0.500** | **0.450** |")
+        .doesNotContain("cluster-1 / http");
+  }
+
+  @Test
+  void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+    assertThat(ObjectsBenchmark.median(List.of(0.9, 0.1, 0.5, 0.3))).isCloseTo(0.4, within(1e-12));
+    assertThat(ObjectsBenchmark.median(List.of(0.7))).isEqualTo(0.7);
+  }
+
+  @Test
+  void noRatioTableWithoutBothSidesOfAPairInEveryRound() {
+    assertThat(ObjectsBenchmark.roundRatios(List.of(Map.of("http", 1.0), Map.of("http", 2.0))))
+        .isEmpty();
+  }
+}
