@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
+import io.anteroom.gateway.config.GatewayConfig.ConnectionLimits;
+import io.anteroom.gateway.config.GatewayConfig.PublicListenerSettings;
+import io.anteroom.gateway.config.GatewayConfig.TlsFiles;
+import io.anteroom.gateway.config.IoTransport;
 import io.anteroom.objects.ManualScheduler;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +72,25 @@ class PublicListenerTest {
       assertThat(h.gateway.port()).isPositive();
       assertThat(h.browser().get("/a").statusCode()).isEqualTo(200);
       assertThat(h.gate("shop").shardCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void everyPublicListenerWritesResponsesInStrictThreadModeWhateverItsSettings() {
+    // the admitted path writes every response on its connection's event loop; strict mode makes
+    // Vert.x write straight to the channel (and throw on a write from another thread)
+    for (var tls :
+        List.of(
+            Optional.<TlsFiles>empty(),
+            Optional.of(new TlsFiles(dataDir.resolve("c"), dataDir.resolve("k"))))) {
+      for (boolean proxyProtocol : new boolean[] {false, true}) {
+        var settings =
+            new PublicListenerSettings(
+                tls, proxyProtocol, ConnectionLimits.PUBLIC, false, IoTransport.AUTO);
+        assertThat(PublicListener.options(settings).getStrictThreadMode())
+            .as("tls %s, PROXY protocol %s", tls.isPresent(), proxyProtocol)
+            .isTrue();
+      }
     }
   }
 }
