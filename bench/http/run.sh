@@ -29,7 +29,7 @@
 # Usage (from anywhere; Anteroom is started from the repository root with ./anteroom):
 #   bench/http/run.sh
 # Environment (defaults in brackets):
-#   DURATION_S [15]  seconds per measured wrk run
+#   DURATION_S [15]  seconds per measured wrk run (at most 50, so an admitted run fits in its cookie's minute)
 #   WARMUP_S [20] WARMUP_MAX_S [180]  JVM warm-up: at least / at most, until the rates are steady
 #                    (two successive rounds each within 10 % of the one before)
 #   QUIET_MAX_S [60]  then at most this long until the idle gateway's JIT is done (under 5 % of a
@@ -73,6 +73,7 @@ export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
 
 QUIET_MAX_S=${QUIET_MAX_S:-60}
 positive_whole QUIET_MAX_S DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS
+((DURATION_S <= 50)) || say "WARNING: DURATION_S=$DURATION_S: an admitted run this long cannot end within the minute its cookie was set in; after the boundary wrk keeps the old cookie and every request is re-sealed (a client that ignores Set-Cookie)"
 [[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
 [[ "$ORDER" == nginx-first || "$ORDER" == anteroom-first ]] \
   || die "ORDER=$ORDER: use nginx-first (the default) or anteroom-first"

@@ -3,9 +3,12 @@ package io.anteroom.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class ObjectsBenchmarkTest {
 
@@ -62,5 +65,16 @@ class ObjectsBenchmarkTest {
   void noRatioTableWithoutBothSidesOfAPairInEveryRound() {
     assertThat(ObjectsBenchmark.roundRatios(List.of(Map.of("http", 1.0), Map.of("http", 2.0))))
         .isEmpty();
+  }
+
+  @Test
+  void fewerThanOneRoundIsRefusedWithAClearErrorBeforeAnythingRuns() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new ObjectsBenchmark()).setErr(new PrintWriter(err));
+
+    int status = cli.execute("--rounds", "0", "--scenarios", "http");
+
+    assertThat(status).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString()).contains("--rounds 0: use 1");
   }
 }
