@@ -207,6 +207,8 @@ final class ObjectHost {
       return;
     }
     runtime.metrics.events.mark();
+    // the writes that hold outputs before the event's first read (see the read confirmation below)
+    long pointBefore = storage.confirmationPoint();
     Object result = null;
     Throwable error = null;
     try {
@@ -261,8 +263,10 @@ final class ObjectHost {
     long confirmationPoint = storage.confirmationPoint();
     storage.onYield();
     CompletableFuture<Object> reply = e.reply;
-    if (e.method != null) {
-      // asked now, after every read of the event: the reply leaves only if they are still current
+    // asked now, after every read of the event: the reply leaves only if they are still current.
+    // Not asked of an engine whose commits prove it when a write was issued during the event: the
+    // reply waits for that write's commit, which then comes after all of the event's reads.
+    if (e.method != null && !(runtime.commitConfirmsReads && confirmationPoint > pointBefore)) {
       CompletionStage<Void> reads = runtime.engine.confirmReads();
       if (reads != StorageEngine.CONFIRMED) reply = runtime.afterReadsConfirmed(reads, reply);
     }

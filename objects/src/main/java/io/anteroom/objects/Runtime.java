@@ -61,14 +61,19 @@ import org.slf4j.LoggerFactory;
  * <p>Fencing (one live instance per id across a cluster): the engine may call {@link #resetAll} (it
  * receives it through {@link StorageEngine#fenceWith}) when it loses the right to serve, and every
  * reply of a call is released only once the engine {@link StorageEngine#confirmReads confirmed} the
- * reads it was computed from; so a runtime whose engine was deposed confirms nothing it read
- * before, and serves nothing from its caches afterwards.
+ * reads it was computed from (or, for an engine whose {@link StorageEngine#commitConfirmsReads
+ * commits prove it}, once a write issued during the call committed); so a runtime whose engine was
+ * deposed confirms nothing it read before, and serves nothing from its caches afterwards.
  */
 public final class Runtime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Runtime.class);
   private static final Pattern NAMESPACE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
   final StorageEngine engine;
+
+  /** The engine's {@link StorageEngine#commitConfirmsReads}, asked once. */
+  final boolean commitConfirmsReads;
+
   final Scheduler scheduler;
   private final boolean ownsScheduler;
   private final Clock clock;
@@ -96,6 +101,7 @@ public final class Runtime implements AutoCloseable {
 
   private Runtime(Builder b) {
     this.engine = b.engine;
+    this.commitConfirmsReads = engine.commitConfirmsReads();
     engine.fenceWith(this::resetAll);
     this.clock =
         b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());

@@ -28,6 +28,9 @@ class FencingTest {
     final AtomicReference<CompletionStage<Void>> confirmation =
         new AtomicReference<>(StorageEngine.CONFIRMED);
     volatile ToIntFunction<String> fence;
+    volatile boolean commitConfirmsReads;
+    final java.util.concurrent.atomic.AtomicInteger confirmations =
+        new java.util.concurrent.atomic.AtomicInteger();
 
     @Override
     public byte[] get(String object, String key) {
@@ -61,7 +64,13 @@ class FencingTest {
 
     @Override
     public CompletionStage<Void> confirmReads() {
+      confirmations.incrementAndGet();
       return confirmation.get();
+    }
+
+    @Override
+    public boolean commitConfirmsReads() {
+      return commitConfirmsReads;
     }
 
     @Override
@@ -152,6 +161,51 @@ class FencingTest {
           .hasMessageContaining("no longer the leader");
       assertThat(runtime.liveObjects()).as("every instance was reset").isZero();
       assertThat(runtime.metrics().meter("objects.resets").getCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anEventThatWroteNeedsNoReadConfirmationWhenTheEnginesCommitsProveItsReads()
+      throws Exception {
+    FencingEngine engine = new FencingEngine();
+    engine.commitConfirmsReads = true;
+    try (Runtime runtime = Runtime.builder().storage(engine).build()) {
+      Counter counter = runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
+      engine.confirmation.set(new CompletableFuture<>()); // a round that never ends
+
+      // bounded waits: without the rule these calls would wait for the round forever
+      assertThat(CompletableFuture.supplyAsync(counter::next, r -> Thread.ofVirtual().start(r)))
+          .as("released by its write's commit alone")
+          .succeedsWithin(java.time.Duration.ofSeconds(30))
+          .isEqualTo(0L);
+      assertThat(CompletableFuture.supplyAsync(counter::next, r -> Thread.ofVirtual().start(r)))
+          .succeedsWithin(java.time.Duration.ofSeconds(30))
+          .isEqualTo(1L);
+      assertThat(engine.confirmations).as("no round asked for events that wrote").hasValue(0);
+
+      CompletableFuture<Long> read =
+          CompletableFuture.supplyAsync(counter::current, r -> Thread.ofVirtual().start(r));
+      org.awaitility.Awaitility.await().until(() -> engine.confirmations.get() == 1);
+      assertThat(read).as("an event that only read still waits for its round").isNotDone();
+      ((CompletableFuture<Void>) engine.confirmation.get()).complete(null);
+      assertThat(read.get()).isEqualTo(2L);
+    }
+  }
+
+  @Test
+  void anEngineWhoseCommitsProveNothingIsAskedToConfirmTheReadsOfEveryEvent() throws Exception {
+    FencingEngine engine = new FencingEngine();
+    try (Runtime runtime = Runtime.builder().storage(engine).build()) {
+      Counter counter = runtime.namespace("counter", Counter.class, CounterObject::new).get("c");
+      CompletableFuture<Void> confirming = new CompletableFuture<>();
+      engine.confirmation.set(confirming);
+
+      CompletableFuture<Long> write =
+          CompletableFuture.supplyAsync(counter::next, r -> Thread.ofVirtual().start(r));
+      org.awaitility.Awaitility.await().until(() -> engine.confirmations.get() == 1);
+      assertThat(write).as("held by its round").isNotDone();
+      confirming.complete(null);
+      assertThat(write.get()).isZero();
     }
   }
 }

@@ -65,7 +65,9 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  *       committed anything the call should have seen. Concurrent callers share rounds. A leader
  *       that was deposed without knowing it yet (a partition, a long pause) therefore answers
  *       nothing, even from the runtime's cache. The lease assumes clock rates of the peers differ
- *       by less than 10% over an election timeout.
+ *       by less than 10% over an election timeout. An event that wrote needs no such round ({@link
+ *       #commitConfirmsReads}): its reply waits for its entry's commit, and an entry appended after
+ *       the reads commits only if no other leader committed anything before it.
  * </ul>
  *
  * <p>Closing this engine (as {@code Runtime.close()} does) closes only this view: the peer keeps
@@ -217,6 +219,17 @@ public final class ReplicatedStorageEngine implements StorageEngine {
                       + ")");
           peer.counters(shard).fenced(reset);
         });
+  }
+
+  /**
+   * True: a commit succeeds only once its entry is committed in this peer's term as leader, and a
+   * deposed leader's later entries never commit (a new leader's log holds every committed entry,
+   * and its own entries come after them). So an event's write that commits proves that nothing was
+   * committed by another leader between the event's reads and it.
+   */
+  @Override
+  public boolean commitConfirmsReads() {
+    return true;
   }
 
   /**

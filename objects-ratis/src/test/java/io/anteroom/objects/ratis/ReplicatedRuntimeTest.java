@@ -105,6 +105,11 @@ class ReplicatedRuntimeTest {
     }
 
     @Override
+    public boolean commitConfirmsReads() {
+      return engine.commitConfirmsReads();
+    }
+
+    @Override
     public void close() {
       engine.close();
     }
@@ -274,6 +279,11 @@ class ReplicatedRuntimeTest {
     }
 
     @Override
+    public boolean commitConfirmsReads() {
+      return engine.commitConfirmsReads();
+    }
+
+    @Override
     public void close() {
       engine.close();
     }
@@ -303,8 +313,14 @@ class ReplicatedRuntimeTest {
     assertThat(after.next()).isEqualTo(3);
   }
 
-  @Test
-  void aDeposedLeaderThatWasNotToldYetAnswersNoCachedReadBecauseItsReadsAreNotConfirmed() {
+  /**
+   * A counter on a runtime of the first leader whose engine never tells it of the leader change (it
+   * issued 0 to 2, its cache holds 3), the leadership moved, and a counter on the new leader (it
+   * issued 3).
+   */
+  private record Deposed(RatisPeer oldLeader, Counter before, Counter after) {}
+
+  private Deposed deposedWithoutBeingTold() {
     cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
     RatisPeer first = cluster.awaitLeader(0);
     Runtime uninformed = Runtime.builder().storage(new UninformedEngine(first.engine(0))).build();
@@ -315,12 +331,32 @@ class ReplicatedRuntimeTest {
     first.engine(0).transferLeadership(second.id());
     Counter after = counterOn(cluster.awaitLeader(0));
     assertThat(after.next()).isEqualTo(3);
+    return new Deposed(first, before, after);
+  }
+
+  @Test
+  void aDeposedLeaderThatWasNotToldYetAnswersNoCachedReadBecauseItsReadsAreNotConfirmed() {
+    Deposed d = deposedWithoutBeingTold();
+    Counter before = d.before(), after = d.after();
 
     // the old runtime still has the instance and its cache (counter = 3), but the reply is withheld
     assertThatThrownBy(before::current)
         .isInstanceOf(ObjectResetException.class)
         .hasMessageContaining("could not confirm");
     assertThat(after.current()).isEqualTo(4);
+  }
+
+  @Test
+  void
+      aDeposedLeaderThatWasNotToldYetAnswersNoWritingCallFromItsCacheBecauseTheWriteCannotCommit() {
+    Deposed d = deposedWithoutBeingTold();
+    Counter before = d.before(), after = d.after();
+
+    // a writing call gets no read-index round (commitConfirmsReads): the old runtime computes 3
+    // from its cache again, but that number is withheld because its write cannot commit there
+    assertThat(d.oldLeader().engine(0).commitConfirmsReads()).isTrue();
+    assertThatThrownBy(before::next).isInstanceOf(ObjectResetException.class);
+    assertThat(after.next()).isEqualTo(4);
   }
 
   @Test

@@ -24,7 +24,9 @@ import java.util.function.ToIntFunction;
  *   <li>{@link #confirmReads}: the runtime asks it after each event's reads, before releasing the
  *       reply; the reply is released only if it completes normally. It must complete only once
  *       every read served before the call (from the engine or from a runtime's cache of it) is
- *       known to be current, i.e. no other writer could have committed since.
+ *       known to be current, i.e. no other writer could have committed since. An engine whose
+ *       commits themselves prove that ({@link #commitConfirmsReads}) is asked only for events that
+ *       wrote nothing.
  * </ul>
  *
  * <p>Objects are named by a string key ({@code namespace + "/" + id}); keys within an object are
@@ -75,6 +77,19 @@ public interface StorageEngine extends AutoCloseable {
    */
   default CompletionStage<Void> confirmReads() {
     return CONFIRMED;
+  }
+
+  /**
+   * Whether a successful {@link #commit} proves by itself what {@link #confirmReads} would: that no
+   * other writer committed anything between the reads this engine served before the batches were
+   * written and the commit. True of a Raft leader's log: a deposed leader cannot commit, and a
+   * later leader's entries follow every entry of an earlier one that commits. The runtime then
+   * skips {@link #confirmReads} for an event that wrote: its reply already waits for that write's
+   * commit, which was issued after the event's reads. The default is {@code false}: every event's
+   * reads are confirmed.
+   */
+  default boolean commitConfirmsReads() {
+    return false;
   }
 
   /**
