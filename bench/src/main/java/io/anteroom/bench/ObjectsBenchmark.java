@@ -637,23 +637,38 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   /** A one-shard cluster file of {@code peers} peers on free loopback ports, ids prefix + index. */
   private static String clusterYaml(int peers, String prefix) throws IOException {
     StringBuilder yaml = new StringBuilder("name: bench\nshards: 1\npeers:\n");
+    int[] ports = freePorts(2 * peers);
     for (int i = 0; i < peers; i++) {
       yaml.append("  - id: ")
           .append(prefix)
           .append(i)
           .append("\n    raft: 127.0.0.1:")
-          .append(freePort())
+          .append(ports[2 * i])
           .append("\n    http: http://127.0.0.1:")
-          .append(freePort())
+          .append(ports[2 * i + 1])
           .append('\n');
     }
     return yaml.toString();
   }
 
-  private static int freePort() throws IOException {
-    try (java.net.ServerSocket s =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+  /**
+   * {@code n} distinct free loopback ports: all sockets are held open until every port is taken
+   * (one socket at a time, the kernel may hand out a port just closed again: a run once ended in
+   * "address appears twice" after 40 clusters).
+   */
+  static int[] freePorts(int n) throws IOException {
+    List<java.net.ServerSocket> held = new ArrayList<>(n);
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        java.net.ServerSocket s =
+            new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        held.add(s);
+        ports[i] = s.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (java.net.ServerSocket s : held) s.close();
     }
   }
 

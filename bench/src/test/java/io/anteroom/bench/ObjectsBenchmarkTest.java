@@ -77,4 +77,10 @@ class ObjectsBenchmarkTest {
     assertThat(status).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(err.toString()).contains("--rounds 0: use 1");
   }
+
+  @Test
+  void theBenchClustersPortsAreDistinctEvenWhenManyAreTakenAtOnce() throws Exception {
+    int[] ports = ObjectsBenchmark.freePorts(200);
+    assertThat(java.util.Arrays.stream(ports).distinct().count()).isEqualTo(200);
+  }
 }
