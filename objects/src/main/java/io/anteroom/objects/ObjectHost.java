@@ -207,7 +207,7 @@ final class ObjectHost {
       return;
     }
     runtime.metrics.events.mark();
-    // the writes that hold outputs before the event's first read (see the read confirmation below)
+    // the last write holding outputs before the event runs (see the read confirmation below)
     long pointBefore = storage.confirmationPoint();
     Object result = null;
     Throwable error = null;
@@ -265,7 +265,8 @@ final class ObjectHost {
     CompletableFuture<Object> reply = e.reply;
     // asked now, after every read of the event: the reply leaves only if they are still current.
     // Not asked of an engine whose commits prove it when a write was issued during the event: the
-    // reply waits for that write's commit, which then comes after all of the event's reads.
+    // reply waits for that write's commit, and the event is ordered at that write's log entry
+    // (every entry before it was known here; another leader's entries can only follow it).
     if (e.method != null && !(runtime.commitConfirmsReads && confirmationPoint > pointBefore)) {
       CompletionStage<Void> reads = runtime.engine.confirmReads();
       if (reads != StorageEngine.CONFIRMED) reply = runtime.afterReadsConfirmed(reads, reply);

@@ -222,10 +222,11 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   }
 
   /**
-   * True: a commit succeeds only once its entry is committed in this peer's term as leader, and a
-   * deposed leader's later entries never commit (a new leader's log holds every committed entry,
-   * and its own entries come after them). So an event's write that commits proves that nothing was
-   * committed by another leader between the event's reads and it.
+   * True: a commit succeeds only once its entry is committed (a leader that steps down fails its
+   * pending commits), and an entry this peer appended after another leader was elected never
+   * commits (that leader's log, which every later commit extends, does not hold it). So an event's
+   * write that commits proves that no other leader committed anything before it, after the event's
+   * reads.
    */
   @Override
   public boolean commitConfirmsReads() {
