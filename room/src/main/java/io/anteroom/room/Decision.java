@@ -42,19 +42,24 @@ public sealed interface Decision {
     final boolean wholeBucket;
     final long anywhereLimit;
 
+    /** When the decision that led to this draw began (the first draw's time, for a second). */
+    final java.time.Instant decidedAt;
+
     Draw(
         CounterKey counter,
         long limit,
         Ticket prior,
         long bucketId,
         boolean wholeBucket,
-        long anywhereLimit) {
+        long anywhereLimit,
+        java.time.Instant decidedAt) {
       this.counter = counter;
       this.limit = limit;
       this.prior = prior;
       this.bucketId = bucketId;
       this.wholeBucket = wholeBucket;
       this.anywhereLimit = anywhereLimit;
+      this.decidedAt = decidedAt;
     }
 
     /** The counter (and minute) to draw from. */

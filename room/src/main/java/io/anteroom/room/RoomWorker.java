@@ -70,6 +70,13 @@ public final class RoomWorker {
    */
   private boolean withoutCoordinator;
 
+  /**
+   * A decision that waited longer than this for its counters was held up by a coordinator that was
+   * away: its answer admits nobody once the draw's minute is over ({@link #onCounterReply}). Far
+   * above a counter call's latency (in-DC ~5 ms, Anywhere ~65 ms), below a Raft election (1-2 s).
+   */
+  public static final Duration STALLED_DECISION = Duration.ofMillis(500);
+
   /** At most this many buckets' estimates are kept per state (tickets name a bucket each). */
   static final int MAX_CACHED_ESTIMATES = 4096;
 
@@ -419,8 +426,25 @@ public final class RoomWorker {
   /**
    * Continues a decision with a counter's answer. Pass {@link Grant#unavailable} when the counter
    * could not be reached (a refusal).
+   *
+   * <p>An answer that arrives after its draw's minute ended, to a decision that waited longer than
+   * {@link #STALLED_DECISION} for it, admits nobody ({@link #refuse}: the user keeps its place and
+   * draws again at its next request, from the new minute's pool). Its number was spent on a minute
+   * that is over, so nothing counts the slot in the new minute: not the new minute's counters, and
+   * not its pool, which took the sessions of before from states that may not have it yet. The
+   * pool's in-flight margin estimates the admissions of the minute's last seconds from the recent
+   * rate, not a crowd whose calls waited for a coordinator that was away (a new Raft leader) and
+   * were all answered at once after the minute ended: 21 users for T = 20 in a fresh-clone run of
+   * {@code ClusterWaitingRoomTest}. An answer of ordinary latency across the boundary admits as
+   * before (refusing it queued users while the room had slots: the simulator's Anywhere calls).
+   *
+   * @param now when the answer arrived
    */
   public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
+    if (Minutes.minuteOf(now) > draw.counter.minute()
+        && Duration.between(draw.decidedAt, now).compareTo(STALLED_DECISION) > 0) {
+      return refuse(draw, now);
+    }
     if (draw.wholeBucket
         && (grant.granted() || draw.counter.isAnywhere() || draw.anywhereLimit <= 0)) {
       // the bucket's users were counted in the free slots that made it whole: they enter, also
@@ -454,7 +478,8 @@ public final class RoomWorker {
           draw.prior,
           draw.bucketId,
           draw.wholeBucket,
-          0);
+          0,
+          draw.decidedAt);
     }
     return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
   }
@@ -642,7 +667,8 @@ public final class RoomWorker {
               prior,
               bucketId,
               wholeBucket,
-              c.anywhereLimit());
+              c.anywhereLimit(),
+              now);
         }
         if (c.anywhereLimit() > 0) {
           yield new Decision.Draw(
@@ -651,7 +677,8 @@ public final class RoomWorker {
               prior,
               bucketId,
               wholeBucket,
-              0);
+              0,
+              now);
         }
         yield wholeBucket
             ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)

@@ -16,7 +16,7 @@ class CounterMemoryTest {
   private static final CounterKey ANYWHERE = CounterKey.anywhere("shop", M);
 
   private static Decision.Draw draw(CounterKey key, long limit) {
-    return new Decision.Draw(key, limit, null, M - 3, false, 0);
+    return new Decision.Draw(key, limit, null, M - 3, false, 0, java.time.Instant.EPOCH);
   }
 
   private final CounterMemory memory = new CounterMemory(Rules.spec());

@@ -443,6 +443,8 @@ public final class CoordinatedRoomGate implements RoomGate {
         .thenCompose(
             grant -> {
               counters.answered(draw, grant);
+              // the core's time is the answer's: one answered after its minute admits nobody
+              Instant answered = clock.instant();
               if (grant.granted()
                   && outages.late(mark)
                   && current.settings().failMode() == FailMode.DEGRADE) {
@@ -454,10 +456,11 @@ public final class CoordinatedRoomGate implements RoomGate {
                         shards.fallback(),
                         draw,
                         grant,
-                        now);
+                        answered);
                 return CompletableFuture.completedFuture(verdict(late, worker, current));
               }
-              return settle(worker, worker.onCounterReply(draw, grant, now), now, current);
+              return settle(
+                  worker, worker.onCounterReply(draw, grant, answered), answered, current);
             });
   }
 

@@ -17,6 +17,7 @@ import io.anteroom.room.history.HistoryRow;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -375,6 +376,30 @@ class RecoveryAfterDegradeTest {
           assertThat(active)
               .as("users holding admission once the late grant is answered")
               .isLessThanOrEqualTo(T);
+        });
+  }
+
+  @Test
+  void aCounterAnswerHeldUpByTheCoordinatorPastItsMinuteAdmitsNobody() throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          assertThat(p.admitAtBoth(2)).isEqualTo(4);
+          p.rounds(4);
+          Instant lastSecond = Instant.parse("2026-11-22T10:00:59Z");
+          p.scheduler().advance(Duration.between(p.scheduler().clock().instant(), lastSecond));
+          // a newcomer's counter call waits for the coordinator (a new Raft leader) without
+          // failing: the gateway does not go degraded; the answer comes two seconds later, in
+          // the next minute, granted by the minute that is over
+          p.dublinLink().holdNextTake = true;
+          var newcomer = p.dublin().browser().getAsync("/");
+          p.dublinLink().held.get(10, TimeUnit.SECONDS);
+          p.scheduler().advance(Duration.ofSeconds(2));
+
+          assertThat(answerTheHeldCall(p, newcomer))
+              .as("a grant of 10:00 answered at 10:01:01 to a decision that waited 2 s")
+              .isZero();
+          assertThat(degraded(p.dublin())).as("no call failed: not degraded").isFalse();
         });
   }
 }
