@@ -72,8 +72,9 @@ public final class RoomWorker {
 
   /**
    * A decision that waited longer than this for its counters was held up by a coordinator that was
-   * away: its answer admits nobody once the draw's minute is over ({@link #onCounterReply}). Far
-   * above a counter call's latency (in-DC ~5 ms, Anywhere ~65 ms), below a Raft election (1-2 s).
+   * away: its answer admits nobody near or after the end of the draw's minute ({@link
+   * #onCounterReply}). Far above a counter call's latency (in-DC ~5 ms, Anywhere ~65 ms), below a
+   * Raft election (1-2 s).
    */
   public static final Duration STALLED_DECISION = Duration.ofMillis(500);
 
@@ -427,21 +428,23 @@ public final class RoomWorker {
    * Continues a decision with a counter's answer. Pass {@link Grant#unavailable} when the counter
    * could not be reached (a refusal).
    *
-   * <p>An answer that arrives after its draw's minute ended, to a decision that waited longer than
-   * {@link #STALLED_DECISION} for it, admits nobody ({@link #refuse}: the user keeps its place and
-   * draws again at its next request, from the new minute's pool). Its number was spent on a minute
-   * that is over, so nothing counts the slot in the new minute: not the new minute's counters, and
-   * not its pool, which took the sessions of before from states that may not have it yet. The
-   * pool's in-flight margin estimates the admissions of the minute's last seconds from the recent
-   * rate, not a crowd whose calls waited for a coordinator that was away (a new Raft leader) and
-   * were all answered at once after the minute ended: 21 users for T = 20 in a fresh-clone run of
-   * {@code ClusterWaitingRoomTest}. An answer of ordinary latency across the boundary admits as
-   * before (refusing it queued users while the room had slots: the simulator's Anywhere calls).
+   * <p>An answer to a decision that waited longer than {@link #STALLED_DECISION} for it (a crowd
+   * whose calls waited for a coordinator that was away, a new Raft leader, and are all answered at
+   * once) admits nobody when it arrives in the last {@code W = r_w + 2 × r_dc} of its draw's minute
+   * or later ({@link #refuse}: the user keeps its place and draws again at its next request). Such
+   * a crowd is counted on a minute's counter, but the next minute's pool takes the sessions of
+   * before from states that count an admission only {@code W} after it; its in-flight margin
+   * estimates the admissions of the minute's last seconds from the recent rate, not a crowd, and
+   * the new minute's counters know nothing of it: 21 users for T = 20 in a fresh-clone run of
+   * {@code ClusterWaitingRoomTest}. Earlier in the minute the crowd is in every state before the
+   * next minute starts; an answer of ordinary latency admits as always.
    *
    * @param now when the answer arrived
    */
   public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
-    if (Minutes.minuteOf(now) > draw.counter.minute()
+    Instant unseenAtTheNextMinute =
+        Minutes.startOf(draw.counter.minute() + 1).minus(config.propagationWindow());
+    if (!now.isBefore(unseenAtTheNextMinute)
         && Duration.between(draw.decidedAt, now).compareTo(STALLED_DECISION) > 0) {
       return refuse(draw, now);
     }

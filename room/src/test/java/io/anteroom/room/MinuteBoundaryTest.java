@@ -110,6 +110,27 @@ class MinuteBoundaryTest {
       dcs.forEach(Dc::report);
     }
 
+    /** A new user whose first draw waits for its counter's answer. */
+    record Waiting(Dc dc, Decision.Draw draw) {}
+
+    /**
+     * {@code n} new users, in turn at each data center, whose counter calls wait (their coordinator
+     * is away without failing them).
+     */
+    List<Waiting> crowdWaitingForTheCounters(int n) {
+      List<Waiting> crowd = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        Dc dc = dcs.get(i % dcs.size());
+        crowd.add(new Waiting(dc, dc.newUserWaitingForTheCounter()));
+      }
+      return crowd;
+    }
+
+    /** Answers every waiting call at the current time; returns how many users were admitted. */
+    long answer(List<Waiting> crowd) {
+      return crowd.stream().filter(w -> w.dc().settle(w.draw())).count();
+    }
+
     /** Settles every {@code step} until {@code until}. */
     void runSettledUntil(Instant until, Duration step) {
       while (now.isBefore(until)) {
@@ -132,20 +153,9 @@ class MinuteBoundaryTest {
     // the coordinator goes away at 10:03:58; twenty new users arrive at both data centers and
     // their counter calls wait for a new leader, which answers them all at 10:04:00.5
     room.now = START.plusSeconds(3 * 60 + 58);
-    List<TwoDataCenters.Dc> at = new ArrayList<>();
-    List<Decision.Draw> waiting = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      TwoDataCenters.Dc dc = room.dcs.get(i % 2);
-      at.add(dc);
-      waiting.add(dc.newUserWaitingForTheCounter());
-    }
+    List<TwoDataCenters.Waiting> crowd = room.crowdWaitingForTheCounters(20);
     room.now = START.plusMillis(4 * 60_000 + 500);
-    long admittedOnAnswer = 0;
-    for (int i = 0; i < waiting.size(); i++) {
-      if (at.get(i).settle(waiting.get(i))) {
-        admittedOnAnswer++;
-      }
-    }
+    long admittedOnAnswer = room.answer(crowd);
     // each data center reports to its own data center object, before the global round; new users
     // arrive at both (as the next user of ClusterWaitingRoomTest did, two seconds after the leader)
     room.dcs.forEach(TwoDataCenters.Dc::report);
@@ -172,23 +182,48 @@ class MinuteBoundaryTest {
   }
 
   @Test
-  void aStalledDecisionAnsweredAfterItsDrawsMinuteEndedAdmitsNobodyAndTheUserKeepsItsBucket() {
-    TwoDataCenters.Dc dublin = settledRoomAt(START.plusSeconds(59)).dcs.get(0);
-    Decision.Draw draw = dublin.newUserWaitingForTheCounter();
-    Grant granted = new Grant(draw.counter().minute(), 0, true);
+  void aStalledDecisionAnsweredInItsMinutesLastPropagationWindowOrLaterAdmitsNobody() {
+    // W = r_w + 2 r_dc = 15 s: an admission at 10:00:45 or later may be in no state at 10:01
+    TwoDataCenters.Dc dublin = settledRoomAt(START.plusSeconds(40)).dcs.get(0);
+    Decision.Draw early = dublin.newUserWaitingForTheCounter();
+    Decision.Draw inTheWindow = dublin.newUserWaitingForTheCounter();
+    Decision.Draw pastTheMinute = dublin.newUserWaitingForTheCounter();
+    Grant granted = new Grant(early.counter().minute(), 0, true);
 
-    Decision stalledInItsMinute =
-        dublin.worker.onCounterReply(draw, granted, START.plusMillis(59_900));
-    Decision.Draw again = dublin.newUserWaitingForTheCounter();
-    Decision stalledPastIt = dublin.worker.onCounterReply(again, granted, START.plusSeconds(60));
+    Decision before = dublin.worker.onCounterReply(early, granted, START.plusMillis(44_900));
+    Decision within = dublin.worker.onCounterReply(inTheWindow, granted, START.plusSeconds(45));
+    Decision after = dublin.worker.onCounterReply(pastTheMinute, granted, START.plusSeconds(61));
 
-    assertThat(stalledInItsMinute)
-        .as("in its minute: the minute's counter counted it")
+    assertThat(before)
+        .as("stalled, but in every state before the next minute")
         .isInstanceOf(Decision.Admit.class);
-    assertThat(stalledPastIt).isInstanceOf(Decision.Queue.class);
-    assertThat(((Decision.Queue) stalledPastIt).ticket().bucketId())
+    assertThat(within).isInstanceOf(Decision.Queue.class);
+    assertThat(after).isInstanceOf(Decision.Queue.class);
+    assertThat(((Decision.Queue) after).ticket().bucketId())
         .as("the bucket of its first arrival: first in line")
         .isEqualTo(Minutes.minuteOf(START));
+  }
+
+  @Test
+  void aCrowdAnsweredAtOnceInTheLastSecondsOfItsMinuteIsNotAdmittedBeyondT() {
+    TwoDataCenters room = settledRoomAt(START);
+    for (int i = 0; i < 10; i++) {
+      assertThat(room.dcs.get(i % 2).newUser()).as("user %d", i).isTrue();
+    }
+    room.runSettledUntil(START.plusSeconds(50), Duration.ofSeconds(5));
+    // the calls of twenty newcomers wait from 10:00:52 to 10:00:58, then all are answered
+    room.now = START.plusSeconds(52);
+    List<TwoDataCenters.Waiting> crowd = room.crowdWaitingForTheCounters(20);
+    room.now = START.plusSeconds(58);
+    room.answer(crowd);
+    room.dcs.forEach(TwoDataCenters.Dc::report);
+    // new users at both data centers as the next minute starts, before any global round
+    room.now = START.plusSeconds(61);
+    for (int i = 0; i < 10; i++) {
+      room.dcs.get(i % 2).newUser();
+    }
+
+    assertThat(room.admitted.size()).as("users holding admission").isLessThanOrEqualTo(20);
   }
 
   @Test
