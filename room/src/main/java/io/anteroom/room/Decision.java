@@ -1,5 +1,7 @@
 package io.anteroom.room;
 
+import java.time.Instant;
+
 /**
  * The outcome of {@link RoomWorker#decide} for one request: admit, queue, or draw a number from a
  * counter first.
@@ -43,7 +45,7 @@ public sealed interface Decision {
     final long anywhereLimit;
 
     /** When the decision that led to this draw began (the first draw's time, for a second). */
-    final java.time.Instant decidedAt;
+    final Instant decidedAt;
 
     Draw(
         CounterKey counter,
@@ -52,7 +54,7 @@ public sealed interface Decision {
         long bucketId,
         boolean wholeBucket,
         long anywhereLimit,
-        java.time.Instant decidedAt) {
+        Instant decidedAt) {
       this.counter = counter;
       this.limit = limit;
       this.prior = prior;

@@ -227,6 +227,33 @@ class MinuteBoundaryTest {
   }
 
   @Test
+  void aDecisionsWaitCountsFromItsFirstDrawAcrossBothCounters() {
+    TwoDataCenters room = settledRoomAt(START);
+    TwoDataCenters.Dc dublin = room.dcs.get(0);
+    assertThat(dublin.newUser()).isTrue();
+    assertThat(dublin.newUser()).isTrue();
+    // two minutes on, dublin's traffic gives it a data-center share: a draw asks its counter first
+    room.runSettledUntil(START.plusSeconds(2 * 60 + 50), Duration.ofSeconds(5));
+    Decision.Draw first = dublin.newUserWaitingForTheCounter();
+    assertThat(first.counter().isAnywhere()).as("the data center's counter first").isFalse();
+    Decision second =
+        dublin.worker.onCounterReply(
+            first,
+            new Grant(first.counter().minute(), first.limit(), false),
+            START.plusMillis(2 * 60_000 + 50_300));
+    assertThat(second).isInstanceOf(Decision.Draw.class);
+
+    // each call took 300 ms, the decision 600 ms: stalled, in its minute's last W
+    Decision d =
+        dublin.worker.onCounterReply(
+            (Decision.Draw) second,
+            new Grant(first.counter().minute(), 0, true),
+            START.plusMillis(2 * 60_000 + 50_600));
+
+    assertThat(d).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
   void anAnswerOfOrdinaryLatencyAcrossTheMinuteBoundaryStillAdmits() {
     TwoDataCenters.Dc dublin = settledRoomAt(START.plusMillis(59_950)).dcs.get(0);
     Decision.Draw draw = dublin.newUserWaitingForTheCounter();
