@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +64,6 @@ class ClusterWaitingRoomTest {
   private static final String TOKEN = "cluster-waiting-room-token";
   private static final Pattern LEADS =
       Pattern.compile("peer (\\S+) leads shard 0 \\(term (\\d+)\\)");
-  private static final Pattern USER = Pattern.compile(" /u/(\\d+)$");
   private static final Path LOGS = Path.of("target", "cluster-waiting-room-logs");
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -174,7 +172,7 @@ class ClusterWaitingRoomTest {
       assertThat(servedDuringFailover.get())
           .as("requests of admitted users served between the kill and the recovery")
           .isPositive();
-      assertThat(usersAtOrigin(origin).size())
+      assertThat(origin.users().size())
           .as("users holding admission after the failover (distinct at the origin)")
           .isLessThanOrEqualTo(T);
 
@@ -186,7 +184,7 @@ class ClusterWaitingRoomTest {
       // (when the gateways admitted every free slot while degraded, the room is full: S outlasts
       // the test, so a new user must then be queued, its slot having been spent once already)
       User fresh = new User();
-      int free = T - usersAtOrigin(origin).size();
+      int free = T - origin.users().size();
       if (free > 0) {
         await("a new user admitted after the failover")
             .atMost(PATIENCE.multipliedBy(3))
@@ -202,7 +200,7 @@ class ClusterWaitingRoomTest {
       // the room's count survived the failover: every gateway's room state counts at least every
       // user holding admission (an undercount would let a later flood in beyond T); the new
       // leader's objects have the reports answered before the kill
-      int holding = usersAtOrigin(origin).size();
+      int holding = origin.users().size();
       for (int g = 0; g < gateways.size(); g++) {
         int gateway = g;
         await("gateway " + g + " counts the " + holding + " users holding admission")
@@ -215,7 +213,7 @@ class ClusterWaitingRoomTest {
       running.set(false);
       for (Thread t : loops) t.join(Duration.ofSeconds(30));
       assertThat(refusedAdmitted).as("requests of admitted users not served").isEmpty();
-      Set<Integer> atOrigin = usersAtOrigin(origin);
+      Set<Integer> atOrigin = origin.users();
       List<Integer> estimates = new ArrayList<>();
       for (int g = 0; g < gateways.size(); g++) estimates.add(estimatedActive(g));
       phase(
@@ -263,15 +261,6 @@ class ClusterWaitingRoomTest {
         refusedAdmitted.add("user " + u.number + ": " + r.statusCode() + " " + r.body());
       }
     }
-  }
-
-  private static Set<Integer> usersAtOrigin(TestOrigin origin) {
-    Set<Integer> out = new TreeSet<>();
-    for (String line : origin.received) {
-      Matcher m = USER.matcher(line);
-      if (m.find()) out.add(Integer.parseInt(m.group(1)));
-    }
-    return out;
   }
 
   private static void phase(long t0, String what) {

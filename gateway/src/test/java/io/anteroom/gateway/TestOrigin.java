@@ -4,10 +4,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers {@code
@@ -20,6 +24,8 @@ public final class TestOrigin implements AutoCloseable {
 
   /** Every request received, as {@code "<Host header> <request-target>"}, in arrival order. */
   public final Queue<String> received = new ConcurrentLinkedQueue<>();
+
+  private static final Pattern USER = Pattern.compile(" /u/(\\d+)$");
 
   private final HttpServer server;
 
@@ -63,6 +69,18 @@ public final class TestOrigin implements AutoCloseable {
 
   String url() {
     return "http://127.0.0.1:" + server.actualPort();
+  }
+
+  /** The users {@code N} whose requests for {@code /u/N} reached this origin. */
+  public Set<Integer> users() {
+    Set<Integer> out = new TreeSet<>();
+    for (String line : received) {
+      Matcher m = USER.matcher(line);
+      if (m.find()) {
+        out.add(Integer.parseInt(m.group(1)));
+      }
+    }
+    return out;
   }
 
   public int port() {
