@@ -206,6 +206,60 @@ class ReplicatedStorageEngineTest {
   }
 
   /**
+   * A peer's SQLite copy found older than its log says (an operator put back a backup of it, or a
+   * disk lost its last writes): simulated by putting back an older copy of the database file. The
+   * peer replays its log from the copy's own index, or first restores its own newer snapshot when
+   * its log before that was purged, and its copy has every committed entry again.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aPeerWhoseCopyIsOlderThanItsLogCatchesUpFromItsLogOrSnapshot(boolean snapshot)
+      throws Exception {
+    cluster =
+        TestCluster.start(
+            dir,
+            3,
+            1,
+            TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
+    RatisPeer leader = cluster.awaitLeader(0);
+    String victim =
+        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
+    for (int i = 0; i < 3; i++) leader.engine(0).commit(put("room/p", "early-" + i, "e" + i));
+    cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
+    cluster.stopPeer(victim);
+    Path db = dir.resolve(victim).resolve("shards").resolve("0").resolve("objects.db");
+    Path older = dir.resolve("older-copy.db");
+    java.nio.file.Files.copy(db, older);
+    RatisPeer restarted = cluster.startPeer(victim);
+    int more = snapshot ? 40 : 5;
+    for (int i = 0; i < more; i++) leader.engine(0).commit(put("room/p", "later-" + i, "l" + i));
+    long committed = leader.engine(0).commitIndex();
+    await()
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> restarted.engine(0).appliedIndex() >= committed);
+    if (snapshot) {
+      restarted.engine(0).takeSnapshot();
+      await("the victim purges its log")
+          .atMost(TestCluster.PATIENCE)
+          .until(() -> restarted.engine(0).logStartIndex() > 4);
+    }
+    cluster.stopPeer(victim);
+    // the copy is back where it was before the later entries
+    for (String suffix : List.of("-wal", "-shm")) {
+      java.nio.file.Files.deleteIfExists(db.resolveSibling("objects.db" + suffix));
+    }
+    java.nio.file.Files.copy(older, db, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+    RatisPeer back = cluster.startPeer(victim);
+    await().atMost(TestCluster.PATIENCE).until(() -> back.engine(0).appliedIndex() >= committed);
+    StorageEngine copy = back.engine(0).localCopy();
+    for (int i = 0; i < 3; i++)
+      assertThat(copy.get("room/p", "early-" + i)).isEqualTo(bytes("e" + i));
+    for (int i = 0; i < more; i++)
+      assertThat(copy.get("room/p", "later-" + i)).as("later-" + i).isEqualTo(bytes("l" + i));
+  }
+
+  /**
    * Replacing a dead peer under static membership: its directory is lost (a new disk), and it
    * starts again with the same id on an empty directory. It rejoins the groups and gets every
    * committed entry: from the log, or from a snapshot when the log was purged.
