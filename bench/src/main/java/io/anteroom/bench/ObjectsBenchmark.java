@@ -98,6 +98,15 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   Duration warmup;
 
   @Option(
+      names = "--warmup-max",
+      converter = DurationConverter.class,
+      description =
+          "Warm up for at least --warmup and then on, in slices of 5 s, until the JIT compiled for"
+              + " under 5 % of a slice (the JVM's total compilation time), at most this long."
+              + " Default: a fixed --warmup.")
+  Duration warmupMax;
+
+  @Option(
       names = "--max-ops",
       defaultValue = "5000000",
       description = "Upper bound of operations per measurement. Default: ${DEFAULT-VALUE}.")
@@ -702,9 +711,31 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   }
 
   private void warm(int n, LoadRun.Call call) throws InterruptedException {
-    if (!warmup.isZero()) {
-      LoadRun.run("warm-up", n, warmup, maxOps, call);
+    var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+    if (warmupMax == null
+        || warmupMax.compareTo(warmup) <= 0
+        || jit == null
+        || !jit.isCompilationTimeMonitoringSupported()) {
+      if (!warmup.isZero()) {
+        LoadRun.run("warm-up", n, warmup, maxOps, call);
+      }
+      return;
     }
+    JitWarmUp rule = new JitWarmUp(warmup, warmupMax, Duration.ofSeconds(5), 0.05);
+    Duration elapsed = Duration.ZERO;
+    long compiled;
+    do {
+      long before = jit.getTotalCompilationTime();
+      LoadRun.run("warm-up", n, rule.slice(), maxOps, call);
+      compiled = jit.getTotalCompilationTime() - before;
+      elapsed = elapsed.plus(rule.slice());
+    } while (!rule.done(elapsed, compiled));
+    System.err.printf(
+        Locale.ROOT,
+        "warm-up: %d s, the JIT compiled for %d ms in its last %d s%n",
+        elapsed.toSeconds(),
+        compiled,
+        rule.slice().toSeconds());
   }
 
   private LoadRun.Measurement record(LoadRun.Measurement m) {
