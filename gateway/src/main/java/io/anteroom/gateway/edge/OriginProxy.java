@@ -32,6 +32,8 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Forwards requests to one origin over a pooled keep-alive client: method, path, query, headers and
@@ -82,6 +84,8 @@ public final class OriginProxy implements AutoCloseable {
 
   private final HttpClient shared;
   private final HttpProxy webSockets;
+  private static final Logger LOG = LoggerFactory.getLogger(OriginProxy.class);
+
   private final OriginClient origin;
   private final ClientAddress clients;
 
@@ -105,7 +109,7 @@ public final class OriginProxy implements AutoCloseable {
     this.shared = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(256));
     this.webSockets =
         HttpProxy.reverseProxy(new ProxyOptions().setSupportWebSocket(true), shared)
-            .origin(OriginRequestProvider.fixedAddress(address))
+            .origin(webSocketOrigin(OriginRequestProvider.fixedAddress(address)))
             .addInterceptor(
                 new ProxyInterceptor() {
                   @Override
@@ -124,6 +128,23 @@ public final class OriginProxy implements AutoCloseable {
                   }
                 },
                 true);
+  }
+
+  /**
+   * The origin side of a WebSocket tunnel is a client request whose connection was upgraded: when
+   * either end closes the tunnel, Vert.x reports "Connection was closed" to that request and, with
+   * no handler, logs it as an ERROR with a stack trace, for every WebSocket a browser closes. The
+   * tunnel's end is ordinary; it is logged at DEBUG. A refused or failed upgrade still fails the
+   * request's future, which http-proxy answers with 502.
+   */
+  private static OriginRequestProvider webSocketOrigin(OriginRequestProvider origin) {
+    return context ->
+        origin
+            .create(context)
+            .map(
+                request ->
+                    request.exceptionHandler(
+                        e -> LOG.debug("WebSocket tunnel to the origin ended: {}", e.toString())));
   }
 
   /** The origin client (for tests). */

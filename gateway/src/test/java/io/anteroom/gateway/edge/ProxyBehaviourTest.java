@@ -2,6 +2,10 @@ package io.anteroom.gateway.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.filter.ThresholdFilter;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
@@ -21,6 +25,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 public class ProxyBehaviourTest {
 
@@ -153,22 +160,50 @@ public class ProxyBehaviourTest {
     }
   }
 
-  @Test
-  void webSocketUpgradesPassThroughForAdmittedUsers() throws Exception {
-    var origin = new TestOrigin();
+  /**
+   * A WebSocket upgrade passes through for an admitted user (a text echoed by the origin), and the
+   * tunnel's end is ordinary (a tab closed, the origin done): it logs no ERROR. Vert.x logs the
+   * tunnel's end on the origin side when that connection's close is handled, which happens on the
+   * gateway before it closes the other side or right after it closes the origin's.
+   */
+  @ParameterizedTest(name = "closed by the {0}")
+  @ValueSource(strings = {"browser", "origin"})
+  void webSocketUpgradesPassThroughForAdmittedUsersAndTheirEndLogsNoError(String closer)
+      throws Exception {
+    var errors = new ListAppender<ILoggingEvent>();
+    var threshold = new ThresholdFilter();
+    threshold.setLevel("ERROR");
+    threshold.start();
+    errors.addFilter(threshold);
+    errors.start();
+    var root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.addAppender(errors);
+    var originClosed = new CompletableFuture<Void>();
     Vertx wsVertx = Vertx.vertx();
     var wsServer =
         wsVertx
             .createHttpServer()
-            .webSocketHandler(ws -> ws.textMessageHandler(m -> ws.writeTextMessage("echo:" + m)))
+            .webSocketHandler(
+                ws -> {
+                  ws.closeHandler(v -> originClosed.complete(null));
+                  ws.textMessageHandler(
+                      m -> {
+                        if (m.equals("bye")) {
+                          ws.close();
+                        } else {
+                          ws.writeTextMessage("echo:" + m);
+                        }
+                      });
+                })
             .listen(0, "127.0.0.1")
             .await(10, TimeUnit.SECONDS);
     try (var h =
         new Harness(
             dataDir,
             "rooms: [ { id: shop, origin: \"http://127.0.0.1:" + wsServer.actualPort() + "\" } ]",
-            origin)) {
+            new TestOrigin())) {
       var received = new CompletableFuture<String>();
+      var browserClosed = new CompletableFuture<Void>();
       WebSocket ws =
           h.client
               .newWebSocketBuilder()
@@ -179,14 +214,36 @@ public class ProxyBehaviourTest {
                     @Override
                     public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
                       received.complete(data.toString());
+                      w.request(1);
                       return null;
+                    }
+
+                    @Override
+                    public CompletionStage<?> onClose(WebSocket w, int status, String reason) {
+                      browserClosed.complete(null);
+                      return null;
+                    }
+
+                    @Override
+                    public void onError(WebSocket w, Throwable error) {
+                      browserClosed.complete(null);
                     }
                   })
               .get(10, TimeUnit.SECONDS);
       ws.sendText("hi", true);
       assertThat(received.get(10, TimeUnit.SECONDS)).isEqualTo("echo:hi");
-      ws.abort();
+
+      if (closer.equals("browser")) {
+        ws.abort();
+      } else {
+        ws.sendText("bye", true);
+        browserClosed.get(10, TimeUnit.SECONDS);
+      }
+      originClosed.get(10, TimeUnit.SECONDS);
+
+      assertThat(errors.list).extracting(ILoggingEvent::getFormattedMessage).isEmpty();
     } finally {
+      root.detachAppender(errors);
       wsVertx.close().await(10, TimeUnit.SECONDS);
     }
   }
