@@ -40,6 +40,28 @@ class ReplicatedStorageEngineTest {
     return List.of(new Batch(object, false, Map.of(key, bytes(value)), null));
   }
 
+  /** Another running peer than {@code leader}. */
+  private String aFollowerOf(RatisPeer leader) {
+    return cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
+  }
+
+  /** Three peers, one shard, a snapshot every five entries and small log segments; its leader. */
+  private RatisPeer startSnapshottingEveryFiveEntries() {
+    cluster =
+        TestCluster.start(
+            dir,
+            3,
+            1,
+            TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
+    return cluster.awaitLeader(0);
+  }
+
+  /** Commits {@code early-0..2} to {@code object} and waits until every peer applied them. */
+  private void commitThreeEarlyEntries(RatisPeer leader, String object) {
+    for (int i = 0; i < 3; i++) leader.engine(0).commit(put(object, "early-" + i, "e" + i));
+    cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
+  }
+
   @ParameterizedTest
   @EnumSource(PeerOptions.LocalStorage.class)
   void aCommitOnTheLeaderIsReadableThereAtOnceAndAppliedOnEveryFollowersCopy(
@@ -180,8 +202,7 @@ class ReplicatedStorageEngineTest {
   void aRestartedPeerCatchesUpFromTheLeadersLog() {
     cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
     RatisPeer leader = cluster.awaitLeader(0);
-    String down =
-        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
+    String down = aFollowerOf(leader);
     leader.engine(0).commit(put("room/x", "before", "1"));
     cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
 
@@ -215,17 +236,9 @@ class ReplicatedStorageEngineTest {
   @ValueSource(booleans = {false, true})
   void aPeerWhoseCopyIsOlderThanItsLogCatchesUpFromItsLogOrSnapshot(boolean snapshot)
       throws Exception {
-    cluster =
-        TestCluster.start(
-            dir,
-            3,
-            1,
-            TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
-    RatisPeer leader = cluster.awaitLeader(0);
-    String victim =
-        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
-    for (int i = 0; i < 3; i++) leader.engine(0).commit(put("room/p", "early-" + i, "e" + i));
-    cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
+    RatisPeer leader = startSnapshottingEveryFiveEntries();
+    String victim = aFollowerOf(leader);
+    commitThreeEarlyEntries(leader, "room/p");
     cluster.stopPeer(victim);
     Path db = dir.resolve(victim).resolve("shards").resolve("0").resolve("objects.db");
     Path older = dir.resolve("older-copy.db");
@@ -268,17 +281,9 @@ class ReplicatedStorageEngineTest {
   @ValueSource(booleans = {false, true})
   void aPeerWhoseDirectoryWasWipedRejoinsWithItsIdAndGetsEveryCommittedEntry(boolean purged)
       throws Exception {
-    cluster =
-        TestCluster.start(
-            dir,
-            3,
-            1,
-            TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
-    RatisPeer leader = cluster.awaitLeader(0);
-    String lost =
-        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
-    for (int i = 0; i < 3; i++) leader.engine(0).commit(put("room/x", "early-" + i, "e" + i));
-    cluster.awaitAllApplied(0, leader.engine(0).commitIndex());
+    RatisPeer leader = startSnapshottingEveryFiveEntries();
+    String lost = aFollowerOf(leader);
+    commitThreeEarlyEntries(leader, "room/x");
     cluster.stopPeer(lost);
     try (var files = java.nio.file.Files.walk(dir.resolve(lost))) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
@@ -318,8 +323,7 @@ class ReplicatedStorageEngineTest {
                 .logSegmentBytes(1024)
                 .build());
     RatisPeer leader = cluster.awaitLeader(0);
-    String down =
-        cluster.running().stream().filter(p -> p != leader).findFirst().orElseThrow().id();
+    String down = aFollowerOf(leader);
     cluster.stopPeer(down);
 
     ReplicatedStorageEngine engine = leader.engine(0);
