@@ -249,6 +249,24 @@ public class ProxyBehaviourTest {
   }
 
   @Test
+  void aWebSocketUpgradeToAnOriginThatRefusesTheConnectionGetsA502() throws Exception {
+    int closedPort = io.anteroom.testkit.FreePorts.take();
+    try (var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop, origin: \"http://127.0.0.1:" + closedPort + "\" } ]",
+            new TestOrigin())) {
+      String reply =
+          raw(
+              h.gateway.port(),
+              "GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n"
+                  + "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                  + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+      assertThat(reply).startsWith("HTTP/1.1 502");
+    }
+  }
+
+  @Test
   void shutdownDrainsARequestInFlight() throws Exception {
     var slowOrigin = Vertx.vertx();
     var server =

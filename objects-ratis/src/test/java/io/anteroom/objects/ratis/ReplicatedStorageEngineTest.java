@@ -47,12 +47,13 @@ class ReplicatedStorageEngineTest {
 
   /** Three peers, one shard, a snapshot every five entries and small log segments; its leader. */
   private RatisPeer startSnapshottingEveryFiveEntries() {
-    cluster =
-        TestCluster.start(
-            dir,
-            3,
-            1,
-            TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
+    return startCluster(
+        TestCluster.testOptions().snapshotEveryEntries(5).logSegmentBytes(1024).build());
+  }
+
+  /** Three peers, one shard, with {@code options}; its leader. */
+  private RatisPeer startCluster(PeerOptions options) {
+    cluster = TestCluster.start(dir, 3, 1, options);
     return cluster.awaitLeader(0);
   }
 
@@ -229,14 +230,19 @@ class ReplicatedStorageEngineTest {
   /**
    * A peer's SQLite copy found older than its log says (an operator put back a backup of it, or a
    * disk lost its last writes): simulated by putting back an older copy of the database file. The
-   * peer replays its log from the copy's own index, or first restores its own newer snapshot when
-   * its log before that was purged, and its copy has every committed entry again.
+   * peer replays its log from the copy's own index (no snapshot taken), or first restores its own
+   * newer snapshot when its log before that was purged, and its copy has every committed entry
+   * again.
    */
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void aPeerWhoseCopyIsOlderThanItsLogCatchesUpFromItsLogOrSnapshot(boolean snapshot)
       throws Exception {
-    RatisPeer leader = startSnapshottingEveryFiveEntries();
+    // without a snapshot, the log variant replays from the copy's own index only
+    RatisPeer leader =
+        snapshot
+            ? startSnapshottingEveryFiveEntries()
+            : startCluster(TestCluster.testOptions().build());
     String victim = aFollowerOf(leader);
     commitThreeEarlyEntries(leader, "room/p");
     cluster.stopPeer(victim);
@@ -270,6 +276,9 @@ class ReplicatedStorageEngineTest {
       assertThat(copy.get("room/p", "early-" + i)).isEqualTo(bytes("e" + i));
     for (int i = 0; i < more; i++)
       assertThat(copy.get("room/p", "later-" + i)).as("later-" + i).isEqualTo(bytes("l" + i));
+    assertThat(back.engine(0).machine().latestSnapshotFile().isPresent())
+        .as("caught up through its own snapshot")
+        .isEqualTo(snapshot);
   }
 
   /**
