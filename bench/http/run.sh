@@ -45,6 +45,12 @@
 #   REFERENCE [1]    1: also measure the reference proxies (6 to 8; builds the bench module)
 #   ORDER [nginx-first]  anteroom-first measures Anteroom's three runs before nginx's two (runs
 #                    in both orders show how much the machine's drift during a run moves a ratio)
+#   ROUNDS [4] ROUND_S [8]  then ROUNDS rounds in rotating order, ROUND_S seconds each at the load
+#                    connections: the nginx proxy, Anteroom's admitted path and the plain Netty
+#                    references (epoll, io_uring; with REFERENCE=1). Round r starts at the r-th target
+#                    of that list, so each target runs in each position once every four rounds (two
+#                    with REFERENCE=0): the ratios per round and their median are free of the order
+#                    effect that moves a single pass (runs 34-49). 0 skips them
 #   SYSCALLS [0]     1: afterwards, count each server's system calls per 10,000 requests with
 #                    `strace -c` attached to all its threads during a short run at 8 connections
 #                    (nginx's workers serve the origin too: its proxy's own calls are the proxy run's
@@ -69,10 +75,13 @@ KEEP=${KEEP:-0}
 REFERENCE=${REFERENCE:-1}
 ORDER=${ORDER:-nginx-first}
 SYSCALLS=${SYSCALLS:-0}
+ROUNDS=${ROUNDS:-4}
+ROUND_S=${ROUND_S:-8}
 export ANTEROOM_JAVA_OPTS=${ANTEROOM_JAVA_OPTS:-}
 
 QUIET_MAX_S=${QUIET_MAX_S:-60}
-positive_whole QUIET_MAX_S DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS
+[[ "$ROUNDS" =~ ^[0-9]+$ ]] || die "ROUNDS=$ROUNDS: use a whole number (0 skips the rounds)"
+positive_whole ROUND_S QUIET_MAX_S DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS
 ((DURATION_S <= 50)) || say "WARNING: DURATION_S=$DURATION_S: an admitted run this long cannot end within the minute its cookie was set in; after the boundary wrk keeps the old cookie and every request is re-sealed (a client that ignores Set-Cookie)"
 [[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
 [[ "$ORDER" == nginx-first || "$ORDER" == anteroom-first ]] \
@@ -360,10 +369,10 @@ fresh_cookie() {
 # run, so the admitted rate depended on where the run fell in the minute. Each admitted run starts
 # with a fresh cookie early enough in a minute to end within it: when the rest of the minute is too
 # short, it waits for the next one.
-fit_in_minute() {
-  local s
+fit_in_minute() { # fit_in_minute [SECONDS, default DURATION_S]
+  local s d=${1:-$DURATION_S}
   s=$((10#$(date +%S)))
-  if ((DURATION_S <= 50 && s + DURATION_S + 2 > 59)); then
+  if ((d <= 50 && s + d + 2 > 59)); then
     sleep "$((60 - s)).2"
   fi
 }
@@ -470,6 +479,53 @@ if [[ "$REFERENCE" == 1 ]]; then
     measure reference-netty-uring "http://127.0.0.1:$ref_uring_port/open/" "$ref_uring_size" "$admitted_cookie" "" "$ref_uring_pid"
   fi
 fi
+
+# ---------------------------------------------------------------- rounds in rotating order
+# A single pass measures each target once, at its place in the order, and the place moved the
+# admitted/nginx ratio by up to 0.4 (0.75-0.82x when Anteroom ran first, 0.82-1.19x after nginx, in
+# runs 34-47; pinned, the order did not matter). The rounds measure the targets again, each round
+# starting one place further along the list, and report each round's ratios and their median.
+# Every run starts early enough in a minute to end within it (the admitted cookie's minute, the
+# same wait for every target) and the admitted run with the cookie the gateway last set.
+round_targets=("nginx-proxy|$proxy_url|$proxied_size||"
+  "anteroom-admitted|$open_url|$((admitted_size < first_size ? admitted_size : first_size))-$((admitted_size < first_size ? first_size : admitted_size))|$m_admitted|$gw_pid")
+if [[ "$REFERENCE" == 1 ]]; then
+  round_targets+=("reference-netty|http://127.0.0.1:$ref_netty_port/open/|$ref_netty_size||$ref_netty_pid")
+  [[ -n "${ref_uring_size:-}" ]] \
+    && round_targets+=("reference-netty-uring|http://127.0.0.1:$ref_uring_port/open/|$ref_uring_size||$ref_uring_pid")
+fi
+round_rows=() # "round label req/s cpu_us" per run
+if ((ROUNDS > 0)); then
+  say "rounds: $ROUNDS x ${#round_targets[@]} targets, ${ROUND_S} s each, rotating order..."
+fi
+for ((r = 1; r <= ROUNDS; r++)); do
+  n=${#round_targets[@]}
+  for ((i = 0; i < n; i++)); do
+    IFS='|' read -r label url size m pid <<<"${round_targets[$(((r - 1 + i) % n))]}"
+    fit_in_minute "$ROUND_S"
+    cookie=$admitted_cookie
+    if [[ "$label" == anteroom-admitted ]]; then
+      fresh_cookie
+      cookie=$admitted_cookie
+    fi
+    [[ -n "$m" ]] && before=$(metric "$m")
+    [[ -n "$pid" ]] && ticks=$(cpu_ticks "$pid")
+    line=$(run_wrk "round$r-$label" load "$ROUND_S" "$url" "$cookie")
+    [[ -n "$line" ]] || die "round $r $label: wrk printed no result; see $dir/wrk/round$r-$label-load.txt"
+    cpu_round=""
+    if [[ -n "$pid" ]]; then
+      cpu_round=$(awk -v t="$(($(cpu_ticks "$pid") - ticks))" -v hz="$(getconf CLK_TCK)" \
+        -v r="$(field "$line" requests)" 'BEGIN {printf "%.1f", t / hz * 1e6 / (r > 0 ? r : 1)}')
+    fi
+    if [[ -n "$m" ]]; then
+      check_run "$line" "$size" "round $r $label" "$m" "$before"
+    else
+      check_run "$line" "$size" "round $r $label"
+    fi
+    round_rows+=("$r $label $(rate "$line") ${cpu_round:--}")
+    say "  round $r $label: $(rate "$line") req/s${cpu_round:+, $cpu_round µs CPU per request}"
+  done
+done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---------------------------------------------------------------- system calls per request
@@ -542,6 +598,45 @@ cpu() { # cpu LABEL: CPU µs per request of the load run (the server's process o
   for c in "${cpu_us[@]}"; do [[ "${c%%=*}" == "$1" ]] && echo "${c#*=}"; done
   true
 }
+# round_table: one row per round (each target's req/s and CPU, the ratios to the nginx proxy of
+# that round), then the medians over the rounds and the admitted path's verdict
+round_table() {
+  printf '%s\n' "${round_rows[@]}" | awk -v first="$(IFS=,; echo "${round_targets[*]%%|*}")" '
+    function median(a, n,   i, j, t) {
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    BEGIN { nt = split(first, names, ",") }
+    { rps[$1, $2] = $3; cpu[$1, $2] = $4; if ($1 > rounds) rounds = $1 }
+    END {
+      head = "| round | first"; sep = "|---|---"
+      for (t = 1; t <= nt; t++) { head = head " | " names[t] " req/s (CPU µs)"; sep = sep "|---:" }
+      for (t = 2; t <= nt; t++) { head = head " | " names[t] " / nginx-proxy"; sep = sep "|---:" }
+      print head " |"; print sep "|"
+      for (r = 1; r <= rounds; r++) {
+        row = "| " r " | " names[(r - 1) % nt + 1]
+        for (t = 1; t <= nt; t++) row = row " | " rps[r, names[t]] (cpu[r, names[t]] != "-" ? " (" cpu[r, names[t]] ")" : "")
+        for (t = 2; t <= nt; t++) { q = rps[r, names[t]] / rps[r, "nginx-proxy"]; ratio[t, r] = q; row = row sprintf(" | %.2f", q) }
+        print row " |"
+      }
+      row = "| median | "
+      for (t = 1; t <= nt; t++) {
+        for (r = 1; r <= rounds; r++) v[r] = rps[r, names[t]]
+        row = row " | " sprintf("%.0f", median(v, rounds))
+        if (cpu[1, names[t]] != "-") { for (r = 1; r <= rounds; r++) v[r] = cpu[r, names[t]]; c[t] = median(v, rounds); row = row sprintf(" (%.1f)", c[t]) }
+      }
+      for (t = 2; t <= nt; t++) {
+        for (r = 1; r <= rounds; r++) v[r] = ratio[t, r]
+        row = row sprintf(" | **%.2f**", median(v, rounds))
+      }
+      print row " |"
+      at = 0; for (r = 1; r <= rounds; r++) if (ratio[2, r] >= 0.9) at++
+      for (r = 1; r <= rounds; r++) v[r] = ratio[2, r]
+      m = median(v, rounds)
+      printf "\nadmitted path / nginx proxy over the rounds: median %.2f, %d of %d rounds at or above 0.9 (goal: >= 0.9): %s\n", m, at, rounds, (m >= 0.9 ? "met" : "**missed**")
+      if (nt > 2 && c[3] > 0) printf "CPU per admitted request / plain Netty (epoll) proxy'"'"'s, medians over the rounds: %.2f (goal: <= 1.2)\n", c[2] / c[3]
+    }'
+}
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN {ok = op == ">=" ? v >= t : v <= t; print ok ? "met" : "**missed**"}'; }
 
 jdk=$("$(readlink -f "/proc/$gw_pid/exe")" -version 2>&1 | head -1)
@@ -592,6 +687,12 @@ requeue_ratio=$(awk -v a="$requeue_rps" -v p="$(rps nginx-proxy)" 'BEGIN {printf
     for label in reference-vertx reference-netty ${ref_uring_size:+reference-netty-uring}; do
       echo "| $label | $(awk -v a="$(rps $label)" -v p="$(rps nginx-proxy)" 'BEGIN {printf "%.2f", a / p}') | $(($(lat $label p50_us) - $(lat nginx-proxy p50_us))) µs | $(cpu $label) |"
     done
+  fi
+  if ((ROUNDS > 0)); then
+    echo
+    echo "Rounds in rotating order (wrk -t$LOAD_THREADS -c$LOAD_CONNECTIONS -d${ROUND_S}s each; round r starts with the r-th target; req/s, CPU µs per request in brackets):"
+    echo
+    round_table
   fi
   if [[ "${#syscall_lines[@]}" -gt 0 ]]; then
     echo

@@ -193,6 +193,16 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           spec.commandLine(),
           "--rounds " + rounds + ": use 1 (each scenario once) or more (alternating rounds)");
     }
+    if (warmupMax != null && warmupMax.compareTo(warmup) <= 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--warmup-max "
+              + warmupMax.toMillis()
+              + "ms is not above --warmup "
+              + warmup.toMillis()
+              + "ms: the warm-up runs for at least --warmup and at most --warmup-max; give a longer"
+              + " --warmup-max, or leave it out for a fixed --warmup");
+    }
     boolean temporary = dataDir == null;
     Path dir =
         temporary ? Files.createTempDirectory("anteroom-bench") : Files.createDirectories(dataDir);
@@ -712,8 +722,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
 
   private void warm(int n, LoadRun.Call call) throws InterruptedException {
     var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-    if (warmupMax == null
-        || warmupMax.compareTo(warmup) <= 0
+    if (warmupMax == null // call() refused a --warmup-max not above --warmup
         || jit == null
         || !jit.isCompilationTimeMonitoringSupported()) {
       if (!warmup.isZero()) {

@@ -79,6 +79,17 @@ class ObjectsBenchmarkTest {
   }
 
   @Test
+  void aWarmUpCeilingNotAboveTheWarmUpIsRefusedWithAClearErrorBeforeAnythingRuns() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new ObjectsBenchmark()).setErr(new PrintWriter(err));
+
+    int status = cli.execute("--warmup", "20s", "--warmup-max", "10s", "--scenarios", "http");
+
+    assertThat(status).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString()).contains("--warmup-max 10000ms is not above --warmup 20000ms");
+  }
+
+  @Test
   void theBenchClustersPortsAreDistinctEvenWhenManyAreTakenAtOnce() throws Exception {
     int[] ports = ObjectsBenchmark.freePorts(200);
     assertThat(java.util.Arrays.stream(ports).distinct().count()).isEqualTo(200);
