@@ -80,7 +80,8 @@ class LayeringTest {
           .layer("bench")
           .definedBy("io.anteroom.bench..")
           .whereLayer("testkit")
-          .mayNotBeAccessedByAnyLayer()
+          // bench: the cluster benchmark's peers speak mutual TLS with the tests' certificates
+          .mayOnlyBeAccessedByLayers("bench")
           .whereLayer("objects")
           .mayOnlyBeAccessedByLayers("coordinator", "gateway", "bench")
           .whereLayer("backpressure")
@@ -152,7 +153,8 @@ class LayeringTest {
   static final ArchRule NO_TEST_SUPPORT_IN_PRODUCTION =
       noClasses()
           .that()
-          .resideOutsideOfPackage("io.anteroom.testkit..")
+          // the benchmarks are measuring tools, never part of the distribution
+          .resideOutsideOfPackages("io.anteroom.testkit..", "io.anteroom.bench..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(

@@ -2,8 +2,7 @@ package io.anteroom.bench;
 
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
-import java.io.InputStream;
-import java.io.PrintStream;
+import io.anteroom.testkit.ChildProcess;
 import java.nio.file.Path;
 
 /**
@@ -23,23 +22,13 @@ public final class ClusterPeerMain {
       System.err.println("usage: ClusterPeerMain <cluster.yaml> <id> <data-dir>");
       System.exit(2);
     }
-    PrintStream out = System.out;
     ClusterNode node =
         ClusterNode.builder(ClusterFile.load(Path.of(args[0])), args[1], Path.of(args[2]))
             .objects(r -> r.namespace("counter", Counter.class, NaiveCounter::new))
             .server(s -> s.namespaces(ns -> ns.equals("counter")))
-            .events(
-                line -> {
-                  synchronized (out) {
-                    out.println(line);
-                    out.flush();
-                  }
-                })
+            .events(ChildProcess::printLine)
             .start();
-    InputStream in = System.in;
-    while (in.read() >= 0) {
-      // the benchmark never writes: this only waits for it to go away
-    }
+    ChildProcess.awaitParentGone();
     node.close();
   }
 }

@@ -12,7 +12,10 @@ import io.anteroom.objects.http.RemoteObjects;
 import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
+import io.anteroom.objects.ratis.PeerOptions;
+import io.anteroom.objects.ratis.PeerTls;
 import io.anteroom.objects.ratis.ReplicatedStorageEngine;
+import io.anteroom.testkit.TestCertificates;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -53,6 +56,9 @@ import picocli.CommandLine.Option;
  *       log fsync) in this JVM, called through a {@code RoutingObjectTransport} listing all three,
  *       64 callers each; the cluster's leader and followers share this machine's cores. The cluster
  *       scenarios also report the Raft log entries committed per second and the calls each carried.
+ *   <li>{@code cluster-tls}, {@code cluster-spread-tls}: the same two loads with the peers' Raft
+ *       ports speaking mutual TLS (a self-signed certificate per peer), as a cluster across
+ *       machines must; the others run plain text, which only a loopback cluster may.
  *   <li>{@code cluster-processes}, {@code cluster-pinned}: the one-object load on three peers in
  *       separate processes ({@link ClusterPeerMain}); pinned, the leader and the callers share the
  *       first CPU and both followers the second, against {@code http-pinned}, the single node with
@@ -146,8 +152,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       defaultValue = "counter,spread,http,http-noop",
       description =
           "Scenarios to run, any of: counter (with its baseline), baseline (alone), spread, http, http-noop,"
-              + " http-spread, cluster-1, cluster, cluster-spread, http-pinned, cluster-processes,"
-              + " cluster-pinned. "
+              + " http-spread, cluster-1, cluster, cluster-spread, cluster-tls, cluster-spread-tls"
+              + " (the cluster's peers speaking mutual TLS, as across machines), http-pinned,"
+              + " cluster-processes, cluster-pinned. "
               + "Default: ${DEFAULT-VALUE}.")
   List<String> scenarios;
 
@@ -165,7 +172,14 @@ public final class ObjectsBenchmark implements Callable<Integer> {
 
   /** The scenarios that {@code --rounds} repeats, in their listed order. */
   private static final List<String> ROUND_SCENARIOS =
-      List.of("http", "cluster-1", "cluster", "http-spread", "cluster-spread");
+      List.of(
+          "http",
+          "cluster-1",
+          "cluster",
+          "cluster-tls",
+          "http-spread",
+          "cluster-spread",
+          "cluster-spread-tls");
 
   /**
    * The same scenarios without {@code --rounds}: every single-node scenario before every cluster
@@ -173,7 +187,14 @@ public final class ObjectsBenchmark implements Callable<Integer> {
    * measure what they measured).
    */
   private static final List<String> SINGLE_RUN_ORDER =
-      List.of("http", "http-spread", "cluster-1", "cluster", "cluster-spread");
+      List.of(
+          "http",
+          "http-spread",
+          "cluster-1",
+          "cluster",
+          "cluster-spread",
+          "cluster-tls",
+          "cluster-spread-tls");
 
   private final List<LoadRun.Measurement> results = new ArrayList<>();
 
@@ -235,9 +256,12 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           switch (scenario) {
             case "http" -> http(d);
             case "http-spread" -> httpSpread(d);
-            case "cluster-1" -> cluster(d, 1, 1);
-            case "cluster" -> cluster(d, 1, 3);
-            default -> cluster(d, objects, 3);
+            case "cluster-1" -> cluster(d, 1, 1, false);
+            case "cluster" -> cluster(d, 1, 3, false);
+            case "cluster-tls" -> cluster(d, 1, 3, true);
+            case "cluster-spread" -> cluster(d, objects, 3, false);
+            case "cluster-spread-tls" -> cluster(d, objects, 3, true);
+            default -> throw new IllegalStateException("not a round scenario: " + scenario);
           }
           rates.put(scenario, results.get(before).opsPerSecond());
         }
@@ -392,13 +416,38 @@ public final class ObjectsBenchmark implements Callable<Integer> {
    * on), called over HTTP through a routing transport listing all of them; {@code count} objects.
    * One peer is the leader's own work (log, state machine, read index) without followers.
    */
-  private void cluster(Path dir, int count, int peers) throws Exception {
+  /**
+   * {@code peers} peers in this JVM serving {@code count} counters; with {@code tls}, their Raft
+   * ports speak mutual TLS ({@link PeerTls}) with a self-signed certificate per peer, each trusting
+   * all three, as a cluster across machines must (docs/cluster.md).
+   */
+  private void cluster(Path dir, int count, int peers, boolean tls) throws Exception {
     ClusterFile file = ClusterFile.parse(clusterYaml(peers, "b"), "bench cluster");
+    Map<String, PeerOptions> options = new LinkedHashMap<>();
+    if (tls) {
+      Path certs = dir.resolve("tls");
+      Map<String, TestCertificates.Pem> pems = new LinkedHashMap<>();
+      StringBuilder trusted = new StringBuilder();
+      for (var peer : file.config().peers()) {
+        TestCertificates.Pem pem = TestCertificates.create(certs, peer.id());
+        pems.put(peer.id(), pem);
+        trusted.append(Files.readString(pem.certificate()));
+      }
+      Path trust = Files.writeString(certs.resolve("trusted.pem"), trusted);
+      pems.forEach(
+          (id, pem) ->
+              options.put(
+                  id,
+                  PeerOptions.builder()
+                      .tls(PeerTls.load(pem.certificate(), pem.privateKey(), trust))
+                      .build()));
+    }
     List<ClusterNode> nodes = new ArrayList<>();
     try {
       for (var peer : file.config().peers()) {
         nodes.add(
             ClusterNode.builder(file, peer.id(), dir.resolve(peer.id()))
+                .options(options.getOrDefault(peer.id(), PeerOptions.defaults()))
                 .objects(r -> r.namespace("counter", Counter.class, NaiveCounter::new))
                 .server(s -> s.namespaces(ns -> ns.equals("counter")))
                 .events(line -> System.err.println("cluster: " + line))
@@ -428,6 +477,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         spreadOver(
             "cluster of "
                 + peers
+                + (tls ? " (mutual TLS)" : "")
                 + ": "
                 + (count == 1 ? "naive counter, one object" : count + " objects"),
             counters,
@@ -765,15 +815,18 @@ public final class ObjectsBenchmark implements Callable<Integer> {
 
   /**
    * Each round's ratios of the cluster scenarios to the single node's (one object: {@code
-   * cluster-1} and {@code cluster} to {@code http}; many objects: {@code cluster-spread} to {@code
-   * http-spread}), and the median of each over the rounds.
+   * cluster-1}, {@code cluster} and {@code cluster-tls} to {@code http}; many objects: {@code
+   * cluster-spread} and {@code cluster-spread-tls} to {@code http-spread}), and the median of each
+   * over the rounds.
    */
   static String roundRatios(List<Map<String, Double>> rounds) {
     List<String[]> pairs =
         List.of(
             new String[] {"cluster-1", "http"},
             new String[] {"cluster", "http"},
-            new String[] {"cluster-spread", "http-spread"});
+            new String[] {"cluster-tls", "http"},
+            new String[] {"cluster-spread", "http-spread"},
+            new String[] {"cluster-spread-tls", "http-spread"});
     StringBuilder sb = new StringBuilder("\n| round |");
     StringBuilder rule = new StringBuilder("|---|");
     List<String[]> present = new ArrayList<>();

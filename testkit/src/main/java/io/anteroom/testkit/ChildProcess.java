@@ -2,6 +2,7 @@ package io.anteroom.testkit;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -67,6 +68,30 @@ public final class ChildProcess implements AutoCloseable {
                 }
               }
             });
+  }
+
+  // ------------------------------------------------------------ the child's side
+
+  /**
+   * In the child: prints {@code line} on standard output at once (one line at a time, whichever
+   * thread prints it), for the parent's {@link #awaitLine}.
+   */
+  public static void printLine(String line) {
+    synchronized (System.out) {
+      System.out.println(line);
+      System.out.flush();
+    }
+  }
+
+  /**
+   * In the child: returns once standard input closes, i.e. when the parent closes it or is gone
+   * (the parent never writes), so a child that then exits never outlives its test.
+   */
+  public static void awaitParentGone() throws IOException {
+    InputStream in = System.in;
+    while (in.read() >= 0) {
+      // nothing is ever written: this only waits for the end of the stream
+    }
   }
 
   /** A child JVM running {@code mainClass} on this JVM's class path. */

@@ -3,6 +3,7 @@ package io.anteroom.gateway.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.testkit.ChildProcess;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
@@ -18,11 +19,8 @@ class DataDirectoryTest {
   /** The other process: claims the directory given, says so, and holds it until stdin closes. */
   public static void main(String[] args) throws Exception {
     DataDirectory.claim(Path.of(args[0]));
-    System.out.println("claimed");
-    System.out.flush();
-    while (System.in.read() >= 0) {
-      // hold the claim until the parent closes our stdin
-    }
+    ChildProcess.printLine("claimed");
+    ChildProcess.awaitParentGone(); // holds the claim until then
   }
 
   @Test

@@ -3,9 +3,8 @@ package io.anteroom.objects.ratis;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.CounterObject;
+import io.anteroom.testkit.ChildProcess;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
@@ -32,29 +31,16 @@ public final class ClusterCounterMain {
       throw new IllegalArgumentException(
           "usage: ClusterCounterMain <cluster.yaml> <id> <data-dir>");
     }
-    PrintStream out = System.out;
     SharedSecret secret = SharedSecret.parse(System.getenv(SECRET_VARIABLE));
     ClusterNode node =
         ClusterNode.builder(ClusterFile.load(Path.of(args[0])), args[1], Path.of(args[2]))
             .objects(runtime -> runtime.namespace(NAMESPACE, Counter.class, CounterObject::new))
             .server(server -> server.export(NAMESPACE).secret(secret))
-            .events(
-                line -> {
-                  synchronized (out) {
-                    out.println(line);
-                    out.flush();
-                  }
-                })
+            .events(ChildProcess::printLine)
             .start();
     ClusterStatusServer status = ClusterStatusServer.start(node, "127.0.0.1", 0);
-    synchronized (out) {
-      out.println(READY + status.port());
-      out.flush();
-    }
-    InputStream in = System.in;
-    while (in.read() >= 0) {
-      // the parent never writes: this only waits for it to go away
-    }
+    ChildProcess.printLine(READY + status.port());
+    ChildProcess.awaitParentGone();
     status.close();
     node.close();
   }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.storage.StorageEngine.Batch;
 import io.anteroom.testkit.FreePorts;
+import io.anteroom.testkit.TestCertificates;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

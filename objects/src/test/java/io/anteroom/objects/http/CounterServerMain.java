@@ -5,8 +5,8 @@ import ch.qos.logback.classic.Logger;
 import io.anteroom.objects.Counters.Counter;
 import io.anteroom.objects.Counters.CounterObject;
 import io.anteroom.objects.Runtime;
+import io.anteroom.testkit.ChildProcess;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +38,8 @@ public final class CounterServerMain {
             .export("counter")
             .secret(SharedSecret.parse(System.getenv(SECRET_VARIABLE)))
             .start();
-    System.out.println(PORT_LINE + server.actualPort());
-    System.out.flush();
-    InputStream in = System.in;
-    while (in.read() >= 0) {
-      // the parent never writes: this only waits for it to go away
-    }
+    ChildProcess.printLine(PORT_LINE + server.actualPort());
+    ChildProcess.awaitParentGone();
     server.close();
     runtime.close();
   }

@@ -1,4 +1,4 @@
-package io.anteroom.objects.ratis;
+package io.anteroom.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,14 +14,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * Self-signed EC certificates for 127.0.0.1 (a subject alternative name, as TLS host checks need),
  * made with the JDK's {@code keytool}, written as PEM: {@code <name>.pem} and {@code
- * <name>-key.pem} (PKCS#8).
+ * <name>-key.pem} (PKCS#8). For tests and benchmarks only: the store password is fixed and the
+ * certificates are valid for two days.
  */
-final class TestCertificates {
+public final class TestCertificates {
   private TestCertificates() {}
 
-  record Pem(Path certificate, Path privateKey) {}
+  /** The PEM files of one certificate and its private key. */
+  public record Pem(Path certificate, Path privateKey) {}
 
-  static Pem create(Path dir, String name) throws IOException, InterruptedException {
+  /** A new certificate {@code CN=name} and its key in {@code dir}. */
+  public static Pem create(Path dir, String name) throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Path store = dir.resolve(name + ".p12");
     String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
@@ -68,7 +71,8 @@ final class TestCertificates {
     }
   }
 
-  static String pem(String type, byte[] der) {
+  /** {@code der} as a PEM block of {@code type}. */
+  public static String pem(String type, byte[] der) {
     return "-----BEGIN "
         + type
         + "-----\n"
