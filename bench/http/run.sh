@@ -598,44 +598,9 @@ cpu() { # cpu LABEL: CPU µs per request of the load run (the server's process o
   for c in "${cpu_us[@]}"; do [[ "${c%%=*}" == "$1" ]] && echo "${c#*=}"; done
   true
 }
-# round_table: one row per round (each target's req/s and CPU, the ratios to the nginx proxy of
-# that round), then the medians over the rounds and the admitted path's verdict
+# round_table: one row per round, the medians and the admitted path's verdict (bench/http/rounds.awk)
 round_table() {
-  printf '%s\n' "${round_rows[@]}" | awk -v first="$(IFS=,; echo "${round_targets[*]%%|*}")" '
-    function median(a, n,   i, j, t) {
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
-    BEGIN { nt = split(first, names, ",") }
-    { rps[$1, $2] = $3; cpu[$1, $2] = $4; if ($1 > rounds) rounds = $1 }
-    END {
-      head = "| round | first"; sep = "|---|---"
-      for (t = 1; t <= nt; t++) { head = head " | " names[t] " req/s (CPU µs)"; sep = sep "|---:" }
-      for (t = 2; t <= nt; t++) { head = head " | " names[t] " / nginx-proxy"; sep = sep "|---:" }
-      print head " |"; print sep "|"
-      for (r = 1; r <= rounds; r++) {
-        row = "| " r " | " names[(r - 1) % nt + 1]
-        for (t = 1; t <= nt; t++) row = row " | " rps[r, names[t]] (cpu[r, names[t]] != "-" ? " (" cpu[r, names[t]] ")" : "")
-        for (t = 2; t <= nt; t++) { q = rps[r, names[t]] / rps[r, "nginx-proxy"]; ratio[t, r] = q; row = row sprintf(" | %.2f", q) }
-        print row " |"
-      }
-      row = "| median | "
-      for (t = 1; t <= nt; t++) {
-        for (r = 1; r <= rounds; r++) v[r] = rps[r, names[t]]
-        row = row " | " sprintf("%.0f", median(v, rounds))
-        if (cpu[1, names[t]] != "-") { for (r = 1; r <= rounds; r++) v[r] = cpu[r, names[t]]; c[t] = median(v, rounds); row = row sprintf(" (%.1f)", c[t]) }
-      }
-      for (t = 2; t <= nt; t++) {
-        for (r = 1; r <= rounds; r++) v[r] = ratio[t, r]
-        row = row sprintf(" | **%.2f**", median(v, rounds))
-      }
-      print row " |"
-      at = 0; for (r = 1; r <= rounds; r++) if (ratio[2, r] >= 0.9) at++
-      for (r = 1; r <= rounds; r++) v[r] = ratio[2, r]
-      m = median(v, rounds)
-      printf "\nadmitted path / nginx proxy over the rounds: median %.2f, %d of %d rounds at or above 0.9 (goal: >= 0.9): %s\n", m, at, rounds, (m >= 0.9 ? "met" : "**missed**")
-      if (nt > 2 && c[3] > 0) printf "CPU per admitted request / plain Netty (epoll) proxy'"'"'s, medians over the rounds: %.2f (goal: <= 1.2)\n", c[2] / c[3]
-    }'
+  printf '%s\n' "${round_rows[@]}" | awk -v targets="$(IFS=,; echo "${round_targets[*]%%|*}")" -f "$here/rounds.awk"
 }
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN {ok = op == ">=" ? v >= t : v <= t; print ok ? "met" : "**missed**"}'; }
 
