@@ -134,7 +134,9 @@ run() { # run URL [COOKIE]: req/s of one wrk run
 }
 admitted() { # admitted VARIANT: "req/s cpu_us_per_request"
   local v=$1 t0 r t1 url="http://127.0.0.1:${port[$1]}/open/"
-  # as a browser holds it: the cookie the gateway set last (re-sealed once its minute is over)
+  # as a browser holds it: the cookie the gateway set last (re-sealed once its minute is over),
+  # for a run that ends within the cookie's minute (wrk keeps the cookie it starts with)
+  fit_in_minute "$SECONDS_PER"
   curl -s --max-time 5 -D "$dir/h" -o /dev/null -H "Cookie: ${cookie[$v]}" "$url"
   local fresh
   fresh=$(set_cookie __anteroom_open)

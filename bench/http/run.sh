@@ -332,7 +332,7 @@ measure() { # measure LABEL URL EXPECTED_SIZE [COOKIE [METRIC [PID]]]: PID's CPU
   local label=$1 url=$2 size=$3 cookie=${4:-} m=${5:-} pid=${6:-} kind line before="" ticks=""
   for kind in load latency; do
     if [[ "$label" == anteroom-admitted ]]; then # each run starts with the browser's cookie
-      fit_in_minute
+      fit_in_minute "$DURATION_S"
       fresh_cookie
       cookie=$admitted_cookie
     fi
@@ -362,19 +362,6 @@ fresh_cookie() {
   renewed=$(set_cookie renew __anteroom_open)
   [[ -n "$renewed" ]] && admitted_cookie=$renewed
   true
-}
-# A browser takes the cookie the gateway sets when the old one's minute is over; wrk keeps sending
-# the cookie it started with, so after a minute boundary it is a client that ignores Set-Cookie,
-# whose every request is re-sealed. A run that crossed a boundary measured that for the rest of the
-# run, so the admitted rate depended on where the run fell in the minute. Each admitted run starts
-# with a fresh cookie early enough in a minute to end within it: when the rest of the minute is too
-# short, it waits for the next one.
-fit_in_minute() { # fit_in_minute [SECONDS, default DURATION_S]
-  local s d=${1:-$DURATION_S}
-  s=$((10#$(date +%S)))
-  if ((d <= 50 && s + d + 2 > 59)); then
-    sleep "$((60 - s)).2"
-  fi
 }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # warm-up: nginx briefly; Anteroom in rounds (admitted path, then both queue pages, so the JIT sees
