@@ -36,6 +36,7 @@ KEEP=${KEEP:-0}
 A_NAME=${A_NAME:-A}
 B_NAME=${B_NAME:-B}
 positive_whole ROUNDS SECONDS_PER WARMUP_S MAX_SECONDS
+((SECONDS_PER <= 50)) || say "WARNING: SECONDS_PER=$SECONDS_PER: an admitted run this long cannot end within the minute its cookie was set in; after the boundary wrk keeps the old cookie and every request is re-sealed"
 for tool in wrk curl; do command -v "$tool" >/dev/null || die "missing $tool (bench/http/run.sh installs it)"; done
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [[ -x "$NGINX" ]] || die "missing nginx (bench/http/run.sh installs it)"

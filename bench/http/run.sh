@@ -83,6 +83,7 @@ QUIET_MAX_S=${QUIET_MAX_S:-60}
 [[ "$ROUNDS" =~ ^[0-9]+$ ]] || die "ROUNDS=$ROUNDS: use a whole number (0 skips the rounds)"
 positive_whole ROUND_S QUIET_MAX_S DURATION_S WARMUP_S WARMUP_MAX_S LOAD_THREADS LOAD_CONNECTIONS LATENCY_CONNECTIONS MAX_SECONDS
 ((DURATION_S <= 50)) || say "WARNING: DURATION_S=$DURATION_S: an admitted run this long cannot end within the minute its cookie was set in; after the boundary wrk keeps the old cookie and every request is re-sealed (a client that ignores Set-Cookie)"
+((ROUND_S <= 50)) || say "WARNING: ROUND_S=$ROUND_S: an admitted round this long cannot end within the minute its cookie was set in (see DURATION_S)"
 [[ "$PIN" == 0 || "$PIN" == 1 ]] || die "PIN=$PIN: use 1 (pin wrk and servers to separate CPUs) or 0"
 [[ "$ORDER" == nginx-first || "$ORDER" == anteroom-first ]] \
   || die "ORDER=$ORDER: use nginx-first (the default) or anteroom-first"

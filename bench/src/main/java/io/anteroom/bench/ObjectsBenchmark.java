@@ -423,31 +423,13 @@ public final class ObjectsBenchmark implements Callable<Integer> {
    */
   private void cluster(Path dir, int count, int peers, boolean tls) throws Exception {
     ClusterFile file = ClusterFile.parse(clusterYaml(peers, "b"), "bench cluster");
-    Map<String, PeerOptions> options = new LinkedHashMap<>();
-    if (tls) {
-      Path certs = dir.resolve("tls");
-      Map<String, TestCertificates.Pem> pems = new LinkedHashMap<>();
-      StringBuilder trusted = new StringBuilder();
-      for (var peer : file.config().peers()) {
-        TestCertificates.Pem pem = TestCertificates.create(certs, peer.id());
-        pems.put(peer.id(), pem);
-        trusted.append(Files.readString(pem.certificate()));
-      }
-      Path trust = Files.writeString(certs.resolve("trusted.pem"), trusted);
-      pems.forEach(
-          (id, pem) ->
-              options.put(
-                  id,
-                  PeerOptions.builder()
-                      .tls(PeerTls.load(pem.certificate(), pem.privateKey(), trust))
-                      .build()));
-    }
+    Map<String, PeerOptions> options = peerOptions(file, dir.resolve("tls"), tls);
     List<ClusterNode> nodes = new ArrayList<>();
     try {
       for (var peer : file.config().peers()) {
         nodes.add(
             ClusterNode.builder(file, peer.id(), dir.resolve(peer.id()))
-                .options(options.getOrDefault(peer.id(), PeerOptions.defaults()))
+                .options(options.get(peer.id()))
                 .objects(r -> r.namespace("counter", Counter.class, NaiveCounter::new))
                 .server(s -> s.namespaces(ns -> ns.equals("counter")))
                 .events(line -> System.err.println("cluster: " + line))
@@ -487,6 +469,36 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     } finally {
       for (ClusterNode n : nodes) n.close();
     }
+  }
+
+  /**
+   * Each peer's options: the defaults (plain text, as only a loopback cluster may run), or with
+   * {@code tls} a self-signed certificate per peer in {@code certs} and a trust file of all of
+   * them, as {@code --tls-cert}, {@code --tls-key} and {@code --peer-trust} give a peer.
+   */
+  static Map<String, PeerOptions> peerOptions(ClusterFile file, Path certs, boolean tls)
+      throws IOException, InterruptedException {
+    Map<String, PeerOptions> options = new LinkedHashMap<>();
+    if (!tls) {
+      file.config().peers().forEach(peer -> options.put(peer.id(), PeerOptions.defaults()));
+      return options;
+    }
+    Map<String, TestCertificates.Pem> pems = new LinkedHashMap<>();
+    StringBuilder trusted = new StringBuilder();
+    for (var peer : file.config().peers()) {
+      TestCertificates.Pem pem = TestCertificates.create(certs, peer.id());
+      pems.put(peer.id(), pem);
+      trusted.append(Files.readString(pem.certificate()));
+    }
+    Path trust = Files.writeString(certs.resolve("trusted.pem"), trusted);
+    pems.forEach(
+        (id, pem) ->
+            options.put(
+                id,
+                PeerOptions.builder()
+                    .tls(PeerTls.load(pem.certificate(), pem.privateKey(), trust))
+                    .build()));
+    return options;
   }
 
   private void spreadOver(String scenario, List<Counter> counters, MetricRegistry metrics)
@@ -704,7 +716,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   }
 
   /** A one-shard cluster file of {@code peers} peers on free loopback ports, ids prefix + index. */
-  private static String clusterYaml(int peers, String prefix) throws IOException {
+  static String clusterYaml(int peers, String prefix) throws IOException {
     StringBuilder yaml = new StringBuilder("name: bench\nshards: 1\npeers:\n");
     int[] ports = freePorts(2 * peers);
     for (int i = 0; i < peers; i++) {

@@ -3,11 +3,16 @@ package io.anteroom.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.anteroom.objects.ratis.ClusterFile;
+import io.anteroom.objects.ratis.PeerOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ObjectsBenchmarkTest {
@@ -87,6 +92,23 @@ class ObjectsBenchmarkTest {
 
     assertThat(status).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(err.toString()).contains("--warmup-max 10000ms is not above --warmup 20000ms");
+  }
+
+  @Test
+  void theTlsClustersPeersEachSpeakMutualTlsAndTrustAllThreeCertificates(@TempDir Path certs)
+      throws Exception {
+    ClusterFile file = ClusterFile.parse(ObjectsBenchmark.clusterYaml(3, "b"), "bench cluster");
+
+    Map<String, PeerOptions> tls = ObjectsBenchmark.peerOptions(file, certs, true);
+    Map<String, PeerOptions> plain = ObjectsBenchmark.peerOptions(file, certs.resolve("no"), false);
+
+    assertThat(tls).containsOnlyKeys("b0", "b1", "b2");
+    assertThat(tls.values()).allSatisfy(o -> assertThat(o.tls()).isNotNull());
+    assertThat(Files.readString(certs.resolve("trusted.pem")))
+        .as("one trust file with every peer's certificate")
+        .containsSubsequence("BEGIN CERTIFICATE", "BEGIN CERTIFICATE", "BEGIN CERTIFICATE");
+    assertThat(plain).containsOnlyKeys("b0", "b1", "b2");
+    assertThat(plain.values()).allSatisfy(o -> assertThat(o.tls()).isNull());
   }
 
   @Test
