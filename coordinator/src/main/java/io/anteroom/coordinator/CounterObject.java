@@ -7,6 +7,8 @@ import io.anteroom.room.CounterKey;
 import io.anteroom.room.Grant;
 import io.anteroom.room.MinuteCounter;
 import io.anteroom.room.Rules;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,11 +25,13 @@ final class CounterObject implements RoomCounter {
   static final String POSITION_KEY = "position";
 
   private final Storage storage;
+  private final Clock clock;
   private MinuteCounter counter;
   private Position saved;
 
   CounterObject(ObjectContext ctx) {
     this.storage = ctx.storage();
+    this.clock = ctx.clock();
     ctx.blockConcurrencyWhile(
         () -> {
           saved = storage.get(POSITION_KEY, Position.class).orElse(null);
@@ -35,14 +39,26 @@ final class CounterObject implements RoomCounter {
         });
   }
 
-  /** The counter's minute and how many numbers of it were consumed. */
-  record Position(long minute, long consumed) {}
+  /**
+   * The counter's minute, how many numbers of it were consumed, and when (per second of it and of
+   * the minute before, for the numbers the next minute carries: {@link MinuteCounter.Snapshot}).
+   * Positions saved before counters carried have no per-second counts ({@code null}).
+   */
+  record Position(long minute, long consumed, long[] bySecond, long[] previousBySecond) {
+    static Position of(MinuteCounter.Snapshot s) {
+      return new Position(s.minute(), s.count(), s.bySecond(), s.previousBySecond());
+    }
+
+    MinuteCounter.Snapshot snapshot() {
+      return new MinuteCounter.Snapshot(minute, consumed, bySecond, previousBySecond);
+    }
+  }
 
   @Override
-  public Grant take(Rules rules, CounterKey key, long limit) {
+  public Grant take(Rules rules, CounterKey key, long limit, Instant carriedSince) {
     MinuteCounter c = counter(rules);
     long before = c.consumed(key.minute());
-    Grant grant = c.take(key.minute(), limit);
+    Grant grant = c.take(key.minute(), limit, carriedSince, clock.instant());
     saveIfMoved(key, before);
     return grant;
   }
@@ -56,9 +72,9 @@ final class CounterObject implements RoomCounter {
       Rules rules, CounterKey key, long admissions, long limit) {
     MinuteCounter c = counter(rules);
     long before = c.consumed(key.minute());
-    long left = c.charge(key.minute(), admissions, limit);
+    long left = c.charge(key.minute(), admissions, limit, clock.instant());
     if (c.consumed(key.minute()) != before) {
-      storage.put(POSITION_KEY, new Position(c.minute(), c.consumed(key.minute())));
+      storage.put(POSITION_KEY, Position.of(c.snapshot()));
     }
     return CompletableFuture.completedFuture(left);
   }
@@ -67,7 +83,7 @@ final class CounterObject implements RoomCounter {
     if (counter == null) {
       counter = new MinuteCounter(rules);
       if (saved != null) {
-        counter.restore(saved.minute(), saved.consumed());
+        counter.restore(saved.snapshot(), clock.instant());
       }
     }
     return counter;
@@ -78,13 +94,14 @@ final class CounterObject implements RoomCounter {
     if (after != before) {
       storage.put(
           POSITION_KEY,
-          new Position(counter.minute(), after),
+          Position.of(counter.snapshot()),
           StorageOptions.DEFAULT.withAllowUnconfirmed());
     }
   }
 
   @Override
-  public CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit) {
-    return CompletableFuture.completedFuture(take(rules, key, limit));
+  public CompletableFuture<Grant> takeAsync(
+      Rules rules, CounterKey key, long limit, Instant carriedSince) {
+    return CompletableFuture.completedFuture(take(rules, key, limit, carriedSince));
   }
 }

@@ -4,6 +4,7 @@ import io.anteroom.room.CounterKey;
 import io.anteroom.room.Grant;
 import io.anteroom.room.MinuteCounter;
 import io.anteroom.room.Rules;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -14,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
  * <pre>{@code
  * Decision d = worker.decide(ticket, now);
  * if (d instanceof Decision.Draw draw) {
- *     objects.counter(draw.counter()).takeAsync(config.rules(), draw.counter(), draw.limit())
+ *     objects.counter(draw.counter()).takeAsync(config.rules(), draw.counter(), draw.limit(), draw.carriedSince())
  *            .thenApply(grant -> worker.onCounterReply(draw, grant, clock.instant()));
  * }
  * }</pre>
@@ -25,10 +26,10 @@ public interface RoomCounter {
    * Draws the next number of {@code key.minute()}; granted (and, with spec rules, only then
    * consumed) below {@code limit}.
    */
-  Grant take(Rules rules, CounterKey key, long limit);
+  Grant take(Rules rules, CounterKey key, long limit, Instant carriedSince);
 
   /** The same, without blocking the caller. */
-  CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit);
+  CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit, Instant carriedSince);
 
   /**
    * Counts {@code admissions} of {@code key.minute()} that no counter granted (made while the

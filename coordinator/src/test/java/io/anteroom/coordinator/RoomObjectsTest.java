@@ -57,7 +57,10 @@ class RoomObjectsTest {
 
   static Decision settle(RoomObjects objects, RoomWorker worker, Decision d, Instant now) {
     while (d instanceof Decision.Draw draw) {
-      Grant g = objects.counter(draw.counter()).take(CONFIG.rules(), draw.counter(), draw.limit());
+      Grant g =
+          objects
+              .counter(draw.counter())
+              .take(CONFIG.rules(), draw.counter(), draw.limit(), draw.carriedSince());
       d = worker.onCounterReply(draw, g, now);
     }
     return d;
@@ -180,7 +183,7 @@ class RoomObjectsTest {
       Grant next =
           objects
               .counter(CounterKey.anywhere("shop", START_MINUTE))
-              .take(CONFIG.rules(), CounterKey.anywhere("shop", START_MINUTE), 100);
+              .take(CONFIG.rules(), CounterKey.anywhere("shop", START_MINUTE), 100, null);
       assertThat(next.number()).isEqualTo(4);
     }
   }
@@ -293,13 +296,63 @@ class RoomObjectsTest {
       CounterKey dublin = CounterKey.dataCenter("shop", "dublin", 7);
       CounterKey nairobi = CounterKey.dataCenter("shop", "nairobi", 7);
 
-      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2).granted()).isTrue();
-      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2).granted()).isTrue();
-      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2).granted()).isFalse();
-      assertThat(objects.counter(dublin).takeAsync(Rules.spec(), dublin, 3).join())
+      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2, null).granted()).isTrue();
+      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2, null).granted()).isTrue();
+      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2, null).granted()).isFalse();
+      assertThat(objects.counter(dublin).takeAsync(Rules.spec(), dublin, 3, null).join())
           .isEqualTo(new Grant(7, 2, true));
-      assertThat(objects.counter(nairobi).take(Rules.spec(), nairobi, 2))
+      assertThat(objects.counter(nairobi).take(Rules.spec(), nairobi, 2, null))
           .isEqualTo(new Grant(7, 0, true));
+    }
+  }
+
+  @Test
+  void aCounterCarriesItsLateNumbersIntoTheNextMinuteByItsOwnClock() {
+    ManualScheduler time = new ManualScheduler(START.plusSeconds(40));
+    try (Runtime runtime =
+        Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+      CounterKey now = CounterKey.anywhere("shop", START_MINUTE);
+      CounterKey next = CounterKey.anywhere("shop", START_MINUTE + 1);
+      objects.counter(now).take(Rules.spec(), now, 10, null); // at :40
+      time.advance(Duration.ofSeconds(18));
+      objects.counter(now).take(Rules.spec(), now, 10, null); // at :58
+      objects.counter(now).take(Rules.spec(), now, 10, null);
+      time.advance(Duration.ofSeconds(3));
+
+      // a pool from a state of :59 (W = 15 s) may miss what was consumed from :44 on: two
+      Grant g = objects.counter(next).take(Rules.spec(), next, 3, START.plusSeconds(44));
+
+      assertThat(g).isEqualTo(new Grant(START_MINUTE + 1, 0, true, 2));
+      assertThat(objects.counter(next).take(Rules.spec(), next, 3, START.plusSeconds(44)).granted())
+          .isFalse();
+    }
+  }
+
+  @Test
+  void aCounterRestartedInTheNextMinuteCarriesExactlyItsLateNumbers(@TempDir Path dir) {
+    CounterKey now = CounterKey.anywhere("shop", START_MINUTE);
+    CounterKey next = CounterKey.anywhere("shop", START_MINUTE + 1);
+    ManualScheduler time = new ManualScheduler(START.plusSeconds(20));
+    try (Runtime runtime =
+        Runtime.builder().dataDir(dir).clock(time.clock()).scheduler(time).build()) {
+      RoomCounter counter = RoomObjects.register(runtime).counter(now);
+      counter.take(Rules.spec(), now, 10, null); // at :20
+      counter.take(Rules.spec(), now, 10, null);
+      time.advance(Duration.ofSeconds(38));
+      counter.take(Rules.spec(), now, 10, null); // at :58
+    }
+    ManualScheduler later = new ManualScheduler(START.plusSeconds(61));
+    try (Runtime restarted =
+        Runtime.builder().dataDir(dir).clock(later.clock()).scheduler(later).build()) {
+      Grant g =
+          RoomObjects.register(restarted)
+              .counter(next)
+              .take(Rules.spec(), next, 10, START.plusSeconds(44));
+
+      assertThat(g.carried())
+          .as("the number of :58, not the two of :20 (as if all were consumed at the restart)")
+          .isEqualTo(1);
     }
   }
 
@@ -309,19 +362,19 @@ class RoomObjectsTest {
     try (Runtime runtime =
         Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(START)).build()) {
       RoomCounter counter = RoomObjects.register(runtime).counter(dublin);
-      counter.take(Rules.spec(), dublin, 10);
+      counter.take(Rules.spec(), dublin, 10, null);
 
       assertThat(counter.chargeAsync(Rules.spec(), dublin, 12, 10).join())
           .as("9 of the 10 numbers were left; 3 admissions go to the next counter")
           .isEqualTo(3);
-      assertThat(counter.take(Rules.spec(), dublin, 10).granted()).isFalse();
+      assertThat(counter.take(Rules.spec(), dublin, 10, null).granted()).isFalse();
     }
     try (Runtime restarted =
         Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(START)).build()) {
       assertThat(
               RoomObjects.register(restarted)
                   .counter(dublin)
-                  .take(Rules.spec(), dublin, 11)
+                  .take(Rules.spec(), dublin, 11, null)
                   .number())
           .as("the charge was saved before it was answered")
           .isEqualTo(10);

@@ -278,8 +278,7 @@ class WaitingRoomEndToEndTest {
       insiders.get(0).get("/revoke");
       insiders.get(1).get("/revoke");
       h.report("shop");
-      // the next minute's pool sees the freed places (minus one the room core keeps back for
-      // admissions not yet reported)
+      // the next minute's pool sees the freed places
       h.scheduler.advance(Duration.ofSeconds(60));
       h.report("shop");
       assertThat(Browser.reachedOrigin(next.get("/")))

@@ -31,11 +31,22 @@ public final class CounterMemory {
 
   /** Whether the counter of {@code draw} has already answered a number at or above its limit. */
   public synchronized boolean refuses(Decision.Draw draw) {
-    if (!enabled || draw.counter().minute() != minute) {
+    if (!enabled || draw.counter().minute() != minute || mayBeCarried(draw)) {
       return false;
     }
     Long count = counts.get(draw.counter());
     return count != null && count >= draw.limit();
+  }
+
+  /**
+   * A whole-bucket draw whose counter may carry the previous minute's late admissions: whether it
+   * does decides whether the user enters without a number ({@link RoomWorker#onCounterReply}), and
+   * only the counter knows. Such draws are few (at most a whole bucket's count per minute start).
+   */
+  private static boolean mayBeCarried(Decision.Draw draw) {
+    return draw.wholeBucket
+        && draw.carriedSince() != null
+        && draw.carriedSince().isBefore(Minutes.startOf(draw.counter().minute()));
   }
 
   /** The refusal the counter of {@code draw} would answer; only after {@link #refuses} said so. */

@@ -7,10 +7,10 @@ import java.time.Instant;
  * counter first.
  *
  * <p>{@link Draw} keeps the decision pure when the counters strategy needs a counter object's
- * answer: the caller calls {@code take(draw.limit())} on the counter named by {@code
- * draw.counter()} (in-DC ~5 ms, Anywhere ~65 ms in production; a delayed event in the simulator)
- * and hands the {@link Grant} to {@link RoomWorker#onCounterReply}, which returns the next {@code
- * Decision} (possibly another {@code Draw}, on the Anywhere counter).
+ * answer: the caller calls {@code take(draw, now)} on the counter named by {@code draw.counter()}
+ * (in-DC ~5 ms, Anywhere ~65 ms in production; a delayed event in the simulator) and hands the
+ * {@link Grant} to {@link RoomWorker#onCounterReply}, which returns the next {@code Decision}
+ * (possibly another {@code Draw}, on the Anywhere counter).
  */
 public sealed interface Decision {
 
@@ -47,6 +47,12 @@ public sealed interface Decision {
     /** When the decision that led to this draw began (the first draw's time, for a second). */
     final Instant decidedAt;
 
+    /** See {@link #carriedSince()}; {@code null} when nothing is carried. */
+    final Instant carriedSince;
+
+    /** Whether an earlier counter of this decision counted carried numbers against it. */
+    final boolean carriedEarlier;
+
     Draw(
         CounterKey counter,
         long limit,
@@ -54,7 +60,9 @@ public sealed interface Decision {
         long bucketId,
         boolean wholeBucket,
         long anywhereLimit,
-        Instant decidedAt) {
+        Instant decidedAt,
+        Instant carriedSince,
+        boolean carriedEarlier) {
       this.counter = counter;
       this.limit = limit;
       this.prior = prior;
@@ -62,6 +70,17 @@ public sealed interface Decision {
       this.wholeBucket = wholeBucket;
       this.anywhereLimit = anywhereLimit;
       this.decidedAt = decidedAt;
+      this.carriedSince = carriedSince;
+      this.carriedEarlier = carriedEarlier;
+    }
+
+    /**
+     * The counter counts against {@link #limit} its numbers of the previous minute consumed at or
+     * after this instant ({@code asOf - W} of the state behind the pool): the admissions that state
+     * may not count yet. {@code null} (published rules, strategies without counters): none.
+     */
+    public Instant carriedSince() {
+      return carriedSince;
     }
 
     /** The counter (and minute) to draw from. */

@@ -1,5 +1,7 @@
 package io.anteroom.room;
 
+import java.time.Instant;
+
 /**
  * The counter rule of a counter object, pure: {@code take(minute, limit)} hands out the minute's
  * next number and grants it when it is below {@code limit}. With spec rules a refusal consumes
@@ -23,6 +25,12 @@ public final class MinuteCounter {
   private long minute = Long.MIN_VALUE;
   private long count;
 
+  /** The minute's consumed numbers by the second they were consumed in (0-59). */
+  private long[] bySecond = new long[60];
+
+  /** The same for the minute before {@link #minute}, or zeros when the counter skipped it. */
+  private long[] previousBySecond = new long[60];
+
   public MinuteCounter(Rules rules) {
     this.consumeOnlyWhenGranted = rules.consumeOnlyWhenGranted();
   }
@@ -32,19 +40,77 @@ public final class MinuteCounter {
    * rules).
    */
   public synchronized Grant take(long minute, long limit) {
+    return take(minute, limit, null, null);
+  }
+
+  /**
+   * Draws the next number of {@code minute} against {@code limit} less the numbers this counter
+   * consumed in the previous minute at or after {@code carriedSince}: the admissions a pool
+   * computed from a state of {@code carriedSince + W} may not count yet ({@link
+   * Decision.Draw#carriedSince}). A burst in a minute's last seconds is thus not offered again by
+   * the next minute's pool, whose state cannot count it yet. {@code now} is when the number is
+   * consumed (the counter's clock).
+   *
+   * @param carriedSince {@code null} to carry nothing (the published rules, local counts)
+   * @param now when this call is answered; {@code null} when nothing is carried
+   */
+  public synchronized Grant take(long minute, long limit, Instant carriedSince, Instant now) {
     if (minute < this.minute) {
       return Grant.unavailable(minute);
     }
+    moveTo(minute);
+    long carried = carried(minute, carriedSince);
+    long number = count;
+    boolean granted = number + carried < limit;
+    if (granted || !consumeOnlyWhenGranted) {
+      consume(1, now);
+    }
+    return new Grant(minute, number, granted, carried);
+  }
+
+  /** {@link #take(long, long, Instant, Instant)} for {@code draw}, answered at {@code now}. */
+  public Grant take(Decision.Draw draw, Instant now) {
+    return take(draw.counter().minute(), draw.limit(), draw.carriedSince(), now);
+  }
+
+  /**
+   * The numbers of the minute before {@code minute} consumed at or after {@code since} (by whole
+   * seconds, rounded so that the count never falls short): all of them for a {@code since} before
+   * that minute, none for one within {@code minute}.
+   */
+  private long carried(long minute, Instant since) {
+    if (since == null) {
+      return 0;
+    }
+    long previousStart = Minutes.startOf(minute - 1).toEpochMilli();
+    long fromSecond = Math.floorDiv(since.toEpochMilli() - previousStart, 1000);
+    long sum = 0;
+    for (int s = (int) Math.max(0, fromSecond); s < 60; s++) {
+      sum += previousBySecond[s];
+    }
+    return sum;
+  }
+
+  private void moveTo(long minute) {
     if (minute > this.minute) {
+      long[] last = bySecond;
+      bySecond = new long[60];
+      previousBySecond = minute == this.minute + 1 ? last : new long[60];
       this.minute = minute;
       this.count = 0;
     }
-    long number = count;
-    boolean granted = number < limit;
-    if (granted || !consumeOnlyWhenGranted) {
-      count++;
-    }
-    return new Grant(minute, number, granted);
+  }
+
+  /**
+   * Consumes {@code n} numbers of the current minute at {@code at}, clamped into the minute (a
+   * number consumed after its minute counts at its last second, where it is carried the most);
+   * {@code null}: the last second.
+   */
+  private void consume(long n, Instant at) {
+    count += n;
+    long start = Minutes.startOf(minute).toEpochMilli();
+    long second = at == null ? 59 : Math.floorDiv(at.toEpochMilli() - start, 1000);
+    bySecond[(int) Math.min(59, Math.max(0, second))] += n;
   }
 
   /**
@@ -56,15 +122,17 @@ public final class MinuteCounter {
    * (from the next minute on, those users count as sessions in the room's state).
    */
   public synchronized long charge(long minute, long admissions, long limit) {
+    return charge(minute, admissions, limit, null);
+  }
+
+  /** {@link #charge(long, long, long)}, the absorbed numbers consumed at {@code now}. */
+  public synchronized long charge(long minute, long admissions, long limit, Instant now) {
     if (admissions <= 0 || minute < this.minute) {
       return 0;
     }
-    if (minute > this.minute) {
-      this.minute = minute;
-      this.count = 0;
-    }
+    moveTo(minute);
     long absorbed = Math.min(admissions, Math.max(0, limit - count));
-    count += absorbed;
+    consume(absorbed, now);
     return admissions - absorbed;
   }
 
@@ -73,12 +141,60 @@ public final class MinuteCounter {
     return minute == this.minute ? count : 0;
   }
 
-  /** Restores a counter's position (after a restart of the object holding it). */
-  public synchronized void restore(long minute, long count) {
-    if (minute > this.minute || (minute == this.minute && count > this.count)) {
-      this.minute = minute;
-      this.count = count;
+  /**
+   * What a counter object saves: the minute, its count, and the numbers consumed per second of it
+   * and of the minute before, so that a restored counter carries exactly what it would have.
+   *
+   * @param bySecond 60 counts, or {@code null} (a position saved before counters carried)
+   * @param previousBySecond the same for {@code minute - 1}, or {@code null}
+   */
+  public record Snapshot(long minute, long count, long[] bySecond, long[] previousBySecond) {}
+
+  /** The counter's position, for {@link #restore(Snapshot, Instant)}. */
+  public synchronized Snapshot snapshot() {
+    return new Snapshot(minute, count, bySecond.clone(), previousBySecond.clone());
+  }
+
+  /**
+   * Restores a saved position (a counter object restarted or rebuilt). A snapshot without
+   * per-second counts restores them as consumed at {@code now} ({@link #restore(long, long,
+   * Instant)}).
+   */
+  public synchronized void restore(Snapshot saved, Instant now) {
+    if (saved.bySecond() == null
+        || saved.bySecond().length != 60
+        || saved.previousBySecond() == null
+        || saved.previousBySecond().length != 60) {
+      restore(saved.minute(), saved.count(), now);
+      return;
     }
+    if (saved.minute() > minute || (saved.minute() == minute && saved.count() > count)) {
+      minute = saved.minute();
+      count = saved.count();
+      bySecond = saved.bySecond().clone();
+      previousBySecond = saved.previousBySecond().clone();
+    }
+  }
+
+  /**
+   * Restores a counter's position (after a restart of the object holding it). The restored numbers
+   * count as consumed at {@code now} (they were consumed at or before it, so the next minute
+   * carries no fewer of them); {@code null}: at the minute's last second.
+   */
+  public synchronized void restore(long minute, long count, Instant now) {
+    if (minute > this.minute) {
+      moveTo(minute);
+    }
+    if (minute == this.minute && count > this.count) {
+      consume(count - this.count, now);
+    }
+  }
+
+  /**
+   * {@link #restore(long, long, Instant)} with the restored numbers at the minute's last second.
+   */
+  public synchronized void restore(long minute, long count) {
+    restore(minute, count, null);
   }
 
   /** The minute the counter is at. */

@@ -8,6 +8,8 @@ import java.time.Instant;
  *
  * <pre>
  * inFlight = ceil(admissionsPerMinute × max(0, W - (asOf - minuteStart)) / 60),  W = r_w + 2 × r_dc
+ *            (0 under the counters with spec rules: the counters carry those admissions instead,
+ *            {@link RoomConfig#countersCarryLateAdmissions})
  * R   = T - (Σ_{e ≥ m} H[e] - admitted(m)) - inFlight   (published rules: T - activeUsers(minute start))
  * N_m = N - admitted(m)                                 (fixed by the first state of the minute)
  * E   = H[m]                                            (0 with published rules: no refill)
@@ -69,9 +71,11 @@ public record MinutePool(long minute, long base, long newUsersLeft, long expirin
       return config.totalActiveUsers() - activeAtStart;
     }
     long sessionsBeforeMinute = activeAtStart - admittedIn(minute, state);
-    return config.totalActiveUsers()
-        - sessionsBeforeMinute
-        - inFlight(state.admissionsPerMinute(), state.asOf(), minute, config);
+    long margin =
+        config.countersCarryLateAdmissions()
+            ? 0 // the counters count the late admissions themselves (Decision.Draw#carriedSince)
+            : inFlight(state.admissionsPerMinute(), state.asOf(), minute, config);
+    return config.totalActiveUsers() - sessionsBeforeMinute - margin;
   }
 
   private static long expiring(long minute, RoomState state, Rules rules) {

@@ -166,6 +166,17 @@ public record RoomConfig(
     return workerReportInterval.plus(dataCenterReportInterval.multipliedBy(2));
   }
 
+  /**
+   * Whether the counters carry the previous minute's late admissions into the next minute's limits
+   * ({@link MinuteCounter#take(long, long, java.time.Instant, java.time.Instant)}), in place of the
+   * pool's in-flight margin: with the spec's rules, under the counters strategy. The other
+   * strategies count on each worker and keep the margin; the published rules keep the spec's
+   * formula.
+   */
+  public boolean countersCarryLateAdmissions() {
+    return rules.inFlightMargin() && strategy == StrategyKind.COUNTERS;
+  }
+
   public Duration sessionDuration() {
     return Duration.ofMinutes(sessionDurationMinutes);
   }

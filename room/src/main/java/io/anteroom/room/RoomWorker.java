@@ -29,7 +29,7 @@ import java.util.random.RandomGenerator;
  * worker.applyState(stateFromCoordinator);
  * Decision d = worker.decide(ticketOrNull, now);
  * while (d instanceof Decision.Draw draw) {                      // counters strategy only
- *     Grant g = counters.take(draw.counter(), draw.limit());    // async in the gateway, an event in the simulator
+ *     Grant g = counter.take(draw, now);    // async in the gateway, an event in the simulator
  *     d = worker.onCounterReply(draw, g, now);
  * }
  * switch (d) { case Decision.Admit a -> proxy(a.ticket()); case Decision.Queue q -> queuePage(q.estimate()); ... }
@@ -448,11 +448,15 @@ public final class RoomWorker {
         && Duration.between(draw.decidedAt, now).compareTo(STALLED_DECISION) > 0) {
       return refuse(draw, now);
     }
+    boolean carried = draw.carriedEarlier || grant.carried() > 0;
     if (draw.wholeBucket
-        && (grant.granted() || draw.counter.isAnywhere() || draw.anywhereLimit <= 0)) {
+        && (grant.granted()
+            || (!carried && (draw.counter.isAnywhere() || draw.anywhereLimit <= 0)))) {
       // the bucket's users were counted in the free slots that made it whole: they enter, also
       // when the numbers ran out (in-flight draws); at most as many as it counts (the ledger's
-      // whole-bucket places), so copies of a ticket never enter this way
+      // whole-bucket places), so copies of a ticket never enter this way. Not without a number
+      // when a counter carried the previous minute's late admissions: the state that made the
+      // bucket whole may not count them, so its free slots may not be there.
       return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
     }
     if (grant.granted()) {
@@ -466,13 +470,14 @@ public final class RoomWorker {
     }
     long anywhereLimit = draw.anywhereLimit;
     if (!draw.wholeBucket
-        && grant.number() > draw.limit
+        && grant.number() + grant.carried() > draw.limit
         && config.rules().consumeOnlyWhenGranted()) {
       // the data center gave more than this draw's share of the pool (to whole-bucket users, who
-      // draw against all of G): the Anywhere limit leaves those numbers out, so that both
-      // counters together stay within this draw's pool. (Where refusals consume numbers too, the
-      // number counts refusals, not admissions: the published rules keep their limits.)
-      anywhereLimit -= grant.number() - draw.limit;
+      // draw against all of G), or carried more of the previous minute's late admissions than the
+      // share holds: the Anywhere limit leaves those numbers out, so that both counters together
+      // stay within this draw's pool. (Where refusals consume numbers too, the number counts
+      // refusals, not admissions: the published rules keep their limits.)
+      anywhereLimit -= grant.number() + grant.carried() - draw.limit;
     }
     if (!draw.counter.isAnywhere() && anywhereLimit > 0) {
       return new Decision.Draw(
@@ -482,7 +487,9 @@ public final class RoomWorker {
           draw.bucketId,
           draw.wholeBucket,
           0,
-          draw.decidedAt);
+          draw.decidedAt,
+          draw.carriedSince,
+          carried);
     }
     return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
   }
@@ -671,7 +678,9 @@ public final class RoomWorker {
               bucketId,
               wholeBucket,
               c.anywhereLimit(),
-              now);
+              now,
+              carriedSince(),
+              false);
         }
         if (c.anywhereLimit() > 0) {
           yield new Decision.Draw(
@@ -681,13 +690,27 @@ public final class RoomWorker {
               bucketId,
               wholeBucket,
               0,
-              now);
+              now,
+              carriedSince(),
+              false);
         }
         yield wholeBucket
             ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
             : queue(prior, bucketId, now);
       }
     };
+  }
+
+  /**
+   * {@code asOf - W} of the state behind the minute's pool, when the counters carry the previous
+   * minute's late admissions ({@link RoomConfig#countersCarryLateAdmissions}); else {@code null}.
+   * The pool takes the sessions from that state, which counts every admission made before {@code
+   * asOf - W} and maybe none after: the counters count those against the limits instead.
+   */
+  private Instant carriedSince() {
+    return config.countersCarryLateAdmissions()
+        ? poolFrom.asOf().minus(config.propagationWindow())
+        : null;
   }
 
   /** {@code pool} split by the traffic history that minute {@code m} uses. */

@@ -16,7 +16,8 @@ class CounterMemoryTest {
   private static final CounterKey ANYWHERE = CounterKey.anywhere("shop", M);
 
   private static Decision.Draw draw(CounterKey key, long limit) {
-    return new Decision.Draw(key, limit, null, M - 3, false, 0, java.time.Instant.EPOCH);
+    return new Decision.Draw(
+        key, limit, null, M - 3, false, 0, java.time.Instant.EPOCH, null, false);
   }
 
   private final CounterMemory memory = new CounterMemory(Rules.spec());
@@ -38,6 +39,23 @@ class CounterMemoryTest {
     Grant real = counter.take(M, 3);
     assertThat(remembered).isEqualTo(real);
     assertThat(remembered.granted()).isFalse();
+  }
+
+  @Test
+  void aWholeBucketDrawWhoseCounterMayCarryLateAdmissionsIsAskedAgain() {
+    for (int i = 0; i < 3; i++) ask(draw(DC, 3));
+    java.time.Instant start = Minutes.startOf(M);
+    Decision.Draw whole =
+        new Decision.Draw(DC, 3, null, M - 3, true, 0, start, start.minusSeconds(10), false);
+    Decision.Draw wholeLater =
+        new Decision.Draw(DC, 3, null, M - 3, true, 0, start, start.plusSeconds(1), false);
+
+    assertThat(memory.refuses(whole))
+        .as("only the counter knows whether it carries: that decides if the user enters")
+        .isFalse();
+    assertThat(memory.refuses(wholeLater))
+        .as("a state W into the minute: nothing carried")
+        .isTrue();
   }
 
   @Test

@@ -68,7 +68,7 @@ final class MiniRoom {
     Decision d = worker.decide(ticket, now);
     while (d instanceof Decision.Draw draw) {
       MinuteCounter c = draw.counter().isAnywhere() ? anywhere : dcCounter;
-      d = worker.onCounterReply(draw, c.take(draw.counter().minute(), draw.limit()), now);
+      d = worker.onCounterReply(draw, c.take(draw, now), now);
     }
     return d;
   }

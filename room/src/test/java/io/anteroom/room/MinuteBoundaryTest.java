@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The limit T across a minute boundary, with two data centers whose states reach each other only
@@ -58,11 +62,7 @@ class MinuteBoundaryTest {
 
       /** Answers every draw at the current time; true when admitted, else the user waits. */
       boolean settle(Decision first) {
-        Decision d = first;
-        while (d instanceof Decision.Draw draw) {
-          MinuteCounter c = draw.counter().isAnywhere() ? anywhere : counter;
-          d = worker.onCounterReply(draw, c.take(draw.counter().minute(), draw.limit()), now);
-        }
+        Decision d = finish(first);
         if (d instanceof Decision.Admit a) {
           admitted.add(a.ticket());
           return true;
@@ -71,6 +71,16 @@ class MinuteBoundaryTest {
           waiting.add(q.ticket());
         }
         return false;
+      }
+
+      /** The final decision: every draw answered at the current time. */
+      Decision finish(Decision first) {
+        Decision d = first;
+        while (d instanceof Decision.Draw draw) {
+          MinuteCounter c = draw.counter().isAnywhere() ? anywhere : counter;
+          d = worker.onCounterReply(draw, c.take(draw, now), now);
+        }
+        return d;
       }
 
       /**
@@ -226,6 +236,35 @@ class MinuteBoundaryTest {
     assertThat(room.admitted.size()).as("users holding admission").isLessThanOrEqualTo(20);
   }
 
+  /**
+   * The case {@code docs/room.md} left open: ten users held, a crowd of twenty at 10:03:59 answered
+   * at once (the ten free slots admitted), and the ten it left queued come back at 10:04:01, when
+   * each data center's state knows its own half of the crowd and not the other's. Before the
+   * counters carried late admissions, those ten entered as a whole bucket in each data center: 30
+   * users for T = 20.
+   */
+  @Test
+  void theUsersACrowdLeftQueuedAtTheMinutesEndDoNotEnterAsAWholeBucketOnSlotsTheCrowdTook() {
+    TwoDataCenters room = settledRoomAt(START);
+    for (int i = 0; i < 10; i++) {
+      assertThat(room.dcs.get(i % 2).newUser()).as("user %d", i).isTrue();
+    }
+    room.runSettledUntil(START.plusSeconds(3 * 60 + 55), Duration.ofSeconds(5));
+    room.now = START.plusSeconds(3 * 60 + 59);
+    for (int i = 0; i < 20; i++) {
+      room.dcs.get(i % 2).newUser();
+    }
+    assertThat(room.admitted).as("the crowd took the ten free slots").hasSize(20);
+    room.dcs.forEach(TwoDataCenters.Dc::report);
+    room.now = START.plusSeconds(4 * 60 + 1);
+    List<Ticket> queued = List.copyOf(room.waiting);
+    for (int i = 0; i < queued.size(); i++) {
+      room.dcs.get(i % 2).ask(queued.get(i));
+    }
+
+    assertThat(room.admitted).as("users holding admission").hasSize(20);
+  }
+
   @Test
   void aDecisionsWaitCountsFromItsFirstDrawAcrossBothCounters() {
     TwoDataCenters room = settledRoomAt(START);
@@ -271,5 +310,49 @@ class MinuteBoundaryTest {
     room.settle();
     room.now = at;
     return room;
+  }
+
+  /**
+   * Thirty users at once at two data centers (as in the gateway's {@code MultiProcessTest}), T =
+   * 10, in a fresh room whose recent admission rate is 0; everyone not admitted asks again every
+   * second; workers report every 5 s and the data centers' global rounds run every 5 s, out of
+   * phase. A crowd in its minute's last seconds is in no state when the next minute starts: the
+   * next minute's pool, taken from those states, offered its slots again (15 users at second 56, 20
+   * at 58 and 59) until the counters carried the late admissions.
+   */
+  @ParameterizedTest(name = "a crowd at second {0}")
+  @ValueSource(ints = {30, 44, 48, 52, 56, 58, 59})
+  void aCrowdAdmittedInItsMinutesLastSecondsIsNotOfferedItsSlotsAgainByTheNextMinute(int second) {
+    TwoDataCenters room = new TwoDataCenters(Fixtures.room(10, 10).build());
+    room.settle();
+    Ticket[] tickets = new Ticket[30];
+    Set<Integer> admitted = new HashSet<>();
+    for (long ms = 0; ms < 3 * 60_000; ms += 500) {
+      room.now = START.plusMillis(ms);
+      for (int i = 0; i < tickets.length && ms >= second * 1000L; i++) {
+        TwoDataCenters.Dc dc = room.dcs.get(i % 2);
+        Decision d = dc.finish(dc.worker.decide(tickets[i], room.now));
+        if (d instanceof Decision.Admit) {
+          admitted.add(i);
+        }
+        if (d.ticket() != null) {
+          tickets[i] = d.ticket();
+        }
+      }
+      if (ms % 1000 == 0) {
+        long s = ms / 1000 % 5;
+        if (s == 2) {
+          room.dcs.get(0).report();
+        } else if (s == 4) {
+          room.dcs.get(1).report();
+        } else if (s == 3) {
+          room.dcs.get(0).syncGlobal();
+        } else if (s == 0) {
+          room.dcs.get(1).syncGlobal();
+        }
+      }
+    }
+
+    assertThat(admitted).as("distinct users admitted").hasSize(10);
   }
 }

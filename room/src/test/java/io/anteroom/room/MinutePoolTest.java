@@ -3,6 +3,7 @@ package io.anteroom.room;
 import static io.anteroom.room.Fixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.room.slots.StrategyKind;
 import java.time.Instant;
 import java.util.List;
 import java.util.TreeMap;
@@ -25,9 +26,14 @@ class MinutePoolTest {
         "dc", asOf, M - 1, h, 860, 0, List.of(), new TreeMap<>(), 1, 1, 60, 0, 0, null);
   }
 
+  /** A room whose workers count their own slots: the pool keeps the in-flight margin. */
+  static RoomConfig.Builder perWorker(int t, int n) {
+    return Fixtures.room(t, n).strategy(StrategyKind.EVEN_SPLIT);
+  }
+
   @Test
   void inFlightMarginHoldsBackAdmissionsTooRecentToBeInAnyState() {
-    RoomConfig config = Fixtures.room(1000, 500).build(); // r_w 5 s, r_dc 5 s: 15 s of admissions
+    RoomConfig config = perWorker(1000, 500).build(); // r_w 5 s, r_dc 5 s: 15 s of admissions
 
     // a state 2 s before the minute start may miss the 15 s before its own asOf up to the start: 17
     // s
@@ -39,10 +45,20 @@ class MinutePoolTest {
 
   @Test
   void poolIsRefilledAsTheMinutesSessionsExpire() {
-    MinutePool pool = MinutePool.of(M, previousMinuteState(), Fixtures.room(1000, 500).build());
+    MinutePool pool = MinutePool.of(M, previousMinuteState(), perWorker(1000, 500).build());
 
     assertThat(pool.available(START.plusSeconds(30))).isEqualTo(123 + 30);
     assertThat(pool.available(START.plusSeconds(59))).isEqualTo(123 + 59);
+  }
+
+  @Test
+  void underTheCountersThePoolHoldsNoMarginForTheCountersCarryTheLateAdmissions() {
+    RoomConfig counters = Fixtures.room(1000, 500).build();
+
+    MinutePool pool = MinutePool.of(M, previousMinuteState(), counters);
+
+    assertThat(counters.countersCarryLateAdmissions()).isTrue();
+    assertThat(pool.base()).as("T - sessions, nothing held back").isEqualTo(1000 - 860);
   }
 
   @Test
@@ -89,7 +105,7 @@ class MinutePoolTest {
 
   @Test
   void inFlightMarginShrinksAsTheStateCatchesUpWithTheMinuteStart() {
-    RoomConfig config = Fixtures.room(1000, 500).build(); // W = r_w + 2 r_dc = 15 s
+    RoomConfig config = perWorker(1000, 500).build(); // W = r_w + 2 r_dc = 15 s
 
     assertThat(MinutePool.inFlight(60, START, M, config)).isEqualTo(15);
     assertThat(MinutePool.inFlight(60, START.plusSeconds(5), M, config)).isEqualTo(10);
@@ -99,7 +115,7 @@ class MinutePoolTest {
 
   @Test
   void newerStateOfTheMinuteReleasesTheMarginAndKeepsTheMinutesNewUsersLeft() {
-    RoomConfig config = Fixtures.room(1000, 500).build();
+    RoomConfig config = perWorker(1000, 500).build();
     MinutePool fixed = MinutePool.of(M, previousMinuteState(), config); // R = 1000 - 860 - 17
     // 20 s into M: 30 admissions of M are counted (H[M + 5] + 30); the 860 sessions of before are
     // all there
@@ -134,7 +150,7 @@ class MinutePoolTest {
 
   @Test
   void newerStateShowingMoreSessionsThanTheMarginCoveredShrinksThePool() {
-    RoomConfig config = Fixtures.room(1000, 500).build();
+    RoomConfig config = perWorker(1000, 500).build();
     MinutePool fixed = MinutePool.of(M, previousMinuteState(), config);
     TreeMap<Long, Long> h = new TreeMap<>();
     h.put(M, 60L);

@@ -137,6 +137,30 @@ class RoomWorkerTest {
   }
 
   @Test
+  void wholeBucketUserNeedsANumberWhenACounterCarriedThePreviousMinutesLateAdmissions() {
+    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+
+    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    Decision.Draw first = (Decision.Draw) d;
+    assertThat(first.carriedSince())
+        .as("asOf - W of the state behind the pool")
+        .isEqualTo(NOW.minus(COUNTERS.propagationWindow()));
+    boolean carriedOnce = false;
+    while (d instanceof Decision.Draw draw) {
+      // the data center's counter carried 4 late admissions; the Anywhere counter none
+      d = w.onCounterReply(draw, new Grant(M, 28, false, carriedOnce ? 0 : 4), NOW);
+      carriedOnce = true;
+    }
+
+    assertThat(d)
+        .as(
+            "the state that made the bucket whole may not count the late admissions: its slots may"
+                + " be gone (wholeBucketUserEntersEvenWhenTheNumbersAreSpent enters without them)")
+        .isInstanceOf(Decision.Queue.class);
+    assertThat(d.ticket().bucketId()).as("still at the head of the queue").isEqualTo(M - 3);
+  }
+
+  @Test
   void aRefusedDrawQueuesEvenAWholeBucketUserInItsBucket() {
     RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
     Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
@@ -643,6 +667,19 @@ class RoomWorkerTest {
     assertThat(((Decision.Admit) admitted).reason()).isEqualTo(Decision.AdmitReason.ANYWHERE_SLOT);
     Decision refused = w.onCounterReply(anywhere, new Grant(M, 50, false), NOW);
     assertThat(refused).isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void lateAdmissionsTheDataCenterCounterCarriedBeyondItsShareComeOffTheAnywhereLimit() {
+    RoomWorker w = worker(COUNTERS, twoDataCenters());
+
+    Decision.Draw dc = (Decision.Draw) w.decide(null, NOW);
+    // 5 of this minute and 23 carried from the previous minute's last seconds: 8 beyond the share
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 5, false, 23), NOW);
+
+    assertThat(anywhere.limit())
+        .as("both counters together stay within this draw's pool")
+        .isEqualTo(50 - 8);
   }
 
   @Test

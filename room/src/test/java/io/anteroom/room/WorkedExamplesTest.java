@@ -223,7 +223,7 @@ class WorkedExamplesTest {
       RoomWorker w, Decision d, MinuteCounter dc, MinuteCounter anywhere, Instant now) {
     while (d instanceof Decision.Draw draw) {
       MinuteCounter c = draw.counter().isAnywhere() ? anywhere : dc;
-      d = w.onCounterReply(draw, c.take(draw.counter().minute(), draw.limit()), now);
+      d = w.onCounterReply(draw, c.take(draw, now), now);
     }
     return d;
   }

@@ -166,7 +166,7 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
         loop.after(
             there,
             () -> {
-              Grant grant = counter.take(draw.counter().minute(), draw.limit());
+              Grant grant = counter.take(draw, now());
               loop.after(
                   roundTrip - there,
                   () -> settle(dc, worker, worker.onCounterReply(draw, grant, now()), reply));

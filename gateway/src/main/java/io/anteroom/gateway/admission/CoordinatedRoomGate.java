@@ -434,7 +434,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     }
     long mark = outages.mark(); // read before the call: an outage from here on makes it late
     return coordination
-        .take(draw.counter(), draw.limit())
+        .take(draw.counter(), draw.limit(), draw.carriedSince())
         .exceptionally(
             failure -> {
               goDegraded();

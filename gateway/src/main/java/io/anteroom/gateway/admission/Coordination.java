@@ -7,6 +7,7 @@ import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.WorkerReport;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
@@ -66,8 +67,12 @@ public interface Coordination extends AutoCloseable {
   CompletionStage<Boolean> claimChallenge(
       String roomId, String dataCenter, String nonce, long expiresAtMillis);
 
-  /** {@code take(limit)} on the counter object named by {@code key}. */
-  CompletionStage<Grant> take(CounterKey key, long limit);
+  /**
+   * {@code take(limit)} on the counter object named by {@code key}, counting its numbers of the
+   * previous minute consumed at or after {@code carriedSince} ({@link
+   * io.anteroom.room.Decision.Draw#carriedSince}; {@code null}: none).
+   */
+  CompletionStage<Grant> take(CounterKey key, long limit, Instant carriedSince);
 
   /**
    * {@code charge(admissions, limit)} on the counter object named by {@code key}: counts admissions

@@ -22,6 +22,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -388,13 +389,13 @@ public final class ObjectCoordination implements Coordination {
   }
 
   @Override
-  public CompletionStage<Grant> take(CounterKey key, long limit) {
+  public CompletionStage<Grant> take(CounterKey key, long limit, Instant carriedSince) {
     RoomConfig config = configs.get(key.roomId());
     if (config == null) {
       return unknown(key.roomId());
     }
     try {
-      return stubs.counter(key).takeAsync(config.rules(), key, limit);
+      return stubs.counter(key).takeAsync(config.rules(), key, limit, carriedSince);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

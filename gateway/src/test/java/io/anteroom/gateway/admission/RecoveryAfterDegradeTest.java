@@ -98,18 +98,20 @@ class RecoveryAfterDegradeTest {
     }
 
     @Override
-    public CompletionStage<Grant> take(CounterKey key, long limit) {
+    public CompletionStage<Grant> take(CounterKey key, long limit, Instant carriedSince) {
       Boolean appliedAtOnce = holdNextTake;
       if (appliedAtOnce == null || down) {
-        return unlessDown(() -> real.take(key, limit));
+        return unlessDown(() -> real.take(key, limit, carriedSince));
       }
       holdNextTake = null;
       var answer = new CompletableFuture<Grant>();
       if (appliedAtOnce) {
-        var granted = real.take(key, limit).toCompletableFuture();
+        var granted = real.take(key, limit, carriedSince).toCompletableFuture();
         held.complete(() -> granted.whenComplete((g, e) -> complete(answer, g, e)));
       } else {
-        held.complete(() -> real.take(key, limit).whenComplete((g, e) -> complete(answer, g, e)));
+        held.complete(
+            () ->
+                real.take(key, limit, carriedSince).whenComplete((g, e) -> complete(answer, g, e)));
       }
       return answer;
     }

@@ -201,7 +201,7 @@ public final class EventExperiments {
       Decision d = w.decide(tickets[user], at);
       while (d instanceof Decision.Draw draw) {
         MinuteCounter c = draw.counter().isAnywhere() ? anywhere : counters.get(dc);
-        d = w.onCounterReply(draw, c.take(draw.counter().minute(), draw.limit()), at);
+        d = w.onCounterReply(draw, c.take(draw, at), at);
       }
       switch (d) {
         case Decision.Admit a -> {
