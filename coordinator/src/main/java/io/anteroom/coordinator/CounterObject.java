@@ -55,7 +55,17 @@ final class CounterObject implements RoomCounter {
   }
 
   @Override
-  public Grant take(Rules rules, CounterKey key, long limit, Instant carriedSince) {
+  public Grant take(Rules rules, CounterKey key, long limit) {
+    return takeCarrying(rules, key, limit, null);
+  }
+
+  @Override
+  public CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit) {
+    return CompletableFuture.completedFuture(take(rules, key, limit));
+  }
+
+  @Override
+  public Grant takeCarrying(Rules rules, CounterKey key, long limit, Instant carriedSince) {
     MinuteCounter c = counter(rules);
     long before = c.consumed(key.minute());
     Grant grant = c.take(key.minute(), limit, carriedSince, clock.instant());
@@ -100,8 +110,8 @@ final class CounterObject implements RoomCounter {
   }
 
   @Override
-  public CompletableFuture<Grant> takeAsync(
+  public CompletableFuture<Grant> takeCarryingAsync(
       Rules rules, CounterKey key, long limit, Instant carriedSince) {
-    return CompletableFuture.completedFuture(take(rules, key, limit, carriedSince));
+    return CompletableFuture.completedFuture(takeCarrying(rules, key, limit, carriedSince));
   }
 }

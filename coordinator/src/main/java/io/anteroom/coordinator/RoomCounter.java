@@ -15,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * <pre>{@code
  * Decision d = worker.decide(ticket, now);
  * if (d instanceof Decision.Draw draw) {
- *     objects.counter(draw.counter()).takeAsync(config.rules(), draw.counter(), draw.limit(), draw.carriedSince())
+ *     objects.counter(draw.counter())
+ *         .takeCarryingAsync(config.rules(), draw.counter(), draw.limit(), draw.carriedSince())
  *            .thenApply(grant -> worker.onCounterReply(draw, grant, clock.instant()));
  * }
  * }</pre>
@@ -24,12 +25,25 @@ public interface RoomCounter {
 
   /**
    * Draws the next number of {@code key.minute()}; granted (and, with spec rules, only then
-   * consumed) below {@code limit}.
+   * consumed) below {@code limit} less the numbers of the previous minute this counter consumed at
+   * or after {@code carriedSince} ({@link io.anteroom.room.Decision.Draw#carriedSince}; {@code
+   * null}: none).
    */
-  Grant take(Rules rules, CounterKey key, long limit, Instant carriedSince);
+  Grant takeCarrying(Rules rules, CounterKey key, long limit, Instant carriedSince);
 
   /** The same, without blocking the caller. */
-  CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit, Instant carriedSince);
+  CompletableFuture<Grant> takeCarryingAsync(
+      Rules rules, CounterKey key, long limit, Instant carriedSince);
+
+  /**
+   * {@link #takeCarrying} that carries nothing: the call of gateways of versions before the
+   * counters carried late admissions (kept so that an upgraded coordinator serves them until they
+   * are upgraded too, see {@code docs/upgrades.md}).
+   */
+  Grant take(Rules rules, CounterKey key, long limit);
+
+  /** The same, without blocking the caller. */
+  CompletableFuture<Grant> takeAsync(Rules rules, CounterKey key, long limit);
 
   /**
    * Counts {@code admissions} of {@code key.minute()} that no counter granted (made while the

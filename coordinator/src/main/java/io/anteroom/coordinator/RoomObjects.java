@@ -11,7 +11,7 @@ import io.anteroom.room.CounterKey;
  * <pre>{@code
  * RoomObjects objects = RoomObjects.register(runtime, dcMonitor, globalMonitor);
  * StateReply reply = objects.dataCenter("shop", "dublin").report(config, worker.report(now));
- * Grant g = objects.counter(draw.counter()).take(config.rules(), draw.counter(), draw.limit(), draw.carriedSince());
+ * Grant g = objects.counter(draw.counter()).takeCarrying(config.rules(), draw.counter(), draw.limit(), draw.carriedSince());
  * }</pre>
  *
  * <p>Namespaces and object names (for stubs over a remote transport, {@code Stubs.create(iface,

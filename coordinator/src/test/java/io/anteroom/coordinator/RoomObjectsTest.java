@@ -60,7 +60,7 @@ class RoomObjectsTest {
       Grant g =
           objects
               .counter(draw.counter())
-              .take(CONFIG.rules(), draw.counter(), draw.limit(), draw.carriedSince());
+              .takeCarrying(CONFIG.rules(), draw.counter(), draw.limit(), draw.carriedSince());
       d = worker.onCounterReply(draw, g, now);
     }
     return d;
@@ -183,7 +183,7 @@ class RoomObjectsTest {
       Grant next =
           objects
               .counter(CounterKey.anywhere("shop", START_MINUTE))
-              .take(CONFIG.rules(), CounterKey.anywhere("shop", START_MINUTE), 100, null);
+              .take(CONFIG.rules(), CounterKey.anywhere("shop", START_MINUTE), 100);
       assertThat(next.number()).isEqualTo(4);
     }
   }
@@ -296,12 +296,12 @@ class RoomObjectsTest {
       CounterKey dublin = CounterKey.dataCenter("shop", "dublin", 7);
       CounterKey nairobi = CounterKey.dataCenter("shop", "nairobi", 7);
 
-      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2, null).granted()).isTrue();
-      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2, null).granted()).isTrue();
-      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2, null).granted()).isFalse();
-      assertThat(objects.counter(dublin).takeAsync(Rules.spec(), dublin, 3, null).join())
+      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2).granted()).isTrue();
+      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2).granted()).isTrue();
+      assertThat(objects.counter(dublin).take(Rules.spec(), dublin, 2).granted()).isFalse();
+      assertThat(objects.counter(dublin).takeAsync(Rules.spec(), dublin, 3).join())
           .isEqualTo(new Grant(7, 2, true));
-      assertThat(objects.counter(nairobi).take(Rules.spec(), nairobi, 2, null))
+      assertThat(objects.counter(nairobi).take(Rules.spec(), nairobi, 2))
           .isEqualTo(new Grant(7, 0, true));
     }
   }
@@ -314,18 +314,25 @@ class RoomObjectsTest {
       RoomObjects objects = RoomObjects.register(runtime);
       CounterKey now = CounterKey.anywhere("shop", START_MINUTE);
       CounterKey next = CounterKey.anywhere("shop", START_MINUTE + 1);
-      objects.counter(now).take(Rules.spec(), now, 10, null); // at :40
+      objects.counter(now).take(Rules.spec(), now, 10); // at :40
       time.advance(Duration.ofSeconds(18));
-      objects.counter(now).take(Rules.spec(), now, 10, null); // at :58
-      objects.counter(now).take(Rules.spec(), now, 10, null);
+      objects.counter(now).take(Rules.spec(), now, 10); // at :58
+      objects.counter(now).take(Rules.spec(), now, 10);
       time.advance(Duration.ofSeconds(3));
 
       // a pool from a state of :59 (W = 15 s) may miss what was consumed from :44 on: two
-      Grant g = objects.counter(next).take(Rules.spec(), next, 3, START.plusSeconds(44));
+      Grant g = objects.counter(next).takeCarrying(Rules.spec(), next, 3, START.plusSeconds(44));
 
       assertThat(g).isEqualTo(new Grant(START_MINUTE + 1, 0, true, 2));
-      assertThat(objects.counter(next).take(Rules.spec(), next, 3, START.plusSeconds(44)).granted())
+      assertThat(
+              objects
+                  .counter(next)
+                  .takeCarrying(Rules.spec(), next, 3, START.plusSeconds(44))
+                  .granted())
           .isFalse();
+      assertThat(objects.counter(next).take(Rules.spec(), next, 3))
+          .as("the take of a gateway of an older version carries nothing")
+          .isEqualTo(new Grant(START_MINUTE + 1, 1, true, 0));
     }
   }
 
@@ -337,10 +344,10 @@ class RoomObjectsTest {
     try (Runtime runtime =
         Runtime.builder().dataDir(dir).clock(time.clock()).scheduler(time).build()) {
       RoomCounter counter = RoomObjects.register(runtime).counter(now);
-      counter.take(Rules.spec(), now, 10, null); // at :20
-      counter.take(Rules.spec(), now, 10, null);
+      counter.take(Rules.spec(), now, 10); // at :20
+      counter.take(Rules.spec(), now, 10);
       time.advance(Duration.ofSeconds(38));
-      counter.take(Rules.spec(), now, 10, null); // at :58
+      counter.take(Rules.spec(), now, 10); // at :58
     }
     ManualScheduler later = new ManualScheduler(START.plusSeconds(61));
     try (Runtime restarted =
@@ -348,7 +355,7 @@ class RoomObjectsTest {
       Grant g =
           RoomObjects.register(restarted)
               .counter(next)
-              .take(Rules.spec(), next, 10, START.plusSeconds(44));
+              .takeCarrying(Rules.spec(), next, 10, START.plusSeconds(44));
 
       assertThat(g.carried())
           .as("the number of :58, not the two of :20 (as if all were consumed at the restart)")
@@ -362,19 +369,19 @@ class RoomObjectsTest {
     try (Runtime runtime =
         Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(START)).build()) {
       RoomCounter counter = RoomObjects.register(runtime).counter(dublin);
-      counter.take(Rules.spec(), dublin, 10, null);
+      counter.take(Rules.spec(), dublin, 10);
 
       assertThat(counter.chargeAsync(Rules.spec(), dublin, 12, 10).join())
           .as("9 of the 10 numbers were left; 3 admissions go to the next counter")
           .isEqualTo(3);
-      assertThat(counter.take(Rules.spec(), dublin, 10, null).granted()).isFalse();
+      assertThat(counter.take(Rules.spec(), dublin, 10).granted()).isFalse();
     }
     try (Runtime restarted =
         Runtime.builder().dataDir(dir).scheduler(new ManualScheduler(START)).build()) {
       assertThat(
               RoomObjects.register(restarted)
                   .counter(dublin)
-                  .take(Rules.spec(), dublin, 11, null)
+                  .take(Rules.spec(), dublin, 11)
                   .number())
           .as("the charge was saved before it was answered")
           .isEqualTo(10);

@@ -1,5 +1,6 @@
 package io.anteroom.room;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,39 +24,55 @@ import java.util.Map;
 public final class CounterMemory {
   private final boolean enabled;
   private final Map<CounterKey, Long> counts = new HashMap<>();
+
+  /** Per counter: the {@code carriedSince} of its last answer, and what it carried for it. */
+  private final Map<CounterKey, Carried> carried = new HashMap<>();
+
   private long minute = Long.MIN_VALUE;
+
+  private record Carried(Instant since, long numbers) {}
 
   public CounterMemory(Rules rules) {
     this.enabled = rules.consumeOnlyWhenGranted();
   }
 
-  /** Whether the counter of {@code draw} has already answered a number at or above its limit. */
+  /**
+   * Whether the counter of {@code draw} has already answered a number that, with what it carries
+   * for the draw, is at or above its limit.
+   */
   public synchronized boolean refuses(Decision.Draw draw) {
-    if (!enabled || draw.counter().minute() != minute || mayBeCarried(draw)) {
+    if (!enabled || draw.counter().minute() != minute) {
       return false;
     }
     Long count = counts.get(draw.counter());
-    return count != null && count >= draw.limit();
+    Long carriedNumbers = carriedFor(draw);
+    return count != null && carriedNumbers != null && count + carriedNumbers >= draw.limit();
   }
 
   /**
-   * A whole-bucket draw whose counter may carry the previous minute's late admissions: whether it
-   * does decides whether the user enters without a number ({@link RoomWorker#onCounterReply}), and
-   * only the counter knows. Such draws are few (at most a whole bucket's count per minute start).
+   * What the counter of {@code draw} carries for it, if known: nothing when the draw's pool state
+   * is {@code W} into the minute (or nothing is carried at all); otherwise what the counter
+   * answered for the same {@code carriedSince} (the previous minute's numbers do not change once it
+   * is over), or {@code null} when it has not answered for it. What a counter carries sets the
+   * Anywhere limit left and whether a whole-bucket user enters without a number ({@link
+   * RoomWorker#onCounterReply}): a remembered refusal that carried nothing let a data center's late
+   * numbers beyond its share stay in the Anywhere limit.
    */
-  private static boolean mayBeCarried(Decision.Draw draw) {
-    return draw.wholeBucket
-        && draw.carriedSince() != null
-        && draw.carriedSince().isBefore(Minutes.startOf(draw.counter().minute()));
+  private Long carriedFor(Decision.Draw draw) {
+    Instant since = draw.carriedSince();
+    if (since == null || !since.isBefore(Minutes.startOf(draw.counter().minute()))) {
+      return 0L;
+    }
+    Carried c = carried.get(draw.counter());
+    return c != null && c.since().equals(since) ? c.numbers() : null;
   }
 
   /** The refusal the counter of {@code draw} would answer; only after {@link #refuses} said so. */
   public synchronized Grant refusal(Decision.Draw draw) {
-    Long count = counts.get(draw.counter());
-    if (!refuses(draw) || count == null) {
+    if (!refuses(draw)) {
       throw new IllegalStateException("no refusal is known for " + draw);
     }
-    return new Grant(draw.counter().minute(), count, false);
+    return new Grant(draw.counter().minute(), counts.get(draw.counter()), false, carriedFor(draw));
   }
 
   /** Remembers the counter's answer to {@code draw}; answers of past minutes are dropped. */
@@ -66,9 +83,13 @@ public final class CounterMemory {
     }
     if (m > minute) {
       counts.clear();
+      carried.clear();
       minute = m;
     }
     long count = grant.granted() ? grant.number() + 1 : grant.number();
     counts.merge(draw.counter(), count, Math::max);
+    if (draw.carriedSince() != null) {
+      carried.put(draw.counter(), new Carried(draw.carriedSince(), grant.carried()));
+    }
   }
 }

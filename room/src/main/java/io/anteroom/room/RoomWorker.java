@@ -433,11 +433,11 @@ public final class RoomWorker {
    * once) admits nobody when it arrives in the last {@code W = r_w + 2 × r_dc} of its draw's minute
    * or later ({@link #refuse}: the user keeps its place and draws again at its next request). Such
    * a crowd is counted on a minute's counter, but the next minute's pool takes the sessions of
-   * before from states that count an admission only {@code W} after it; its in-flight margin
-   * estimates the admissions of the minute's last seconds from the recent rate, not a crowd, and
-   * the new minute's counters know nothing of it: 21 users for T = 20 in a fresh-clone run of
-   * {@code ClusterWaitingRoomTest}. Earlier in the minute the crowd is in every state before the
-   * next minute starts; an answer of ordinary latency admits as always.
+   * before from states that count an admission only {@code W} after it: 21 users for T = 20 in a
+   * fresh-clone run of {@code ClusterWaitingRoomTest}, before the counters carried late admissions
+   * ({@link Decision.Draw#carriedSince}); the rule stays for the data centers whose counters a
+   * decision does not visit. Earlier in the minute the crowd is in every state before the next
+   * minute starts; an answer of ordinary latency admits as always.
    *
    * @param now when the answer arrived
    */

@@ -25,7 +25,7 @@ class CounterMemoryTest {
 
   /** Asks the real counter and lets the memory hear the answer, as the gateway does. */
   private Grant ask(Decision.Draw d) {
-    Grant g = counter.take(d.counter().minute(), d.limit());
+    Grant g = counter.take(d, Minutes.startOf(M));
     memory.answered(d, g);
     return g;
   }
@@ -42,20 +42,30 @@ class CounterMemoryTest {
   }
 
   @Test
-  void aWholeBucketDrawWhoseCounterMayCarryLateAdmissionsIsAskedAgain() {
-    for (int i = 0; i < 3; i++) ask(draw(DC, 3));
+  void aDrawThatMayBeCarriedIsAnsweredOnlyWithWhatTheCounterCarriedForTheSameState() {
     java.time.Instant start = Minutes.startOf(M);
-    Decision.Draw whole =
-        new Decision.Draw(DC, 3, null, M - 3, true, 0, start, start.minusSeconds(10), false);
-    Decision.Draw wholeLater =
-        new Decision.Draw(DC, 3, null, M - 3, true, 0, start, start.plusSeconds(1), false);
+    // the counter consumed 2 numbers at 10:00:58 of the minute before and 1 of this minute
+    counter.take(M - 1, 10, null, start.minusSeconds(2));
+    counter.take(M - 1, 10, null, start.minusSeconds(2));
+    Decision.Draw first =
+        new Decision.Draw(DC, 3, null, M, false, 5, start, start.minusSeconds(10), false);
+    assertThat(ask(first)).isEqualTo(new Grant(M, 0, true, 2));
+    Decision.Draw sameState =
+        new Decision.Draw(DC, 3, null, M, false, 5, start, start.minusSeconds(10), false);
+    Decision.Draw newerState =
+        new Decision.Draw(DC, 3, null, M, false, 5, start, start.minusSeconds(1), false);
+    Decision.Draw caughtUp =
+        new Decision.Draw(DC, 3, null, M, false, 5, start, start.plusSeconds(1), false);
 
-    assertThat(memory.refuses(whole))
-        .as("only the counter knows whether it carries: that decides if the user enters")
+    assertThat(memory.refuses(sameState)).as("1 of the minute + 2 carried reach 3").isTrue();
+    assertThat(memory.refusal(sameState))
+        .as("with what it carries: the Anywhere limit left depends on it")
+        .isEqualTo(counter.take(sameState, start))
+        .isEqualTo(new Grant(M, 1, false, 2));
+    assertThat(memory.refuses(newerState))
+        .as("another state: only the counter knows what it carries for it")
         .isFalse();
-    assertThat(memory.refuses(wholeLater))
-        .as("a state W into the minute: nothing carried")
-        .isTrue();
+    assertThat(memory.refuses(caughtUp)).as("a state W into the minute: 1 < 3").isFalse();
   }
 
   @Test

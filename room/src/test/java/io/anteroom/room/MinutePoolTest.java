@@ -62,6 +62,32 @@ class MinutePoolTest {
   }
 
   @Test
+  void underTheCountersAStateOverAMinuteOldKeepsTheMarginForWhatNoCounterRemembers() {
+    RoomConfig counters = Fixtures.room(1000, 500).build(); // W = 15 s
+    RoomState old = previousMinuteState();
+    // computed at 9:58:50: it may miss admissions from 9:58:35, and the counters of minute 10:00
+    // remember only 9:59's; 9:58:35-9:59:00 is 25 s at 60 admissions a minute
+    RoomState stale =
+        new RoomState(
+            "dc",
+            START.minusSeconds(70),
+            M - 2,
+            old.activeByExpiryMinute(),
+            860,
+            0,
+            List.of(),
+            new TreeMap<>(),
+            1,
+            1,
+            60,
+            0,
+            0,
+            null);
+
+    assertThat(MinutePool.of(M, stale, counters).base()).isEqualTo(1000 - 860 - 25);
+  }
+
+  @Test
   void poolNeverExceedsTheNewUsersLeftThisMinute() {
     MinutePool pool = MinutePool.of(M, previousMinuteState(), Fixtures.room(1000, 100).build());
 

@@ -395,7 +395,7 @@ public final class ObjectCoordination implements Coordination {
       return unknown(key.roomId());
     }
     try {
-      return stubs.counter(key).takeAsync(config.rules(), key, limit, carriedSince);
+      return stubs.counter(key).takeCarryingAsync(config.rules(), key, limit, carriedSince);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
