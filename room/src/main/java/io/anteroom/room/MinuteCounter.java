@@ -161,10 +161,10 @@ public final class MinuteCounter {
    * Instant)}).
    */
   public synchronized void restore(Snapshot saved, Instant now) {
-    if (saved.bySecond() == null
-        || saved.bySecond().length != 60
-        || saved.previousBySecond() == null
-        || saved.previousBySecond().length != 60) {
+    if (!wellFormed(saved.bySecond())
+        || !wellFormed(saved.previousBySecond())
+        || sum(saved.bySecond()) != saved.count()) {
+      // missing (an older version's position) or damaged: carried from now, never fewer
       restore(saved.minute(), saved.count(), now);
       return;
     }
@@ -174,6 +174,27 @@ public final class MinuteCounter {
       bySecond = saved.bySecond().clone();
       previousBySecond = saved.previousBySecond().clone();
     }
+  }
+
+  /** 60 counts, none negative. */
+  private static boolean wellFormed(long[] perSecond) {
+    if (perSecond == null || perSecond.length != 60) {
+      return false;
+    }
+    for (long n : perSecond) {
+      if (n < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long sum(long[] perSecond) {
+    long sum = 0;
+    for (long n : perSecond) {
+      sum += n;
+    }
+    return sum;
   }
 
   /**

@@ -150,6 +150,24 @@ class MinuteCounterTest {
   }
 
   @Test
+  void aDamagedSnapshotRestoresItsNumbersAsConsumedAtTheRestartAndCarriesNoNegativeCount() {
+    long[] negative = new long[60];
+    negative[58] = -5; // would carry -5: five numbers more than the limit allows
+    long[] tooMany = new long[60];
+    tooMany[10] = 9; // per-second counts that do not add up to the minute's count
+    MinuteCounter a = new MinuteCounter(Rules.spec());
+    a.restore(new MinuteCounter.Snapshot(5, 3, new long[60], negative), in(5, 30));
+    MinuteCounter b = new MinuteCounter(Rules.spec());
+    b.restore(new MinuteCounter.Snapshot(5, 3, tooMany, new long[60]), in(5, 30));
+
+    assertThat(a.consumed(5)).isEqualTo(3);
+    assertThat(a.take(6, 100, in(5, 0), in(6, 1)).carried())
+        .as("the 3 numbers, carried from the restart")
+        .isEqualTo(3);
+    assertThat(b.take(6, 100, in(5, 0), in(6, 1)).carried()).isEqualTo(3);
+  }
+
+  @Test
   void aNumberConsumedAfterItsMinuteEndedIsCarriedFromTheMinutesLastSecond() {
     MinuteCounter c = new MinuteCounter(Rules.spec());
     c.take(5, 100, null, in(5, 10));

@@ -670,6 +670,38 @@ class RoomWorkerTest {
   }
 
   @Test
+  void aWholeBucketUserTheDataCenterCounterCarriedForStillNeedsANumberFromAnywhere() {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 20L, "other", 30L));
+    RoomState s =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(),
+            0,
+            0,
+            List.of(new BucketState(M - 3, 10, 10)),
+            history,
+            1,
+            2,
+            0,
+            0,
+            100,
+            new MinutePool(M, 100, 100, 0));
+    RoomWorker w = worker(COUNTERS, s);
+
+    Decision.Draw dc = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    Decision next = w.onCounterReply(dc, new Grant(M, 25, false, 4), NOW);
+    assertThat(next).as("on to Anywhere").isInstanceOf(Decision.Draw.class);
+    Decision d = w.onCounterReply((Decision.Draw) next, new Grant(M, 60, false, 0), NOW);
+
+    assertThat(d)
+        .as("the data center's counter carried late admissions: no entry without a number")
+        .isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
   void lateAdmissionsTheDataCenterCounterCarriedBeyondItsShareComeOffTheAnywhereLimit() {
     RoomWorker w = worker(COUNTERS, twoDataCenters());
 
