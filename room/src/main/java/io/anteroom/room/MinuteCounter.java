@@ -1,6 +1,7 @@
 package io.anteroom.room;
 
 import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * The counter rule of a counter object, pure: {@code take(minute, limit)} hands out the minute's
@@ -84,11 +85,7 @@ public final class MinuteCounter {
     }
     long previousStart = Minutes.startOf(minute - 1).toEpochMilli();
     long fromSecond = Math.floorDiv(since.toEpochMilli() - previousStart, 1000);
-    long sum = 0;
-    for (int s = (int) Math.max(0, fromSecond); s < 60; s++) {
-      sum += previousBySecond[s];
-    }
-    return sum;
+    return Arrays.stream(previousBySecond, (int) Math.min(60, Math.max(0, fromSecond)), 60).sum();
   }
 
   private void moveTo(long minute) {
@@ -163,7 +160,7 @@ public final class MinuteCounter {
   public synchronized void restore(Snapshot saved, Instant now) {
     if (!wellFormed(saved.bySecond())
         || !wellFormed(saved.previousBySecond())
-        || sum(saved.bySecond()) != saved.count()) {
+        || Arrays.stream(saved.bySecond()).sum() != saved.count()) {
       // missing (an older version's position) or damaged: carried from now, never fewer
       restore(saved.minute(), saved.count(), now);
       return;
@@ -178,23 +175,9 @@ public final class MinuteCounter {
 
   /** 60 counts, none negative. */
   private static boolean wellFormed(long[] perSecond) {
-    if (perSecond == null || perSecond.length != 60) {
-      return false;
-    }
-    for (long n : perSecond) {
-      if (n < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long sum(long[] perSecond) {
-    long sum = 0;
-    for (long n : perSecond) {
-      sum += n;
-    }
-    return sum;
+    return perSecond != null
+        && perSecond.length == 60
+        && Arrays.stream(perSecond).allMatch(n -> n >= 0);
   }
 
   /**
