@@ -10,6 +10,8 @@
 #   new        room "full" (queueAll), no cookie: the queue page for a new arrival
 #   returning  room "wait", a queued user's ticket cookie: the queue page for a returning user
 # each `wrk -t2 -c64 -d${SECONDS_PER}s`, after WARMUP_S seconds of warm-up per variant.
+# With LATENCY=1, each round then also takes the p50 at 4 connections (`wrk -t1 -c4 --latency`)
+# of the nginx proxy and of each variant's admitted path: the "added p50" of issue 14.
 #
 # Usage:  bench/http/ab.sh
 # Environment (defaults in brackets):
@@ -18,6 +20,7 @@
 #   A_NAME, B_NAME  [A, B]       labels in the table
 #   ROUNDS [4]  SECONDS_PER [8]  WARMUP_S [40]  MAX_SECONDS [1200] hard bound of the whole run
 #   KEEP [0]        1 keeps the temp dir (logs)
+#   LATENCY [0]     1 adds the p50 at 4 connections of the nginx proxy and each admitted path
 # Before measuring it checks that each variant's admitted cookie gets the origin's page and that
 # its queue rooms do not; a wrk run with non-2xx answers or socket errors stops the script.
 # Needs nginx, wrk and curl (run.sh installs them).
@@ -33,6 +36,7 @@ SECONDS_PER=${SECONDS_PER:-8}
 WARMUP_S=${WARMUP_S:-40}
 MAX_SECONDS=${MAX_SECONDS:-1200}
 KEEP=${KEEP:-0}
+LATENCY=${LATENCY:-0}
 A_NAME=${A_NAME:-A}
 B_NAME=${B_NAME:-B}
 positive_whole ROUNDS SECONDS_PER WARMUP_S MAX_SECONDS
@@ -56,7 +60,8 @@ pids=()
 cleanup() {
   local rc=$? p
   trap - EXIT INT TERM HUP
-  [[ -n "${watchdog:-}" ]] && kill "$watchdog" 2>/dev/null
+  set +e # clean up all of it: a process already gone (the watchdog that fired) is not an error
+  [[ -n "${watchdog_pid:-}" ]] && kill "$watchdog_pid" 2>/dev/null
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do timeout 20 tail --pid="$p" -f /dev/null || kill -KILL "$p" 2>/dev/null || true; done
   [[ -s "$dir/nginx.pid" ]] && kill -TERM "$(cat "$dir/nginx.pid")" 2>/dev/null
@@ -65,8 +70,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
-( sleep "$MAX_SECONDS"; say "$SCRIPT: still running after ${MAX_SECONDS}s; stopping"; kill -TERM $$ ) &
-watchdog=$!
+start_watchdog "$MAX_SECONDS"
 
 free_port origin_port
 free_port proxy_port
@@ -121,31 +125,45 @@ done
 rps() { awk '/Requests\/sec/ {printf "%.0f", $2}'; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
-run() { # run URL [COOKIE]: req/s of one wrk run
-  local args=(-t2 -c64 -d"${SECONDS_PER}s" --timeout 5s)
-  [[ -n "${2:-}" ]] && args+=(-H "Cookie: $2")
-  local out
-  out=$(timeout $((SECONDS_PER + 30)) wrk "${args[@]}" "$1") || die "wrk failed on $1"
+wrk_run() { # wrk_run URL COOKIE WRK_OPTION...: wrk's output, logged; stops on errors
+  local url=$1 cookie=$2 out
+  shift 2
+  local args=(-d"${SECONDS_PER}s" --timeout 5s "$@")
+  [[ -n "$cookie" ]] && args+=(-H "Cookie: $cookie")
+  out=$(timeout $((SECONDS_PER + 30)) wrk "${args[@]}" "$url") || die "wrk failed on $url"
   printf '%s\n' "$out" >>"$dir/logs/wrk.txt"
   # a run with errors or non-2xx answers measured something else: stop rather than report it
   if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
-    die "wrk on $1: $(grep -E 'Non-2xx|Socket errors' <<<"$out" | tr -s ' ')"
+    die "wrk on $url: $(grep -E 'Non-2xx|Socket errors' <<<"$out" | tr -s ' ')"
   fi
-  rps <<<"$out"
+  printf '%s\n' "$out"
+}
+run() { # run URL [COOKIE]: req/s of one wrk run at 64 connections
+  wrk_run "$1" "${2:-}" -t2 -c64 | rps
+}
+p50() { # p50 URL [COOKIE]: median latency in µs at 4 connections
+  wrk_run "$1" "${2:-}" -t1 -c4 --latency -s "$here/report.lua" |
+    sed -n 's/^RESULT .* p50_us=\([0-9]*\) .*/\1/p'
+}
+browser_cookie() { # browser_cookie VARIANT: the admitted cookie the gateway set last
+  # as a browser holds it (re-sealed once its minute is over), for a run that ends within the
+  # cookie's minute (wrk keeps the cookie it starts with)
+  local v=$1 fresh
+  fit_in_minute "$SECONDS_PER"
+  curl -s --max-time 5 -D "$dir/h" -o /dev/null -H "Cookie: ${cookie[$v]}" "http://127.0.0.1:${port[$v]}/open/"
+  fresh=$(set_cookie __anteroom_open)
+  echo "${fresh:-${cookie[$v]}}"
 }
 admitted() { # admitted VARIANT: "req/s cpu_us_per_request"
-  local v=$1 t0 r t1 url="http://127.0.0.1:${port[$1]}/open/"
-  # as a browser holds it: the cookie the gateway set last (re-sealed once its minute is over),
-  # for a run that ends within the cookie's minute (wrk keeps the cookie it starts with)
-  fit_in_minute "$SECONDS_PER"
-  curl -s --max-time 5 -D "$dir/h" -o /dev/null -H "Cookie: ${cookie[$v]}" "$url"
-  local fresh
-  fresh=$(set_cookie __anteroom_open)
-  [[ -n "$fresh" ]] && cookie[$v]=$fresh
+  local v=$1 t0 r t1 c
+  c=$(browser_cookie "$v")
   t0=$(ticks "${pid[$v]}")
-  r=$(run "$url" "${cookie[$v]}")
+  r=$(run "http://127.0.0.1:${port[$v]}/open/" "$c")
   t1=$(ticks "${pid[$v]}")
   echo "$r $(awk -v t=$((t1 - t0)) -v hz="$hz" -v r="$r" -v d="$SECONDS_PER" 'BEGIN {printf "%.1f", t / hz * 1e6 / (r * d > 0 ? r * d : 1)}')"
+}
+admitted_p50() { # admitted_p50 VARIANT: p50 of its admitted path, with the browser's cookie
+  p50 "http://127.0.0.1:${port[$1]}/open/" "$(browser_cookie "$1")"
 }
 
 say "warming up each variant for ${WARMUP_S} s..."
@@ -160,6 +178,7 @@ done
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=()
+lat_rows=()
 for r in $(seq "$ROUNDS"); do
   order=(A B); ((r % 2 == 0)) && order=(B A)
   np=$(run "http://127.0.0.1:$proxy_port/open/")
@@ -173,6 +192,15 @@ for r in $(seq "$ROUNDS"); do
     say "  round $r $v: admitted $ar req/s at $acpu µs CPU each, new $nr, returning $rr (nginx proxy $np)"
   done
   rows+=("$line | ${cell[A]} | ${cell[B]} |")
+  if [[ "$LATENCY" == 1 ]]; then
+    np50=$(p50 "http://127.0.0.1:$proxy_port/open/")
+    declare -A lat=()
+    for v in "${order[@]}"; do
+      lat[$v]=$(admitted_p50 "$v")
+      say "  round $r $v: admitted p50 ${lat[$v]} µs at 4 connections (nginx proxy ${np50} µs)"
+    done
+    lat_rows+=("| $r | $np50 | ${lat[A]} | $((lat[A] - np50)) | ${lat[B]} | $((lat[B] - np50)) |")
+  fi
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -183,3 +211,11 @@ echo
 echo "| round | nginx proxy req/s | $A_NAME admitted req/s (CPU/req) | $A_NAME queue new | $A_NAME queue returning | $B_NAME admitted req/s (CPU/req) | $B_NAME queue new | $B_NAME queue returning |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${rows[@]}"
+if [[ "$LATENCY" == 1 ]]; then
+  echo
+  echo "p50 at 4 connections (wrk -t1 -c4 -d${SECONDS_PER}s --latency), µs; added = the admitted path's p50 minus the nginx proxy's of the same round:"
+  echo
+  echo "| round | nginx proxy p50 | $A_NAME admitted p50 | $A_NAME added | $B_NAME admitted p50 | $B_NAME added |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${lat_rows[@]}"
+fi

@@ -43,6 +43,21 @@ fit_in_minute() {
   fi
 }
 
+# start_watchdog SECONDS: bounds the whole run; after SECONDS it stops this script (whose EXIT trap
+# cleans up). Sets watchdog_pid; killing it also kills its sleep, so nothing holds the script's
+# output open after the script ends.
+start_watchdog() {
+  (
+    sleep "$1" &
+    s=$!
+    trap 'kill $s 2>/dev/null; exit 0' TERM
+    wait $s
+    say "$SCRIPT: still running after ${1}s; stopping"
+    kill -TERM $$
+  ) &
+  watchdog_pid=$!
+}
+
 # gateway_yaml GW_PORT ORIGIN_PORT DATA_DIR ADMIN_PORT ADMIN_TOKEN: the benchmark's configuration
 gateway_yaml() {
   cat <<EOF

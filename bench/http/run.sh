@@ -133,6 +133,7 @@ stop_pid() { # stop_pid PID SECONDS: TERM, wait, then KILL
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM HUP
+  set +e # clean up all of it: a process already gone (the watchdog that fired) is not an error
   [[ -n "$watchdog_pid" ]] && kill "$watchdog_pid" 2>/dev/null
   [[ -n "$gw_pid" ]] && stop_pid "$gw_pid" 20
   local ref
@@ -154,15 +155,7 @@ trap 'exit 130' INT TERM HUP
 
 # the whole run is bounded: the watchdog stops this script (whose EXIT trap cleans up) after
 # MAX_SECONDS; every wrk and curl call has its own bound as well
-(
-  sleep "$MAX_SECONDS" &
-  s=$!
-  trap 'kill $s 2>/dev/null; exit 0' TERM
-  wait $s
-  echo "bench/http: still running after ${MAX_SECONDS}s; stopping" >&2
-  kill -TERM $$
-) &
-watchdog_pid=$!
+start_watchdog "$MAX_SECONDS"
 
 # ---------------------------------------------------------------- ports
 free_port origin_port

@@ -12,7 +12,7 @@ rounds=${3:-12}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS=$rounds is not a positive whole number" >&2; exit 2; }
 work=$(mktemp -d)
 pid=
-trap '[[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'set +e; [[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 tick=$(getconf CLK_TCK)
 declare -A tarball=([A]=$1 [B]=$2)
 for v in A B; do mkdir -p "$work/$v"; tar xzf "${tarball[$v]}" -C "$work/$v"; done

@@ -16,7 +16,7 @@ rounds=${1:-5}
 floor=${FLOOR:-0}
 work=$(mktemp -d)
 pid=
-trap '[[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; [[ -n "${KEEP_WORK:-}" ]] || rm -rf "$work"' EXIT
+trap 'set +e; [[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; [[ -n "${KEEP_WORK:-}" ]] || rm -rf "$work"' EXIT
 tar xzf dist/target/anteroom-*.tar.gz -C "$work"
 home=$(echo "$work"/anteroom-*)
 export ANTEROOM_AOT_DIR="$work/aot"
