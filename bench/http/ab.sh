@@ -40,6 +40,8 @@ LATENCY=${LATENCY:-0}
 A_NAME=${A_NAME:-A}
 B_NAME=${B_NAME:-B}
 positive_whole ROUNDS SECONDS_PER WARMUP_S MAX_SECONDS
+[[ "$LATENCY" == 0 || "$LATENCY" == 1 ]] || die "LATENCY=$LATENCY: use 1 (also measure the p50 at 4 connections) or 0"
+[[ "$KEEP" == 0 || "$KEEP" == 1 ]] || die "KEEP=$KEEP: use 1 (keep the logs) or 0"
 ((SECONDS_PER <= 50)) || say "WARNING: SECONDS_PER=$SECONDS_PER: an admitted run this long cannot end within the minute its cookie was set in; after the boundary wrk keeps the old cookie and every request is re-sealed"
 for tool in wrk curl; do command -v "$tool" >/dev/null || die "missing $tool (bench/http/run.sh installs it)"; done
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
@@ -138,12 +140,18 @@ wrk_run() { # wrk_run URL COOKIE WRK_OPTION...: wrk's output, logged; stops on e
   fi
   printf '%s\n' "$out"
 }
+measured() { # measured WHAT URL: passes a figure through; stops when wrk printed none
+  local v
+  v=$(cat)
+  [[ "$v" =~ ^[0-9]+$ ]] || die "wrk printed no $1 for $2; see $dir/logs/wrk.txt"
+  echo "$v"
+}
 run() { # run URL [COOKIE]: req/s of one wrk run at 64 connections
-  wrk_run "$1" "${2:-}" -t2 -c64 | rps
+  wrk_run "$1" "${2:-}" -t2 -c64 | rps | measured req/s "$1"
 }
 p50() { # p50 URL [COOKIE]: median latency in µs at 4 connections
   wrk_run "$1" "${2:-}" -t1 -c4 --latency -s "$here/report.lua" |
-    sed -n 's/^RESULT .* p50_us=\([0-9]*\) .*/\1/p'
+    sed -n 's/^RESULT .* p50_us=\([0-9]*\) .*/\1/p' | measured p50 "$1"
 }
 browser_cookie() { # browser_cookie VARIANT: the admitted cookie the gateway set last
   # as a browser holds it (re-sealed once its minute is over), for a run that ends within the
@@ -186,6 +194,7 @@ for r in $(seq "$ROUNDS"); do
   declare -A cell=()
   for v in "${order[@]}"; do
     read -r ar acpu < <(admitted "$v")
+    [[ -n "${ar:-}" && -n "${acpu:-}" ]] || die "round $r, variant $v: the admitted run gave no figure"
     nr=$(run "http://127.0.0.1:${port[$v]}/full/")
     rr=$(run "http://127.0.0.1:${port[$v]}/wait/" "${queued[$v]}")
     cell[$v]="$ar ($acpu µs) | $nr | $rr"
