@@ -56,6 +56,9 @@ import picocli.CommandLine.Option;
  *       log fsync) in this JVM, called through a {@code RoutingObjectTransport} listing all three,
  *       64 callers each; the cluster's leader and followers share this machine's cores. The cluster
  *       scenarios also report the Raft log entries committed per second and the calls each carried.
+ *   <li>{@code ratis-reference}: the reference of the one-object cluster scenarios ({@link
+ *       RatisReference}): three Ratis servers in this JVM with an in-memory counter, each call one
+ *       Ratis request, no HTTP, runtime or SQLite: what replication alone costs on this machine.
  *   <li>{@code cluster-tls}, {@code cluster-spread-tls}: the same two loads with the peers' Raft
  *       ports speaking mutual TLS (a self-signed certificate per peer), as a cluster across
  *       machines must; the others run plain text, which only a loopback cluster may.
@@ -152,7 +155,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       defaultValue = "counter,spread,http,http-noop",
       description =
           "Scenarios to run, any of: counter (with its baseline), baseline (alone), spread, http, http-noop,"
-              + " http-spread, cluster-1, cluster, cluster-spread, cluster-tls, cluster-spread-tls"
+              + " http-spread, cluster-1, cluster, ratis-reference (Ratis alone: an in-memory counter"
+              + " on three servers, no Anteroom), cluster-spread, cluster-tls, cluster-spread-tls"
               + " (the cluster's peers speaking mutual TLS, as across machines), http-pinned,"
               + " cluster-processes, cluster-pinned. "
               + "Default: ${DEFAULT-VALUE}.")
@@ -176,6 +180,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           "http",
           "cluster-1",
           "cluster",
+          "ratis-reference",
           "cluster-tls",
           "http-spread",
           "cluster-spread",
@@ -192,6 +197,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           "http-spread",
           "cluster-1",
           "cluster",
+          "ratis-reference",
           "cluster-spread",
           "cluster-tls",
           "cluster-spread-tls");
@@ -259,6 +265,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             case "cluster-1" -> cluster(d, 1, 1, false);
             case "cluster" -> cluster(d, 1, 3, false);
             case "cluster-tls" -> cluster(d, 1, 3, true);
+            case "ratis-reference" -> ratisReference(d);
             case "cluster-spread" -> cluster(d, objects, 3, false);
             case "cluster-spread-tls" -> cluster(d, objects, 3, true);
             default -> throw new IllegalStateException("not a round scenario: " + scenario);
@@ -468,6 +475,31 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       }
     } finally {
       for (ClusterNode n : nodes) n.close();
+    }
+  }
+
+  /**
+   * The reference of the one-object cluster scenarios ({@link RatisReference}): the leanest
+   * replicated counter on three Ratis servers in this JVM, each call one Ratis request.
+   */
+  private void ratisReference(Path dir) throws Exception {
+    ClusterFile file = ClusterFile.parse(clusterYaml(3, "r"), "ratis reference");
+    try (RatisReference reference = new RatisReference(dir, file.config())) {
+      Counter counter = reference.counter();
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (true) {
+        try {
+          counter.next(); // the client finds the leader once one is elected
+          break;
+        } catch (RuntimeException e) {
+          if (System.nanoTime() > deadline) throw new IllegalStateException("no leader in 60 s", e);
+        }
+      }
+      spreadOver(
+          "Ratis alone (reference): in-memory counter, 3 servers, one request per call",
+          List.of(counter),
+          null,
+          reference::commitIndex);
     }
   }
 
@@ -837,6 +869,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             new String[] {"cluster-1", "http"},
             new String[] {"cluster", "http"},
             new String[] {"cluster-tls", "http"},
+            new String[] {"ratis-reference", "http"},
             new String[] {"cluster-spread", "http-spread"},
             new String[] {"cluster-spread-tls", "http-spread"});
     StringBuilder sb = new StringBuilder("\n| round |");
