@@ -75,10 +75,15 @@ final class RatisReference implements AutoCloseable {
     }
   }
 
-  /** The counter as the load sees it: each call one replicated increment. */
+  /**
+   * The counter as the load sees it: each call one replicated increment, failing (unchecked) when
+   * it is not confirmed within 30 s.
+   */
   Counter counter() {
     return () -> {
-      RaftClientReply reply = client.async().send(Message.valueOf("+1")).join();
+      // bounded: the client would otherwise retry for ever while no leader answers
+      RaftClientReply reply =
+          client.async().send(Message.valueOf("+1")).orTimeout(30, TimeUnit.SECONDS).join();
       if (!reply.isSuccess()) throw new IllegalStateException("not confirmed: " + reply);
       return Long.parseLong(reply.getMessage().getContent().toString(StandardCharsets.US_ASCII));
     };
