@@ -1,9 +1,11 @@
 package io.anteroom.bench;
 
 import io.anteroom.objects.ratis.ClusterConfig;
+import io.anteroom.objects.ratis.PeerOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,10 +35,21 @@ import org.apache.ratis.util.TimeDuration;
  * replication costs on this machine before anything of Anteroom's is added.
  */
 final class RatisReference implements AutoCloseable {
+  /** How long the benchmark's calls wait for their reply. */
+  static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
   private final List<RaftServer> servers = new ArrayList<>();
+  private final Duration callTimeout;
   private RaftClient client;
 
   RatisReference(Path dir, ClusterConfig config) throws IOException {
+    this(dir, config, CALL_TIMEOUT);
+  }
+
+  /** With {@code callTimeout}: how long a call waits for its reply before it fails. */
+  RatisReference(Path dir, ClusterConfig config, Duration callTimeout) throws IOException {
+    this.callTimeout = callTimeout;
+    PeerOptions tuning = PeerOptions.defaults();
     List<RaftPeer> peers = new ArrayList<>();
     for (ClusterConfig.Peer p : config.peers()) {
       peers.add(RaftPeer.newBuilder().setId(p.id()).setAddress(p.host() + ":" + p.port()).build());
@@ -48,12 +61,14 @@ final class RatisReference implements AutoCloseable {
         RaftServerConfigKeys.setStorageDir(props, List.of(dir.resolve(p.id()).toFile()));
         GrpcConfigKeys.Server.setHost(props, p.host());
         GrpcConfigKeys.Server.setPort(props, p.port());
-        // as the coordinator's peers (RatisPeer): the same election timeouts, no commit-index
-        // metadata entries, appends sent at once
+        // as the coordinator's peers (RatisPeer, which sets these from PeerOptions and explains
+        // them): the same election timeouts, no commit-index metadata entries, appends sent at once
         RaftServerConfigKeys.Rpc.setTimeoutMin(
-            props, TimeDuration.valueOf(500, TimeUnit.MILLISECONDS));
+            props,
+            TimeDuration.valueOf(tuning.electionTimeoutMin().toMillis(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(
-            props, TimeDuration.valueOf(1000, TimeUnit.MILLISECONDS));
+            props,
+            TimeDuration.valueOf(tuning.electionTimeoutMax().toMillis(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Log.setLogMetadataEnabled(props, false);
         RaftServerConfigKeys.Log.Appender.setWaitTimeMin(props, TimeDuration.ZERO);
         RaftServer server =
@@ -77,13 +92,17 @@ final class RatisReference implements AutoCloseable {
 
   /**
    * The counter as the load sees it: each call one replicated increment, failing (unchecked) when
-   * it is not confirmed within 30 s.
+   * it is not confirmed within the call timeout.
    */
   Counter counter() {
     return () -> {
-      // bounded: the client would otherwise retry for ever while no leader answers
+      // bounded: Ratis' client retries for ever by default while no leader answers
       RaftClientReply reply =
-          client.async().send(Message.valueOf("+1")).orTimeout(30, TimeUnit.SECONDS).join();
+          client
+              .async()
+              .send(Message.valueOf("+1"))
+              .orTimeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+              .join();
       if (!reply.isSuccess()) throw new IllegalStateException("not confirmed: " + reply);
       return Long.parseLong(reply.getMessage().getContent().toString(StandardCharsets.US_ASCII));
     };
@@ -109,6 +128,11 @@ final class RatisReference implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       System.err.println("ratis reference: closing the client: " + e);
     }
+    closeServers();
+  }
+
+  /** Stops the three servers, leaving the client open. {@link #close} calls it; tests too. */
+  void closeServers() {
     for (RaftServer s : servers) {
       try {
         s.close();

@@ -1,6 +1,7 @@
 package io.anteroom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.anteroom.objects.ratis.ClusterFile;
@@ -130,6 +131,30 @@ class ObjectsBenchmarkTest {
       for (int i = 0; i < 5; i++) numbers.add(counter.next());
       assertThat(numbers).containsExactly(0L, 1L, 2L, 3L, 4L);
       assertThat(reference.commitIndex()).isGreaterThanOrEqualTo(5);
+    }
+  }
+
+  /**
+   * A reference call that no leader answers fails after the call timeout instead of waiting for
+   * ever (Ratis' client retries for ever by default), so the benchmark's wait for a leader, and its
+   * load runs, end by themselves. The JUnit timeout runs the test in its own thread: {@code join}
+   * ignores interrupts, so without the bound the test fails there instead of hanging.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(
+      value = 60,
+      threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void aRatisReferenceCallThatNoLeaderAnswersFailsAfterTheCallTimeout(@TempDir Path dir)
+      throws Exception {
+    ClusterFile file = ClusterFile.parse(ObjectsBenchmark.clusterYaml(3, "u"), "test reference");
+    try (RatisReference reference =
+        new RatisReference(dir, file.config(), java.time.Duration.ofSeconds(1))) {
+      Counter counter = reference.counter();
+      assertThat(counter.next()).isZero();
+      reference.closeServers();
+      assertThatThrownBy(counter::next)
+          .isInstanceOf(java.util.concurrent.CompletionException.class)
+          .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
     }
   }
 }
