@@ -107,7 +107,7 @@ class SqliteCommitPropertyTest {
   private SqliteStorageEngine sqlite() {
     if (sqlite == null) {
       try {
-        dir = Files.createTempDirectory("coalesce");
+        dir = Files.createTempDirectory("sqlite-commit-property");
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
