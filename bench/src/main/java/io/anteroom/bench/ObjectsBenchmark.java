@@ -420,13 +420,11 @@ public final class ObjectsBenchmark implements Callable<Integer> {
 
   /**
    * {@code peers} coordinators of a replicated cluster in this JVM (SQLite copies, Raft log fsync
-   * on), called over HTTP through a routing transport listing all of them; {@code count} objects.
-   * One peer is the leader's own work (log, state machine, read index) without followers.
-   */
-  /**
-   * {@code peers} peers in this JVM serving {@code count} counters; with {@code tls}, their Raft
-   * ports speak mutual TLS ({@link PeerTls}) with a self-signed certificate per peer, each trusting
-   * all three, as a cluster across machines must (docs/cluster.md).
+   * on) serving {@code count} counters, called over HTTP through a routing transport listing all of
+   * them. One peer is the leader's own work (log, state machine, read index) without followers.
+   * With {@code tls}, their Raft ports speak mutual TLS ({@link PeerTls}) with a self-signed
+   * certificate per peer, each trusting all three, as a cluster across machines must
+   * (docs/cluster.md).
    */
   private void cluster(Path dir, int count, int peers, boolean tls) throws Exception {
     ClusterFile file = ClusterFile.parse(clusterYaml(peers, "b"), "bench cluster");

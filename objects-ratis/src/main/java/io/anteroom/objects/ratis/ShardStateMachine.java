@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -49,7 +50,7 @@ final class ShardStateMachine extends BaseStateMachine {
 
   private final int shard;
   private final Supplier<LocalReplica> openReplica;
-  private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  private final SnapshotStorage storage = new SnapshotStorage();
   private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
   private volatile LocalReplica replica;
 
@@ -62,8 +63,7 @@ final class ShardStateMachine extends BaseStateMachine {
 
   private volatile String peerId = "?";
   private volatile RaftServer.Division division;
-  private final java.util.concurrent.atomic.AtomicLong skippedOnReplay =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong skippedOnReplay = new AtomicLong();
 
   ShardStateMachine(int shard, Supplier<LocalReplica> openReplica) {
     this.shard = shard;
@@ -95,7 +95,7 @@ final class ShardStateMachine extends BaseStateMachine {
     peerId = server.getId().toString();
     storage.init(raftStorage);
     replica = openReplica.get();
-    SingleFileSnapshotInfo snapshot = storage.getLatestSnapshot();
+    SingleFileSnapshotInfo snapshot = storage.reload();
     if (snapshot != null) {
       // a snapshot newer than the copy: it was installed from the leader and the restore did not
       // finish
@@ -112,6 +112,7 @@ final class ShardStateMachine extends BaseStateMachine {
    */
   @Override
   public void pause() {
+    storage.forgetAbsence(); // an install is about to write a snapshot that lookups must find
     if (getLifeCycleState() != LifeCycle.State.RUNNING) return;
     getLifeCycle().transition(LifeCycle.State.PAUSING);
     getLifeCycle().transition(LifeCycle.State.PAUSED);
@@ -119,7 +120,7 @@ final class ShardStateMachine extends BaseStateMachine {
 
   @Override
   public void reinitialize() throws IOException {
-    SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
+    SingleFileSnapshotInfo snapshot = storage.reload();
     if (snapshot == null)
       throw new IOException(
           "shard " + shard + " on peer " + peerId + ": asked to reload, but there is no snapshot");
@@ -210,6 +211,11 @@ final class ShardStateMachine extends BaseStateMachine {
     return skippedOnReplay.get();
   }
 
+  /** How often this shard listed its snapshot directory since it started. For tests. */
+  long snapshotDirectoryScans() {
+    return storage.scans.get();
+  }
+
   /** The file of the latest snapshot, if any. For tests and operators. */
   Optional<Path> latestSnapshotFile() {
     SingleFileSnapshotInfo s = storage.getLatestSnapshot();
@@ -272,5 +278,48 @@ final class ShardStateMachine extends BaseStateMachine {
   public void close() throws IOException {
     LocalReplica r = replica;
     if (r != null) r.close();
+  }
+
+  /**
+   * Ratis' single-file snapshot storage, which remembers that its directory holds no snapshot.
+   * Ratis looks the latest snapshot up on every append to a follower, and its storage caches only a
+   * snapshot it found: until a shard's first snapshot, each lookup would list the directory again
+   * (a directory read per append, on every peer). Here a {@link #reload} that finds none is
+   * remembered until {@link #forgetAbsence} (Ratis pauses the machine before it installs a snapshot
+   * from the leader, and its lookups during the install must see the files it writes) or a snapshot
+   * is taken.
+   */
+  private static final class SnapshotStorage extends SimpleStateMachineStorage {
+    private final AtomicLong scans = new AtomicLong();
+    private volatile boolean noneOnDisk;
+
+    /** Lists the directory now; if it holds no snapshot, later lookups answer none at once. */
+    SingleFileSnapshotInfo reload() {
+      SingleFileSnapshotInfo latest = loadLatestSnapshot();
+      noneOnDisk = latest == null;
+      return latest;
+    }
+
+    void forgetAbsence() {
+      noneOnDisk = false;
+    }
+
+    @Override
+    public SingleFileSnapshotInfo getLatestSnapshot() {
+      return noneOnDisk ? null : super.getLatestSnapshot();
+    }
+
+    @Override
+    public SingleFileSnapshotInfo loadLatestSnapshot() {
+      scans.incrementAndGet();
+      return super.loadLatestSnapshot();
+    }
+
+    @Override
+    public SingleFileSnapshotInfo updateLatestSnapshot(SingleFileSnapshotInfo info) {
+      SingleFileSnapshotInfo updated = super.updateLatestSnapshot(info);
+      noneOnDisk = false;
+      return updated;
+    }
   }
 }

@@ -8,6 +8,7 @@ import io.anteroom.objects.storage.StorageEngine;
 import io.anteroom.objects.storage.StorageEngine.Batch;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +56,18 @@ class ReplicatedStorageEngineTest {
   private RatisPeer startCluster(PeerOptions options) {
     cluster = TestCluster.start(dir, 3, 1, options);
     return cluster.awaitLeader(0);
+  }
+
+  /**
+   * Three peers, one shard, default test options, with one commit to {@code object} applied on
+   * every peer; the leader's engine.
+   */
+  private ReplicatedStorageEngine startWithAFirstCommitEverywhere(String object) {
+    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
+    ReplicatedStorageEngine leader = cluster.awaitLeader(0).engine(0);
+    leader.commit(put(object, "first", "0"));
+    cluster.awaitAllApplied(0, leader.commitIndex());
+    return leader;
   }
 
   /** Commits {@code early-0..2} to {@code object} and waits until every peer applied them. */
@@ -187,16 +200,36 @@ class ReplicatedStorageEngineTest {
    */
   @Test
   void eachCommitIsOneLogEntryWithNoCommitIndexEntriesBetween() {
-    cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
-    ReplicatedStorageEngine leader = cluster.awaitLeader(0).engine(0);
-    leader.commit(put("room/x", "first", "0"));
-    cluster.awaitAllApplied(0, leader.commitIndex());
+    ReplicatedStorageEngine leader = startWithAFirstCommitEverywhere("room/x");
     long before = leader.commitIndex();
 
     for (int i = 0; i < 20; i++) leader.commit(put("room/x", "k" + i, "v" + i));
     cluster.awaitAllApplied(0, leader.commitIndex());
 
     assertThat(leader.commitIndex() - before).as("log entries for 20 commits").isEqualTo(20);
+  }
+
+  /**
+   * Ratis looks up the latest snapshot on every append to a follower, and its storage lists the
+   * snapshot directory each time while there is none: a directory read per append per follower
+   * until the first snapshot. A shard remembers that it has none.
+   */
+  @Test
+  void aShardWithoutASnapshotDoesNotListItsDirectoryOnEveryAppend() {
+    ReplicatedStorageEngine leader = startWithAFirstCommitEverywhere("room/s");
+    Map<String, Long> before = new HashMap<>();
+    for (RatisPeer p : cluster.running())
+      before.put(p.id(), p.engine(0).machine().snapshotDirectoryScans());
+
+    for (int i = 0; i < 30; i++) leader.commit(put("room/s", "k" + i, "v" + i));
+    cluster.awaitAllApplied(0, leader.commitIndex());
+
+    assertThat(leader.machine().latestSnapshotFile()).as("no snapshot yet").isEmpty();
+    for (RatisPeer p : cluster.running()) {
+      assertThat(p.engine(0).machine().snapshotDirectoryScans() - before.get(p.id()))
+          .as("snapshot directory listings on peer %s during 30 commits", p.id())
+          .isZero();
+    }
   }
 
   @Test
