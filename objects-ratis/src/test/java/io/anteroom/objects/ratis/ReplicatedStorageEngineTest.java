@@ -232,6 +232,27 @@ class ReplicatedStorageEngineTest {
     }
   }
 
+  /**
+   * The memory of "no snapshot" ends when Ratis pauses the machine to install one from the leader:
+   * Ratis' lookups during the install must find the files it writes into the directory.
+   */
+  @Test
+  void onceRatisPausesTheMachineForAnInstallLookupsFindASnapshotWrittenToItsDirectory()
+      throws Exception {
+    ReplicatedStorageEngine leader = startWithAFirstCommitEverywhere("room/i");
+    ShardStateMachine machine = leader.machine();
+    assertThat(machine.getLatestSnapshot()).as("no snapshot yet").isNull();
+
+    machine.pause();
+    Path installed = machine.getStateMachineStorage().getSnapshotFile(1, 1).toPath();
+    java.nio.file.Files.createFile(installed);
+
+    assertThat(machine.getLatestSnapshot())
+        .as("the lookup after the pause")
+        .isNotNull()
+        .satisfies(s -> assertThat(s.getFiles().get(0).getPath()).isEqualTo(installed));
+  }
+
   @Test
   void aRestartedPeerCatchesUpFromTheLeadersLog() {
     cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
