@@ -14,6 +14,7 @@ import org.apache.ratis.metrics.MetricRegistries;
 import org.apache.ratis.metrics.MetricRegistryInfo;
 import org.apache.ratis.metrics.RatisMetricRegistry;
 import org.apache.ratis.metrics.Timekeeper;
+import org.apache.ratis.util.RefCountingMap;
 import org.apache.ratis.util.TimeDuration;
 
 /**
@@ -32,7 +33,11 @@ import org.apache.ratis.util.TimeDuration;
  * META-INF/services/org.apache.ratis.metrics.MetricRegistries}).
  */
 public final class LeanRatisMetrics extends MetricRegistries {
-  private final Map<MetricRegistryInfo, Registry> registries = new ConcurrentHashMap<>();
+  /**
+   * Counted as Ratis' default counts them: each {@link #create} of a component's registry must be
+   * matched by a {@link #remove} before it goes (several parts of a server share one).
+   */
+  private final RefCountingMap<MetricRegistryInfo, Registry> registries = new RefCountingMap<>();
 
   /** Called by Ratis' loader. */
   public LeanRatisMetrics() {}
@@ -44,12 +49,13 @@ public final class LeanRatisMetrics extends MetricRegistries {
 
   @Override
   public RatisMetricRegistry create(MetricRegistryInfo info) {
-    return registries.computeIfAbsent(info, Registry::new);
+    return registries.put(info, () -> new Registry(info));
   }
 
+  /** Releases one {@link #create}; true once no creator holds the registry any more. */
   @Override
   public boolean remove(MetricRegistryInfo info) {
-    return registries.remove(info) != null;
+    return registries.remove(info) == null;
   }
 
   @Override

@@ -7,6 +7,7 @@ import org.apache.ratis.metrics.LongCounter;
 import org.apache.ratis.metrics.MetricRegistries;
 import org.apache.ratis.metrics.MetricRegistryInfo;
 import org.apache.ratis.metrics.RatisMetricRegistry;
+import org.apache.ratis.util.TimeDuration;
 import org.junit.jupiter.api.Test;
 
 class LeanRatisMetricsTest {
@@ -35,9 +36,26 @@ class LeanRatisMetricsTest {
 
     assertThat(registry.remove("appendEntries")).isTrue();
     assertThat(registry.counter("appendEntries").getCount()).isZero();
+    assertThat(metrics.remove(INFO)).as("created twice: one creator left").isFalse();
     assertThat(metrics.remove(INFO)).isTrue();
     assertThat(metrics.get(INFO)).isEmpty();
     assertThat(metrics.getMetricRegistries()).isEmpty();
+  }
+
+  /** As in Ratis' default: a registry created twice (two parts of a server) stays for the other. */
+  @Test
+  void aRegistryCreatedTwiceStaysUntilBothCreatorsRemovedIt() {
+    LeanRatisMetrics metrics = new LeanRatisMetrics();
+    RatisMetricRegistry first = metrics.create(INFO);
+    first.counter("elections").inc();
+    assertThat(metrics.create(INFO)).isSameAs(first);
+
+    assertThat(metrics.remove(INFO)).as("one creator left").isFalse();
+    assertThat(metrics.get(INFO)).containsSame(first);
+    assertThat(metrics.get(INFO).orElseThrow().counter("elections").getCount()).isOne();
+
+    assertThat(metrics.remove(INFO)).as("none left").isTrue();
+    assertThat(metrics.get(INFO)).isEmpty();
   }
 
   @Test
@@ -50,5 +68,9 @@ class LeanRatisMetricsTest {
     assertThatThrownBy(metrics::enableJmxReporter)
         .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("/metrics");
+    assertThatThrownBy(() -> metrics.enableConsoleReporter(TimeDuration.ONE_SECOND))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> metrics.addReporterRegistration(r -> {}, r -> {}))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 }
