@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -96,6 +97,7 @@ public record ClusterConfig(String name, List<Peer> peers, int shards) {
    * times per call it routes.
    */
   public int shardOf(String object) {
+    Objects.requireNonNull(object, "object name");
     if (shards == 1) return 0;
     byte[] digest = sha256(object.getBytes(StandardCharsets.UTF_8));
     long h = 0;
