@@ -155,7 +155,10 @@ public final class ClusterNode implements AutoCloseable {
     return server;
   }
 
-  /** Whether this node runs a runtime for {@code shard} now (it is the shard's ready leader). */
+  /**
+   * Whether this node runs a runtime for {@code shard} now (it is the shard's ready leader). Its
+   * {@code leads shard} line is written before this turns true.
+   */
   public boolean serves(int shard) {
     return shards[shard].runtime != null;
   }
@@ -302,11 +305,12 @@ public final class ClusterNode implements AutoCloseable {
         r.close();
         throw e;
       }
+      // the line first: whoever sees this node serve (serves(), a call answered) finds it written
+      events.accept(
+          "peer " + peer.id() + " " + LEADS + shard + " (term " + term + "): serving its objects");
       runtimeTerm = term;
       runtime = r;
       started.incrementAndGet();
-      events.accept(
-          "peer " + peer.id() + " " + LEADS + shard + " (term " + term + "): serving its objects");
     }
 
     /** Closes the runtime, if any: alarms first, then it waits for its objects to go idle. */

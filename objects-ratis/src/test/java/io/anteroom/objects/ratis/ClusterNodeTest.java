@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +37,18 @@ class ClusterNodeTest {
   private final List<ClusterNode> nodes = new ArrayList<>();
   private final List<AutoCloseable> toClose = new ArrayList<>();
   private final List<String> events = new CopyOnWriteArrayList<>();
+  private final Map<String, ClusterNode> byId = new ConcurrentHashMap<>();
+
+  /** For each "leads shard 0" line: whether its node already served shard 0 as it was written. */
+  private final List<Boolean> servingAtLeadsLine = new CopyOnWriteArrayList<>();
+
+  private void event(String line) {
+    events.add(line);
+    for (String id : byId.keySet()) {
+      if (line.startsWith("peer " + id + " " + ClusterNode.LEADS + "0 "))
+        servingAtLeadsLine.add(byId.get(id).serves(0));
+    }
+  }
 
   @AfterEach
   void stop() throws Exception {
@@ -61,8 +75,9 @@ class ClusterNodeTest {
                   TestCluster.testOptions().localStorage(PeerOptions.LocalStorage.MEMORY).build())
               .objects(runtime -> runtime.namespace("counter", Counter.class, CounterObject::new))
               .server(server -> server.export("counter").secret(SECRET))
-              .events(events::add)
+              .events(this::event)
               .start());
+      byId.put(p.id(), nodes.get(nodes.size() - 1));
     }
     return file;
   }
@@ -72,6 +87,20 @@ class ClusterNodeTest {
         .atMost(TestCluster.PATIENCE)
         .until(
             () -> nodes.stream().filter(n -> n.serves(0)).findFirst().orElse(null), n -> n != null);
+  }
+
+  @Test
+  void aNodeWritesItsLeadsLineBeforeItServes() {
+    startCluster();
+    ClusterNode leader = awaitServing();
+    // its line was written before serves() turned true, so it is there already
+    assertThat(events).anyMatch(l -> l.startsWith("peer " + leader.peer().id() + " leads shard 0"));
+    // a leader elected once every node is known here: its line is checked as it is written
+    ClusterNode next = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    leader.peer().engine(0).transferLeadership(next.peer().id());
+    await("the new leader serves").atMost(TestCluster.PATIENCE).until(() -> next.serves(0));
+    assertThat(events).anyMatch(l -> l.startsWith("peer " + next.peer().id() + " leads shard 0"));
+    assertThat(servingAtLeadsLine).isNotEmpty().containsOnly(false);
   }
 
   @Test
@@ -143,8 +172,15 @@ class ClusterNodeTest {
     await("the old leader closes its runtime")
         .atMost(TestCluster.PATIENCE)
         .until(() -> !leader.serves(0) && follower.serves(0));
-    assertThat(events)
-        .anyMatch(l -> l.contains("peer " + leader.peer().id() + " no longer leads shard 0"));
+    // written once the runtime has closed, which is after it stopped serving
+    await("the old leader's line")
+        .atMost(TestCluster.PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(events)
+                    .anyMatch(
+                        l ->
+                            l.contains("peer " + leader.peer().id() + " no longer leads shard 0")));
     assertThat(counter.next()).isEqualTo(2);
     assertThat(follower.runtimesStarted(0)).isPositive();
   }
