@@ -305,9 +305,15 @@ public final class ClusterNode implements AutoCloseable {
         r.close();
         throw e;
       }
-      // the line first: whoever sees this node serve (serves(), a call answered) finds it written
-      events.accept(
-          "peer " + peer.id() + " " + LEADS + shard + " (term " + term + "): serving its objects");
+      // the line first: whoever sees this node serve (serves(), a call answered) finds it written;
+      // a sink that fails costs the line, not the service
+      String line =
+          "peer " + peer.id() + " " + LEADS + shard + " (term " + term + "): serving its objects";
+      try {
+        events.accept(line);
+      } catch (RuntimeException e) {
+        LOG.warn("the event sink failed on \"{}\": {}", line, e.toString(), e);
+      }
       runtimeTerm = term;
       runtime = r;
       started.incrementAndGet();

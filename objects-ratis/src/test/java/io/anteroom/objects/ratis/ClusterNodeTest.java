@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.Stubs;
 import io.anteroom.objects.http.HttpObjectTransport;
 import io.anteroom.objects.http.RoutingObjectTransport;
@@ -42,12 +43,17 @@ class ClusterNodeTest {
   /** For each "leads shard 0" line: whether its node already served shard 0 as it was written. */
   private final List<Boolean> servingAtLeadsLine = new CopyOnWriteArrayList<>();
 
+  /** Makes the event sink throw on every "leads shard" line, after recording it. */
+  private volatile boolean sinkFailsOnLeadsLines;
+
   private void event(String line) {
     events.add(line);
     for (String id : byId.keySet()) {
       if (line.startsWith("peer " + id + " " + ClusterNode.LEADS + "0 "))
         servingAtLeadsLine.add(byId.get(id).serves(0));
     }
+    if (sinkFailsOnLeadsLines && line.contains(ClusterNode.LEADS))
+      throw new IllegalStateException("the operator's sink is broken");
   }
 
   @AfterEach
@@ -82,6 +88,29 @@ class ClusterNodeTest {
     return file;
   }
 
+  /** The counter "c" through a routing transport over every coordinator of {@code file}. */
+  private Counter routedCounter(ClusterFile file) {
+    return counterThrough(
+        RoutingObjectTransport.builder(file.coordinators())
+            .secret(SECRET)
+            .timeout(Duration.ofSeconds(20))
+            .build());
+  }
+
+  /** The counter "c" sent straight to {@code node}, whatever it leads. */
+  private Counter directCounter(ClusterNode node) {
+    return counterThrough(
+        HttpObjectTransport.builder(node.uri())
+            .secret(SECRET)
+            .timeout(Duration.ofSeconds(10))
+            .build());
+  }
+
+  private Counter counterThrough(ObjectTransport transport) {
+    toClose.add(transport);
+    return Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), transport);
+  }
+
   private ClusterNode awaitServing() {
     return await("a node serves shard 0")
         .atMost(TestCluster.PATIENCE)
@@ -104,32 +133,28 @@ class ClusterNodeTest {
   }
 
   @Test
+  void anEventSinkThatFailsDoesNotStopTheLeaderFromServing() {
+    sinkFailsOnLeadsLines = true;
+    ClusterFile file = startCluster();
+    ClusterNode leader = awaitServing();
+    assertThat(events).anyMatch(l -> l.startsWith("peer " + leader.peer().id() + " leads shard 0"));
+    Counter counter = routedCounter(file);
+    assertThat(counter.next()).isZero();
+  }
+
+  @Test
   void theLeaderServesTheOthersRedirectAndALeaderChangeClosesTheOldRuntime() throws Exception {
     ClusterFile file = startCluster();
     ClusterNode leader = awaitServing();
     assertThat(events).anyMatch(l -> l.contains("peer " + leader.peer().id() + " leads shard 0"));
 
-    RoutingObjectTransport routing =
-        RoutingObjectTransport.builder(file.coordinators())
-            .secret(SECRET)
-            .timeout(Duration.ofSeconds(20))
-            .build();
-    toClose.add(routing);
-    Counter counter =
-        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), routing);
+    Counter counter = routedCounter(file);
     assertThat(counter.next()).isZero();
     assertThat(counter.next()).isEqualTo(1);
 
     // a follower answers 421 naming the leader, without running the call
     ClusterNode follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
-    HttpObjectTransport direct =
-        HttpObjectTransport.builder(follower.uri())
-            .secret(SECRET)
-            .timeout(Duration.ofSeconds(10))
-            .build();
-    toClose.add(direct);
-    Counter viaFollower =
-        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), direct);
+    Counter viaFollower = directCounter(follower);
     assertThatThrownBy(viaFollower::next)
         .hasMessageContaining("421")
         .hasMessageContaining(leader.uri().toString());
@@ -190,27 +215,13 @@ class ClusterNodeTest {
       throws Exception {
     ClusterFile file = startCluster();
     ClusterNode leader = awaitServing();
-    RoutingObjectTransport routing =
-        RoutingObjectTransport.builder(file.coordinators())
-            .secret(SECRET)
-            .timeout(Duration.ofSeconds(20))
-            .build();
-    toClose.add(routing);
-    Counter counter =
-        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), routing);
+    Counter counter = routedCounter(file);
     assertThat(counter.next()).isZero(); // a live instance on the leader
     ClusterNode follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
     ClusterStatus.Shard before = follower.status().shards().getFirst();
     assertThat(leader.status().shards().getFirst().fencings()).isZero();
 
-    HttpObjectTransport direct =
-        HttpObjectTransport.builder(follower.uri())
-            .secret(SECRET)
-            .timeout(Duration.ofSeconds(10))
-            .build();
-    toClose.add(direct);
-    Counter viaFollower =
-        Stubs.create(Counter.class, "counter", ObjectId.fromName("counter", "c"), direct);
+    Counter viaFollower = directCounter(follower);
     for (int i = 0; i < 3; i++) assertThatThrownBy(viaFollower::next).hasMessageContaining("421");
     assertThat(follower.status().shards().getFirst().misdirected())
         .as("421 answers counted on the follower")
