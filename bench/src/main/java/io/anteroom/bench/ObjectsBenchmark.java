@@ -562,19 +562,18 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     java.util.concurrent.atomic.AtomicBoolean stopping =
         new java.util.concurrent.atomic.AtomicBoolean();
     try {
+      List<String> command =
+          new ArrayList<>(List.of(javaCommand, "--enable-native-access=ALL-UNNAMED"));
+      // the peers run with this JVM's choice of sun.misc.Unsafe for Netty (the launcher allows it)
+      String unsafe = System.getProperty("sun.misc.unsafe.memory.access");
+      if (unsafe != null) command.add("--sun-misc-unsafe-memory-access=" + unsafe);
+      command.addAll(
+          List.of("-cp", System.getProperty("java.class.path"), ClusterPeerMain.class.getName()));
       for (var peer : file.config().peers()) {
-        Process p =
-            new ProcessBuilder(
-                    javaCommand,
-                    "--enable-native-access=ALL-UNNAMED",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    ClusterPeerMain.class.getName(),
-                    clusterYaml.toString(),
-                    peer.id(),
-                    dir.resolve(peer.id()).toString())
-                .redirectErrorStream(true)
-                .start();
+        List<String> peerCommand = new ArrayList<>(command);
+        peerCommand.addAll(
+            List.of(clusterYaml.toString(), peer.id(), dir.resolve(peer.id()).toString()));
+        Process p = new ProcessBuilder(peerCommand).redirectErrorStream(true).start();
         peers.put(peer.id(), p);
         Thread.ofPlatform()
             .daemon()

@@ -199,6 +199,48 @@ class DistributionIT {
   }
 
   @Test
+  void theLauncherLetsNettyUseUnsafeWhereTheJdkAsksForPermission() throws Exception {
+    // Java 23+ has the option; without it Netty (Java 25+) leaves Unsafe alone and, with native
+    // access on for SQLite, links malloc and free through the FFM API at every start
+    String settings = launcherSettings(null);
+    int feature = Integer.parseInt(property(settings, "java.specification.version"));
+    assertThat(property(settings, "sun.misc.unsafe.memory.access"))
+        .as("the launcher's JDK is Java %d", feature)
+        .isEqualTo(feature >= 23 ? "allow" : null);
+    if (feature >= 23) { // an operator's own choice in ANTEROOM_JAVA_OPTS comes later and wins
+      String warned = launcherSettings("--sun-misc-unsafe-memory-access=warn");
+      assertThat(property(warned, "sun.misc.unsafe.memory.access")).isEqualTo("warn");
+    }
+  }
+
+  /** The JVM settings {@code bin/anteroom --version} runs with, {@code extra} JVM options added. */
+  private String launcherSettings(String extra) throws Exception {
+    var builder =
+        new ProcessBuilder(List.of(home.resolve("bin/anteroom").toString(), "--version"))
+            .redirectErrorStream(true);
+    builder
+        .environment()
+        .put(
+            "ANTEROOM_JAVA_OPTS", "-XshowSettings:properties" + (extra == null ? "" : " " + extra));
+    Process p = builder.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    return out;
+  }
+
+  /** A property's value in {@code -XshowSettings:properties} output, or null. */
+  private static String property(String settings, String name) {
+    return settings
+        .lines()
+        .map(String::strip)
+        .filter(l -> l.startsWith(name + " = "))
+        .map(l -> l.substring(name.length() + 3))
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
   void anUnknownLogFormatIsRefused() throws Exception {
     var builder =
         new ProcessBuilder(List.of(home.resolve("bin/anteroom").toString(), "--help"))
