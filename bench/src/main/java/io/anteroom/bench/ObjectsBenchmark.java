@@ -551,6 +551,19 @@ public final class ObjectsBenchmark implements Callable<Integer> {
    * from the leader's CPU (as on three machines, but with both followers sharing one CPU). CPU per
    * operation counts this JVM and the three peers.
    */
+  /**
+   * The start of a peer process's command line: native access for SQLite, and this JVM's choice of
+   * {@code sun.misc.Unsafe} for Netty ({@code unsafeMemoryAccess}, null when none was made), so
+   * that the peers run as this JVM does, and as {@code bin/anteroom} runs a coordinator.
+   */
+  static List<String> peerCommand(String java, String unsafeMemoryAccess, String classPath) {
+    List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+    if (unsafeMemoryAccess != null)
+      command.add("--sun-misc-unsafe-memory-access=" + unsafeMemoryAccess);
+    command.addAll(List.of("-cp", classPath, ClusterPeerMain.class.getName()));
+    return command;
+  }
+
   private void clusterProcesses(Path dir, boolean pinned) throws Exception {
     List<Integer> cpus = cpus();
     Files.createDirectories(dir);
@@ -562,18 +575,15 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     java.util.concurrent.atomic.AtomicBoolean stopping =
         new java.util.concurrent.atomic.AtomicBoolean();
     try {
-      List<String> command =
-          new ArrayList<>(List.of(javaCommand, "--enable-native-access=ALL-UNNAMED"));
-      // the peers run with this JVM's choice of sun.misc.Unsafe for Netty (the launcher allows it)
-      String unsafe = System.getProperty("sun.misc.unsafe.memory.access");
-      if (unsafe != null) command.add("--sun-misc-unsafe-memory-access=" + unsafe);
-      command.addAll(
-          List.of("-cp", System.getProperty("java.class.path"), ClusterPeerMain.class.getName()));
       for (var peer : file.config().peers()) {
-        List<String> peerCommand = new ArrayList<>(command);
-        peerCommand.addAll(
+        List<String> command =
+            peerCommand(
+                javaCommand,
+                System.getProperty("sun.misc.unsafe.memory.access"),
+                System.getProperty("java.class.path"));
+        command.addAll(
             List.of(clusterYaml.toString(), peer.id(), dir.resolve(peer.id()).toString()));
-        Process p = new ProcessBuilder(peerCommand).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         peers.put(peer.id(), p);
         Thread.ofPlatform()
             .daemon()

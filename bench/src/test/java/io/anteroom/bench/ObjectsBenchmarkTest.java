@@ -62,6 +62,21 @@ class ObjectsBenchmarkTest {
   }
 
   @Test
+  void thePeerProcessesTakeThisJvmsChoiceOfUnsafeForNetty() {
+    assertThat(ObjectsBenchmark.peerCommand("java", "allow", "a.jar"))
+        .containsExactly(
+            "java",
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "-cp",
+            "a.jar",
+            ClusterPeerMain.class.getName());
+    assertThat(ObjectsBenchmark.peerCommand("java", null, "a.jar"))
+        .as("no choice made: the JDK's default")
+        .noneMatch(arg -> arg.startsWith("--sun-misc-unsafe-memory-access"));
+  }
+
+  @Test
   void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
     assertThat(ObjectsBenchmark.median(List.of(0.9, 0.1, 0.5, 0.3))).isCloseTo(0.4, within(1e-12));
     assertThat(ObjectsBenchmark.median(List.of(0.7))).isEqualTo(0.7);
