@@ -32,11 +32,7 @@ class OverridesAndAgreementTest {
   }
 
   private static Runtime sqlite(Path dir, ManualScheduler time) {
-    return Runtime.builder()
-        .storage(SqliteStorageEngine.open(dir))
-        .clock(time.clock())
-        .scheduler(time)
-        .build();
+    return Runtime.builder().storage(SqliteStorageEngine.open(dir)).virtualTime(time).build();
   }
 
   @Test
@@ -67,7 +63,7 @@ class OverridesAndAgreementTest {
   void theOverridesVersionAndAConfigConflictReachEveryReportingGateway() {
     ManualScheduler time = new ManualScheduler(START);
     try (Runtime runtime =
-        Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build()) {
+        Runtime.builder().storage(new InMemoryStorageEngine()).virtualTime(time).build()) {
       RoomObjects objects = RoomObjects.register(runtime);
       RoomConfig small = config(20);
       RoomConfig big = config(500);
@@ -82,25 +78,22 @@ class OverridesAndAgreementTest {
       time.advance(Duration.ofSeconds(6)); // the alarm: the global object hears gw-a first
       objects.global("shop").override(Map.of("queueAll", "true"));
 
-      var now = new java.util.concurrent.atomic.AtomicReference<>(START.plusSeconds(6));
       var last =
           new java.util.concurrent.atomic.AtomicReference<DataCenterCoordinator.StateReply>();
-      // alarms run on their own threads (and their calls to the global object let reports in
-      // between): keep time moving and gw-b reporting until the data center has passed it all on
-      org.awaitility.Awaitility.await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () -> {
-                var r = dc.syncAsync(big, b.report(now.get()), fb).join();
-                last.set(r);
-                time.advance(Duration.ofSeconds(6));
-                now.set(now.get().plusSeconds(6));
-                return r.overridesVersion() == 1 && r.agreement().conflict();
-              });
+      // gw-b keeps reporting while the data center's alarms pass it all on
+      time.advanceUntil(
+          Duration.ofSeconds(6),
+          10,
+          () -> {
+            var r = dc.syncAsync(big, b.report(time.clock().instant()), fb).join();
+            last.set(r);
+            return r.overridesVersion() == 1 && r.agreement().conflict();
+          });
       var reply = last.get();
+      Instant now = time.clock().instant();
       // the agreeing gateway reports again, then the disagreeing one: its limits are not adopted
-      dc.syncAsync(small, a.report(now.get()), fa).join();
-      var after = dc.syncAsync(big, b.report(now.get()), fb).join();
+      dc.syncAsync(small, a.report(now), fa).join();
+      var after = dc.syncAsync(big, b.report(now), fb).join();
 
       assertThat(reply.overridesVersion()).isEqualTo(1);
       assertThat(reply.agreement().authoritative()).isEqualTo(fa);

@@ -4,7 +4,6 @@ import static io.anteroom.coordinator.RoomObjectsTest.CONFIG;
 import static io.anteroom.coordinator.RoomObjectsTest.START;
 import static io.anteroom.coordinator.RoomObjectsTest.START_MINUTE;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.anteroom.objects.ManualScheduler;
 import io.anteroom.objects.Runtime;
@@ -18,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,50 +39,26 @@ class RoomHistoryObjectsTest {
   }
 
   /**
-   * Virtual time passes, one report interval per poll (the objects' alarms run, on their own
-   * threads, and read the clock when they run), until {@code done}; but at most {@link #CATCH_UP}
-   * past the start, then real time only, so that a data center's alarm running late in real time
-   * still finds the reported minute among its last ten.
+   * Virtual time passes one report interval at a time until {@code done}, at most {@value
+   * #INTERVALS} intervals. The runtime is on {@link Runtime.Builder#virtualTime}: each step returns
+   * only once the alarms it fired (the data centers' reports to the global object, the global
+   * object's backup) have run at their virtual time.
    */
-  private static void until(ManualScheduler time, java.util.concurrent.Callable<Boolean> done) {
-    Instant limit = time.clock().instant().plus(CATCH_UP);
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(
-            () -> {
-              if (time.clock().instant().isBefore(limit)) {
-                time.advance(CONFIG.dataCenterReportInterval().plusSeconds(1));
-              }
-              return done.call();
-            });
+  private static void until(ManualScheduler time, String what, BooleanSupplier done) {
+    assertThat(time.advanceUntil(CONFIG.dataCenterReportInterval().plusSeconds(1), INTERVALS, done))
+        .as("%s within %d report intervals", what, INTERVALS)
+        .isTrue();
   }
 
-  private static final Duration CATCH_UP = Duration.ofMinutes(5);
+  /** A report reaches the global object at the data center's next alarm, its backup one later. */
+  private static final int INTERVALS = 5;
 
-  /**
-   * After reports of {@code minute}: the data centers' alarms bring them to the global object
-   * ({@link #until}, time bounded), then virtual time runs on, unbounded, until the global object's
-   * alarm has stored the minute (an alarm set after the bound must still come due).
-   */
-  private static void stored(
-      RoomObjects objects, ManualScheduler time, InMemoryStorageEngine storage, long minute) {
-    until(time, () -> !rows(objects, minute, minute + 1).isEmpty());
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(
-            () -> {
-              time.advance(CONFIG.dataCenterReportInterval().plusSeconds(1));
-              System.err.println(
-                  "DBG "
-                      + time.clock().instant()
-                      + " pending="
-                      + time.pending()
-                      + " keys="
-                      + storedKeys(storage)
-                      + " rows="
-                      + rows(objects, minute, minute + 1).size());
-              return storedKeys(storage).contains(GlobalObject.historyKey(minute));
-            });
+  /** After reports of {@code minute}: the global object's alarm stores the minute's row. */
+  private static void stored(ManualScheduler time, InMemoryStorageEngine storage, long minute) {
+    until(
+        time,
+        "history/" + minute + " stored",
+        () -> storedKeys(storage).contains(GlobalObject.historyKey(minute)));
   }
 
   private static List<HistoryRow> rows(RoomObjects objects, long from, long to) {
@@ -103,12 +79,13 @@ class RoomHistoryObjectsTest {
   void dataCentersActivityIsMergedPerMinuteAndAskedThroughADataCenter() {
     ManualScheduler time = new ManualScheduler(START);
     try (Runtime runtime =
-        Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build()) {
+        Runtime.builder().storage(new InMemoryStorageEngine()).virtualTime(time).build()) {
       RoomObjects objects = RoomObjects.register(runtime);
       round(objects, time, 1, 2);
       round(objects, time, 2, 1);
       until(
           time,
+          "both data centers' activity merged",
           () -> {
             List<HistoryRow> r = rows(objects, START_MINUTE, START_MINUTE + 1);
             return r.size() == 1 && r.getFirst().byDataCenter().size() == 2;
@@ -124,15 +101,15 @@ class RoomHistoryObjectsTest {
   void rowsOlderThanSevenDaysAreDeletedFromStorage() {
     ManualScheduler time = new ManualScheduler(START);
     var storage = new InMemoryStorageEngine();
-    try (Runtime runtime = Runtime.builder().storage(storage).scheduler(time).build()) {
+    try (Runtime runtime = Runtime.builder().storage(storage).virtualTime(time).build()) {
       RoomObjects objects = RoomObjects.register(runtime);
       round(objects, time, 1, 1);
-      stored(objects, time, storage, START_MINUTE);
+      stored(time, storage, START_MINUTE);
 
       time.advance(Duration.ofDays(7).minusMinutes(30));
       round(objects, time, 2, 1);
       long within = RoomHistory.minuteOf(time.clock().instant());
-      stored(objects, time, storage, within);
+      stored(time, storage, within);
       assertThat(storedKeys(storage))
           .as("still within seven days")
           .contains(GlobalObject.historyKey(START_MINUTE));
@@ -140,7 +117,7 @@ class RoomHistoryObjectsTest {
       time.advance(Duration.ofMinutes(60));
       round(objects, time, 3, 1);
       long now = RoomHistory.minuteOf(time.clock().instant());
-      stored(objects, time, storage, now);
+      stored(time, storage, now);
       assertThat(rows(objects, START_MINUTE, now + 1))
           .extracting(HistoryRow::minute)
           .as("the first minute is gone, the later ones remain")

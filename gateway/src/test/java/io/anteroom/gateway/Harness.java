@@ -122,25 +122,15 @@ public final class Harness implements AutoCloseable {
     return ObjectCoordination.embedded(runtime(scheduler), reportMaxQps);
   }
 
-  /** An in-memory runtime on {@code scheduler}; see {@link #onVirtualTime}. */
-  public static io.anteroom.objects.Runtime runtime(ManualScheduler scheduler) {
-    return onVirtualTime(
-        io.anteroom.objects.Runtime.builder()
-            .storage(new io.anteroom.objects.storage.InMemoryStorageEngine()),
-        scheduler);
-  }
-
   /**
-   * Builds a runtime on {@code scheduler} whose alarms run at their virtual time: each {@code
-   * advance} waits until every alarm it fired has run (they run on the objects' own threads and
-   * read the clock when they run), so what a test reads afterwards is what the objects hold at that
-   * moment, however late a busy machine runs them.
+   * An in-memory runtime on {@code scheduler}, whose alarms run at their virtual time ({@link
+   * io.anteroom.objects.Runtime.Builder#virtualTime}).
    */
-  public static io.anteroom.objects.Runtime onVirtualTime(
-      io.anteroom.objects.Runtime.Builder builder, ManualScheduler scheduler) {
-    var runtime = builder.clock(scheduler.clock()).scheduler(scheduler).build();
-    scheduler.settleOn("alarms of an objects runtime", () -> runtime.alarmsRunning() == 0);
-    return runtime;
+  public static io.anteroom.objects.Runtime runtime(ManualScheduler scheduler) {
+    return io.anteroom.objects.Runtime.builder()
+        .storage(new io.anteroom.objects.storage.InMemoryStorageEngine())
+        .virtualTime(scheduler)
+        .build();
   }
 
   public String url() {

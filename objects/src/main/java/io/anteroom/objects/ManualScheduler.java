@@ -27,8 +27,8 @@ import java.util.function.BooleanSupplier;
  *
  * <pre>{@code
  * ManualScheduler time = new ManualScheduler(Instant.parse("2026-01-01T00:00:00Z"));
- * Runtime runtime = Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build();
- * time.advance(Duration.ofSeconds(31));   // idle objects are evicted, due alarms fire
+ * Runtime runtime = Runtime.builder().storage(new InMemoryStorageEngine()).virtualTime(time).build();
+ * time.advance(Duration.ofSeconds(31));   // idle objects are evicted, due alarms fire and have run
  * }</pre>
  */
 public final class ManualScheduler implements Scheduler {
@@ -131,6 +131,20 @@ public final class ManualScheduler implements Scheduler {
         LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
       }
     }
+  }
+
+  /**
+   * Moves the clock forward one {@code step} at a time until {@code done} holds (checked before
+   * each step and after the last), at most {@code maxSteps} steps.
+   *
+   * @return whether {@code done} holds
+   */
+  public boolean advanceUntil(Duration step, int maxSteps, BooleanSupplier done) {
+    for (int i = 0; i < maxSteps; i++) {
+      if (done.getAsBoolean()) return true;
+      advance(step);
+    }
+    return done.getAsBoolean();
   }
 
   /** Runs the tasks already due without moving the clock. */

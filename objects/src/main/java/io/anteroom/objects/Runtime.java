@@ -501,6 +501,7 @@ public final class Runtime implements AutoCloseable {
     private int maxQueuedEvents = 1000;
     private Duration idleTimeout = Duration.ofSeconds(30);
     private Duration blockConcurrencyTimeout = Duration.ofSeconds(30);
+    private ManualScheduler virtualTime;
 
     private Builder() {}
 
@@ -530,6 +531,22 @@ public final class Runtime implements AutoCloseable {
     /** The scheduler for alarms, idle eviction and timeouts (default: real time). */
     public Builder scheduler(Scheduler scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      this.virtualTime = null;
+      return this;
+    }
+
+    /**
+     * Virtual time, for tests and simulations: {@code time} is the runtime's clock and scheduler,
+     * and each {@link ManualScheduler#advance} waits until every alarm it fired has run (alarms run
+     * on their objects' threads and read the clock when they run; {@link #alarmsRunning}). What the
+     * caller reads after an {@code advance} is then what the objects hold at that moment, however
+     * late a busy machine runs them, and no timeout in virtual time can expire while an alarm is
+     * still running.
+     */
+    public Builder virtualTime(ManualScheduler time) {
+      this.virtualTime = Objects.requireNonNull(time, "time");
+      this.clock = time.clock();
+      this.scheduler = time;
       return this;
     }
 
@@ -584,7 +601,11 @@ public final class Runtime implements AutoCloseable {
         throw new IllegalStateException(
             "choose a storage: Runtime.builder().dataDir(path) for SQLite, or .storage(engine)");
       }
-      return new Runtime(this);
+      Runtime runtime = new Runtime(this);
+      if (virtualTime != null) {
+        virtualTime.settleOn("alarms of an objects runtime", () -> runtime.alarmsRunning() == 0);
+      }
+      return runtime;
     }
 
     private static long positive(long v, String what) {

@@ -874,6 +874,36 @@ class AcceptanceTest {
     }
   }
 
+  /**
+   * {@link Runtime.Builder#virtualTime}: the clock waits at an alarm's time until its handler has
+   * run; without it the clock is at the advance's end at once, with the handler still waiting.
+   */
+  @Test
+  void onVirtualTimeAnAdvanceReturnsOnlyOnceTheAlarmsItFiredHaveRun() throws Exception {
+    CountDownLatch open = new CountDownLatch(1);
+    ManualScheduler time = new ManualScheduler(Fixture.START);
+    try (Runtime runtime =
+        Runtime.builder()
+            .storage(new io.anteroom.objects.storage.InMemoryStorageEngine())
+            .virtualTime(time)
+            .build()) {
+      Gated g =
+          runtime.namespace("gated", Gated.class, ctx -> new GatedAlarmObject(ctx, open)).get("g");
+      g.arm(Fixture.START.plusSeconds(10));
+      var advancing =
+          java.util.concurrent.CompletableFuture.runAsync(() -> time.advance(Fixture.seconds(20)));
+      await().atMost(WAIT).until(() -> runtime.alarmsRunning() == 1);
+      assertThat(time.clock().instant())
+          .as("the clock waits at the alarm's time")
+          .isEqualTo(Fixture.START.plusSeconds(10));
+      assertThat(advancing).as("the advance waits for the handler").isNotDone();
+      open.countDown();
+      advancing.get(30, TimeUnit.SECONDS);
+      assertThat(runtime.alarmsRunning()).isZero();
+      assertThat(time.clock().instant()).isEqualTo(Fixture.START.plusSeconds(20));
+    }
+  }
+
   @Test
   void alarmInThePastFiresAtOnce() {
     List<String> fired = new CopyOnWriteArrayList<>();

@@ -82,6 +82,17 @@ class ManualSchedulerTest {
   }
 
   @Test
+  void advanceUntilStopsAtTheFirstStepWhereTheConditionHoldsAndSaysWhenItNeverDoes() {
+    var time = new ManualScheduler(START);
+    AtomicInteger ran = new AtomicInteger();
+    time.schedule(START.plusSeconds(25), ran::incrementAndGet);
+    assertThat(time.advanceUntil(Duration.ofSeconds(10), 5, () -> ran.get() == 1)).isTrue();
+    assertThat(time.clock().instant()).as("three steps, no more").isEqualTo(START.plusSeconds(30));
+    assertThat(time.advanceUntil(Duration.ofSeconds(10), 2, () -> false)).isFalse();
+    assertThat(time.clock().instant()).isEqualTo(START.plusSeconds(50));
+  }
+
+  @Test
   void workThatNeverSettlesIsAClearError() {
     var time = new ManualScheduler(START);
     time.settleOn("stuck work", Duration.ofMillis(1), () -> false);

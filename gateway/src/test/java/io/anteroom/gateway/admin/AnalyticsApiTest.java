@@ -50,7 +50,7 @@ class AnalyticsApiTest {
 
   /**
    * One report round while virtual time passes one report interval, waiting until every alarm that
-   * came due has run at its virtual time ({@link Harness#onVirtualTime}).
+   * came due has run at its virtual time ({@link io.anteroom.objects.Runtime.Builder#virtualTime}).
    */
   private static void settle(ManualScheduler scheduler, Harness... gateways) throws Exception {
     for (Harness h : gateways) {
@@ -306,7 +306,7 @@ class AnalyticsApiTest {
 
   private static io.anteroom.objects.Runtime sqliteRuntime(
       SqliteStorageEngine engine, ManualScheduler scheduler) {
-    return Harness.onVirtualTime(io.anteroom.objects.Runtime.builder().storage(engine), scheduler);
+    return io.anteroom.objects.Runtime.builder().storage(engine).virtualTime(scheduler).build();
   }
 
   @Test

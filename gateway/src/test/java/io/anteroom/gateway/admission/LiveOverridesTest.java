@@ -37,9 +37,10 @@ class LiveOverridesTest {
 
     Coordinator(ManualScheduler scheduler, int port) {
       runtime =
-          Harness.onVirtualTime(
-              Runtime.builder().storage(SqliteStorageEngine.open(dir.resolve("coordinator"))),
-              scheduler);
+          Runtime.builder()
+              .storage(SqliteStorageEngine.open(dir.resolve("coordinator")))
+              .virtualTime(scheduler)
+              .build();
       server = ObjectCoordination.serve(runtime, "127.0.0.1", port);
     }
 
