@@ -538,10 +538,10 @@ public final class Runtime implements AutoCloseable {
     /**
      * Virtual time, for tests and simulations: {@code time} is the runtime's clock and scheduler,
      * and each {@link ManualScheduler#advance} waits until every alarm it fired has run (alarms run
-     * on their objects' threads and read the clock when they run; {@link #alarmsRunning}). What the
-     * caller reads after an {@code advance} is then what the objects hold at that moment, however
-     * late a busy machine runs them, and no timeout in virtual time can expire while an alarm is
-     * still running.
+     * on their objects' threads and read the clock when they run; {@link Runtime#alarmsRunning}).
+     * What the caller reads after an {@code advance} is then what the objects hold at that moment,
+     * however late a busy machine runs them, and no timeout in virtual time can expire while an
+     * alarm is still running. A later {@link #scheduler} call replaces it.
      */
     public Builder virtualTime(ManualScheduler time) {
       this.virtualTime = Objects.requireNonNull(time, "time");
