@@ -97,9 +97,13 @@ public final class ManualScheduler implements Scheduler {
    * Moves the clock forward by {@code d}, running every task due up to the new time (and, after
    * each, waiting for the {@link #settleOn} conditions).
    *
+   * @throws IllegalArgumentException if {@code d} is negative (the clock never goes back)
    * @throws IllegalStateException if a settle condition still fails after {@link #SETTLE_TIMEOUT}
    */
   public void advance(Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("virtual time only moves forward; advance(" + d + ")");
+    }
     Instant target;
     synchronized (this) {
       target = now.plus(d);
@@ -138,8 +142,13 @@ public final class ManualScheduler implements Scheduler {
    * each step and after the last), at most {@code maxSteps} steps.
    *
    * @return whether {@code done} holds
+   * @throws IllegalArgumentException if {@code step} is not positive or {@code maxSteps} negative
    */
   public boolean advanceUntil(Duration step, int maxSteps, BooleanSupplier done) {
+    if (step.isNegative() || step.isZero() || maxSteps < 0) {
+      throw new IllegalArgumentException(
+          "advanceUntil: a positive step and at least 0 steps, got " + step + " x " + maxSteps);
+    }
     for (int i = 0; i < maxSteps; i++) {
       if (done.getAsBoolean()) return true;
       advance(step);

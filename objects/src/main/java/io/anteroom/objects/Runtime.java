@@ -531,6 +531,9 @@ public final class Runtime implements AutoCloseable {
     /** The scheduler for alarms, idle eviction and timeouts (default: real time). */
     public Builder scheduler(Scheduler scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      if (virtualTime != null && clock == virtualTime.clock()) {
+        clock = null; // the new scheduler's clock, not the replaced virtual time's
+      }
       this.virtualTime = null;
       return this;
     }

@@ -905,6 +905,22 @@ class AcceptanceTest {
   }
 
   @Test
+  void aSchedulerSetAfterVirtualTimeReplacesItClockAndAll() {
+    ManualScheduler replaced = new ManualScheduler(Fixture.START);
+    ManualScheduler used = new ManualScheduler(Fixture.START.plusSeconds(3600));
+    try (Runtime runtime =
+        Runtime.builder()
+            .storage(new io.anteroom.objects.storage.InMemoryStorageEngine())
+            .virtualTime(replaced)
+            .scheduler(used)
+            .build()) {
+      assertThat(runtime.clock().instant()).isEqualTo(Fixture.START.plusSeconds(3600));
+      assertThat(replaced.pending()).as("nothing scheduled on the replaced time").isZero();
+      assertThat(used.pending()).as("the idle sweep").isPositive();
+    }
+  }
+
+  @Test
   void alarmInThePastFiresAtOnce() {
     List<String> fired = new CopyOnWriteArrayList<>();
     AtomicInteger failuresLeft = new AtomicInteger(0);

@@ -93,6 +93,20 @@ class ManualSchedulerTest {
   }
 
   @Test
+  void timeNeverGoesBackAndAStepMustMoveIt() {
+    var time = new ManualScheduler(START);
+    assertThatThrownBy(() -> time.advance(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("only moves forward");
+    assertThatThrownBy(() -> time.advanceUntil(Duration.ZERO, 3, () -> false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("positive step");
+    assertThatThrownBy(() -> time.advanceUntil(Duration.ofSeconds(1), -1, () -> false))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(time.clock().instant()).isEqualTo(START);
+  }
+
+  @Test
   void workThatNeverSettlesIsAClearError() {
     var time = new ManualScheduler(START);
     time.settleOn("stuck work", Duration.ofMillis(1), () -> false);
