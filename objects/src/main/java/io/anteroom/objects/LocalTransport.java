@@ -1,6 +1,7 @@
 package io.anteroom.objects;
 
 import java.lang.reflect.Method;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -67,6 +68,12 @@ final class LocalTransport implements ObjectTransport {
           }
         });
     return out;
+  }
+
+  /** The runtime's incarnation, in group {@value Runtime#INCARNATION_GROUP}: every object. */
+  @Override
+  public Optional<Incarnation> incarnation(String namespace, ObjectId id) {
+    return Optional.of(runtime.incarnation());
   }
 
   private static CompletableFuture<byte[]> error(Codec codec, Throwable t) {

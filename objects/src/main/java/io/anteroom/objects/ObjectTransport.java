@@ -1,5 +1,6 @@
 package io.anteroom.objects;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -30,6 +31,15 @@ public interface ObjectTransport extends AutoCloseable {
    * @return the codec's encoding of the reply (result or exception)
    */
   CompletableFuture<byte[]> call(String namespace, ObjectId id, String method, byte[] encodedArgs);
+
+  /**
+   * The runtime instance that serves object {@code id} of {@code namespace} now, where this
+   * transport hosts it (an object server sends it with each reply); empty for transports that only
+   * reach a remote runtime, or while no runtime serves the object here.
+   */
+  default Optional<Incarnation> incarnation(String namespace, ObjectId id) {
+    return Optional.empty();
+  }
 
   @Override
   default void close() {}

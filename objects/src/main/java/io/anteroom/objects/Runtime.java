@@ -95,6 +95,14 @@ public final class Runtime implements AutoCloseable {
   private final Object sweepLock = new Object();
   private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
   private final LocalTransport transport = new LocalTransport(this);
+
+  /** The group of a runtime's own {@link #incarnation}: all its objects. */
+  public static final String INCARNATION_GROUP = "runtime";
+
+  private final Incarnation incarnation =
+      new Incarnation(
+          INCARNATION_GROUP, java.util.concurrent.ThreadLocalRandom.current().nextLong());
+
   private volatile boolean closed;
   private Scheduler.Cancellable sweep;
   private java.net.http.HttpClient httpClient;
@@ -190,6 +198,14 @@ public final class Runtime implements AutoCloseable {
    */
   public ObjectTransport transport() {
     return transport;
+  }
+
+  /**
+   * This runtime instance, drawn anew for every runtime built: a caller that sees it change knows
+   * that every object it calls here was recreated since ({@link Incarnation}).
+   */
+  public Incarnation incarnation() {
+    return incarnation;
   }
 
   /** This runtime's metrics (names in {@code docs/objects.md}). */

@@ -52,14 +52,20 @@ public final class Outages {
     degraded = false;
   }
 
+  /** What {@link #mark} returns while degraded: no outage count, so every answer is late. */
+  private static final long SENT_WHILE_DEGRADED = -1;
+
   /** To read before a counter call and hand to {@link #late} with its answer. */
   public long mark() {
-    return began.get();
+    long count = began.get(); // before the flag: a failure in between is seen by one of them
+    return degraded ? SENT_WHILE_DEGRADED : count;
   }
 
   /**
-   * Whether a grant to a call sent at {@code mark} is late: answered while degraded, or after an
-   * outage began since the call was sent (even one that is over by now).
+   * Whether a grant to a call sent at {@code mark} is late: answered while degraded, sent while
+   * degraded (it may have reached a new leader before the outage's charges, even if it is answered
+   * after the recovery), or answered after an outage began since the call was sent (even one that
+   * is over by now).
    */
   public boolean late(long mark) {
     return degraded || began.get() != mark;

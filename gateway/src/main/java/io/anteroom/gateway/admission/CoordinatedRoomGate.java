@@ -125,6 +125,10 @@ public final class CoordinatedRoomGate implements RoomGate {
   private final String dataCenter;
   private final String processId;
   private final Coordination coordination;
+
+  /** The coordination's {@link Coordination#incarnationChanges} this gate has acted on. */
+  private final AtomicLong seenIncarnationChanges;
+
   private final Clock clock;
   private final AtomicLong shardIds = new AtomicLong();
 
@@ -204,6 +208,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     this.dataCenter = dataCenter;
     this.processId = processId;
     this.coordination = coordination;
+    this.seenIncarnationChanges = new AtomicLong(coordination.incarnationChanges());
     this.clock = clock;
     // sized for the largest T the room will have, its scheduled events' included
     int largestT =
@@ -333,7 +338,7 @@ public final class CoordinatedRoomGate implements RoomGate {
         .whenComplete(
             (v, e) -> {
               if (e != null) {
-                goDegraded();
+                goDegraded(e);
               } else {
                 configured = true;
               }
@@ -388,6 +393,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     Instant now = Instant.ofEpochMilli(nowMillis);
     Ticket ticket =
         ticketBytes == null ? null : TicketBytes.decode(current.settings().id(), ticketBytes);
+    noticeIncarnationChanges(coordination.incarnationChanges());
     boolean useFallback = outages.degraded() && current.settings().failMode() == FailMode.DEGRADE;
     RoomWorker worker = useFallback ? workers.fallback() : shard();
     if (current.settings().queueAll() && !worker.hasRunningSession(ticket, now)) {
@@ -432,17 +438,21 @@ public final class CoordinatedRoomGate implements RoomGate {
       // refuse again, so it is not asked (a head-of-queue user's every refresh was a call)
       return settle(worker, worker.onCounterReply(draw, counters.refusal(draw), now), now, current);
     }
-    long mark = outages.mark(); // read before the call: an outage from here on makes it late
+    // read before the call: an outage from here on makes it late; so does a change of the
+    // coordinator's instance seen from here on (its count is read before the mark)
+    noticeIncarnationChanges(coordination.incarnationChanges());
+    long mark = outages.mark();
     return coordination
         .take(draw.counter(), draw.limit(), draw.carriedSince())
         .exceptionally(
             failure -> {
-              goDegraded();
+              goDegraded(failure);
               return Grant.unavailable(draw.counter().minute());
             })
         .thenCompose(
             grant -> {
               counters.answered(draw, grant);
+              noticeIncarnationChanges(coordination.incarnationChanges()); // this reply's too
               // the core's time is the answer's: one answered after its minute admits nobody
               Instant answered = clock.instant();
               if (grant.granted()
@@ -465,8 +475,40 @@ public final class CoordinatedRoomGate implements RoomGate {
   }
 
   /** A coordination call failed: degraded (a new outage, if it was not degraded yet). */
-  private void goDegraded() {
+  private void goDegraded(Throwable failure) {
+    Throwable cause = failure;
+    while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    goDegraded("the coordinator did not answer (" + cause + ")");
+  }
+
+  private void goDegraded(String why) {
+    boolean was = outages.degraded();
     outages.failed();
+    if (!was) {
+      LOG.warn(
+          "room {}: {}; deciding from the last known state until it answers again (failMode {})",
+          setup.settings().id(),
+          why,
+          setup.settings().failMode());
+    }
+  }
+
+  /**
+   * An outage when the coordination saw the coordinator's objects recreated ({@link
+   * Coordination#incarnationChanges}) since this gate last looked: a restart or a new leader is an
+   * outage for every gateway, also for one whose calls all waited and got through. Another
+   * gateway's call to the old instance may have failed, and that gateway admits from its share of
+   * the last state, which the new instance's counters know nothing of until it charges them: the
+   * grants they give meanwhile are late here ({@link Outages}), and new users are decided by the
+   * fallback. Pass the count read before whatever is to be judged by it.
+   */
+  private void noticeIncarnationChanges(long changes) {
+    if (changes > seenIncarnationChanges.get() // a read on every request, a write only then
+        && seenIncarnationChanges.getAndAccumulate(changes, Math::max) < changes) {
+      goDegraded("the coordinator's objects were recreated (a restart or a new leader)");
+    }
   }
 
   /** Counts an admission of a new user that no counter granted, when the room draws counters. */
@@ -530,13 +572,17 @@ public final class CoordinatedRoomGate implements RoomGate {
    */
   private void recovered(boolean charged) {
     if (!charged) {
-      goDegraded();
+      goDegraded("a charge of the admissions made without it was not answered");
       return;
     }
     if (outages.degraded()) {
       drawsResumeAt =
           clock.millis() + setup.config().propagationWindow().toMillis(); // before degraded drops
       outages.recovered();
+      LOG.info(
+          "room {}: the coordinator answers again; new users draw its counters in {} s",
+          setup.settings().id(),
+          setup.config().propagationWindow().toSeconds());
     }
   }
 
@@ -654,8 +700,9 @@ public final class CoordinatedRoomGate implements RoomGate {
             v -> {
               // an overloaded coordinator that fails or times out should also see fewer reports
               reportPace.onResponse(throttled.get() || failed.get());
+              noticeIncarnationChanges(coordination.incarnationChanges()); // a new leader answered
               if (failed.get()) {
-                goDegraded();
+                goDegraded("a report was not answered");
                 configured = false; // the coordinator may have restarted and forgotten the room
                 return CompletableFuture.<Void>completedFuture(null);
               }
@@ -684,7 +731,7 @@ public final class CoordinatedRoomGate implements RoomGate {
         .claimChallenge(setup.settings().id(), dataCenter, nonce, expiresAtMillis)
         .exceptionally(
             failure -> {
-              goDegraded();
+              goDegraded(failure);
               return true;
             });
   }

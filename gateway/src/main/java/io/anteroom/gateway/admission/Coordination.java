@@ -85,6 +85,17 @@ public interface Coordination extends AutoCloseable {
   CompletionStage<Void> remove(String roomId);
 
   /**
+   * How often this process saw the coordinator's objects recreated so far (a coordinator restart, a
+   * new leader of its shard; {@link io.anteroom.objects.http.IncarnationWatch}), counted before the
+   * reply that showed it completes; it only grows. Every such change is an outage for the rooms,
+   * even when none of this process's calls failed: other gateways' calls to the old instance may
+   * have, and those gateways then admit from their last state. 0 for objects in this process.
+   */
+  default long incarnationChanges() {
+    return 0;
+  }
+
+  /**
    * The metrics of the objects runtime this coordination runs in this process (the embedded
    * coordination of {@code run}), to export with the gateway's; empty when the objects live
    * elsewhere.

@@ -10,6 +10,7 @@ import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.Runtime;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.HttpObjectTransport;
+import io.anteroom.objects.http.IncarnationWatch;
 import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ClusterFile;
@@ -58,6 +59,9 @@ public final class ObjectCoordination implements Coordination {
   private final Stubs stubs;
   private final Map<String, RoomConfig> configs = new ConcurrentHashMap<>();
 
+  /** What the remote coordinators' replies said of their objects' instances; null: embedded. */
+  private final IncarnationWatch incarnations;
+
   /** The embedded runtime's metrics; null when the objects are remote. */
   private final com.codahale.metrics.MetricSet objectMetrics;
 
@@ -66,8 +70,19 @@ public final class ObjectCoordination implements Coordination {
   }
 
   ObjectCoordination(Stubs stubs, com.codahale.metrics.MetricSet objectMetrics) {
+    this(stubs, objectMetrics, null);
+  }
+
+  private ObjectCoordination(
+      Stubs stubs, com.codahale.metrics.MetricSet objectMetrics, IncarnationWatch incarnations) {
     this.stubs = stubs;
     this.objectMetrics = objectMetrics;
+    this.incarnations = incarnations;
+  }
+
+  @Override
+  public long incarnationChanges() {
+    return incarnations == null ? 0 : incarnations.changes();
   }
 
   @Override
@@ -149,10 +164,12 @@ public final class ObjectCoordination implements Coordination {
       throw new IllegalArgumentException("at least one coordinator URI is needed");
     }
     ObjectTransport transport;
+    var incarnations = new IncarnationWatch();
     if (uris.size() == 1) {
       var http =
           HttpObjectTransport.builder(uris.getFirst())
               .timeout(timeout)
+              .incarnations(incarnations)
               .trust(trust.toArray(Path[]::new));
       if (secret != null) {
         http.secret(secret);
@@ -160,7 +177,10 @@ public final class ObjectCoordination implements Coordination {
       transport = http.build();
     } else {
       var routing =
-          RoutingObjectTransport.builder(uris).timeout(timeout).trust(trust.toArray(Path[]::new));
+          RoutingObjectTransport.builder(uris)
+              .timeout(timeout)
+              .incarnations(incarnations)
+              .trust(trust.toArray(Path[]::new));
       if (secret != null) {
         routing.secret(secret);
       }
@@ -187,7 +207,9 @@ public final class ObjectCoordination implements Coordination {
           public void close() {
             transport.close();
           }
-        });
+        },
+        null,
+        incarnations);
   }
 
   private static <T> T stub(

@@ -103,7 +103,11 @@ class ClusterCoordinationTest {
       await("the new leader serves")
           .atMost(Duration.ofSeconds(60))
           .until(() -> next.serves(0) && !leader.serves(0));
+      assertThat(link.incarnationChanges()).as("before any call reached the new leader").isZero();
       gw.report("shop");
+      assertThat(link.incarnationChanges())
+          .as("the new leader's answer named a new instance of the room's objects")
+          .isEqualTo(1);
       st = JSON.readTree(gw.admin("GET", "/api/rooms/shop/status", null).body());
       assertThat(st.get("degraded").asBoolean()).as("reports reach the new leader").isFalse();
       assertThat(Browser.reachedOrigin(gw.browser().get("/")))

@@ -212,6 +212,18 @@ public final class ClusterNode implements AutoCloseable {
       }
       return runtime.transport().call(namespace, id, method, encodedArgs);
     }
+
+    /** The runtime of the object's shard on this peer, in group {@code shard-<n>}. */
+    @Override
+    public java.util.Optional<io.anteroom.objects.Incarnation> incarnation(
+        String namespace, ObjectId id) {
+      int shard = shardOf(namespace, id);
+      Runtime runtime = shards[shard].runtime;
+      return runtime == null
+          ? java.util.Optional.empty()
+          : java.util.Optional.of(
+              new io.anteroom.objects.Incarnation("shard-" + shard, runtime.incarnation().id()));
+    }
   }
 
   /** The runtime of one shard, built and closed on one thread in the order of the changes. */

@@ -8,6 +8,7 @@ import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.Stubs;
 import io.anteroom.objects.http.HttpObjectTransport;
+import io.anteroom.objects.http.IncarnationWatch;
 import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
@@ -90,10 +91,16 @@ class ClusterNodeTest {
 
   /** The counter "c" through a routing transport over every coordinator of {@code file}. */
   private Counter routedCounter(ClusterFile file) {
+    return routedCounter(file, new IncarnationWatch());
+  }
+
+  /** As above, the replies' runtime instances noted in {@code watch}. */
+  private Counter routedCounter(ClusterFile file, IncarnationWatch watch) {
     return counterThrough(
         RoutingObjectTransport.builder(file.coordinators())
             .secret(SECRET)
             .timeout(Duration.ofSeconds(20))
+            .incarnations(watch)
             .build());
   }
 
@@ -148,9 +155,11 @@ class ClusterNodeTest {
     ClusterNode leader = awaitServing();
     assertThat(events).anyMatch(l -> l.contains("peer " + leader.peer().id() + " leads shard 0"));
 
-    Counter counter = routedCounter(file);
+    var watch = new IncarnationWatch();
+    Counter counter = routedCounter(file, watch);
     assertThat(counter.next()).isZero();
     assertThat(counter.next()).isEqualTo(1);
+    assertThat(watch.changes()).isZero();
 
     // a follower answers 421 naming the leader, without running the call
     ClusterNode follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
@@ -208,6 +217,10 @@ class ClusterNodeTest {
                             l.contains("peer " + leader.peer().id() + " no longer leads shard 0")));
     assertThat(counter.next()).isEqualTo(2);
     assertThat(follower.runtimesStarted(0)).isPositive();
+    // the caller learnt from the new leader's reply that the shard's objects were recreated
+    assertThat(watch.changes()).isEqualTo(1);
+    assertThat(counter.next()).isEqualTo(3);
+    assertThat(watch.changes()).isEqualTo(1);
   }
 
   @Test

@@ -113,6 +113,13 @@ public final class HttpObjectServer implements AutoCloseable {
   /** The base URI of the object's leader, on a 421 answer (see {@link LeaderLookup}). */
   public static final String LEADER_HEADER = "Anteroom-Leader";
 
+  /**
+   * With every reply of a call that ran: the runtime instance serving the object once the reply is
+   * released ({@link io.anteroom.objects.Incarnation}, {@code group/id}), looked up after the call,
+   * so it is never older than the one that ran it.
+   */
+  public static final String INCARNATION_HEADER = "Anteroom-Incarnation";
+
   /** Misdirected Request: this server does not lead the object's shard; the call was not run. */
   static final int MISDIRECTED = 421;
 
@@ -491,6 +498,8 @@ public final class HttpObjectServer implements AutoCloseable {
                   context.runOnContext(
                       v -> {
                         if (failure == null) {
+                          incarnation(target)
+                              .ifPresent(i -> response.putHeader(INCARNATION_HEADER, i.toString()));
                           response
                               .setStatusCode(200)
                               .putHeader(HttpHeaders.CONTENT_TYPE, CODEC_CONTENT_TYPE)
@@ -504,6 +513,16 @@ public final class HttpObjectServer implements AutoCloseable {
                         }
                       }));
         });
+  }
+
+  /** The transport's incarnation of the call's object; a lookup that fails sends none. */
+  private java.util.Optional<io.anteroom.objects.Incarnation> incarnation(
+      ObjectPaths.Target target) {
+    try {
+      return transport.incarnation(target.namespace(), target.id());
+    } catch (RuntimeException e) {
+      return java.util.Optional.empty();
+    }
   }
 
   /**

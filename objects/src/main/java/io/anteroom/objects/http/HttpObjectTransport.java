@@ -70,6 +70,7 @@ public final class HttpObjectTransport implements ObjectTransport {
   private final Vertx vertx;
   private final boolean ownsVertx;
   private final HttpClientAgent client;
+  private final IncarnationWatch incarnations;
 
   /**
    * Every exchange starts, and so runs all its callbacks, on this one event-loop context. Requests
@@ -95,6 +96,7 @@ public final class HttpObjectTransport implements ObjectTransport {
     this.timeout = b.timeout;
     this.secret = b.secret;
     this.clock = b.clock;
+    this.incarnations = b.incarnations;
     this.ownsVertx = b.vertx == null;
     this.vertx = ownsVertx ? Vertx.vertx() : b.vertx;
     HttpClientOptions options =
@@ -241,6 +243,11 @@ public final class HttpObjectTransport implements ObjectTransport {
                           body -> {
                             int status = response.statusCode();
                             if (status == 200) {
+                              if (incarnations != null) {
+                                // before the reply completes: its caller sees the change
+                                incarnations.observe(
+                                    response.getHeader(HttpObjectServer.INCARNATION_HEADER));
+                              }
                               result.complete(body.getBytes());
                             } else if (status == HttpObjectServer.MISDIRECTED) {
                               result.completeExceptionally(
@@ -361,6 +368,7 @@ public final class HttpObjectTransport implements ObjectTransport {
     private Vertx vertx;
     private SharedSecret secret;
     private Clock clock = Clock.systemUTC();
+    private IncarnationWatch incarnations;
     private final java.util.List<Path> trust = new java.util.ArrayList<>();
 
     private Builder(URI baseUri) {
@@ -433,6 +441,15 @@ public final class HttpObjectTransport implements ObjectTransport {
         }
         trust.add(p);
       }
+      return this;
+    }
+
+    /**
+     * Notes in {@code watch} the runtime instance each reply names, before the reply completes: a
+     * caller can tell that the objects were recreated since its last call (a coordinator restart).
+     */
+    public Builder incarnations(IncarnationWatch watch) {
+      this.incarnations = Objects.requireNonNull(watch, "watch");
       return this;
     }
 

@@ -79,6 +79,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
           HttpObjectTransport.builder(uri).poolSize(b.poolSize).timeout(b.timeout).vertx(vertx);
       if (b.secret != null) t.secret(b.secret);
       if (!b.trust.isEmpty()) t.trust(b.trust.toArray(Path[]::new));
+      if (b.incarnations != null) t.incarnations(b.incarnations); // one for all: leaders differ
       String key = normalize(uri);
       if (transports.containsKey(key)) {
         throw new IllegalArgumentException("coordinator " + uri + " is listed twice");
@@ -252,6 +253,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
     private Duration timeout = Duration.ofSeconds(30);
     private Vertx vertx;
     private SharedSecret secret;
+    private IncarnationWatch incarnations;
     private final List<Path> trust = new ArrayList<>();
 
     private Builder(List<URI> coordinators) {
@@ -286,6 +288,15 @@ public final class RoutingObjectTransport implements ObjectTransport {
     /** Signs every call with this secret (every coordinator must hold it). */
     public Builder secret(SharedSecret secret) {
       this.secret = Objects.requireNonNull(secret, "secret");
+      return this;
+    }
+
+    /**
+     * Notes in {@code watch} the runtime instance each reply names, before the reply completes,
+     * whichever coordinator sent it: a shard's new leader is a change ({@link IncarnationWatch}).
+     */
+    public Builder incarnations(IncarnationWatch watch) {
+      this.incarnations = Objects.requireNonNull(watch, "watch");
       return this;
     }
 
