@@ -49,12 +49,13 @@ import org.junit.jupiter.api.io.TempDir;
  * was away, or a new leader that handed out slots again, show as more.
  *
  * <p>Asserted: every request of an admitted user is served throughout (before, during and after the
- * failover: the gateways check sessions locally); a new leader is elected and both gateways report
- * to it again (not degraded); at most T users reached the origin after the failover; a new user is
- * admitted after it while a slot is free (queued when the gateways filled the room while degraded);
- * still at most T at the end. Reported: the gateways' own estimate of the active users at the end
- * (it may be below the truth: see docs/cluster.md). Waits on the children's output lines and on
- * replies, never on time.
+ * failover: the gateways check sessions locally); a new leader is elected; each gateway takes the
+ * failover for an outage (a call of its own failed, or an answer named the new leader's instance of
+ * the room's objects) and comes back from it, reporting to the new leader (not degraded); at most T
+ * users reached the origin after the failover; a new user is admitted after it while a slot is free
+ * (queued when the gateways filled the room while degraded); still at most T at the end. Reported:
+ * the gateways' own estimate of the active users at the end (it may be below the truth: see
+ * docs/cluster.md). Waits on the children's output lines and on replies, never on time.
  */
 @Tag("slow")
 class ClusterWaitingRoomTest {
@@ -66,6 +67,12 @@ class ClusterWaitingRoomTest {
       Pattern.compile("peer (\\S+) leads shard 0 \\(term (\\d+)\\)");
   private static final Path LOGS = Path.of("target", "cluster-waiting-room-logs");
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The gateway's log line at the start of an outage, with its reason after "room shop: ". */
+  private static final String OUTAGE_BEGAN = "deciding from the last known state";
+
+  /** The gateway's log line at the end of an outage. */
+  private static final String OUTAGE_ENDED = "room shop: the coordinator answers again";
 
   @TempDir Path dir;
 
@@ -152,6 +159,8 @@ class ClusterWaitingRoomTest {
       // SIGKILL the leader of the room's shard; twice as many new users as there are free slots
       // arrive at both gateways meanwhile
       Map.Entry<String, Long> before = awaitLeader(-1);
+      List<Long> recoveriesBefore = new ArrayList<>();
+      for (int g = 0; g < gateways.size(); g++) recoveriesBefore.add(recoveries(g));
       int servedBefore = admittedServed.get();
       inFailover.set(true);
       assertThat(coordinators.get(before.getKey()).killHard()).isEqualTo(137);
@@ -160,9 +169,28 @@ class ClusterWaitingRoomTest {
       for (int i = 0; i < 2 * (T - BEFORE); i++) duringFailover.add(new User().visit(i));
       Map.Entry<String, Long> after = awaitLeader(before.getValue());
       phase(t0, "new leader " + after.getKey() + " (term " + after.getValue() + ")");
-      for (int g = 0; g < gateways.size(); g++) awaitNotDegraded(g);
+      // every gateway takes the failover for an outage, also one whose calls all got through to
+      // the new leader (its first answer names a new instance of the room's objects): it logs the
+      // outage's start and, once a report round and its charge are answered, its end
+      List<String> outages = new ArrayList<>();
+      for (int g = 0; g < gateways.size(); g++) {
+        int gateway = g;
+        await(gateways.get(g).name() + " back from the failover's outage")
+            .atMost(PATIENCE)
+            .pollInterval(Duration.ofMillis(50))
+            .until(() -> recoveries(gateway) > recoveriesBefore.get(gateway));
+        outages.add(
+            gateways.get(g).name()
+                + ": "
+                + gateways
+                    .get(g)
+                    .lastLine(l -> l.contains(OUTAGE_BEGAN))
+                    .map(ClusterWaitingRoomTest::outageReason)
+                    .orElse("?"));
+        awaitNotDegraded(g);
+      }
       inFailover.set(false);
-      phase(t0, "both gateways report to the new leader");
+      phase(t0, "both gateways report to the new leader; their outages: " + outages);
       long admittedInFailover =
           duringFailover.stream()
               .map(CompletableFuture::join)
@@ -414,6 +442,18 @@ class ClusterWaitingRoomTest {
         .pollInterval(Duration.ofMillis(100))
         .ignoreExceptions()
         .until(() -> !degraded(gateway));
+  }
+
+  /** The reason in an outage's first log line, shortened. */
+  private static String outageReason(String line) {
+    String reason = line.substring(line.indexOf("room shop: ") + "room shop: ".length());
+    reason = reason.substring(0, Math.max(0, reason.indexOf("; " + OUTAGE_BEGAN)));
+    return reason.length() <= 100 ? reason : reason.substring(0, 100) + "...";
+  }
+
+  /** How many outages {@code gateway} has come back from so far (its log lines). */
+  private long recoveries(int gateway) {
+    return gateways.get(gateway).lines().stream().filter(l -> l.contains(OUTAGE_ENDED)).count();
   }
 
   /** {@code gateway}'s estimate of the room's active users (its room state). */

@@ -99,9 +99,12 @@ public final class Runtime implements AutoCloseable {
   /** The group of a runtime's own {@link #incarnation}: all its objects. */
   public static final String INCARNATION_GROUP = "runtime";
 
-  private final Incarnation incarnation =
-      new Incarnation(
-          INCARNATION_GROUP, java.util.concurrent.ThreadLocalRandom.current().nextLong());
+  private volatile Incarnation incarnation = newIncarnation();
+
+  private static Incarnation newIncarnation() {
+    return new Incarnation(
+        INCARNATION_GROUP, java.util.concurrent.ThreadLocalRandom.current().nextLong());
+  }
 
   private volatile boolean closed;
   private Scheduler.Cancellable sweep;
@@ -201,8 +204,9 @@ public final class Runtime implements AutoCloseable {
   }
 
   /**
-   * This runtime instance, drawn anew for every runtime built: a caller that sees it change knows
-   * that every object it calls here was recreated since ({@link Incarnation}).
+   * This runtime instance, drawn anew for every runtime built and at every {@link #resetAll}: a
+   * caller that sees it change knows that every object it calls here was recreated since ({@link
+   * Incarnation}).
    */
   public Incarnation incarnation() {
     return incarnation;
@@ -320,12 +324,14 @@ public final class Runtime implements AutoCloseable {
    * open: where the engine serves again, calls succeed again.
    *
    * <p>Called by the engine (see {@link StorageEngine#fenceWith}), e.g. when its peer loses the
-   * leadership of the shard; safe from any thread, any number of times.
+   * leadership of the shard; safe from any thread, any number of times. Draws a new {@link
+   * #incarnation}: callers learn from their next reply that the objects were recreated.
    *
    * @param reason why, for the callers' {@link ObjectResetException} messages and the log
    * @return how many live instances were reset
    */
   public int resetAll(String reason) {
+    incarnation = newIncarnation(); // first: a reply naming the old one was released before it
     ObjectResetException cause = new ObjectResetException("the runtime was fenced: " + reason);
     List<ObjectHost> live = List.copyOf(hosts.values());
     if (!live.isEmpty()) LOG.warn("resetting {} live objects: {}", live.size(), reason);

@@ -25,31 +25,56 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Usage: {@link #mark} before each counter call; with its grant, {@link #late}; a late grant
  * goes to {@link #settleLateGrant} instead of {@link RoomWorker#onCounterReply}. {@link #failed} on
- * any failed coordination call, {@link #recovered} once the outage's admissions are all charged.
+ * any failed coordination call, {@link #recovered} once the outage's admissions are all charged and
+ * no call failed meanwhile.
  *
- * <p>Thread-safe: the outage count is atomic and the flag volatile; a failure raises the count
- * before the flag, so a call answered after either sees the change.
+ * <p>Thread-safe: the outage count is atomic and the flag volatile; a failure sets the flag before
+ * it raises the count, so a mark that reads the new count sees the flag, and a call answered after
+ * either sees the change. Failures and recoveries take the monitor, so that a recovery never clears
+ * a failure that came after what proved the coordinator back.
  */
 public final class Outages {
   private final AtomicLong began = new AtomicLong();
   private volatile boolean degraded;
+
+  /** Every failure so far, also those of an outage under way (guarded by this). */
+  private long failures;
 
   /** Whether decisions are degraded now (from a failed call until {@link #recovered}). */
   public boolean degraded() {
     return degraded;
   }
 
-  /** A coordination call failed: degraded, and a new outage if it was not degraded yet. */
-  public void failed() {
-    if (!degraded) {
+  /**
+   * A coordination call failed: degraded, and a new outage if it was not degraded yet. The flag is
+   * set before the count: a {@link #mark} that reads the new count then sees the flag.
+   */
+  public synchronized void failed() {
+    boolean was = degraded;
+    degraded = true;
+    failures++;
+    if (!was) {
       began.incrementAndGet();
     }
-    degraded = true;
   }
 
-  /** The outage is over: decisions are no longer degraded. */
-  public void recovered() {
+  /** How many calls failed so far; for {@link #recovered}. */
+  public synchronized long failures() {
+    return failures;
+  }
+
+  /**
+   * The outage is over, unless a call failed since {@code failuresBefore} ({@link #failures} read
+   * before whatever proved the coordinator back): decisions are no longer degraded.
+   *
+   * @return whether the outage ended
+   */
+  public synchronized boolean recovered(long failuresBefore) {
+    if (failures != failuresBefore) {
+      return false;
+    }
     degraded = false;
+    return true;
   }
 
   /** What {@link #mark} returns while degraded: no outage count, so every answer is late. */
@@ -57,7 +82,7 @@ public final class Outages {
 
   /** To read before a counter call and hand to {@link #late} with its answer. */
   public long mark() {
-    long count = began.get(); // before the flag: a failure in between is seen by one of them
+    long count = began.get(); // before the flag, which failed() sets first: one of them shows it
     return degraded ? SENT_WHILE_DEGRADED : count;
   }
 

@@ -20,7 +20,7 @@ class OutagesTest {
     long sentBefore = outages.mark();
     outages.failed();
     outages.failed(); // a second failure of the same outage
-    outages.recovered();
+    outages.recovered(outages.failures());
 
     assertThat(outages.late(sentBefore)).isTrue();
     assertThat(outages.late(outages.mark())).as("sent after the recovery").isFalse();
@@ -30,9 +30,20 @@ class OutagesTest {
   void aGrantToACallSentWhileDegradedIsLateAlsoWhenAnsweredAfterTheRecovery() {
     outages.failed();
     long sentDuring = outages.mark();
-    outages.recovered();
+    outages.recovered(outages.failures());
     // it may have reached a coordinator's new instance before the outage's charges did
     assertThat(outages.late(sentDuring)).as("sent during the outage, answered after it").isTrue();
+  }
+
+  @Test
+  void aFailureAfterWhatProvedTheCoordinatorBackKeepsTheOutageOn() {
+    outages.failed();
+    long beforeTheRound = outages.failures();
+    outages.failed(); // another call failed while the report round was on its way
+    assertThat(outages.recovered(beforeTheRound)).isFalse();
+    assertThat(outages.degraded()).isTrue();
+    assertThat(outages.recovered(outages.failures())).isTrue();
+    assertThat(outages.degraded()).isFalse();
   }
 
   @Test
@@ -70,7 +81,7 @@ class OutagesTest {
     RoomWorker shard = worker(COUNTERS, activeOfHundred(0));
     RoomWorker fallback = fallbackBeside(shard, 0);
     outages.failed();
-    outages.recovered();
+    outages.recovered(outages.failures());
 
     assertThat(fallback.shareHasRoom(NOW)).isTrue();
     assertThat(late(shard, fallback, true)).isInstanceOf(Decision.Queue.class);

@@ -412,6 +412,11 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   private CompletionStage<Verdict> draw(
       RoomWorker worker, Decision.Draw draw, Instant now, Setup current) {
+    // first: an outage from here on, or a change of the coordinator's instance seen from here on,
+    // makes the grant late; a recovery before the mark has set drawsResumeAt, checked after it
+    long changes = coordination.incarnationChanges();
+    noticeIncarnationChanges(changes);
+    long mark = outages.mark();
     if (!outages.degraded() && now.toEpochMilli() < drawsResumeAt) {
       // just back from an outage: the others' charges may not be on the counters yet
       return settle(
@@ -438,10 +443,6 @@ public final class CoordinatedRoomGate implements RoomGate {
       // refuse again, so it is not asked (a head-of-queue user's every refresh was a call)
       return settle(worker, worker.onCounterReply(draw, counters.refusal(draw), now), now, current);
     }
-    // read before the call: an outage from here on makes it late; so does a change of the
-    // coordinator's instance seen from here on (its count is read before the mark)
-    noticeIncarnationChanges(coordination.incarnationChanges());
-    long mark = outages.mark();
     return coordination
         .take(draw.counter(), draw.limit(), draw.carriedSince())
         .exceptionally(
@@ -452,12 +453,14 @@ public final class CoordinatedRoomGate implements RoomGate {
         .thenCompose(
             grant -> {
               counters.answered(draw, grant);
-              noticeIncarnationChanges(coordination.incarnationChanges()); // this reply's too
+              // this reply's instance too; late if any change was seen since the mark, whichever
+              // thread noticed it (and may not have turned the room degraded yet)
+              long changesNow = coordination.incarnationChanges();
+              noticeIncarnationChanges(changesNow);
+              boolean isLate = changesNow != changes || outages.late(mark);
               // the core's time is the answer's: one answered after its minute admits nobody
               Instant answered = clock.instant();
-              if (grant.granted()
-                  && outages.late(mark)
-                  && current.settings().failMode() == FailMode.DEGRADE) {
+              if (grant.granted() && isLate && current.settings().failMode() == FailMode.DEGRADE) {
                 Workers shards = workers;
                 Decision late =
                     outages.settleLateGrant(
@@ -505,9 +508,10 @@ public final class CoordinatedRoomGate implements RoomGate {
    * fallback. Pass the count read before whatever is to be judged by it.
    */
   private void noticeIncarnationChanges(long changes) {
-    if (changes > seenIncarnationChanges.get() // a read on every request, a write only then
-        && seenIncarnationChanges.getAndAccumulate(changes, Math::max) < changes) {
+    if (changes > seenIncarnationChanges.get()) { // a read on every request, more only then
+      // degraded before the change counts as seen: whoever finds it seen finds the outage begun
       goDegraded("the coordinator's objects were recreated (a restart or a new leader)");
+      seenIncarnationChanges.accumulateAndGet(changes, Math::max);
     }
   }
 
@@ -567,10 +571,10 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   /**
    * Ends the degraded state once a report round succeeded and every admission made without a grant
-   * is charged; new users then wait {@code W} before they draw counters again ({@link
-   * #drawsResumeAt}).
+   * is charged, unless a call failed since the round's answers ({@code failuresBefore}); new users
+   * then wait {@code W} before they draw counters again ({@link #drawsResumeAt}).
    */
-  private void recovered(boolean charged) {
+  private void recovered(boolean charged, long failuresBefore) {
     if (!charged) {
       goDegraded("a charge of the admissions made without it was not answered");
       return;
@@ -578,7 +582,9 @@ public final class CoordinatedRoomGate implements RoomGate {
     if (outages.degraded()) {
       drawsResumeAt =
           clock.millis() + setup.config().propagationWindow().toMillis(); // before degraded drops
-      outages.recovered();
+      if (!outages.recovered(failuresBefore)) {
+        return; // a call failed meanwhile: the next round tries again
+      }
       LOG.info(
           "room {}: the coordinator answers again; new users draw its counters in {} s",
           setup.settings().id(),
@@ -706,8 +712,10 @@ public final class CoordinatedRoomGate implements RoomGate {
                 configured = false; // the coordinator may have restarted and forgotten the room
                 return CompletableFuture.<Void>completedFuture(null);
               }
-              // degraded until what was admitted without grants is on the counters
-              return chargeUncharged().thenAccept(this::recovered);
+              // degraded until what was admitted without grants is on the counters, and no call
+              // failed since this round's answers
+              long failuresBefore = outages.failures();
+              return chargeUncharged().thenAccept(charged -> recovered(charged, failuresBefore));
             });
   }
 
@@ -752,7 +760,14 @@ public final class CoordinatedRoomGate implements RoomGate {
       return;
     }
     reporting = true;
-    nextReportAt = nowMillis + reportPace.nextDelay().toMillis();
+    long delay = reportPace.nextDelay().toMillis();
+    if (uncharged.get() > 0) {
+      // admissions made without the coordinator are charged by the next successful round, which
+      // the other gateways' W after their recovery counts on: not later than r_w, however the
+      // pace backed off after the failures
+      delay = Math.min(delay, setup.config().workerReportInterval().toMillis());
+    }
+    nextReportAt = nowMillis + delay;
     reportNow()
         .whenComplete(
             (v, e) -> {

@@ -399,6 +399,56 @@ class RecoveryAfterDegradeTest {
         });
   }
 
+  private static boolean admitsANewUser(CoordinatedRoomGate gate, java.time.Clock clock)
+      throws Exception {
+    return gate.decide(null, clock.millis())
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS)
+            .outcome()
+        == RoomGate.Outcome.ADMIT;
+  }
+
+  @Test
+  void aGatewayThatOwesAChargeReportsAgainAfterR_wHoweverFarItsPaceBackedOff() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var clock = scheduler.clock();
+    var runtime = Harness.runtime(scheduler);
+    var link = new Switchable(ObjectCoordination.embedded(runtime));
+    var room =
+        io.anteroom.gateway.config.ConfigLoader.parse(
+                "rooms: [ { id: shop, totalActiveUsers: " + T + " } ]", "t")
+            .rooms()
+            .get(0);
+    var gate = new CoordinatedRoomGate(room, "dublin", "p", link, clock);
+    try {
+      assertThat(admitsANewUser(gate, clock)).isTrue();
+      gate.reportNow().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      assertThat(gate.degraded()).isFalse();
+
+      link.down = true;
+      gate.tick(clock.millis()); // due at once (r_w = 5 s set for the next); it fails
+      assertThat(gate.degraded()).isTrue();
+      assertThat(admitsANewUser(gate, clock)).as("from the share, not yet charged").isTrue();
+      scheduler.advance(Duration.ofSeconds(5));
+      gate.tick(clock.millis()); // fails again
+      assertThat(gate.reportInterval())
+          .as("the pace backed off after the failures")
+          .isGreaterThan(Duration.ofSeconds(5));
+
+      // the coordinator is back r_w later: the charge goes with the round due then, so that the
+      // other gateways' W after their own recovery covers it
+      link.down = false;
+      scheduler.advance(Duration.ofSeconds(5));
+      gate.tick(clock.millis());
+      org.awaitility.Awaitility.await("the round r_w after the last one recovers and charges")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> !gate.degraded());
+    } finally {
+      link.close();
+      runtime.close();
+    }
+  }
+
   /**
    * Four users admitted and known to both gateways; then a newcomer at dublin whose counter call is
    * on its way (held) when the links go down. Returns the newcomer's pending response.

@@ -44,9 +44,13 @@ public final class IncarnationWatch {
       seen.clear();
       changes.incrementAndGet();
     }
-    Long before = seen.put(incarnation.group(), incarnation.id());
-    if (before != null && before != incarnation.id()) {
-      changes.incrementAndGet();
-    }
+    // counted inside the group's update: a reply that then finds the new instance already noted
+    // completes after the count went up
+    seen.compute(
+        incarnation.group(),
+        (group, before) -> {
+          if (before != null && before != incarnation.id()) changes.incrementAndGet();
+          return incarnation.id();
+        });
   }
 }

@@ -7,7 +7,6 @@ import io.anteroom.objects.Counters.CounterObject;
 import io.anteroom.objects.Incarnation;
 import io.anteroom.objects.Runtime;
 import io.anteroom.objects.storage.InMemoryStorageEngine;
-import io.anteroom.testkit.FreePorts;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -86,33 +85,41 @@ class IncarnationWatchTest {
   }
 
   @Test
-  void aRuntimeRestartedBehindTheSameAddressIsOneChangeSeenBeforeTheReplyCompletes() {
+  void aRuntimeRestartedOnTheSameDataIsOneChangeSeenBeforeTheReplyCompletes() {
     var engine = new InMemoryStorageEngine(); // the data outlives the runtime, as on disk
-    int port = FreePorts.take();
     var watch = new IncarnationWatch();
-    var transport =
-        HttpObjectTransport.builder(java.net.URI.create("http://127.0.0.1:" + port))
-            .secret(SECRET)
-            .incarnations(watch)
-            .build();
-    toClose.add(transport);
-    var remote = RemoteObjects.over(transport);
-    Counter counter = remote.get("counter", Counter.class, "c");
 
-    Runtime first = serveOn(port, engine);
-    assertThat(counter.next()).isZero();
-    assertThat(counter.next()).isEqualTo(1);
+    Runtime first = serve(engine);
+    Counter before = counterOn(watch);
+    assertThat(before.next()).isZero();
+    assertThat(before.next()).isEqualTo(1);
     assertThat(watch.changes()).as("one instance so far").isZero();
-    Incarnation before = first.incarnation();
+    Incarnation old = first.incarnation();
     closeServerAndRuntime();
 
-    Runtime second = serveOn(port, engine);
-    assertThat(second.incarnation()).isNotEqualTo(before);
-    // the stub's future completes after the watch saw the reply's instance
-    long number = counter.next();
+    // a restarted coordinator, reached through a transport of its own (a routing transport has one
+    // per coordinator) that notes its replies in the same watch
+    Runtime second = serve(engine);
+    assertThat(second.incarnation()).isNotEqualTo(old);
+    Counter after = counterOn(watch);
+    long number = after.next();
     assertThat(watch.changes()).as("seen by the time the reply is returned").isEqualTo(1);
     assertThat(number).as("the objects' data survived; their instances did not").isEqualTo(2);
-    assertThat(counter.next()).isEqualTo(3);
+    assertThat(after.next()).isEqualTo(3);
+    assertThat(watch.changes()).isEqualTo(1);
+  }
+
+  @Test
+  void aRuntimeThatResetsAllItsObjectsIsANewInstance() {
+    Runtime runtime = serve(new InMemoryStorageEngine());
+    var watch = new IncarnationWatch();
+    Counter counter = counterOn(watch);
+    assertThat(counter.next()).isZero();
+    Incarnation old = runtime.incarnation();
+
+    runtime.resetAll("fenced: a lease lapsed"); // same runtime, every instance recreated
+    assertThat(runtime.incarnation()).isNotEqualTo(old);
+    assertThat(counter.next()).isEqualTo(1);
     assertThat(watch.changes()).isEqualTo(1);
   }
 
@@ -129,17 +136,20 @@ class IncarnationWatchTest {
   private Runtime runtime;
   private HttpObjectServer server;
 
-  private Runtime serveOn(int port, InMemoryStorageEngine engine) {
+  private Runtime serve(InMemoryStorageEngine engine) {
     runtime = Runtime.builder().storage(engine).build();
     runtime.namespace("counter", Counter.class, CounterObject::new);
-    server =
-        HttpObjectServer.builder(runtime.transport())
-            .export("counter")
-            .secret(SECRET)
-            .port(port)
-            .start();
-    toClose.add(() -> closeServerAndRuntime());
+    server = HttpObjectServer.builder(runtime.transport()).export("counter").secret(SECRET).start();
+    toClose.add(this::closeServerAndRuntime);
     return runtime;
+  }
+
+  /** The counter "c" of the server now running, its replies noted in {@code watch}. */
+  private Counter counterOn(IncarnationWatch watch) {
+    var transport =
+        HttpObjectTransport.builder(server.uri()).secret(SECRET).incarnations(watch).build();
+    toClose.add(transport);
+    return RemoteObjects.over(transport).get("counter", Counter.class, "c");
   }
 
   private void closeServerAndRuntime() {
