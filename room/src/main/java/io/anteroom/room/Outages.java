@@ -23,10 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * never hands one out twice; the user stays first in the queue, a whole-bucket user too ({@link
  * RoomWorker#refuse}).
  *
- * <p>Usage: {@link #mark} before each counter call; with its grant, {@link #late}; a late grant
- * goes to {@link #settleLateGrant} instead of {@link RoomWorker#onCounterReply}. {@link #failed} on
- * any failed coordination call, {@link #recovered} once the outage's admissions are all charged and
- * no call failed meanwhile.
+ * <p>Usage: {@link #mark} before each counter call; with its grant, {@link #late} (both given the
+ * coordination's count of coordinator instance changes, {@link #noticeInstanceChanges}); a late
+ * grant goes to {@link #settleLateGrant} instead of {@link RoomWorker#onCounterReply}. {@link
+ * #failed} on any failed coordination call, {@link #recovered} once the outage's admissions are all
+ * charged and no call failed meanwhile.
  *
  * <p>Thread-safe: the outage count is atomic and the flag volatile; a failure sets the flag before
  * it raises the count, so a mark that reads the new count sees the flag, and a call answered after
@@ -39,6 +40,46 @@ public final class Outages {
 
   /** Every failure so far, also those of an outage under way (guarded by this). */
   private long failures;
+
+  /** The coordinator instance changes already acted on ({@link #noticeInstanceChanges}). */
+  private final AtomicLong seenInstanceChanges;
+
+  /** Outages of a gateway whose coordination has seen no change of the coordinator's instance. */
+  public Outages() {
+    this(0);
+  }
+
+  /**
+   * @param instanceChangesAtStart the coordination's count of coordinator instance changes when the
+   *     gateway starts deciding (they are not outages of its rooms)
+   */
+  public Outages(long instanceChangesAtStart) {
+    this.seenInstanceChanges = new AtomicLong(instanceChangesAtStart);
+  }
+
+  /**
+   * A new outage when the coordination saw the coordinator's objects recreated (a restart, a new
+   * leader; {@code changes} is its count, which only grows) since the last notice. Such a change is
+   * an outage at every gateway, also at one whose calls all waited and got through: another
+   * gateway's call to the old instance may have failed, and that gateway admits from its share of
+   * the last state, which the new instance's counters know nothing of until it charges them. The
+   * room is degraded before the change counts as seen: whoever finds it seen finds the outage
+   * begun.
+   *
+   * @return whether this call began an outage (it was not degraded)
+   */
+  public boolean noticeInstanceChanges(long changes) {
+    if (changes <= seenInstanceChanges.get()) {
+      return false; // a read on every request; more only on a change
+    }
+    boolean began;
+    synchronized (this) {
+      began = !degraded;
+      failed();
+    }
+    seenInstanceChanges.accumulateAndGet(changes, Math::max);
+    return began;
+  }
 
   /** Whether decisions are degraded now (from a failed call until {@link #recovered}). */
   public boolean degraded() {
@@ -77,23 +118,38 @@ public final class Outages {
     return true;
   }
 
-  /** What {@link #mark} returns while degraded: no outage count, so every answer is late. */
+  /** A mark's outage count while degraded: no count, so every answer is late. */
   private static final long SENT_WHILE_DEGRADED = -1;
 
-  /** To read before a counter call and hand to {@link #late} with its answer. */
-  public long mark() {
+  /**
+   * What a counter call was sent under, for {@link #late}.
+   *
+   * @param outage the outage count, or {@link #SENT_WHILE_DEGRADED}
+   * @param instanceChanges the coordination's count of coordinator instance changes
+   */
+  public record Mark(long outage, long instanceChanges) {}
+
+  /**
+   * To take before a counter call, with the coordination's count of instance changes read before it
+   * (noticed here: {@link #noticeInstanceChanges}), and hand to {@link #late} with its answer.
+   */
+  public Mark mark(long instanceChanges) {
+    noticeInstanceChanges(instanceChanges);
     long count = began.get(); // before the flag, which failed() sets first: one of them shows it
-    return degraded ? SENT_WHILE_DEGRADED : count;
+    return new Mark(degraded ? SENT_WHILE_DEGRADED : count, instanceChanges);
   }
 
   /**
-   * Whether a grant to a call sent at {@code mark} is late: answered while degraded, sent while
+   * Whether a grant to a call sent at {@code mark} is late, given the coordination's count of
+   * instance changes read with the answer (noticed here): answered while degraded; sent while
    * degraded (it may have reached a new leader before the outage's charges, even if it is answered
-   * after the recovery), or answered after an outage began since the call was sent (even one that
-   * is over by now).
+   * after the recovery); answered after an outage began since the call was sent (even one that is
+   * over by now); or answered after the coordination saw a new instance since the mark, whoever
+   * noticed it (another thread may have claimed the change and not yet turned the room degraded).
    */
-  public boolean late(long mark) {
-    return degraded || began.get() != mark;
+  public boolean late(Mark mark, long instanceChangesNow) {
+    noticeInstanceChanges(instanceChangesNow);
+    return instanceChangesNow != mark.instanceChanges() || degraded || began.get() != mark.outage();
   }
 
   /**

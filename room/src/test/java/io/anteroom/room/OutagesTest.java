@@ -17,22 +17,54 @@ class OutagesTest {
 
   @Test
   void aGrantToACallSentBeforeAnOutageIsLateEvenOnceTheOutageIsOver() {
-    long sentBefore = outages.mark();
+    Outages.Mark sentBefore = outages.mark(0);
     outages.failed();
     outages.failed(); // a second failure of the same outage
     outages.recovered(outages.failures());
 
-    assertThat(outages.late(sentBefore)).isTrue();
-    assertThat(outages.late(outages.mark())).as("sent after the recovery").isFalse();
+    assertThat(outages.late(sentBefore, 0)).isTrue();
+    assertThat(outages.late(outages.mark(0), 0)).as("sent after the recovery").isFalse();
   }
 
   @Test
   void aGrantToACallSentWhileDegradedIsLateAlsoWhenAnsweredAfterTheRecovery() {
     outages.failed();
-    long sentDuring = outages.mark();
+    Outages.Mark sentDuring = outages.mark(0);
     outages.recovered(outages.failures());
     // it may have reached a coordinator's new instance before the outage's charges did
-    assertThat(outages.late(sentDuring)).as("sent during the outage, answered after it").isTrue();
+    assertThat(outages.late(sentDuring, 0))
+        .as("sent during the outage, answered after it")
+        .isTrue();
+  }
+
+  @Test
+  void aNewInstanceOfTheCoordinatorIsAnOutageAndAGrantItAnswersIsLate() {
+    Outages started = new Outages(3); // changes seen before the gateway decided: no outage
+    assertThat(started.noticeInstanceChanges(3)).isFalse();
+    Outages.Mark sent = started.mark(3);
+    assertThat(started.degraded()).isFalse();
+
+    // the answer came from a new leader: the count rose before it completed
+    assertThat(started.late(sent, 4)).as("answered by the new instance").isTrue();
+    assertThat(started.degraded()).as("an outage, though no call failed").isTrue();
+    assertThat(started.noticeInstanceChanges(4)).as("noticed once").isFalse();
+  }
+
+  @Test
+  void aNewInstanceNoticedBeforeACallMakesItsGrantLateEvenOnceTheOutageIsOver() {
+    assertThat(outages.noticeInstanceChanges(1)).as("began an outage").isTrue();
+    Outages.Mark sentDuring = outages.mark(1);
+    outages.recovered(outages.failures());
+    assertThat(outages.late(sentDuring, 1)).isTrue();
+    assertThat(outages.late(outages.mark(1), 1)).as("sent after the recovery").isFalse();
+  }
+
+  @Test
+  void aNewInstanceDuringAnOutageBeginsNoOtherOutage() {
+    outages.failed();
+    Outages.Mark sentDuring = outages.mark(0);
+    assertThat(outages.noticeInstanceChanges(1)).as("degraded already").isFalse();
+    assertThat(outages.late(sentDuring, 1)).isTrue();
   }
 
   @Test
@@ -50,7 +82,7 @@ class OutagesTest {
   void aGrantAnsweredWhileDegradedIsLateWhenEverItWasSent() {
     outages.failed();
     assertThat(outages.degraded()).isTrue();
-    assertThat(outages.late(outages.mark())).isTrue();
+    assertThat(outages.late(outages.mark(0), 0)).isTrue();
   }
 
   @Test

@@ -126,9 +126,6 @@ public final class CoordinatedRoomGate implements RoomGate {
   private final String processId;
   private final Coordination coordination;
 
-  /** The coordination's {@link Coordination#incarnationChanges} this gate has acted on. */
-  private final AtomicLong seenIncarnationChanges;
-
   private final Clock clock;
   private final AtomicLong shardIds = new AtomicLong();
 
@@ -146,7 +143,7 @@ public final class CoordinatedRoomGate implements RoomGate {
   private volatile RoomState lastState;
 
   /** Degraded or not, and which counter grants came after an outage began (late grants). */
-  private final Outages outages = new Outages();
+  private final Outages outages;
 
   /**
    * Admissions of new users that no counter granted (degraded, with the counters strategy), not yet
@@ -208,7 +205,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     this.dataCenter = dataCenter;
     this.processId = processId;
     this.coordination = coordination;
-    this.seenIncarnationChanges = new AtomicLong(coordination.incarnationChanges());
+    this.outages = new Outages(coordination.incarnationChanges());
     this.clock = clock;
     // sized for the largest T the room will have, its scheduled events' included
     int largestT =
@@ -416,7 +413,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     // makes the grant late; a recovery before the mark has set drawsResumeAt, checked after it
     long changes = coordination.incarnationChanges();
     noticeIncarnationChanges(changes);
-    long mark = outages.mark();
+    Outages.Mark mark = outages.mark(changes);
     if (!outages.degraded() && now.toEpochMilli() < drawsResumeAt) {
       // just back from an outage: the others' charges may not be on the counters yet
       return settle(
@@ -453,11 +450,10 @@ public final class CoordinatedRoomGate implements RoomGate {
         .thenCompose(
             grant -> {
               counters.answered(draw, grant);
-              // this reply's instance too; late if any change was seen since the mark, whichever
-              // thread noticed it (and may not have turned the room degraded yet)
+              // this reply's instance too
               long changesNow = coordination.incarnationChanges();
               noticeIncarnationChanges(changesNow);
-              boolean isLate = changesNow != changes || outages.late(mark);
+              boolean isLate = outages.late(mark, changesNow);
               // the core's time is the answer's: one answered after its minute admits nobody
               Instant answered = clock.instant();
               if (grant.granted() && isLate && current.settings().failMode() == FailMode.DEGRADE) {
@@ -490,28 +486,27 @@ public final class CoordinatedRoomGate implements RoomGate {
     boolean was = outages.degraded();
     outages.failed();
     if (!was) {
-      LOG.warn(
-          "room {}: {}; deciding from the last known state until it answers again (failMode {})",
-          setup.settings().id(),
-          why,
-          setup.settings().failMode());
+      logOutage(why);
     }
+  }
+
+  private void logOutage(String why) {
+    LOG.warn(
+        "room {}: {}; deciding from the last known state until it answers again (failMode {})",
+        setup.settings().id(),
+        why,
+        setup.settings().failMode());
   }
 
   /**
    * An outage when the coordination saw the coordinator's objects recreated ({@link
-   * Coordination#incarnationChanges}) since this gate last looked: a restart or a new leader is an
-   * outage for every gateway, also for one whose calls all waited and got through. Another
-   * gateway's call to the old instance may have failed, and that gateway admits from its share of
-   * the last state, which the new instance's counters know nothing of until it charges them: the
-   * grants they give meanwhile are late here ({@link Outages}), and new users are decided by the
-   * fallback. Pass the count read before whatever is to be judged by it.
+   * Coordination#incarnationChanges}) since the last notice ({@link
+   * Outages#noticeInstanceChanges}): grants of the new instance are then late here, and new users
+   * are decided by the fallback. Logged like a failed call.
    */
   private void noticeIncarnationChanges(long changes) {
-    if (changes > seenIncarnationChanges.get()) { // a read on every request, more only then
-      // degraded before the change counts as seen: whoever finds it seen finds the outage begun
-      goDegraded("the coordinator's objects were recreated (a restart or a new leader)");
-      seenIncarnationChanges.accumulateAndGet(changes, Math::max);
+    if (outages.noticeInstanceChanges(changes)) {
+      logOutage("the coordinator's objects were recreated (a restart or a new leader)");
     }
   }
 

@@ -408,15 +408,29 @@ class RecoveryAfterDegradeTest {
         == RoomGate.Outcome.ADMIT;
   }
 
-  @Test
-  void aGatewayThatOwesAChargeReportsAgainAfterR_wHoweverFarItsPaceBackedOff() throws Exception {
+  /** One gate on its own switchable link, straight on the gate (ticks, its degraded flag). */
+  private record OneGate(
+      ManualScheduler scheduler,
+      java.time.Clock clock,
+      Switchable link,
+      CoordinatedRoomGate gate) {}
+
+  private interface GateScenario {
+    void run(OneGate g) throws Exception;
+  }
+
+  /**
+   * A gate of a room with T and {@code moreKeys}, one user admitted and reported: the state is the
+   * coordinator's and the room is not degraded.
+   */
+  private static void withOneGate(String moreKeys, GateScenario scenario) throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var clock = scheduler.clock();
     var runtime = Harness.runtime(scheduler);
     var link = new Switchable(ObjectCoordination.embedded(runtime));
     var room =
         io.anteroom.gateway.config.ConfigLoader.parse(
-                "rooms: [ { id: shop, totalActiveUsers: " + T + " } ]", "t")
+                "rooms: [ { id: shop, totalActiveUsers: " + T + moreKeys + " } ]", "t")
             .rooms()
             .get(0);
     var gate = new CoordinatedRoomGate(room, "dublin", "p", link, clock);
@@ -424,29 +438,56 @@ class RecoveryAfterDegradeTest {
       assertThat(admitsANewUser(gate, clock)).isTrue();
       gate.reportNow().toCompletableFuture().get(10, TimeUnit.SECONDS);
       assertThat(gate.degraded()).isFalse();
-
-      link.down = true;
-      gate.tick(clock.millis()); // due at once (r_w = 5 s set for the next); it fails
-      assertThat(gate.degraded()).isTrue();
-      assertThat(admitsANewUser(gate, clock)).as("from the share, not yet charged").isTrue();
-      scheduler.advance(Duration.ofSeconds(5));
-      gate.tick(clock.millis()); // fails again
-      assertThat(gate.reportInterval())
-          .as("the pace backed off after the failures")
-          .isGreaterThan(Duration.ofSeconds(5));
-
-      // the coordinator is back r_w later: the charge goes with the round due then, so that the
-      // other gateways' W after their own recovery covers it
-      link.down = false;
-      scheduler.advance(Duration.ofSeconds(5));
-      gate.tick(clock.millis());
-      org.awaitility.Awaitility.await("the round r_w after the last one recovers and charges")
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> !gate.degraded());
+      scenario.run(new OneGate(scheduler, clock, link, gate));
     } finally {
       link.close();
       runtime.close();
     }
+  }
+
+  @Test
+  void aNewInstanceSeenByAnyCallTurnsTheRoomDegradedAtTheNextRequestWithoutCountersToo()
+      throws Exception {
+    withOneGate(
+        ", strategy: evenSplit",
+        g -> {
+          // a reply of some call (an overrides fetch, say) named a new instance; an even split
+          // draws no counter, so the next new user is the first to learn of it: the fallback
+          // decides for it
+          g.link().incarnationChanges.incrementAndGet();
+          admitsANewUser(g.gate(), g.clock());
+          assertThat(g.gate().degraded()).isTrue();
+        });
+  }
+
+  @Test
+  void aGatewayThatOwesAChargeReportsAgainAfterR_wHoweverFarItsPaceBackedOff() throws Exception {
+    withOneGate(
+        "",
+        g -> {
+          var gate = g.gate();
+          var clock = g.clock();
+          var scheduler = g.scheduler();
+          var link = g.link();
+          link.down = true;
+          gate.tick(clock.millis()); // due at once (r_w = 5 s set for the next); it fails
+          assertThat(gate.degraded()).isTrue();
+          assertThat(admitsANewUser(gate, clock)).as("from the share, not yet charged").isTrue();
+          scheduler.advance(Duration.ofSeconds(5));
+          gate.tick(clock.millis()); // fails again
+          assertThat(gate.reportInterval())
+              .as("the pace backed off after the failures")
+              .isGreaterThan(Duration.ofSeconds(5));
+
+          // the coordinator is back r_w later: the charge goes with the round due then, so that the
+          // other gateways' W after their own recovery covers it
+          link.down = false;
+          scheduler.advance(Duration.ofSeconds(5));
+          gate.tick(clock.millis());
+          org.awaitility.Awaitility.await("the round r_w after the last one recovers and charges")
+              .atMost(Duration.ofSeconds(10))
+              .until(() -> !gate.degraded());
+        });
   }
 
   /**
