@@ -1,5 +1,6 @@
 package io.anteroom.room;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -37,6 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Outages {
   private final AtomicLong began = new AtomicLong();
   private volatile boolean degraded;
+  private volatile Instant statesCountTheOutagesFrom = Instant.MIN;
 
   /** Every failure so far, also those of an outage under way (guarded by this). */
   private long failures;
@@ -108,14 +110,38 @@ public final class Outages {
    * The outage is over, unless a call failed since {@code failuresBefore} ({@link #failures} read
    * before whatever proved the coordinator back): decisions are no longer degraded.
    *
+   * <p>Either way, the states this gateway's workers hold do not count what the other gateways
+   * admitted without the coordinator before {@link #statesCountTheOutagesFrom()}: they charge and
+   * report it when they are back, within the {@code w} after this recovery in which this gateway
+   * draws no counter, and a state counts a report at most {@code w} after it. Set before the flag
+   * drops: a decision that finds the room no longer degraded finds the bound.
+   *
+   * @param now when the round that proved the coordinator back was answered
+   * @param w the room's propagation window {@code W = r_w + 2 × r_dc}
    * @return whether the outage ended
    */
-  public synchronized boolean recovered(long failuresBefore) {
+  public synchronized boolean recovered(long failuresBefore, Instant now, Duration w) {
+    Instant counted = now.plus(w.multipliedBy(2));
+    if (counted.isAfter(statesCountTheOutagesFrom)) {
+      statesCountTheOutagesFrom = counted;
+    }
     if (failures != failuresBefore) {
       return false;
     }
     degraded = false;
     return true;
+  }
+
+  /**
+   * The {@code asOf} from which a state counts every admission the other gateways made without the
+   * coordinator in the outages this gateway recovered from ({@link #recovered}); {@link
+   * Instant#MIN} before the first recovery. Until its workers hold such a state, a decision that
+   * rests on the state alone admits nobody ({@link RoomWorker#recoveringWith}): a whole-bucket user
+   * without a number, a per-worker allowance. The bucket that looks whole, and the free slots a
+   * per-worker allowance splits, may be slots the others' degraded admissions already took.
+   */
+  public Instant statesCountTheOutagesFrom() {
+    return statesCountTheOutagesFrom;
   }
 
   /** A mark's outage count while degraded: no count, so every answer is late. */

@@ -92,6 +92,9 @@ public final class RoomWorker {
   /** A {@link #withoutCoordinator} worker's view of the process's other workers' admissions. */
   private LongSupplier othersSinceState = () -> 0;
 
+  /** The outages of this worker's gateway ({@link #recoveringWith}); none by default. */
+  private Outages outages = new Outages();
+
   /**
    * @param config the room
    * @param dataCenter the worker's data center
@@ -205,6 +208,31 @@ public final class RoomWorker {
     withoutCoordinator = true;
     this.othersSinceState = othersSinceState;
     return this;
+  }
+
+  /**
+   * A worker of a gateway whose coordinator may become unreachable: after each recovery from an
+   * outage ({@link Outages#recovered}), a decision that rests on the state alone admits nobody
+   * until the state is as of {@link Outages#statesCountTheOutagesFrom()}: a whole-bucket user
+   * without a number (the counter refused it, or no counter is asked), and a per-worker allowance
+   * (even split, utilization-scaled). The others' degraded admissions are not in the state before
+   * then, so the bucket that looks whole and the free slots a per-worker allowance splits may be
+   * theirs; a counter's number is safe, since their charges are on the counters. The user keeps its
+   * place (a whole-bucket user its whole-bucket place). Without this rule, users queued during an
+   * outage that spanned a minute entered as whole-bucket users right after the recovery: 14 users
+   * for T = 10 ({@code RecoveryAfterDegradeTest}).
+   */
+  public synchronized RoomWorker recoveringWith(Outages outages) {
+    this.outages = outages;
+    return this;
+  }
+
+  /**
+   * Whether the held state counts every outage the gateway recovered from ({@link
+   * #recoveringWith}).
+   */
+  private boolean stateCountsTheOutages() {
+    return !state.asOf().isBefore(outages.statesCountTheOutagesFrom());
   }
 
   /** The admissions this worker made since it was given the state it holds. */
@@ -451,12 +479,15 @@ public final class RoomWorker {
     boolean carried = draw.carriedEarlier || grant.carried() > 0;
     if (draw.wholeBucket
         && (grant.granted()
-            || (!carried && (draw.counter.isAnywhere() || draw.anywhereLimit <= 0)))) {
+            || (!carried
+                && stateCountsTheOutages()
+                && (draw.counter.isAnywhere() || draw.anywhereLimit <= 0)))) {
       // the bucket's users were counted in the free slots that made it whole: they enter, also
       // when the numbers ran out (in-flight draws); at most as many as it counts (the ledger's
       // whole-bucket places), so copies of a ticket never enter this way. Not without a number
       // when a counter carried the previous minute's late admissions: the state that made the
-      // bucket whole may not count them, so its free slots may not be there.
+      // bucket whole may not count them, so its free slots may not be there; nor on a state that
+      // may not count the other gateways' admissions of an outage (recoveringWith).
       return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
     }
     if (grant.granted()) {
@@ -659,7 +690,9 @@ public final class RoomWorker {
             split, state.dataCenterWorkersActive(), state.globalWorkersActive(), utilization);
     return switch (allowance) {
       case SlotStrategy.Allowance.PerWorker w ->
-          withinShareOfTheStatesFreeSlots(m) && (local.take(m, w.limit()).granted() || wholeBucket)
+          withinShareOfTheStatesFreeSlots(m)
+                  && stateCountsTheOutages()
+                  && (local.take(m, w.limit()).granted() || wholeBucket)
               ? admit(
                   prior,
                   bucketId,
@@ -694,9 +727,9 @@ public final class RoomWorker {
               carriedSince(),
               false);
         }
-        yield wholeBucket
+        yield wholeBucket && stateCountsTheOutages()
             ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
-            : queue(prior, bucketId, now);
+            : notAdmitted(prior, bucketId, wholeBucket, now);
       }
     };
   }

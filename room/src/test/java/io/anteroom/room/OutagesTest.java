@@ -8,6 +8,8 @@ import static io.anteroom.room.RoomWorkerTest.activeOfHundred;
 import static io.anteroom.room.RoomWorkerTest.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** The late-grant rule on its own: which grants are late, and what a late grant decides. */
@@ -20,7 +22,7 @@ class OutagesTest {
     Outages.Mark sentBefore = outages.mark(0);
     outages.failed();
     outages.failed(); // a second failure of the same outage
-    outages.recovered(outages.failures());
+    outages.recovered(outages.failures(), Instant.EPOCH, Duration.ofSeconds(15));
 
     assertThat(outages.late(sentBefore, 0)).isTrue();
     assertThat(outages.late(outages.mark(0), 0)).as("sent after the recovery").isFalse();
@@ -30,7 +32,7 @@ class OutagesTest {
   void aGrantToACallSentWhileDegradedIsLateAlsoWhenAnsweredAfterTheRecovery() {
     outages.failed();
     Outages.Mark sentDuring = outages.mark(0);
-    outages.recovered(outages.failures());
+    outages.recovered(outages.failures(), Instant.EPOCH, Duration.ofSeconds(15));
     // it may have reached a coordinator's new instance before the outage's charges did
     assertThat(outages.late(sentDuring, 0))
         .as("sent during the outage, answered after it")
@@ -54,7 +56,7 @@ class OutagesTest {
   void aNewInstanceNoticedBeforeACallMakesItsGrantLateEvenOnceTheOutageIsOver() {
     assertThat(outages.noticeInstanceChanges(1)).as("began an outage").isTrue();
     Outages.Mark sentDuring = outages.mark(1);
-    outages.recovered(outages.failures());
+    outages.recovered(outages.failures(), Instant.EPOCH, Duration.ofSeconds(15));
     assertThat(outages.late(sentDuring, 1)).isTrue();
     assertThat(outages.late(outages.mark(1), 1)).as("sent after the recovery").isFalse();
   }
@@ -72,9 +74,10 @@ class OutagesTest {
     outages.failed();
     long beforeTheRound = outages.failures();
     outages.failed(); // another call failed while the report round was on its way
-    assertThat(outages.recovered(beforeTheRound)).isFalse();
+    assertThat(outages.recovered(beforeTheRound, Instant.EPOCH, Duration.ofSeconds(15))).isFalse();
     assertThat(outages.degraded()).isTrue();
-    assertThat(outages.recovered(outages.failures())).isTrue();
+    assertThat(outages.recovered(outages.failures(), Instant.EPOCH, Duration.ofSeconds(15)))
+        .isTrue();
     assertThat(outages.degraded()).isFalse();
   }
 
@@ -113,7 +116,7 @@ class OutagesTest {
     RoomWorker shard = worker(COUNTERS, activeOfHundred(0));
     RoomWorker fallback = fallbackBeside(shard, 0);
     outages.failed();
-    outages.recovered(outages.failures());
+    outages.recovered(outages.failures(), Instant.EPOCH, Duration.ofSeconds(15));
 
     assertThat(fallback.shareHasRoom(NOW)).isTrue();
     assertThat(late(shard, fallback, true)).isInstanceOf(Decision.Queue.class);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.room.slots.StrategyKind;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -50,11 +51,16 @@ class RoomWorkerTest {
    * queue, one worker counted: {@code 100 - active} free slots.
    */
   static RoomState activeOfHundred(long active) {
+    return activeOfHundred(active, NOW);
+  }
+
+  /** {@link #activeOfHundred(long)} as of {@code asOf} (in the same minute). */
+  static RoomState activeOfHundred(long active, Instant asOf) {
     TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
     history.put(M - 2, Map.of("dc", 100L));
     return new RoomState(
         "dc",
-        NOW,
+        asOf,
         M,
         new TreeMap<>(Map.of(M + 10, active)),
         active,
@@ -158,6 +164,65 @@ class RoomWorkerTest {
                 + " be gone (wholeBucketUserEntersEvenWhenTheNumbersAreSpent enters without them)")
         .isInstanceOf(Decision.Queue.class);
     assertThat(d.ticket().bucketId()).as("still at the head of the queue").isEqualTo(M - 3);
+  }
+
+  /** Outages of a gateway that recovered {@code ago} before {@link #NOW} (W = 15 s). */
+  private static Outages recovered(Duration ago) {
+    Outages outages = new Outages();
+    outages.failed();
+    outages.recovered(outages.failures(), NOW.minus(ago), COUNTERS.propagationWindow());
+    return outages;
+  }
+
+  @Test
+  void afterARecoveryAWholeBucketUserEntersWithoutANumberOnlyOnAStateThatCountsTheOutage() {
+    // the state is as of NOW; a recovery 20 s ago: the others' outage is counted from NOW + 10 s
+    RoomWorker w =
+        worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30))
+            .recoveringWith(recovered(Duration.ofSeconds(20)));
+
+    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    while (d instanceof Decision.Draw draw) {
+      d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
+    }
+    assertThat(d)
+        .as("the numbers are spent and the state may not count the others' degraded admissions")
+        .isInstanceOf(Decision.Queue.class);
+    assertThat(d.ticket().bucketId()).as("still at the head of the queue").isEqualTo(M - 3);
+
+    Decision numbered = w.decide(waiting(M - 3, NOW.minusSeconds(20), 2), NOW);
+    while (numbered instanceof Decision.Draw draw) {
+      numbered = w.onCounterReply(draw, new Grant(M, 3, true), NOW);
+    }
+    assertThat(numbered)
+        .as("a number is safe: their charges are on it")
+        .isInstanceOf(Decision.Admit.class);
+  }
+
+  @Test
+  void afterARecoveryAWholeBucketUserEntersWithoutANumberOnceTheStateCountsTheOutage() {
+    // a recovery 30 s (2 W) before the state's asOf: the others' charges are in it
+    RoomWorker w =
+        worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30))
+            .recoveringWith(recovered(Duration.ofSeconds(30)));
+
+    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    while (d instanceof Decision.Draw draw) {
+      d = w.onCounterReply(draw, new Grant(M, 30, false), NOW);
+    }
+    assertThat(((Decision.Admit) d).reason()).isEqualTo(Decision.AdmitReason.WHOLE_BUCKET);
+  }
+
+  @Test
+  void afterARecoveryAnEvenSplitAdmitsNobodyUntilTheStateCountsTheOutage() {
+    RoomWorker w =
+        worker(EVEN, activeOfHundred(50)).recoveringWith(recovered(Duration.ofSeconds(20)));
+
+    assertThat(w.decide(null, NOW))
+        .as("free slots the others may have taken")
+        .isInstanceOf(Decision.Queue.class);
+    w.applyState(activeOfHundred(50, NOW.plusSeconds(10)));
+    assertThat(w.decide(null, NOW.plusSeconds(10))).isInstanceOf(Decision.Admit.class);
   }
 
   @Test

@@ -378,7 +378,7 @@ public final class CoordinatedRoomGate implements RoomGate {
             : new RoomWorker(
                 config, dataCenter, id, clock.instant(), ledger, ids, new Lottery(lotteryKey));
     worker.applyState(lastState);
-    return worker;
+    return worker.recoveringWith(outages);
   }
 
   @Override
@@ -415,12 +415,9 @@ public final class CoordinatedRoomGate implements RoomGate {
     noticeIncarnationChanges(changes);
     Outages.Mark mark = outages.mark(changes);
     if (!outages.degraded() && now.toEpochMilli() < drawsResumeAt) {
-      // just back from an outage: the others' charges may not be on the counters yet
-      return settle(
-          worker,
-          worker.onCounterReply(draw, Grant.unavailable(draw.counter().minute()), now),
-          now,
-          current);
+      // just back from an outage: the others' charges may not be on the counters yet, nor their
+      // admissions in the state that makes a bucket whole; nobody draws, a whole bucket neither
+      return CompletableFuture.completedFuture(verdict(worker.refuse(draw, now), worker, current));
     }
     if (outages.degraded() && current.settings().failMode() != FailMode.DEGRADE) {
       // open: let new users through (still counted); closed: queue them (a refusal)
@@ -577,7 +574,7 @@ public final class CoordinatedRoomGate implements RoomGate {
     if (outages.degraded()) {
       drawsResumeAt =
           clock.millis() + setup.config().propagationWindow().toMillis(); // before degraded drops
-      if (!outages.recovered(failuresBefore)) {
+      if (!outages.recovered(failuresBefore, clock.instant(), setup.config().propagationWindow())) {
         return; // a call failed meanwhile: the next round tries again
       }
       LOG.info(
