@@ -16,4 +16,17 @@ package io.anteroom.room;
  * @param anywhere the room's Anywhere counter of the same minute, which takes what is left
  */
 public record Charge(
-    long admissions, CounterKey dataCenter, long dataCenterLimit, CounterKey anywhere) {}
+    long admissions, CounterKey dataCenter, long dataCenterLimit, CounterKey anywhere) {
+
+  /**
+   * Whether {@code decision}, made without a counter's grant (by a degraded fallback, or with a
+   * grant that {@code failMode} open made up), is an admission to charge: a new user let in under
+   * the counters strategy (a running session is counted already; the other strategies draw no
+   * counter to charge).
+   */
+  public static boolean owedFor(Decision decision, RoomConfig config) {
+    return decision instanceof Decision.Admit a
+        && a.reason() != Decision.AdmitReason.SESSION
+        && config.strategy() == io.anteroom.room.slots.StrategyKind.COUNTERS;
+  }
+}

@@ -39,6 +39,7 @@ public final class Outages {
   private final AtomicLong began = new AtomicLong();
   private volatile boolean degraded;
   private volatile Instant statesCountTheOutagesFrom = Instant.MIN;
+  private volatile Instant drawsResumeAt = Instant.MIN;
 
   /** Every failure so far, also those of an outage under way (guarded by this). */
   private long failures;
@@ -110,17 +111,19 @@ public final class Outages {
    * The outage is over, unless a call failed since {@code failuresBefore} ({@link #failures} read
    * before whatever proved the coordinator back): decisions are no longer degraded.
    *
-   * <p>Either way, the states this gateway's workers hold do not count what the other gateways
-   * admitted without the coordinator before {@link #statesCountTheOutagesFrom()}: they charge and
-   * report it when they are back, within the {@code w} after this recovery in which this gateway
-   * draws no counter, and a state counts a report at most {@code w} after it. Set before the flag
-   * drops: a decision that finds the room no longer degraded finds the bound.
+   * <p>Either way, new users draw no counter for {@code w} from {@code now} ({@link #drawsPaused}),
+   * and the states this gateway's workers hold do not count what the other gateways admitted
+   * without the coordinator before {@link #statesCountTheOutagesFrom()}: they charge and report it
+   * when they are back, within the {@code w} after this recovery in which this gateway draws no
+   * counter, and a state counts a report at most {@code w} after it. Set before the flag drops: a
+   * decision that finds the room no longer degraded finds the bound.
    *
    * @param now when the round that proved the coordinator back was answered
    * @param w the room's propagation window {@code W = r_w + 2 × r_dc}
    * @return whether the outage ended
    */
   public synchronized boolean recovered(long failuresBefore, Instant now, Duration w) {
+    drawsResumeAt = now.plus(w);
     Instant counted = now.plus(w.multipliedBy(2));
     if (counted.isAfter(statesCountTheOutagesFrom)) {
       statesCountTheOutagesFrom = counted;
@@ -130,6 +133,17 @@ public final class Outages {
     }
     degraded = false;
     return true;
+  }
+
+  /**
+   * Whether new users draw no counter at {@code now}: for {@code W} after a recovery ({@link
+   * #recovered}), while the other gateways back from the same outage charge what they admitted
+   * without the coordinator. Not while degraded (the fallback decides then). Nobody draws then, a
+   * whole-bucket user neither ({@link RoomWorker#refuse}): the state that makes its bucket whole
+   * may not count the others' degraded admissions yet.
+   */
+  public boolean drawsPaused(Instant now) {
+    return !degraded && now.isBefore(drawsResumeAt);
   }
 
   /**

@@ -1,11 +1,13 @@
 package io.anteroom.sim;
 
+import io.anteroom.room.Charge;
 import io.anteroom.room.DataCenterAggregate;
 import io.anteroom.room.DataCenterLedger;
 import io.anteroom.room.Decision;
 import io.anteroom.room.GlobalLedger;
 import io.anteroom.room.Grant;
 import io.anteroom.room.MinuteCounter;
+import io.anteroom.room.Outages;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomState;
 import io.anteroom.room.RoomWorker;
@@ -13,6 +15,7 @@ import io.anteroom.room.Rules;
 import io.anteroom.room.Ticket;
 import io.anteroom.room.WaitEstimate;
 import io.anteroom.room.WorkerReport;
+import io.anteroom.room.slots.StrategyKind;
 import io.anteroom.sim.engine.EventLoop;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +39,13 @@ import java.util.function.Consumer;
  *       the Anywhere counter from other data centers) and the answer returns after the other half.
  * </ul>
  *
+ * <p>Each worker stands for a gateway process, with the gateway's degraded fallback (an even split
+ * of the last state's free slots, {@link RoomWorker#withoutCoordinator}) and its {@link Outages}.
+ * In a scenario's outage ({@link Scenario.Outage}) reports and counter calls fail: the process
+ * decides degraded, and its first report after the outage charges what it admitted without a grant
+ * ({@link Charge}) and recovers, as the gateway does: no draws for {@code W}, and nothing admitted
+ * on a state that may not count the others' outage ({@link RoomWorker#recoveringWith}).
+ *
  * <p>Workers of a data center that opens late (no history) start reporting when it opens. Report
  * times are staggered across workers and data centers so they do not all fall on one instant.
  * Single-threaded, on the run's event loop.
@@ -46,6 +56,7 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
   private final EventLoop loop;
   private final List<Scenario.DataCenter> dataCenters;
   private final List<List<RoomWorker>> workers = new ArrayList<>();
+  private final List<List<Gateway>> gateways = new ArrayList<>();
   private final List<DataCenterLedger> ledgers = new ArrayList<>();
   private final List<List<DataCenterAggregate>> heldGlobalViews = new ArrayList<>();
   private final List<MinuteCounter> dataCenterCounters = new ArrayList<>();
@@ -60,16 +71,39 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
     Instant now = loop.clock().instant();
     for (Scenario.DataCenter dc : dataCenters) {
       List<RoomWorker> ws = new ArrayList<>();
+      List<Gateway> gs = new ArrayList<>();
       for (int i = 0; i < dc.workerWeights().size(); i++) {
-        ws.add(new RoomWorker(config, dc.name(), dc.name() + "/w" + i, now));
+        Gateway g = new Gateway(dc.name(), dc.name() + "/w" + i, now);
+        ws.add(g.shard);
+        gs.add(g);
       }
       workers.add(ws);
+      gateways.add(gs);
       ledgers.add(new DataCenterLedger(config, dc.name()));
       heldGlobalViews.add(List.of());
       dataCenterCounters.add(new MinuteCounter(config.rules()));
     }
     this.anywhere = new MinuteCounter(config.rules());
     this.global = new GlobalLedger(config);
+  }
+
+  /**
+   * One gateway process: its worker, its degraded fallback, its outages and uncharged admissions.
+   */
+  private final class Gateway {
+    final Outages outages = new Outages();
+    final RoomWorker shard;
+    final RoomWorker fallback;
+    long uncharged;
+
+    Gateway(String dataCenter, String id, Instant now) {
+      shard = new RoomWorker(config, dataCenter, id, now).recoveringWith(outages);
+      fallback =
+          new RoomWorker(
+                  config.withStrategy(StrategyKind.EVEN_SPLIT), dataCenter, id + "/degraded", now)
+              .withoutCoordinator(shard::admittedSinceState)
+              .recoveringWith(outages);
+    }
   }
 
   static RoomUnderTest<Ticket> create(Scenario scenario, StrategyVariant strategy, EventLoop loop) {
@@ -115,19 +149,59 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
     return loop.clock().instant();
   }
 
+  private boolean cutOff() {
+    return topology.cutOffAt(loop.now());
+  }
+
   private void workerReports(int dc, int w) {
-    RoomWorker worker = workers.get(dc).get(w);
-    WorkerReport report = worker.report(now());
+    loop.after(topology.workerReportMillis(), () -> workerReports(dc, w));
+    Gateway g = gateways.get(dc).get(w);
+    if (cutOff()) {
+      g.outages.failed();
+      return;
+    }
+    long failuresBefore = g.outages.failures();
+    WorkerReport report = g.shard.report(now());
+    WorkerReport fromFallback = g.fallback.hasSomethingToReport() ? g.fallback.report(now()) : null;
     long half = topology.inDataCenterMillis() / 2;
     loop.after(
         half,
         () -> {
           DataCenterLedger ledger = ledgers.get(dc);
           ledger.apply(report, now());
+          if (fromFallback != null) {
+            ledger.apply(fromFallback, now());
+          }
           RoomState state = ledger.roomState(heldGlobalViews.get(dc), now());
-          loop.after(topology.inDataCenterMillis() - half, () -> worker.applyState(state));
+          loop.after(
+              topology.inDataCenterMillis() - half,
+              () -> {
+                g.shard.applyState(state);
+                g.fallback.applyState(state);
+                if (g.outages.degraded()) {
+                  charge(dc, g);
+                  g.outages.recovered(failuresBefore, now(), config.propagationWindow());
+                }
+              });
         });
-    loop.after(topology.workerReportMillis(), () -> workerReports(dc, w));
+  }
+
+  /**
+   * Charges what {@code g} admitted without a grant to the counters of the current minute, the data
+   * center's first ({@link Charge}); the gateway sends it after the round that proved the
+   * coordinator back (here at once: no call fails outside an outage).
+   */
+  private void charge(int dc, Gateway g) {
+    if (g.uncharged == 0) {
+      return;
+    }
+    Charge c = g.shard.charge(g.uncharged, now());
+    long rest =
+        dataCenterCounters
+            .get(dc)
+            .charge(c.dataCenter().minute(), c.admissions(), c.dataCenterLimit(), now());
+    anywhere.charge(c.anywhere().minute(), rest, Long.MAX_VALUE, now());
+    g.uncharged = 0;
   }
 
   private void dataCenterReports(int dc) {
@@ -144,18 +218,34 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
 
   @Override
   public void request(int dc, int w, Ticket ticket, Consumer<Reply<Ticket>> reply) {
-    RoomWorker worker = workers.get(dc).get(w);
-    settle(dc, worker, worker.decide(ticket, now()), reply);
+    Gateway g = gateways.get(dc).get(w);
+    if (g.outages.degraded()) {
+      Decision d = g.fallback.decide(ticket, now());
+      if (Charge.owedFor(d, config)) {
+        g.uncharged++;
+      }
+      settle(dc, g, d, reply);
+      return;
+    }
+    settle(dc, g, g.shard.decide(ticket, now()), reply);
   }
 
-  /** Follows a decision through its counter draws (each a delayed round trip) to admit or queue. */
-  private void settle(int dc, RoomWorker worker, Decision decision, Consumer<Reply<Ticket>> reply) {
+  /**
+   * Follows a decision through its counter draws (each a delayed round trip) to admit or queue; a
+   * call the outage cuts off fails and turns the gateway degraded, a grant answered after an outage
+   * began is settled by {@link Outages#settleLateGrant}, as at the gateway.
+   */
+  private void settle(int dc, Gateway g, Decision decision, Consumer<Reply<Ticket>> reply) {
+    RoomWorker worker = g.shard;
     switch (decision) {
       case Decision.Admit a ->
           reply.accept(new Reply<>(true, a.ticket(), Double.NaN, a.reason().name()));
       case Decision.Queue q ->
           reply.accept(new Reply<>(false, q.ticket(), shown(q.estimate()), ""));
+      case Decision.Draw draw when g.outages.drawsPaused(now()) ->
+          settle(dc, g, worker.refuse(draw, now()), reply);
       case Decision.Draw draw -> {
+        Outages.Mark mark = g.outages.mark(0);
         boolean anywhereCall = draw.counter().isAnywhere();
         MinuteCounter counter = anywhereCall ? anywhere : dataCenterCounters.get(dc);
         long roundTrip =
@@ -166,10 +256,22 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
         loop.after(
             there,
             () -> {
-              Grant grant = counter.take(draw, now());
+              boolean reached = !cutOff();
+              Grant grant =
+                  reached ? counter.take(draw, now()) : Grant.unavailable(draw.counter().minute());
               loop.after(
                   roundTrip - there,
-                  () -> settle(dc, worker, worker.onCounterReply(draw, grant, now()), reply));
+                  () -> {
+                    if (!reached) {
+                      g.outages.failed();
+                    }
+                    Decision next =
+                        grant.granted() && g.outages.late(mark, 0)
+                            ? g.outages.settleLateGrant(
+                                worker, true, g.fallback, draw, grant, now())
+                            : worker.onCounterReply(draw, grant, now());
+                    settle(dc, g, next, reply);
+                  });
             });
       }
     }

@@ -102,6 +102,7 @@ public record Scenario(
    *     or its DC counter; the reference measured under 10 ms)
    * @param anywhereCounterMillis round trip to the Anywhere counter from a data center other than
    *     the first, which hosts it (cross-ocean in the reference deployment: 60–70 ms)
+   * @param outages times in which the gateways cannot reach the coordinator (none by default)
    */
   public record Topology(
       List<DataCenter> dataCenters,
@@ -109,8 +110,29 @@ public record Scenario(
       long dataCenterReportMillis,
       long propagationMillis,
       long inDataCenterMillis,
-      long anywhereCounterMillis) {
+      long anywhereCounterMillis,
+      List<Outage> outages) {
+
+    /** A topology whose gateways never lose their coordinator. */
+    public Topology(
+        List<DataCenter> dataCenters,
+        long workerReportMillis,
+        long dataCenterReportMillis,
+        long propagationMillis,
+        long inDataCenterMillis,
+        long anywhereCounterMillis) {
+      this(
+          dataCenters,
+          workerReportMillis,
+          dataCenterReportMillis,
+          propagationMillis,
+          inDataCenterMillis,
+          anywhereCounterMillis,
+          List.of());
+    }
+
     public Topology {
+      outages = List.copyOf(outages);
       dataCenters = List.copyOf(dataCenters);
       if (dataCenters.isEmpty()) {
         throw new IllegalArgumentException("a topology needs at least one data center");
@@ -158,11 +180,55 @@ public record Scenario(
           dataCenterReportMillis,
           propagationMillis,
           inDataCenterMillis,
-          anywhereCounterMillis);
+          anywhereCounterMillis,
+          outages);
+    }
+
+    /** The same topology whose gateways also lose their coordinator during {@code outage}. */
+    public Topology withOutage(Outage outage) {
+      List<Outage> more = new java.util.ArrayList<>(outages);
+      more.add(outage);
+      return new Topology(
+          dataCenters,
+          workerReportMillis,
+          dataCenterReportMillis,
+          propagationMillis,
+          inDataCenterMillis,
+          anywhereCounterMillis,
+          more);
+    }
+
+    /** Whether the gateways are cut off from their coordinator at {@code millis} of the run. */
+    boolean cutOffAt(long millis) {
+      for (Outage o : outages) {
+        if (o.covers(millis)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     int workerCount() {
       return dataCenters.stream().mapToInt(dc -> dc.workerWeights().size()).sum();
+    }
+  }
+
+  /**
+   * A time in which every gateway is cut off from the coordinator (a network partition of the
+   * coordinator's leader, say): reports and counter calls fail; the coordinator itself goes on. The
+   * gateways decide degraded ({@code failMode} degrade) meanwhile, as the gateway does.
+   *
+   * @param fromMillis when it begins, from the start of the run
+   * @param durationMillis how long it lasts
+   */
+  public record Outage(long fromMillis, long durationMillis) {
+    public Outage {
+      nonNegative("outage fromMillis", fromMillis);
+      positive("outage durationMillis", durationMillis);
+    }
+
+    boolean covers(long millis) {
+      return millis >= fromMillis && millis < fromMillis + durationMillis;
     }
   }
 

@@ -81,6 +81,36 @@ public final class Scenarios {
               45,
               false),
           new Scenario(
+              "partition",
+              "T = 1000 with N out of the way (2000/min): 100 users/min, then 1000/min from 10:50; at"
+                  + " 10:55 every gateway is cut off from the coordinator for 20 s (failMode degrade),"
+                  + " across the minute boundary",
+              new Scenario.Limits(1000, 2000, 5, 20, 5, 1.0),
+              THREE.withOutage(new Scenario.Outage(655_000, 20_000)),
+              Scenario.Profile.of(0, 100, 10.8, 100, 10.8, 1000, 16, 1000, 16, 100),
+              Scenario.Behaviour.DEFAULT,
+              30,
+              false),
+          new Scenario(
+              "partition-small",
+              "the partition of the issue that found it: T = 10, two gateways (dublin, nairobi); 2 users/min,"
+                  + " then 120/min from 10:55, when both are cut off from the coordinator for 20 s",
+              new Scenario.Limits(10, 1000, 5, 20, 5, 1.0),
+              new Scenario.Topology(
+                      List.of(
+                          Scenario.DataCenter.even("dublin", 1, 0.5),
+                          Scenario.DataCenter.even("nairobi", 1, 0.5)),
+                      5_000,
+                      5_000,
+                      100,
+                      5,
+                      65)
+                  .withOutage(new Scenario.Outage(655_000, 20_000)),
+              Scenario.Profile.of(0, 2, 10.9, 2, 10.9, 120, 30, 120),
+              Scenario.Behaviour.DEFAULT,
+              14,
+              false),
+          new Scenario(
               "single-node",
               "the embedded default: one process, one data center of 2 event-loop workers reporting every second; "
                   + "steady overload of 250 users/min",

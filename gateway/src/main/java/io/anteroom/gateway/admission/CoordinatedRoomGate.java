@@ -151,13 +151,6 @@ public final class CoordinatedRoomGate implements RoomGate {
    */
   private final AtomicLong uncharged = new AtomicLong();
 
-  /**
-   * Until when (epoch millis) new users draw no counter after this gateway left the degraded state:
-   * {@code W} after it, so that the charges of the other gateways that admitted without the
-   * coordinator meanwhile are on the counters before this one draws from them.
-   */
-  private volatile long drawsResumeAt;
-
   private volatile boolean configured;
   private long nextReportAt;
   private volatile ConfigAgreement.Fingerprint fingerprint;
@@ -410,11 +403,11 @@ public final class CoordinatedRoomGate implements RoomGate {
   private CompletionStage<Verdict> draw(
       RoomWorker worker, Decision.Draw draw, Instant now, Setup current) {
     // first: an outage from here on, or a change of the coordinator's instance seen from here on,
-    // makes the grant late; a recovery before the mark has set drawsResumeAt, checked after it
+    // makes the grant late; a recovery before the mark has paused draws, checked after it
     long changes = coordination.incarnationChanges();
     noticeIncarnationChanges(changes);
     Outages.Mark mark = outages.mark(changes);
-    if (!outages.degraded() && now.toEpochMilli() < drawsResumeAt) {
+    if (outages.drawsPaused(now)) {
       // just back from an outage: the others' charges may not be on the counters yet, nor their
       // admissions in the state that makes a bucket whole; nobody draws, a whole bucket neither
       return CompletableFuture.completedFuture(verdict(worker.refuse(draw, now), worker, current));
@@ -509,9 +502,7 @@ public final class CoordinatedRoomGate implements RoomGate {
 
   /** Counts an admission of a new user that no counter granted, when the room draws counters. */
   private void countUncharged(Decision d, Setup current) {
-    if (d instanceof Decision.Admit a
-        && a.reason() != Decision.AdmitReason.SESSION
-        && current.config().strategy() == StrategyKind.COUNTERS) {
+    if (Charge.owedFor(d, current.config())) {
       uncharged.incrementAndGet();
     }
   }
@@ -564,7 +555,7 @@ public final class CoordinatedRoomGate implements RoomGate {
   /**
    * Ends the degraded state once a report round succeeded and every admission made without a grant
    * is charged, unless a call failed since the round's answers ({@code failuresBefore}); new users
-   * then wait {@code W} before they draw counters again ({@link #drawsResumeAt}).
+   * then wait {@code W} before they draw counters again ({@link Outages#drawsPaused}).
    */
   private void recovered(boolean charged, long failuresBefore) {
     if (!charged) {
@@ -572,8 +563,6 @@ public final class CoordinatedRoomGate implements RoomGate {
       return;
     }
     if (outages.degraded()) {
-      drawsResumeAt =
-          clock.millis() + setup.config().propagationWindow().toMillis(); // before degraded drops
       if (!outages.recovered(failuresBefore, clock.instant(), setup.config().propagationWindow())) {
         return; // a call failed meanwhile: the next round tries again
       }
