@@ -5,6 +5,8 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -28,10 +30,12 @@ import java.util.concurrent.ThreadFactory;
  * after the first complete request head), too late to count it or to start its head deadline.
  *
  * <p>Vert.x offers no public hook at accept; its transport SPI configures each listener's Netty
- * {@link ServerBootstrap} after setting the child handler, so this transport wraps that handler:
- * each accepted channel goes to the guard, and on to Vert.x only if the guard admitted it. A
- * listener is found by the host and port of its server options ({@link #register}). The NIO
- * transport is extended rather than wrapped, as Vert.x tells NIO from native transports by class.
+ * {@link ServerBootstrap} after setting the child handler, so this transport adds a handler to the
+ * server channel, which gives each accepted channel to the guard on the acceptor thread (a refused
+ * one is closed there, before any event loop or Vert.x sees it), and wraps the child handler to
+ * start the admitted channel's deadline on its event loop. A listener is found by the host and port
+ * of its server options ({@link #register}). The NIO transport is extended rather than wrapped, as
+ * Vert.x tells NIO from native transports by class.
  *
  * <p>Thread-safe: listeners register before they listen; the map is read at each bind.
  */
@@ -84,15 +88,38 @@ public final class GuardedTransport {
     if (guard == null || vertx == null) {
       return;
     }
+    if (bootstrap.config().handler() != null) {
+      throw new IllegalStateException("the listener's server channel has a handler already");
+    }
+    // on the server channel, before Netty hands the accepted channel to an event loop
+    bootstrap.handler(new Acceptor(guard));
     bootstrap.childHandler(
         new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
-            if (guard.accepted(ch)) {
-              ch.pipeline().addLast(vertx);
-            }
+            guard.registered(ch);
+            ch.pipeline().addLast(vertx);
           }
         });
+  }
+
+  /** Sees each accepted channel first: refused ones are closed and go no further. */
+  @ChannelHandler.Sharable
+  private static final class Acceptor extends ChannelInboundHandlerAdapter {
+    private final ListenerGuard guard;
+
+    Acceptor(ListenerGuard guard) {
+      this.guard = guard;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (msg instanceof Channel child && !guard.admit(child)) {
+        child.unsafe().closeForcibly(); // not registered yet: nothing else to undo
+        return;
+      }
+      ctx.fireChannelRead(msg);
+    }
   }
 
   private final class Nio extends NioTransport {

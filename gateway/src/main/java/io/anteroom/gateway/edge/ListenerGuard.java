@@ -25,10 +25,11 @@ import org.slf4j.LoggerFactory;
  * trusted proxies).
  *
  * <ul>
- *   <li>At accept, before any byte is read ({@link GuardedTransport} hands the channel over), a
- *       connection is counted or refused (closed at once), and its head deadline starts: one
- *       absolute deadline for everything before its first request (TLS handshake, PROXY header,
- *       telling HTTP/1 from h2c, the head itself), which bytes arriving do not extend.
+ *   <li>At accept, on the acceptor thread before any byte is read ({@link GuardedTransport} hands
+ *       the channel over), a connection is counted or refused (closed at once), and its head
+ *       deadline starts: one absolute deadline for everything before its first request (TLS
+ *       handshake, PROXY header, telling HTTP/1 from h2c, the head itself), which bytes arriving do
+ *       not extend.
  *   <li>A refused TCP peer (the PROXY protocol from anyone but a trusted proxy) is closed at
  *       accept, before it is counted.
  *   <li>Each request stops the deadline until its response ends; then the next head must arrive
@@ -156,14 +157,15 @@ public final class ListenerGuard {
   }
 
   /**
-   * A connection accepted ({@link GuardedTransport}, on its event loop, before any byte is read):
-   * whether it is served; a refused one has been closed. Starts its head deadline.
+   * A connection just accepted, on the listener's acceptor thread before the channel is registered
+   * with its event loop ({@link GuardedTransport}): whether it is admitted. The caller closes a
+   * refused one at once and drops it, so it never reaches an event loop, let alone Vert.x. An
+   * admitted one is counted until its channel closes, and its head deadline runs from now.
    */
-  boolean accepted(Channel channel) {
+  boolean admit(Channel channel) {
     String ip = ip(channel);
     if (!tcpPeerAccepted.test(ip)) {
       LOG.debug("closing a connection from {}: not a trusted proxy", ip);
-      channel.close();
       return false;
     }
     Tracked tracked = new Tracked(channel, new HeadDeadline(head(), clockMillis.getAsLong()));
@@ -171,7 +173,6 @@ public final class ListenerGuard {
       if (!refusing.tryOpen()) {
         LOG.debug(
             "closing a connection from {}: {} connections open", peer(channel), refusing.max());
-        channel.close();
         return false;
       }
       channel.closeFuture().addListener(f -> refusing.closed());
@@ -182,7 +183,6 @@ public final class ListenerGuard {
             "closing a connection from {}: {} connections open, each has sent the admin token",
             peer(channel),
             evicting.max());
-        channel.close();
         return false;
       }
       channel.closeFuture().addListener(f -> evicting.closed(tracked));
@@ -197,8 +197,20 @@ public final class ListenerGuard {
       }
     }
     channel.attr(TRACKED).set(tracked);
-    schedule(tracked);
     return true;
+  }
+
+  /**
+   * An admitted connection is registered with its event loop (before Vert.x sees it): its head
+   * deadline's timer is armed there.
+   */
+  void registered(Channel channel) {
+    Tracked tracked = channel.attr(TRACKED).get();
+    if (tracked == null) {
+      channel.close(); // not admitted (cannot happen: GuardedTransport drops those)
+      return;
+    }
+    schedule(tracked);
   }
 
   private int head() {

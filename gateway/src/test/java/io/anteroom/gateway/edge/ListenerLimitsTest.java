@@ -121,8 +121,7 @@ class ListenerLimitsTest {
       assertThat(first.send(Wire.get("/1", "shop")).read().status()).isEqualTo(200);
       assertThat(second.send(Wire.get("/2", "shop")).read().status()).isEqualTo(200);
       try (var third = new Wire(h.gateway.port())) {
-        third.send(Wire.get("/3", "shop"));
-        assertThat(third.closedByServer()).isTrue();
+        assertThat(third.closedByServerAfterSending(Wire.get("/3", "shop"))).isTrue();
       }
       assertThat(h.origin.received).noneMatch(r -> r.endsWith(" /3"));
       // the first two still work
@@ -161,8 +160,7 @@ class ListenerLimitsTest {
       slow.send("GET /slow HTTP/1.1\r\nHo");
       await().atMost(Duration.ofSeconds(20)).until(() -> h.gateway.openPublicConnections() == 2);
       try (var third = new Wire(h.gateway.port())) {
-        third.send(Wire.get("/3", "shop"));
-        assertThat(third.closedByServer()).isTrue();
+        assertThat(third.closedByServerAfterSending(Wire.get("/3", "shop"))).isTrue();
       }
       assertThat(h.origin.received).isEmpty();
       silent.close();
