@@ -8,6 +8,7 @@ import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.config.IoTransport;
 import io.anteroom.gateway.edge.ClientAddress;
 import io.anteroom.gateway.edge.Gatekeeper;
+import io.anteroom.gateway.edge.GuardedTransport;
 import io.anteroom.gateway.edge.ListenerGuard;
 import io.anteroom.gateway.edge.PublicListener;
 import io.anteroom.gateway.edge.RoomRuntime;
@@ -165,7 +166,9 @@ public final class Gateway implements AutoCloseable {
               + " is not allowed; the "
               + "public listener needs at least 1 event loop");
     }
-    // at least as many event loops as listener instances, so each instance gets its own loop
+    // at least as many event loops as listener instances, so each instance gets its own loop;
+    // the transport hands the listeners' guards every connection at accept
+    var guarded = new GuardedTransport();
     Vertx vertx =
         Vertx.builder()
             .with(
@@ -173,7 +176,7 @@ public final class Gateway implements AutoCloseable {
                     .setPreferNativeTransport(false)
                     .setEventLoopPoolSize(
                         Math.max(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE, eventLoops)))
-            .withTransport(transport(config.publicListener().transport()))
+            .withTransport(guarded.wrap(transport(config.publicListener().transport())))
             .build();
     try {
       var keys = TicketKeys.resolve(config.ticketKeys(), config.dataDir());
@@ -189,7 +192,7 @@ public final class Gateway implements AutoCloseable {
       var publicOptions = PublicListener.options(config.publicListener());
       var publicGuard =
           PublicListener.guard(
-              vertx, config.publicListener(), new ClientAddress(config.trustedProxies()));
+              guarded, config.publicListener(), new ClientAddress(config.trustedProxies()));
       await(
           vertx.deployVerticle(
               () ->
@@ -215,18 +218,19 @@ public final class Gateway implements AutoCloseable {
               AdminToken.resolve(config),
               config.admin().protectMetrics(),
               clock);
-      var adminGuard = new ListenerGuard(vertx, config.admin().limits());
+      // at its cap the admin listener closes the oldest connection that never sent the token
+      var adminGuard = ListenerGuard.evicting(guarded, config.admin().limits(), admin::authorized);
       HttpServer adminServer =
           await(
-              adminGuard
-                  .guard(
-                      vertx.createHttpServer(
-                          ListenerGuard.options(
-                              // plain HTTP/1.1: nothing on the admin listener needs HTTP/2
-                              new HttpServerOptions().setHttp2ClearTextEnabled(false),
-                              config.admin().limits())),
-                      admin.router())
-                  .listen(config.admin().listen().port(), config.admin().listen().host()),
+              adminGuard.listen(
+                  vertx,
+                  ListenerGuard.options(
+                      // plain HTTP/1.1: nothing on the admin listener needs HTTP/2
+                      new HttpServerOptions().setHttp2ClearTextEnabled(false),
+                      config.admin().limits()),
+                  config.admin().listen().host(),
+                  config.admin().listen().port(),
+                  admin.router()),
               "admin.listen",
               config.admin().listen().toString());
       // background work of the rooms (reports to the coordinator) on one periodic timer
@@ -307,7 +311,7 @@ public final class Gateway implements AutoCloseable {
         .collect(java.util.stream.Collectors.toSet());
   }
 
-  /** Connections the public listener holds open now (counted once HTTP is spoken on them). */
+  /** Connections the public listener holds open now (counted from accept). */
   public int openPublicConnections() {
     return publicGuard.openConnections();
   }

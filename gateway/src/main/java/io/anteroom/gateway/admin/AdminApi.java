@@ -16,6 +16,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -171,13 +172,21 @@ public final class AdminApi {
     draining = true;
   }
 
-  private void authorize(RoutingContext c) {
-    String header = c.request().getHeader("Authorization");
+  /**
+   * Whether {@code request} carries the bearer token (compared in constant time). The admin
+   * listener's guard never closes a connection that did for a newcomer.
+   */
+  public boolean authorized(HttpServerRequest request) {
+    String header = request.getHeader("Authorization");
     byte[] given =
         header != null && header.startsWith("Bearer ")
             ? header.substring(7).trim().getBytes(StandardCharsets.UTF_8)
             : new byte[0];
-    if (MessageDigest.isEqual(given, token)) {
+    return MessageDigest.isEqual(given, token);
+  }
+
+  private void authorize(RoutingContext c) {
+    if (authorized(c.request())) {
       c.next();
     } else {
       c.response().putHeader("WWW-Authenticate", "Bearer");

@@ -6,7 +6,9 @@ package io.anteroom.gateway.edge;
  * last response ended), the next request head must arrive within {@code timeoutMillis}, else the
  * connection is to be closed. While a request is in progress (from its head to the end of its
  * response) the deadline does not run: slow origins and long downloads are the idle timeout's
- * business.
+ * business. The deadline is absolute: only a complete head ({@link #requestStarted}) stops it, the
+ * bytes of a partial one do not move it (a read-idle timeout that each byte restarts let a head
+ * sent a byte a second hold a connection for ever). {@link ListenerGuard} starts it at accept.
  *
  * <p>At most one timer is pending per connection: a request that starts and ends while the timer is
  * pending does not cancel it; when it fires, {@link #expired} says whether to close, and {@link

@@ -1,178 +1,283 @@
 package io.anteroom.gateway.edge;
 
 import io.anteroom.gateway.config.GatewayConfig.ConnectionLimits;
-import io.netty.channel.ChannelPipeline;
-import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.net.SocketAddress;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one listener's connections within its {@link ConnectionLimits} (no cheap denial of
- * service): a thin shell over Vert.x around {@link ConnectionBudget} (how many) and {@link
- * HeadDeadline} (how long without a request head), plus an optional check of the connection's TCP
- * peer (the PROXY protocol's trusted proxies).
+ * service): a thin shell over Netty and Vert.x around the pure decisions of {@link
+ * ConnectionBudget} or {@link EvictingBudget} (how many) and {@link HeadDeadline} (how long without
+ * a request head), plus an optional check of the connection's TCP peer (the PROXY protocol's
+ * trusted proxies).
  *
  * <ul>
- *   <li>Before Vert.x has an HTTP connection (TLS handshake, PROXY header, the cleartext listener
- *       telling HTTP/1 from h2c and reading the first head), {@link #options} bounds each phase by
- *       the head deadline: the handshake and PROXY timeouts, and a read-idle timeout that sees no
- *       byte until the first head is complete.
- *   <li>When Vert.x hands over the HTTP connection, it is refused (closed at once) above the cap or
- *       from a refused peer; otherwise it is counted until it closes, its read-idle timeout is
- *       replaced by the plain idle timeout, and its {@link HeadDeadline} runs.
- *   <li>Each request stops the deadline until its response ends; then the next head is awaited.
+ *   <li>At accept, on the acceptor thread before any byte is read ({@link GuardedTransport} hands
+ *       the channel over), a connection is counted or refused (closed at once), and its head
+ *       deadline starts: one absolute deadline for everything before its first request (TLS
+ *       handshake, PROXY header, telling HTTP/1 from h2c, the head itself), which bytes arriving do
+ *       not extend.
+ *   <li>A refused TCP peer (the PROXY protocol from anyone but a trusted proxy) is closed at
+ *       accept, before it is counted.
+ *   <li>Each request stops the deadline until its response ends; then the next head must arrive
+ *       within the same time (the keep-alive deadline, as absolute as the first).
+ *   <li>The connection is counted until its channel closes.
  * </ul>
+ *
+ * <p>The public listener refuses newcomers at its cap ({@link ConnectionBudget}); the admin
+ * listener closes the oldest connection on which no request carried the token instead ({@link
+ * EvictingBudget}), so idle or slow connections cannot lock an operator out.
  *
  * <p>Invariants: the guard sets each request's {@code response().endHandler} and {@code
  * closeHandler}; the handlers behind it must not replace them (vert.x-web does only when a handler
  * calls {@code RoutingContext.addEndHandler}/{@code addBodyEndHandler}, which the admin API does
- * not). Requests of a refused connection never reach the handler.
+ * not). Requests of a connection the guard did not admit never reach the handler.
  *
- * <p>Thread safety: one guard may serve several servers (one per event loop); each connection is
- * touched only on its own event loop, the shared state is a concurrent map and an atomic counter.
+ * <p>Thread safety: one guard may serve several servers (one per event loop); each connection's
+ * state is touched only on its channel's event loop (Vert.x serves a channel on its own loop), the
+ * budgets are thread-safe.
  */
 public final class ListenerGuard {
 
   private static final Logger LOG = LoggerFactory.getLogger(ListenerGuard.class);
 
-  /** The name Vert.x gives the idle-timeout handler in a connection's pipeline. */
-  private static final String IDLE = "idle";
+  private static final AttributeKey<Tracked> TRACKED =
+      AttributeKey.valueOf(ListenerGuard.class.getName());
 
-  private final Vertx vertx;
+  /** One admitted connection: its channel and its head deadline (used on its event loop only). */
+  private static final class Tracked {
+    final Channel channel;
+    final HeadDeadline deadline;
+
+    Tracked(Channel channel, HeadDeadline deadline) {
+      this.channel = channel;
+      this.deadline = deadline;
+    }
+  }
+
+  private final GuardedTransport transport;
   private final ConnectionLimits limits;
-  private final ConnectionBudget budget;
   private final Predicate<String> tcpPeerAccepted;
-  private final Map<HttpConnection, HeadDeadline> deadlines = new ConcurrentHashMap<>();
+  private final Predicate<HttpServerRequest> vouches;
+  private final ConnectionBudget refusing;
+  private final EvictingBudget<Tracked> evicting;
+  private final LongSupplier clockMillis = () -> System.nanoTime() / 1_000_000;
 
-  /**
-   * {@code tcpPeerAccepted} judges the connection's real TCP peer (an IP literal); connections it
-   * refuses are closed before any request is handled.
-   */
-  public ListenerGuard(Vertx vertx, ConnectionLimits limits, Predicate<String> tcpPeerAccepted) {
-    this.vertx = vertx;
+  /** Whether {@link #listen} registered this guard with the transport (guarded by this). */
+  private boolean registered;
+
+  private ListenerGuard(
+      GuardedTransport transport,
+      ConnectionLimits limits,
+      Predicate<String> tcpPeerAccepted,
+      Predicate<HttpServerRequest> vouches) {
+    this.transport = transport;
     this.limits = limits;
-    this.budget = new ConnectionBudget(limits.maxConnections());
     this.tcpPeerAccepted = tcpPeerAccepted;
-  }
-
-  /** A guard that accepts every peer (no PROXY protocol). */
-  public ListenerGuard(Vertx vertx, ConnectionLimits limits) {
-    this(vertx, limits, peer -> true);
+    this.vouches = vouches;
+    this.refusing = vouches == null ? new ConnectionBudget(limits.maxConnections()) : null;
+    this.evicting = vouches == null ? null : new EvictingBudget<>(limits.maxConnections());
   }
 
   /**
-   * {@code base} with the timeouts of {@code limits}: idle timeout, and the head deadline for the
-   * phases before an HTTP connection exists (TLS handshake, PROXY header, first head).
+   * A guard that refuses newcomers at the cap (the public listener); {@code tcpPeerAccepted} judges
+   * the connection's real TCP peer (an IP literal): connections it refuses are closed before any
+   * request is handled.
+   */
+  public static ListenerGuard refusing(
+      GuardedTransport transport, ConnectionLimits limits, Predicate<String> tcpPeerAccepted) {
+    return new ListenerGuard(transport, limits, tcpPeerAccepted, null);
+  }
+
+  /**
+   * A guard that, at the cap, closes the oldest connection on which no request was {@code vouched}
+   * for (carried the admin token) to admit a newcomer (the admin listener).
+   */
+  public static ListenerGuard evicting(
+      GuardedTransport transport, ConnectionLimits limits, Predicate<HttpServerRequest> vouched) {
+    return new ListenerGuard(transport, limits, peer -> true, vouched);
+  }
+
+  /**
+   * {@code base} with the idle timeout of {@code limits}; the TLS handshake and the PROXY header
+   * are bounded by Vert.x with the head deadline too (the guard's own deadline covers them anyway).
    */
   public static HttpServerOptions options(HttpServerOptions base, ConnectionLimits limits) {
     int head = limits.requestHeadTimeoutMillis();
     return new HttpServerOptions(base)
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         .setIdleTimeout(limits.idleTimeoutSeconds() * 1000)
-        .setReadIdleTimeout(head)
         .setSslHandshakeTimeout(head)
         .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
         .setProxyProtocolTimeout(head)
         .setProxyProtocolTimeoutUnit(TimeUnit.MILLISECONDS);
   }
 
-  /** Installs the guard and {@code handler} on {@code server} (before it listens). */
-  public HttpServer guard(HttpServer server, Handler<HttpServerRequest> handler) {
-    return server.connectionHandler(this::accept).requestHandler(r -> request(r, handler));
+  /**
+   * Creates a server with {@code options} serving {@code handler} behind this guard, on {@code
+   * vertx}'s current context, and listens on {@code host}:{@code port}. Every server of one
+   * listener (the public listener's, one per event loop, share a port) listens through here.
+   */
+  public Future<HttpServer> listen(
+      Vertx vertx,
+      HttpServerOptions options,
+      String host,
+      int port,
+      Handler<HttpServerRequest> handler) {
+    HttpServerOptions o = new HttpServerOptions(options).setHost(host).setPort(port);
+    synchronized (this) {
+      if (!registered) {
+        transport.register(host, port, this);
+        registered = true;
+      }
+    }
+    return vertx
+        .createHttpServer(o)
+        .connectionHandler(this::connected)
+        .requestHandler(r -> request(r, handler))
+        .listen();
   }
 
   /** Connections counted now (for tests and metrics). */
   public int openConnections() {
-    return budget.open();
-  }
-
-  private static long now() {
-    return System.nanoTime() / 1_000_000;
-  }
-
-  private void accept(HttpConnection connection) {
-    SocketAddress peer = connection.remoteAddress(true);
-    String ip = peer == null ? null : peer.hostAddress();
-    if (!tcpPeerAccepted.test(ip)) {
-      LOG.debug("closing a connection from {}: not a trusted proxy", ip);
-      connection.close();
-      return;
-    }
-    if (!budget.tryOpen()) {
-      LOG.debug("closing a connection from {}: {} connections open", ip, budget.max());
-      connection.close();
-      return;
-    }
-    idleTimeoutOnly(connection);
-    HeadDeadline deadline = new HeadDeadline(limits.requestHeadTimeoutMillis(), now());
-    deadlines.put(connection, deadline);
-    connection.closeHandler(
-        v -> {
-          deadlines.remove(connection);
-          budget.closed();
-        });
-    schedule(connection, deadline);
+    return refusing != null ? refusing.open() : evicting.open();
   }
 
   /**
-   * The read-idle timeout guarded the phase before the HTTP connection existed; from now on a
-   * request may wait for its origin longer than the head deadline, so only the idle timeout stays.
-   * (Vert.x offers no public access to the pipeline: its server connections expose their channel
-   * through the internal {@code HttpServerConnection}; a test checks a request outliving the head
-   * deadline is still answered.)
+   * A connection just accepted, on the listener's acceptor thread before the channel is registered
+   * with its event loop ({@link GuardedTransport}): whether it is admitted. The caller closes a
+   * refused one at once and drops it, so it never reaches an event loop, let alone Vert.x. An
+   * admitted one is counted until its channel closes, and its head deadline runs from now.
    */
-  private void idleTimeoutOnly(HttpConnection connection) {
-    if (connection instanceof io.vertx.core.http.impl.HttpServerConnection internal) {
-      ChannelPipeline pipeline = internal.channelHandlerContext().pipeline();
-      if (pipeline.get(IDLE) instanceof IdleStateHandler) {
-        pipeline.replace(
-            IDLE,
-            IDLE,
-            new IdleStateHandler(0, 0, limits.idleTimeoutSeconds() * 1000L, TimeUnit.MILLISECONDS));
+  boolean admit(Channel channel) {
+    String ip = ip(channel);
+    if (!tcpPeerAccepted.test(ip)) {
+      LOG.debug("closing a connection from {}: not a trusted proxy", ip);
+      return false;
+    }
+    Tracked tracked = new Tracked(channel, new HeadDeadline(head(), clockMillis.getAsLong()));
+    if (refusing != null) {
+      if (!refusing.tryOpen()) {
+        LOG.debug(
+            "closing a connection from {}: {} connections open", peer(channel), refusing.max());
+        return false;
+      }
+      channel.closeFuture().addListener(f -> refusing.closed());
+    } else {
+      EvictingBudget.Admission<Tracked> admission = evicting.open(tracked);
+      if (!admission.admitted()) {
+        LOG.debug(
+            "closing a connection from {}: {} connections open, each has sent the admin token",
+            peer(channel),
+            evicting.max());
+        return false;
+      }
+      channel.closeFuture().addListener(f -> evicting.closed(tracked));
+      if (admission.evicted() != null) {
+        Channel old = admission.evicted().channel;
+        LOG.debug(
+            "closing a connection from {} for a newcomer: {} connections open, none of its"
+                + " requests carried the admin token",
+            peer(old),
+            evicting.max());
+        old.close();
       }
     }
+    channel.attr(TRACKED).set(tracked);
+    return true;
   }
 
-  private void schedule(HttpConnection connection, HeadDeadline deadline) {
-    long delay = deadline.timerDelay(now());
+  /**
+   * An admitted connection is registered with its event loop (before Vert.x sees it): its head
+   * deadline's timer is armed there.
+   */
+  void registered(Channel channel) {
+    Tracked tracked = channel.attr(TRACKED).get();
+    if (tracked == null) {
+      channel.close(); // not admitted (cannot happen: GuardedTransport drops those)
+      return;
+    }
+    schedule(tracked);
+  }
+
+  private int head() {
+    return limits.requestHeadTimeoutMillis();
+  }
+
+  private static Object peer(Channel channel) {
+    return channel.remoteAddress();
+  }
+
+  /** The TCP peer's IP literal, or null. */
+  private static String ip(Channel channel) {
+    return channel.remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
+        ? a.getAddress().getHostAddress()
+        : null;
+  }
+
+  /** The guard's record of a connection Vert.x serves, or null if it never admitted it. */
+  private static Tracked tracked(HttpConnection connection) {
+    if (connection instanceof io.vertx.core.http.impl.HttpServerConnection internal) {
+      return internal.channelHandlerContext().channel().attr(TRACKED).get();
+    }
+    return null;
+  }
+
+  /** Vert.x speaks HTTP on a connection (with h2c: after its first head). */
+  private void connected(HttpConnection connection) {
+    if (tracked(connection) == null) {
+      // never admitted at accept: the listener was not guarded (a bug); serve nothing
+      LOG.error("closing a connection from {}: not guarded at accept", connection.remoteAddress());
+      connection.close();
+    }
+  }
+
+  private void schedule(Tracked tracked) {
+    long delay = tracked.deadline.timerDelay(clockMillis.getAsLong());
     if (delay != HeadDeadline.NO_TIMER) {
-      vertx.setTimer(delay, id -> fire(connection, deadline));
+      tracked.channel.eventLoop().schedule(() -> fire(tracked), delay, TimeUnit.MILLISECONDS);
     }
   }
 
-  private void fire(HttpConnection connection, HeadDeadline deadline) {
-    if (deadlines.get(connection) != deadline) {
-      return; // closed meanwhile
+  private void fire(Tracked tracked) {
+    if (!tracked.channel.isOpen()) {
+      return;
     }
-    if (deadline.expired(now())) {
+    if (tracked.deadline.expired(clockMillis.getAsLong())) {
       LOG.debug(
           "closing a connection from {}: no request head within {} ms",
-          connection.remoteAddress(),
-          limits.requestHeadTimeoutMillis());
-      connection.close();
+          peer(tracked.channel),
+          head());
+      tracked.channel.close();
     } else {
-      schedule(connection, deadline);
+      schedule(tracked);
     }
   }
 
   private void request(HttpServerRequest request, Handler<HttpServerRequest> handler) {
     HttpConnection connection = request.connection();
-    HeadDeadline deadline = deadlines.get(connection);
-    if (deadline == null) {
-      connection.close(); // refused in accept: its first request is never handled
+    Tracked tracked = tracked(connection);
+    if (tracked == null) {
+      connection.close(); // not admitted: its requests are never handled
       return;
     }
+    if (evicting != null && vouches.test(request)) {
+      evicting.vouch(tracked);
+    }
+    HeadDeadline deadline = tracked.deadline;
     deadline.requestStarted();
     Handler<Void> ended =
         new Handler<>() {
@@ -182,8 +287,8 @@ public final class ListenerGuard {
           public void handle(Void v) {
             if (!done) {
               done = true;
-              deadline.requestEnded(now());
-              schedule(connection, deadline);
+              deadline.requestEnded(clockMillis.getAsLong());
+              schedule(tracked);
             }
           }
         };

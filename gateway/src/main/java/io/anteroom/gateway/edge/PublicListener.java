@@ -86,17 +86,15 @@ public final class PublicListener extends VerticleBase {
    * clients}' trusted proxies are served.
    */
   public static ListenerGuard guard(
-      io.vertx.core.Vertx vertx, PublicListenerSettings settings, ClientAddress clients) {
-    return settings.proxyProtocol()
-        ? new ListenerGuard(vertx, settings.limits(), clients::mayNameClient)
-        : new ListenerGuard(vertx, settings.limits());
+      GuardedTransport transport, PublicListenerSettings settings, ClientAddress clients) {
+    return ListenerGuard.refusing(
+        transport,
+        settings.limits(),
+        settings.proxyProtocol() ? clients::mayNameClient : peer -> true);
   }
 
   @Override
   public Future<?> start() {
-    return guard
-        .guard(vertx.createHttpServer(new HttpServerOptions(options)), handler)
-        .listen(port, host)
-        .onSuccess(servers::add);
+    return guard.listen(vertx, options, host, port, handler).onSuccess(servers::add);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.RawHttp;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,5 +67,46 @@ class ForwardedHeadersTest {
           .containsEntry("x-forwarded-proto", "https")
           .containsEntry("x-forwarded-host", "admin.example");
     }
+  }
+
+  /**
+   * Behind a trusted proxy, a {@code cidr} rule covering the proxies' network lets only clients of
+   * that network skip the room: a right-most entry the proxy wrote that is not a plain address is
+   * parsed (with a port) or makes the client unknown, never the proxy itself.
+   */
+  @Test
+  void aTrustedProxysEntryThatIsNotAPlainAddressNeverMakesTheProxyTheClient() throws Exception {
+    String config =
+        """
+        trustedProxies: [ 127.0.0.1/32 ]
+        rooms: [ { id: shop, queueAll: true, bypass: [ { cidr: 127.0.0.0/8 } ] } ]
+        """;
+    try (var h = new Harness(dataDir, config)) {
+      for (String header :
+          List.of(
+              "X-Forwarded-For: unknown\n",
+              "X-Forwarded-For: 10.9.9.9, unknown\n",
+              "X-Forwarded-For: 203.0.113.9:4711\n",
+              "X-Forwarded-For: [2001:db8::9]:4711\n",
+              "X-Forwarded-For: [2001:db8::9]\n",
+              "X-Forwarded-For: _hidden\n",
+              "X-Forwarded-For: shop.example\n",
+              "X-Forwarded-For: 999.1.1.1\n",
+              "X-Forwarded-For: 127.0.0.9:99999\n",
+              "X-Forwarded-For: \n",
+              "X-Forwarded-For: 127.0.0.9,\n",
+              "")) {
+        var response = RawHttp.send(h.gateway.port(), request(header));
+        assertThat(response.body()).as(header).doesNotStartWith("origin:");
+      }
+      assertThat(h.origin.received).isEmpty();
+      // the same rule lets a client of that network in, named with its port
+      var staff = RawHttp.send(h.gateway.port(), request("X-Forwarded-For: 127.0.0.9:4711\n"));
+      assertThat(staff.body()).startsWith("origin:");
+    }
+  }
+
+  private static String request(String forwardedFor) {
+    return "GET /x HTTP/1.1\nHost: shop.example\n" + forwardedFor + "Connection: close\n";
   }
 }

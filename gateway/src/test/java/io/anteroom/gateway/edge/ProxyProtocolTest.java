@@ -86,8 +86,10 @@ class ProxyProtocolTest {
     try (var h = new Harness(dataDir, UNTRUSTED)) {
       for (byte[] header : new byte[][] {v1("10.9.9.9"), v2("10.9.9.9")}) {
         try (var wire = new Wire(h.gateway.port())) {
-          wire.send(header).send(REQUEST);
-          assertThat(wire.closedByServer()).isTrue();
+          assertThat(
+                  wire.closedByServerAfterSending(
+                      header, REQUEST.getBytes(StandardCharsets.ISO_8859_1)))
+              .isTrue();
         }
       }
       assertThat(h.origin.received).isEmpty();

@@ -90,6 +90,27 @@ final class Wire implements AutoCloseable {
   }
 
   /**
+   * Sends {@code bytes} and blocks until the server closes the connection, as {@link
+   * #closedByServer}; a server that closed it at accept may have reset it before the bytes are
+   * written, which counts as closed too.
+   */
+  boolean closedByServerAfterSending(byte[]... bytes) throws IOException {
+    try {
+      for (byte[] b : bytes) {
+        send(b);
+      }
+    } catch (SocketException e) {
+      return true; // reset: closed before our bytes were written
+    }
+    return closedByServer();
+  }
+
+  /** As above, with text sent as ISO-8859-1 bytes. */
+  boolean closedByServerAfterSending(String text) throws IOException {
+    return closedByServerAfterSending(text.getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /**
    * Blocks until the server closes the connection (end of stream or reset) and returns true; false
    * if it sent bytes instead. Fails with {@link SocketTimeoutException} if it does neither.
    */
