@@ -30,7 +30,7 @@ class QueuePageBrowserTest {
   @Test
   void aWaitingUserSeesTheLineAndIsLetInByThePageItselfWhenASlotFrees() throws Exception {
     try (var h = new Harness(dataDir, ROOM);
-        var chromium = HeadlessChromium.start(390, 844)) {
+        var chromium = HeadlessChromium.phone(390, 844)) {
       assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue(); // takes the only place
       var page = chromium.driver();
       page.get(h.url() + "/tickets");
