@@ -1,12 +1,13 @@
 package io.anteroom.sim;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Text of the results: a fixed-width table for the terminal, a Markdown table for {@code
- * docs/simulation.md}, and CSV. Numbers are formatted with {@link Locale#ROOT} so the output is the
- * same byte for byte on every machine.
+ * Text of the results: fixed-width tables for the terminal ({@link TextTable}), a Markdown table
+ * for {@code docs/simulation.md}, and CSV. Numbers are formatted with {@link Locale#ROOT} so the
+ * output is the same byte for byte on every machine.
  */
 final class Report {
   private Report() {}
@@ -66,36 +67,57 @@ final class Report {
     };
   }
 
-  /** A fixed-width table of the runs of one scenario, followed by the missed targets. */
+  /**
+   * The columns of the terminal's tables, in groups that each fit in {@value TextTable#WIDTH}
+   * characters next to the longest strategy name: the group's title heads the strategies' column.
+   */
+  static final List<List<String>> TEXT_GROUPS =
+      List.of(
+          List.of("limits", "peak/T", "p99/T", "min>N", "min>1.05N", "max adm/N", "targets"),
+          List.of("fairness", "util@1st queue", "queued<90%", "queued<95%", "<95% for R+2s"),
+          List.of("queue", "in order", "not overtaken", "whole-bucket adm", "queued", "gave up"),
+          List.of(
+              "waits",
+              "wait err mean",
+              "wait err median",
+              "wait bias",
+              "wait p50",
+              "wait p95",
+              "wait max"));
+
+  /**
+   * The runs of one scenario for a terminal, no line wider than {@value TextTable#WIDTH}: the
+   * scenario, a table of each group of {@link #TEXT_GROUPS} (one line per strategy), then the
+   * missed targets.
+   */
   static String text(List<SimulationResult> runs) {
     Scenario s = runs.get(0).scenario();
     StringBuilder out = new StringBuilder();
     out.append(
-        String.format(
-            Locale.ROOT,
-            "scenario %s (%d min, seed %d): %s%n",
-            s.name(),
-            runs.get(0).minutes(),
-            runs.get(0).seed(),
-            s.description()));
-    int[] widths = new int[COLUMNS.length];
+            TextTable.wrap(
+                String.format(
+                    Locale.ROOT,
+                    "scenario %s (%d min, seed %d): %s",
+                    s.name(),
+                    runs.get(0).minutes(),
+                    runs.get(0).seed(),
+                    s.description()),
+                "  "))
+        .append('\n');
+    List<String> columns = List.of(COLUMNS);
+    List<String> strategies = runs.stream().map(r -> r.strategy().cliName()).toList();
     List<String[]> rows = runs.stream().map(Report::row).toList();
-    for (int i = 0; i < COLUMNS.length; i++) {
-      widths[i] = COLUMNS[i].length();
-      for (String[] row : rows) {
-        widths[i] = Math.max(widths[i], row[i].length());
-      }
-    }
-    appendFixed(out, COLUMNS, widths);
-    for (String[] row : rows) {
-      appendFixed(out, row, widths);
+    for (List<String> group : TEXT_GROUPS) {
+      List<String> headers = group.subList(1, group.size());
+      List<List<String>> cells =
+          rows.stream()
+              .map(row -> headers.stream().map(h -> row[columns.indexOf(h)]).toList())
+              .toList();
+      TextTable.append(out, group.get(0), strategies, headers, cells);
     }
     for (SimulationResult r : runs) {
       for (String miss : r.misses()) {
-        out.append("  ")
-            .append(r.strategy().cliName())
-            .append(" missed: ")
-            .append(miss)
+        out.append(TextTable.wrap("  " + r.strategy().cliName() + " missed: " + miss, "    "))
             .append('\n');
       }
     }
@@ -134,34 +156,31 @@ final class Report {
     return out.toString();
   }
 
-  /** The same as a fixed-width table for the terminal. */
+  /**
+   * The same for a terminal, no line wider than {@value TextTable#WIDTH}: one table of the spec
+   * strategies, then one of the published variants (each split further if it is still too wide).
+   */
   static String waitErrorText(List<List<SimulationResult>> all) {
-    List<SimulationResult> first = all.get(0);
-    String[] header = new String[first.size() + 1];
-    header[0] = "median wait error";
-    for (int i = 0; i < first.size(); i++) {
-      header[i + 1] = first.get(i).strategy().cliName();
-    }
-    List<String[]> rows = new java.util.ArrayList<>();
-    for (List<SimulationResult> runs : all) {
-      String[] row = new String[runs.size() + 1];
-      row[0] = runs.get(0).scenario().name();
-      for (int i = 0; i < runs.size(); i++) {
-        row[i + 1] = waitErrorCell(runs.get(i).metrics());
-      }
-      rows.add(row);
-    }
-    int[] widths = new int[header.length];
-    for (int i = 0; i < header.length; i++) {
-      widths[i] = header[i].length();
-      for (String[] row : rows) {
-        widths[i] = Math.max(widths[i], row[i].length());
-      }
-    }
     StringBuilder out = new StringBuilder();
-    appendFixed(out, header, widths);
-    for (String[] row : rows) {
-      appendFixed(out, row, widths);
+    List<SimulationResult> first = all.get(0);
+    for (boolean published : new boolean[] {false, true}) {
+      List<Integer> chosen = new ArrayList<>();
+      for (int i = 0; i < first.size(); i++) {
+        if (first.get(i).strategy().published() == published) {
+          chosen.add(i);
+        }
+      }
+      if (chosen.isEmpty()) {
+        continue;
+      }
+      TextTable.append(
+          out,
+          "median wait error",
+          all.stream().map(runs -> runs.get(0).scenario().name()).toList(),
+          chosen.stream().map(i -> first.get(i).strategy().cliName()).toList(),
+          all.stream()
+              .map(runs -> chosen.stream().map(i -> waitErrorCell(runs.get(i).metrics())).toList())
+              .toList());
     }
     return out.toString();
   }
@@ -251,16 +270,6 @@ final class Report {
       out.append('\n');
     }
     return out.toString();
-  }
-
-  private static void appendFixed(StringBuilder out, String[] cells, int[] widths) {
-    for (int i = 0; i < cells.length; i++) {
-      out.append(
-          i == 0
-              ? String.format(Locale.ROOT, "%-" + widths[i] + "s", cells[i])
-              : String.format(Locale.ROOT, "  %" + widths[i] + "s", cells[i]));
-    }
-    out.append('\n');
   }
 
   private static String f2(double v) {

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * ./anteroom simulate --scenario steady --strategy counters --seed 7 --out target/sim
- * ./anteroom simulate --scenario all --out docs      # every scenario, every strategy
+ * ./anteroom simulate --scenario all --out docs      # every scenario, every strategy; docs/img/sim-*.png
  * ./anteroom simulate --config anteroom.yaml --room sale --arrivals "0-10m:50/min,10-12m:5000/min"
  * ./anteroom simulate --list
  * </pre>
@@ -130,10 +130,10 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
   @Option(
       names = "--out",
       paramLabel = "DIR",
-      defaultValue = "simulation",
       description =
-          "directory for report.md, results.csv, per-minute series-*.csv and the sim-*.png charts "
-              + "(default: ${DEFAULT-VALUE})")
+          "directory for report.md, results.csv, per-minute series-*.csv and the charts"
+              + " img/sim-*.png that report.md shows (default: a new directory"
+              + " anteroom-simulation-* in the system's temporary directory, named on stderr)")
   Path out;
 
   @Option(names = "--no-charts", description = "skip the PNG charts")
@@ -213,6 +213,7 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
       return 2;
     }
     long started = System.nanoTime();
+    Path out = this.out != null ? this.out : defaultOut();
     Files.createDirectories(out);
     List<List<SimulationResult>> all = new ArrayList<>();
     for (Scenario s : scenarios) {
@@ -237,7 +238,9 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
       stdout.println(Report.text(runs));
       stdout.flush();
       if (!noCharts) {
-        ScenarioCharts.write(runs, out);
+        Path chart = out.resolve(chartLink(s));
+        Files.createDirectories(chart.getParent());
+        ScenarioCharts.write(runs, chart);
       }
       Files.writeString(
           out.resolve("series-" + s.name() + ".csv"),
@@ -262,6 +265,23 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
             out.toAbsolutePath());
     spec.commandLine().getErr().flush();
     return 0;
+  }
+
+  /**
+   * The chart of a scenario, relative to {@code --out}: where it is written and what report.md
+   * links (so {@code --out docs} puts them where docs/simulation.md shows them, docs/img).
+   */
+  static String chartLink(Scenario s) {
+    return "img/sim-" + s.name() + ".png";
+  }
+
+  /**
+   * Without {@code --out}: a new directory {@code anteroom-simulation-*} in {@code java.io.tmpdir}
+   * (read at each run), never the working directory, and never one an earlier run wrote.
+   */
+  private static Path defaultOut() throws IOException {
+    return Files.createTempDirectory(
+        Path.of(System.getProperty("java.io.tmpdir")), "anteroom-simulation-");
   }
 
   private static List<StrategyVariant> strategies(List<String> names) {
@@ -405,7 +425,7 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
         }
       }
       if (!noCharts) {
-        md.append("\n![").append(s.name()).append("](img/sim-").append(s.name()).append(".png)\n");
+        md.append("\n![").append(s.name()).append("](").append(chartLink(s)).append(")\n");
       }
       md.append('\n');
     }

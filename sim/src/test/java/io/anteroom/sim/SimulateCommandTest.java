@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,10 +81,112 @@ class SimulateCommandTest {
           .as(file)
           .isEqualTo(Files.readAllBytes(a.resolve(file)));
     }
-    byte[] png = Files.readAllBytes(a.resolve("sim-step-spike.png"));
+    byte[] png = Files.readAllBytes(a.resolve("img/sim-step-spike.png"));
     assertThat(png).startsWith(0x89, 'P', 'N', 'G');
     assertThat(Files.readString(a.resolve("results.csv")).lines()).hasSize(3);
     assertThat(first.err()).contains("simulated 2 run(s)");
+  }
+
+  @Test
+  void everyImageTheReportShowsIsAPngTheRunWrote() throws IOException {
+    Path out = dir.resolve("out");
+    Outcome o =
+        execute(
+            "--scenario",
+            "step-spike",
+            "--strategy",
+            "counters",
+            "--minutes",
+            "3",
+            "--out",
+            out.toString());
+    assertThat(o.code()).as(o.err()).isZero();
+
+    String report = Files.readString(out.resolve("report.md"));
+    List<String> links =
+        Pattern.compile("!\\[[^]]*]\\(([^)]+)\\)")
+            .matcher(report)
+            .results()
+            .map(m -> m.group(1))
+            .toList();
+    assertThat(links).as(report).isNotEmpty();
+    for (String link : links) {
+      Path image = out.resolve(link);
+      assertThat(image).as("report.md shows %s", link).isRegularFile();
+      assertThat(Files.readAllBytes(image)).startsWith(0x89, 'P', 'N', 'G');
+    }
+  }
+
+  @Test
+  void withoutOutTheReportGoesToANewTemporaryDirectoryNamedOnStderr() throws IOException {
+    Path tmp = Files.createDirectory(dir.resolve("tmp"));
+    String before = System.getProperty("java.io.tmpdir");
+    Outcome first;
+    Outcome second;
+    try {
+      System.setProperty("java.io.tmpdir", tmp.toString());
+      String[] args = {"--scenario", "step-spike", "--strategy", "counters", "--minutes", "2"};
+      first = execute(args);
+      second = execute(args);
+    } finally {
+      System.setProperty("java.io.tmpdir", before);
+    }
+    assertThat(first.code()).as(first.err()).isZero();
+    assertThat(second.code()).as(second.err()).isZero();
+
+    Path a = reportDirectory(first);
+    Path b = reportDirectory(second);
+    assertThat(a.getParent()).isEqualTo(tmp.toAbsolutePath());
+    assertThat(a.getFileName().toString()).startsWith("anteroom-simulation-");
+    assertThat(b).as("a second run keeps the first one's report").isNotEqualTo(a);
+    assertThat(a.resolve("report.md")).isRegularFile();
+    assertThat(a.resolve("img/sim-step-spike.png")).isRegularFile();
+    assertThat(a.startsWith(Path.of("").toAbsolutePath())).as("in the working directory").isFalse();
+  }
+
+  /** The directory the stderr line {@code ... report in DIR} names. */
+  private static Path reportDirectory(Outcome o) {
+    var m = Pattern.compile("report in (.+)").matcher(o.err());
+    assertThat(m.find()).as(o.err()).isTrue();
+    return Path.of(m.group(1).strip());
+  }
+
+  @Test
+  void everyLinePrintedFitsAHundredColumnTerminal() throws IOException {
+    Path file =
+        config(
+            "  - id: a-room-with-a-rather-long-name\n    totalActiveUsers: 20\n"
+                + "    newUsersPerMinute: 10\n");
+    Outcome all =
+        execute(
+            "--scenario",
+            "steady",
+            "--minutes",
+            "8",
+            "--no-charts",
+            "--out",
+            dir.resolve("all").toString());
+    Outcome own =
+        execute(
+            "--config",
+            file.toString(),
+            "--arrivals",
+            "0-2m:10/min,2-4m:300/min,4-6m:1..200/min",
+            "--topology",
+            "three-datacenters",
+            "--no-charts",
+            "--out",
+            dir.resolve("own").toString());
+
+    for (Outcome o : List.of(all, own)) {
+      assertThat(o.code()).as(o.err()).isZero();
+      assertThat(o.out().lines().filter(l -> l.length() > 100)).as(o.out()).isEmpty();
+    }
+    assertThat(all.out())
+        .as("what is wrapped and split is still there")
+        .contains("missed:", "counters-published", "wait err median", "gave up", "targets")
+        .contains("utilizationScaled-published");
+    assertThat(own.out()).contains("a-room-with-a-rather-long-name", "wait p95");
   }
 
   @Test
@@ -155,12 +259,13 @@ class SimulateCommandTest {
             dir.resolve("out").toString());
 
     assertThat(o.code()).as(o.err()).isZero();
-    assertThat(o.out())
+    assertThat(o.out().replaceAll("\\s+", " ")) // the description is wrapped
         .contains("scenario room-sale (8 min, seed 1)")
         .contains("T=200, N=50/min, S=2 min, R=20 s, strategy evenSplit, single-node")
         .contains("wait p50", "wait p95", "peak/T");
-    // only the room's own strategy ran
-    assertThat(o.out().lines().filter(l -> l.startsWith("evenSplit "))).hasSize(1);
+    // only the room's own strategy ran: one line in each table
+    assertThat(o.out().lines().filter(l -> l.startsWith("evenSplit ")))
+        .hasSize(Report.TEXT_GROUPS.size());
     assertThat(o.out()).doesNotContain("\ncounters ");
     String csv = Files.readString(dir.resolve("out/results.csv"));
     assertThat(csv.lines()).hasSize(2);

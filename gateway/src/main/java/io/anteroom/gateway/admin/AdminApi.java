@@ -16,6 +16,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -32,12 +33,12 @@ import java.util.Map;
 
 /**
  * The admin listener. Without a token: {@code GET /health}, {@code GET /ready}, {@code GET
- * /metrics} (Prometheus text; with {@code admin.protectMetrics} it needs the token) and the status
- * page {@code GET /}. With {@code Authorization: Bearer <token>}: the room API under {@code /api}
- * (list, create, read, update, delete, status, suspend and queue-all switches), applied live
- * through {@link Rooms}, and its OpenAPI 3.1 description {@code GET /api/openapi.json} (the
- * resource {@code openapi.json}, which describes every route of {@link #router()}; a test keeps the
- * two and the room keys equal).
+ * /metrics} (Prometheus text; with {@code admin.protectMetrics} it needs the token), the status
+ * page {@code GET /} and its icon {@code GET /favicon.ico}. With {@code Authorization: Bearer
+ * <token>}: the room API under {@code /api} (list, create, read, update, delete, status, suspend
+ * and queue-all switches), applied live through {@link Rooms}, and its OpenAPI 3.1 description
+ * {@code GET /api/openapi.json} (the resource {@code openapi.json}, which describes every route of
+ * {@link #router()}; a test keeps the two and the room keys equal).
  *
  * <p>A room's {@code generation} (in its tickets' associated data) is kept by a {@code PUT} that
  * leaves it out, and is fresh for a {@code POST} that re-creates an id this process has known (see
@@ -102,6 +103,15 @@ public final class AdminApi {
                     .putHeader("Content-Type", "text/html; charset=utf-8")
                     .putHeader("Cache-Control", "no-store")
                     .end(resource("dashboard.html")));
+    byte[] icon = bytes("favicon.ico");
+    router
+        .get("/favicon.ico")
+        .handler(
+            c ->
+                c.response()
+                    .putHeader("Content-Type", "image/x-icon")
+                    .putHeader("Cache-Control", "max-age=86400")
+                    .end(Buffer.buffer(icon)));
     router.route("/api/*").handler(this::authorize);
     router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
     router.get("/api/openapi.json").handler(c -> json(c, 200, openApi));
@@ -477,11 +487,15 @@ public final class AdminApi {
   }
 
   private static String resource(String name) {
+    return new String(bytes(name), StandardCharsets.UTF_8);
+  }
+
+  private static byte[] bytes(String name) {
     try (InputStream in = AdminApi.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IOException("not found");
       }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(name + " missing from the jar", e);
     }

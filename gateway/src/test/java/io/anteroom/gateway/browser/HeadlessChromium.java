@@ -68,6 +68,20 @@ public final class HeadlessChromium implements AutoCloseable {
     return new HeadlessChromium(driver);
   }
 
+  /**
+   * A browser that lays pages out as a phone of {@code width} × {@code height} CSS pixels does
+   * (Chromium's device emulation: the page's viewport meta tag applies, scrollbars overlay). A
+   * desktop window cannot be that narrow: {@code start(390, 844)} gets a window of about 500
+   * pixels.
+   */
+  public static HeadlessChromium phone(int width, int height) {
+    HeadlessChromium browser = start(width, height);
+    browser.driver.executeCdpCommand(
+        "Emulation.setDeviceMetricsOverride",
+        Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", true));
+    return browser;
+  }
+
   /** A laptop-sized browser. */
   public static HeadlessChromium start() {
     return start(1280, 900);

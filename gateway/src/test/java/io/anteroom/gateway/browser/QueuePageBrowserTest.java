@@ -7,6 +7,9 @@ import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +30,7 @@ class QueuePageBrowserTest {
   @Test
   void aWaitingUserSeesTheLineAndIsLetInByThePageItselfWhenASlotFrees() throws Exception {
     try (var h = new Harness(dataDir, ROOM);
-        var chromium = HeadlessChromium.start(390, 844)) {
+        var chromium = HeadlessChromium.phone(390, 844)) {
       assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue(); // takes the only place
       var page = chromium.driver();
       page.get(h.url() + "/tickets");
@@ -42,6 +45,47 @@ class QueuePageBrowserTest {
       awaitAdmission(h, () -> page.getPageSource().contains("origin:"));
       assertThat(page.getCurrentUrl()).endsWith("/tickets");
     }
+  }
+
+  @Test
+  void theLastUpdateStaysInUtcWhenThePageRefreshesItself() throws Exception {
+    try (var h = new Harness(dataDir, ROOM);
+        var chromium = HeadlessChromium.phone(390, 844)) {
+      var page = chromium.driver();
+      page.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "Asia/Kolkata"));
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue(); // takes the only place
+      page.get(h.url() + "/tickets");
+      assertThat(page.getTitle()).isEqualTo("You are in line");
+      assertThat(page.executeScript("return new Date().getTimezoneOffset();"))
+          .as("the browser's clock is 5:30 ahead of UTC")
+          .isEqualTo(-330L);
+      var updated = By.id("updated");
+      String rendered = page.findElement(updated).getAttribute("datetime");
+      assertThat(page.findElement(updated).getText()).isEqualTo(utc(rendered));
+
+      h.scheduler.advance(Duration.ofSeconds(20)); // the first user's minute is not over
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                h.report("shop");
+                return !rendered.equals(page.findElement(updated).getAttribute("datetime"));
+              });
+      String polled = page.findElement(updated).getAttribute("datetime");
+      assertThat(page.findElement(updated).getText())
+          .as("the time the page's own poll wrote, %s", polled)
+          .isEqualTo(utc(polled));
+      assertThat(page.getTitle()).as("still in line").isEqualTo("You are in line");
+      chromium.screenshot(Path.of("target", "screenshots", "queue-page-phone-refreshed.png"));
+    }
+  }
+
+  /** HH:mm:ss UTC, as the gateway renders the page's time. */
+  private static String utc(String isoInstant) {
+    return DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'")
+        .withZone(ZoneOffset.UTC)
+        .format(Instant.parse(isoInstant));
   }
 
   @Test
