@@ -61,6 +61,8 @@ public final class Gateway implements AutoCloseable {
   private final ListenerGuard adminGuard;
   private final AdminApi admin;
   private final int drainSeconds;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private Gateway(
       Vertx vertx,
@@ -336,10 +338,22 @@ public final class Gateway implements AutoCloseable {
 
   /**
    * Graceful shutdown: stops accepting, lets in-flight requests finish (up to {@code
-   * drainSeconds}), then closes the rooms and Vert.x.
+   * drainSeconds}), then closes the rooms and Vert.x; logs one line as the drain begins and one
+   * with the requests it drained. A second call does nothing.
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    long answeredBefore = publicGuard.requestsAnswered();
+    long unansweredBefore = publicGuard.requestsUnanswered();
+    long began = System.nanoTime();
+    LOG.info(
+        "stopping: no new connections; draining {} {} in flight for up to {} s (drainSeconds)",
+        publicGuard.requestsInFlight(),
+        publicGuard.requestsInFlight() == 1 ? "request" : "requests",
+        drainSeconds);
     try {
       admin.markDraining();
       Future.all(
@@ -347,8 +361,17 @@ public final class Gateway implements AutoCloseable {
           .await(drainSeconds + 5L, TimeUnit.SECONDS);
       adminServer.close().await(5, TimeUnit.SECONDS);
     } catch (Exception e) {
-      LOG.warn("shutdown did not complete cleanly", e);
+      LOG.warn("shutdown did not complete cleanly: {}", e.toString());
     } finally {
+      long drained = publicGuard.requestsAnswered() - answeredBefore;
+      long cutOff =
+          publicGuard.requestsUnanswered() - unansweredBefore + publicGuard.requestsInFlight();
+      LOG.info(
+          "drained: {} {} answered during the drain, {} cut off, in {} ms",
+          drained,
+          drained == 1 ? "request" : "requests",
+          cutOff,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
       rooms.close();
       try {
         vertx.close().await(10, TimeUnit.SECONDS);

@@ -13,6 +13,8 @@ import io.vertx.core.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,9 @@ public final class ListenerGuard {
   private final ConnectionBudget budget;
   private final Predicate<String> tcpPeerAccepted;
   private final Map<HttpConnection, HeadDeadline> deadlines = new ConcurrentHashMap<>();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicLong answered = new AtomicLong();
+  private final AtomicLong unanswered = new AtomicLong();
 
   /**
    * {@code tcpPeerAccepted} judges the connection's real TCP peer (an IP literal); connections it
@@ -95,6 +100,21 @@ public final class ListenerGuard {
   /** Connections counted now (for tests and metrics). */
   public int openConnections() {
     return budget.open();
+  }
+
+  /** Requests handed to the handler whose response has not ended and whose connection is open. */
+  public int requestsInFlight() {
+    return inFlight.get();
+  }
+
+  /** Requests whose response ended (was sent whole) since the guard was made. */
+  public long requestsAnswered() {
+    return answered.get();
+  }
+
+  /** Requests whose connection closed before their response ended, since the guard was made. */
+  public long requestsUnanswered() {
+    return unanswered.get();
   }
 
   private static long now() {
@@ -174,20 +194,23 @@ public final class ListenerGuard {
       return;
     }
     deadline.requestStarted();
-    Handler<Void> ended =
+    inFlight.incrementAndGet();
+    Handler<Boolean> ended =
         new Handler<>() {
           private boolean done;
 
           @Override
-          public void handle(Void v) {
+          public void handle(Boolean responseEnded) {
             if (!done) {
               done = true;
+              inFlight.decrementAndGet();
+              (responseEnded ? answered : unanswered).incrementAndGet();
               deadline.requestEnded(now());
               schedule(connection, deadline);
             }
           }
         };
-    request.response().endHandler(ended).closeHandler(ended);
+    request.response().endHandler(v -> ended.handle(true)).closeHandler(v -> ended.handle(false));
     handler.handle(request);
   }
 }
