@@ -174,8 +174,8 @@ class DistributionIT {
     }
     assertThat(p.exitValue()).as(Files.readString(log)).isIn(0, 143);
     if (Runtime.version().feature() >= 25) { // the launcher picks the newest JDK, 25 here
-      // a run that ended cleanly recorded the JDK's AOT cache that later starts load
-      assertThat(aot).isDirectoryContaining("glob:**/anteroom-java*-run-*.aot");
+      // a run that ended cleanly recorded the classes the next start makes the AOT cache of
+      assertThat(aot).isDirectoryContaining("glob:**/anteroom-*-run-java*.aotconf");
     }
     // ANTEROOM_LOG_FORMAT=json: every log line is one JSON object
     List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).toList();

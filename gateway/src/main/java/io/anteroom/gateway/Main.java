@@ -68,7 +68,9 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(commandLine(args).execute(args));
+    CommandLine cl = commandLine(args);
+    StartupCache.report(); // set by bin/anteroom for the long-running commands only
+    System.exit(cl.execute(args));
   }
 
   /** Netty's switch for its buffer allocator's JFR events (read once, when Netty starts). */
