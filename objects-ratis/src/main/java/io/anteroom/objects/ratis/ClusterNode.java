@@ -242,9 +242,10 @@ public final class ClusterNode implements AutoCloseable {
     long runtimeTerm = -1;
 
     /**
-     * The leader and term of the last follows line ({@code leader@term}), on the lifecycle thread.
+     * The leader and term of the last follows line ({@code leader@term}); written on the lifecycle
+     * thread, read by the check too.
      */
-    String lastFollowed;
+    volatile String lastFollowed;
 
     Shard(int shard) {
       this.shard = shard;
@@ -280,13 +281,26 @@ public final class ClusterNode implements AutoCloseable {
     boolean check() {
       boolean ready;
       boolean leaderless;
+      java.util.Optional<String> leader;
+      long term;
       try {
         ready = watch.isLeaderReady();
-        leaderless = watch.leader().isEmpty() || "CANDIDATE".equals(watch.role());
+        leader = watch.leader();
+        term = watch.term();
+        leaderless = leader.isEmpty() || "CANDIDATE".equals(watch.role());
       } catch (RuntimeException e) {
         return false; // closing
       }
       if (ready != (runtime != null)) submit(this::reconcile);
+      // a leader learned before the listener was added (a restarted peer hears from it at once)
+      // has had no change to report: its follows line is written from here
+      if (!ready
+          && leader.isPresent()
+          && !leader.get().equals(peer.id())
+          && !(leader.get() + "@" + term).equals(lastFollowed)) {
+        String l = leader.get();
+        submit(() -> follow(l));
+      }
       return leaderless;
     }
 
@@ -350,6 +364,7 @@ public final class ClusterNode implements AutoCloseable {
     private void follow(String leader) {
       long term;
       try {
+        if (!watch.leader().equals(java.util.Optional.of(leader))) return; // changed since
         term = watch.term();
       } catch (RuntimeException e) {
         return; // closing
