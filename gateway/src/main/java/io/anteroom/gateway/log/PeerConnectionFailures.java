@@ -52,6 +52,9 @@ public final class PeerConnectionFailures extends TurboFilter {
    */
   private static final Pattern LINK = Pattern.compile("(\\S+?)@group-\\w+->(\\S+?)-[A-Z]\\w*");
 
+  /** A line about one peer: {@code c2: APPEND_ENTRIES onError ...} or {@code c2@group-...}. */
+  private static final Pattern SELF = Pattern.compile("^([\\w.-]+?)(?:@group-\\w+)?[:\\s]");
+
   /** The appender's line after each failed attempt, which says nothing more. */
   private static final Pattern FOLLOWER_FAILED = Pattern.compile("Follower failed \\(request=");
 
@@ -170,12 +173,18 @@ public final class PeerConnectionFailures extends TurboFilter {
     return status.find() ? Optional.of(status.group().strip()) : Optional.empty();
   }
 
-  /** {@code peer c1 -> peer c2} from Ratis' appender name, else the logger's short name. */
+  /**
+   * {@code peer c1 -> peer c2} from Ratis' appender name; else {@code peer c2
+   * (GrpcServerProtocolService)} from a line that starts with the peer's id ({@code c2:} or {@code
+   * c2@group-...}); else the logger's short name.
+   */
   static String link(String message, String logger) {
     Matcher m = LINK.matcher(message);
     if (m.find()) {
       return "peer " + m.group(1) + " -> peer " + m.group(2);
     }
-    return logger.substring(logger.lastIndexOf('.') + 1);
+    String source = logger.substring(logger.lastIndexOf('.') + 1);
+    Matcher self = SELF.matcher(message);
+    return self.find() ? "peer " + self.group(1) + " (" + source + ")" : source;
   }
 }

@@ -133,6 +133,21 @@ class PeerConnectionFailuresTest {
   }
 
   @Test
+  void aFollowerWhoseLeaderWentAwaySaysSoOnceNamingItself() {
+    var server = context.getLogger("org.apache.ratis.grpc.server.GrpcServerProtocolService");
+    for (int i = 0; i < 3; i++) {
+      server.warn(
+          "c2: APPEND_ENTRIES onError, lastRequest: null:"
+              + " org.apache.ratis.thirdparty.io.grpc.StatusRuntimeException: CANCELLED: client"
+              + " cancelled");
+    }
+    assertThat(lines())
+        .containsExactly(
+            "WARN peer c2 (GrpcServerProtocolService): connection failed (CANCELLED: client"
+                + " cancelled); retried, further failures are counted every 1 min");
+  }
+
+  @Test
   void otherRatisWarningsAndAnteroomsOwnLinesPassUnchanged() {
     ratis.warn("c1@group-0A1B2C3D4E5F: installSnapshot took 12 s");
     ratis.warn(RETRY); // its link is not failing: something else, passed
