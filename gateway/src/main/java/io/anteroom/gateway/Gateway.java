@@ -348,21 +348,33 @@ public final class Gateway implements AutoCloseable {
     }
     long answeredBefore = publicGuard.requestsAnswered();
     long unansweredBefore = publicGuard.requestsUnanswered();
+    int inFlight = publicGuard.requestsInFlight();
     long began = System.nanoTime();
     LOG.info(
         "stopping: no new connections; draining {} {} in flight for up to {} s (drainSeconds)",
-        publicGuard.requestsInFlight(),
-        publicGuard.requestsInFlight() == 1 ? "request" : "requests",
+        inFlight,
+        inFlight == 1 ? "request" : "requests",
         drainSeconds);
+    long drainMillis = -1;
     try {
       admin.markDraining();
       Future.all(
               publicServers.stream().map(s -> s.shutdown(drainSeconds, TimeUnit.SECONDS)).toList())
           .await(drainSeconds + 5L, TimeUnit.SECONDS);
+      drainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       adminServer.close().await(5, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("shutdown did not complete cleanly: {}", e.toString());
     } finally {
+      if (drainMillis < 0) drainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+      rooms.close();
+      try {
+        vertx.close().await(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("Vert.x did not close in time: {}", e.toString());
+      }
+      // counted once Vert.x has closed (every request's handlers have run): a request the drain
+      // cut off counts once, as unanswered or as still in flight
       long drained = publicGuard.requestsAnswered() - answeredBefore;
       long cutOff =
           publicGuard.requestsUnanswered() - unansweredBefore + publicGuard.requestsInFlight();
@@ -371,13 +383,7 @@ public final class Gateway implements AutoCloseable {
           drained,
           drained == 1 ? "request" : "requests",
           cutOff,
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
-      rooms.close();
-      try {
-        vertx.close().await(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.warn("Vert.x did not close in time", e);
-      }
+          drainMillis);
     }
   }
 }

@@ -86,6 +86,31 @@ class GracefulStopTest {
         .startsWith("drained: 2 requests answered during the drain, 0 cut off, in ");
   }
 
+  @Test
+  void aRequestStillUnansweredWhenDrainSecondsRunOutIsCountedCutOff() throws Exception {
+    var h =
+        new Harness(
+            dataDir,
+            """
+            drainSeconds: 1
+            originTimeoutSeconds: 120
+            rooms: [ { id: shop, queueingMethod: passthrough } ]
+            """);
+    CompletableFuture<HttpResponse<String>> held;
+    try {
+      held = get(h, "/held");
+      await().atMost(Duration.ofSeconds(30)).until(() -> h.origin.held.size() == 1);
+    } finally {
+      h.close(); // the origin never answers within drainSeconds
+    }
+    assertThat(held).failsWithin(Duration.ofSeconds(30));
+    assertThat(lines())
+        .filteredOn(l -> l.startsWith("drained:"))
+        .singleElement()
+        .asString()
+        .startsWith("drained: 0 requests answered during the drain, 1 cut off, in ");
+  }
+
   private static CompletableFuture<HttpResponse<String>> get(Harness h, String path) {
     return h.client.sendAsync(
         HttpRequest.newBuilder(URI.create(h.url() + path)).timeout(Duration.ofSeconds(60)).build(),

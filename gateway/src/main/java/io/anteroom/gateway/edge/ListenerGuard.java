@@ -210,7 +210,12 @@ public final class ListenerGuard {
             }
           }
         };
-    request.response().endHandler(v -> ended.handle(true)).closeHandler(v -> ended.handle(false));
+    // Vert.x calls the end handler also when the connection closes under an unfinished response
+    // (before the close handler): only an end on an open connection is an answer
+    request
+        .response()
+        .endHandler(v -> ended.handle(!request.response().closed()))
+        .closeHandler(v -> ended.handle(false));
     handler.handle(request);
   }
 }

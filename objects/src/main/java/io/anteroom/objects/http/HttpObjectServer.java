@@ -380,7 +380,8 @@ public final class HttpObjectServer implements AutoCloseable {
               deadline.arm(); // then the next head
               if (counted.compareAndSet(false, true)) {
                 inFlight.decrementAndGet();
-                answered.incrementAndGet();
+                // also called when the connection closes under an unfinished response
+                (request.response().closed() ? unanswered : answered).incrementAndGet();
               }
             })
         .closeHandler(
