@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Coordinator restart A/B: two distributions started in alternating order, ROUNDS times each, on
-# their own data directories and AOT caches (each recorded first by a start ended with SIGTERM).
+# their own data directories and AOT caches (each recorded first by a start ended with SIGTERM,
+# then written by a second start; an older distribution that writes it at the first stop has it
+# already).
 # Prints "round variant wall_ms cpu_ms" per start, then each variant's median and the paired
 # differences (B - A). Listens on 127.0.0.1 only; stops by itself.
 #   bench/restart/ab.sh A.tar.gz B.tar.gz [ROUNDS]     (ROUNDS default 12)
@@ -23,9 +25,12 @@ start() {
     --listen "127.0.0.1:$port" --data-dir "$work/$1/data" >"$work/$1/log" 2>&1 &
   pid=$!
 }
-for v in A B; do # records each variant's AOT cache
+for v in A B; do # records each variant's AOT cache, then (a second start) writes it
   start "$v"
   for _ in $(seq 1 600); do answering && break; sleep 0.1; done
+  kill -TERM "$pid"; wait "$pid" || true
+  start "$v"
+  for _ in $(seq 1 1800); do compgen -G "$work/$v/aot/*.aotconf" >/dev/null || break; sleep 0.1; done
   kill -TERM "$pid"; wait "$pid" || true
 done
 for r in $(seq "$rounds"); do

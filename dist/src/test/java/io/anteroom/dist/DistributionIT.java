@@ -76,6 +76,28 @@ class DistributionIT {
   }
 
   @Test
+  void theShippedSystemdUnitPassesSystemdAnalyzeVerify() throws Exception {
+    // never skipped: .ci/run installs systemd-analyze where it is missing
+    Path tool = Path.of("/usr/bin/systemd-analyze");
+    assertThat(tool).as("systemd-analyze (Debian package systemd)").isExecutable();
+    // the unit as installed elsewhere than /opt/anteroom: verify checks ExecStart's program exists
+    String unit =
+        Files.readString(home.resolve("anteroom.service"))
+            .replace("/opt/anteroom", home.toString());
+    Path copy = Files.createDirectories(install.resolve("unit")).resolve("anteroom.service");
+    Files.writeString(copy, unit);
+    Process p =
+        new ProcessBuilder(tool.toString(), "verify", "--man=no", copy.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).as("every line accepted, e.g. no 'Invalid environment assignment'").isEmpty();
+    assertThat(unit).contains("Environment=\"ANTEROOM_JAVA_OPTS=-Xms512m -Xmx512m\"");
+  }
+
+  @Test
   void startScriptPrintsEveryCommand() throws Exception {
     Process p = start(List.of("--help"));
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -152,8 +174,8 @@ class DistributionIT {
     }
     assertThat(p.exitValue()).as(Files.readString(log)).isIn(0, 143);
     if (Runtime.version().feature() >= 25) { // the launcher picks the newest JDK, 25 here
-      // a run that ended cleanly recorded the JDK's AOT cache that later starts load
-      assertThat(aot).isDirectoryContaining("glob:**/anteroom-java*-run-*.aot");
+      // a run that ended cleanly recorded the classes the next start makes the AOT cache of
+      assertThat(aot).isDirectoryContaining("glob:**/anteroom-*-run-java*.aotconf");
     }
     // ANTEROOM_LOG_FORMAT=json: every log line is one JSON object
     List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).toList();

@@ -62,6 +62,8 @@ public final class Gateway implements AutoCloseable {
   private final ListenerGuard adminGuard;
   private final AdminApi admin;
   private final int drainSeconds;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private Gateway(
       Vertx vertx,
@@ -340,25 +342,52 @@ public final class Gateway implements AutoCloseable {
 
   /**
    * Graceful shutdown: stops accepting, lets in-flight requests finish (up to {@code
-   * drainSeconds}), then closes the rooms and Vert.x.
+   * drainSeconds}), then closes the rooms and Vert.x; logs one line as the drain begins and one
+   * with the requests it drained. A second call does nothing.
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    long answeredBefore = publicGuard.requestsAnswered();
+    long unansweredBefore = publicGuard.requestsUnanswered();
+    int inFlight = publicGuard.requestsInFlight();
+    long began = System.nanoTime();
+    LOG.info(
+        "stopping: no new connections; draining {} {} in flight for up to {} s (drainSeconds)",
+        inFlight,
+        inFlight == 1 ? "request" : "requests",
+        drainSeconds);
+    long drainMillis = -1;
     try {
       admin.markDraining();
       Future.all(
               publicServers.stream().map(s -> s.shutdown(drainSeconds, TimeUnit.SECONDS)).toList())
           .await(drainSeconds + 5L, TimeUnit.SECONDS);
+      drainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       adminServer.close().await(5, TimeUnit.SECONDS);
     } catch (Exception e) {
-      LOG.warn("shutdown did not complete cleanly", e);
+      LOG.warn("shutdown did not complete cleanly: {}", e.toString());
     } finally {
+      if (drainMillis < 0) drainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       rooms.close();
       try {
         vertx.close().await(10, TimeUnit.SECONDS);
       } catch (Exception e) {
-        LOG.warn("Vert.x did not close in time", e);
+        LOG.warn("Vert.x did not close in time: {}", e.toString());
       }
+      // counted once Vert.x has closed (every request's handlers have run): a request the drain
+      // cut off counts once, as unanswered or as still in flight
+      long drained = publicGuard.requestsAnswered() - answeredBefore;
+      long cutOff =
+          publicGuard.requestsUnanswered() - unansweredBefore + publicGuard.requestsInFlight();
+      LOG.info(
+          "drained: {} {} answered during the drain, {} cut off, in {} ms",
+          drained,
+          drained == 1 ? "request" : "requests",
+          cutOff,
+          drainMillis);
     }
   }
 }

@@ -68,7 +68,9 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(commandLine(args).execute(args));
+    CommandLine cl = commandLine(args);
+    StartupCache.report(); // set by bin/anteroom for the long-running commands only
+    System.exit(cl.execute(args));
   }
 
   /** Netty's switch for its buffer allocator's JFR events (read once, when Netty starts). */
@@ -222,13 +224,28 @@ public final class Main implements Runnable {
   static class Check implements Callable<Integer> {
     @CommandLine.Mixin GatewayOptionsMixin options;
 
+    @Option(
+        names = "--as",
+        paramLabel = "COMMAND",
+        defaultValue = "run",
+        description =
+            "the command that will read the configuration: run (the default; it creates"
+                + " dataDir/ticket-keys at its first start) or gateway (which needs the"
+                + " deployment's ticket keys already there, and refuses to start without them)")
+    String as;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
+      if (!as.equals("run") && !as.equals("gateway")) {
+        throw new IllegalArgumentException(
+            "--as " + as + ": check for run or gateway (the commands that read a config file)");
+      }
       GatewayConfig config = options.load();
       // a transport the machine cannot give is refused here as at the start (exit code 2)
       var transport = Gateway.resolvedTransport(config.publicListener().transport());
+      String keys = ticketKeys(config, as.equals("gateway"));
       var out = spec.commandLine().getOut();
       out.println(
           "configuration OK: listen "
@@ -247,13 +264,32 @@ public final class Main implements Runnable {
                   : " ("
                       + String.join(", ", config.rooms().stream().map(RoomSettings::id).toList())
                       + ")")
-              + (config.ticketKeys().isEmpty()
-                  ? "; ticket keys: from dataDir/ticket-keys"
-                  : "; ticket keys: " + config.ticketKeys().size() + " configured")
+              + "; ticket keys: "
+              + keys
               + "; event loops on "
               + transport.configName());
       out.flush();
       return 0;
+    }
+
+    /**
+     * Where the command's ticket keys would come from, as the summary says it; a problem (exit 2)
+     * when the command would refuse to start for them: a key file that cannot be read, or, for a
+     * gateway, none at all (it never generates keys: {@link TicketKeys#requireShared}).
+     */
+    static String ticketKeys(GatewayConfig config, boolean gateway) {
+      if (!config.ticketKeys().isEmpty()) {
+        return config.ticketKeys().size() + " configured";
+      }
+      Path file = config.dataDir().resolve(TicketKeys.FILE);
+      if (Files.exists(file)) {
+        int n = TicketKeys.check(file).size(); // a bad file stops the start: the same message here
+        return n + " in " + file;
+      }
+      if (gateway) {
+        TicketKeys.requireShared(config.ticketKeys(), config.dataDir());
+      }
+      return file + " does not exist yet; run creates it at its first start";
     }
   }
 

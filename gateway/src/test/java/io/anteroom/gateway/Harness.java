@@ -94,14 +94,17 @@ public final class Harness implements AutoCloseable {
         listen: 127.0.0.1:0
         origin: %s
         dataDir: %s
-        originTimeoutSeconds: 1
-        drainSeconds: 1
+        %s
+        %s
         admin: { listen: 127.0.0.1:0, token: %s%s }
         %s
         """
                 .formatted(
                     origin.url(),
                     dataDir,
+                    // 1 s unless the test's own keys say otherwise
+                    roomsYaml.contains("originTimeoutSeconds:") ? "" : "originTimeoutSeconds: 1",
+                    roomsYaml.contains("drainSeconds:") ? "" : "drainSeconds: 1",
                     token,
                     adminKeys.isEmpty() ? "" : ", " + adminKeys,
                     roomsYaml),

@@ -147,10 +147,67 @@ class MainTest {
   }
 
   @Test
-  void runWithoutOriginOrConfigSaysWhatToGive(@TempDir Path dir) {
-    Outcome o = run("run", "--config", dir.resolve("missing.yaml").toString());
+  void aMissingConfigFileIsNamedWithoutAnExceptionClass(@TempDir Path dir) {
+    Path missing = dir.resolve("missing.yaml");
+    for (String command : new String[] {"run", "check"}) {
+      Outcome o = run(command, "--config", missing.toString());
+      assertThat(o.exit()).isEqualTo(2);
+      assertThat(o.err().strip()).isEqualTo("anteroom: config file not found: " + missing);
+    }
+  }
+
+  @Test
+  void checkSaysAZeroQueueTimeoutInTheConfigFilesOwnWords(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("anteroom.yaml");
+    Files.writeString(file, "rooms: [ { id: shop, queueTimeoutMinutes: 0 } ]\n");
+    Outcome o = run("check", "--config", file.toString());
     assertThat(o.exit()).isEqualTo(2);
-    assertThat(o.err()).contains("cannot read config file");
+    assertThat(o.err())
+        .contains(
+            "rooms[0].queueTimeoutMinutes: queueTimeoutMinutes is 0; allowed: 1..1440 (minutes,"
+                + " at least queueRefreshSeconds: 20 s)")
+        .doesNotContain("PT0S");
+  }
+
+  @Test
+  void checkAsAGatewayRefusesAConfigWhoseTicketKeyFileDoesNotExist(@TempDir Path dir)
+      throws Exception {
+    Path data = dir.resolve("data");
+    Path file = dir.resolve("gw.yaml");
+    Files.writeString(file, "dataDir: " + data + "\nrooms: [ { id: shop } ]\n");
+
+    Outcome gateway = run("check", "--as", "gateway", "--config", file.toString());
+    assertThat(gateway.exit()).isEqualTo(2);
+    assertThat(gateway.out()).doesNotContain("configuration OK");
+    assertThat(gateway.err())
+        .contains(
+            "no ticket keys: every gateway of a deployment must use the same keys",
+            data.resolve("ticket-keys").toString());
+
+    // run generates the file at its first start: OK, and the summary says so
+    Outcome run = run("check", "--config", file.toString());
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains(
+            "ticket keys: "
+                + data.resolve("ticket-keys")
+                + " does not exist yet; run creates it at its first start")
+        .doesNotContain("from dataDir/ticket-keys");
+
+    // with the deployment's file copied there, the gateway would start
+    Files.createDirectories(data);
+    Files.writeString(
+        data.resolve("ticket-keys"), "1 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n");
+    Outcome ok = run("check", "--as", "gateway", "--config", file.toString());
+    assertThat(ok.exit()).as(ok.err()).isZero();
+    assertThat(ok.out())
+        .contains("configuration OK", "ticket keys: 1 in " + data.resolve("ticket-keys"));
+
+    // a key file a start would refuse is a problem for both
+    Files.writeString(data.resolve("ticket-keys"), "1 not-base64\n");
+    Outcome bad = run("check", "--config", file.toString());
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.err()).contains(data.resolve("ticket-keys") + " line 1: expected");
   }
 
   @Test

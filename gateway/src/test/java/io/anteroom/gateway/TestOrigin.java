@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers {@code
- * /revoke} with {@code Anteroom-Command: revoke} and never answers {@code /hang}.
+ * /revoke} with {@code Anteroom-Command: revoke}, never answers {@code /hang} and answers {@code
+ * /held} when the test releases it.
  */
 public final class TestOrigin implements AutoCloseable {
   public final Vertx vertx = Vertx.vertx();
@@ -24,6 +25,17 @@ public final class TestOrigin implements AutoCloseable {
 
   /** Every request received, as {@code "<Host header> <request-target>"}, in arrival order. */
   public final Queue<String> received = new ConcurrentLinkedQueue<>();
+
+  /** Requests for {@code /held}, unanswered until {@link #releaseHeld}. */
+  public final Queue<io.vertx.core.http.HttpServerRequest> held = new ConcurrentLinkedQueue<>();
+
+  /** Answers every held request with 200 {@code released}. */
+  public void releaseHeld() {
+    for (var req = held.poll(); req != null; req = held.poll()) {
+      var r = req;
+      r.response().end("released");
+    }
+  }
 
   private static final Pattern USER = Pattern.compile(" /u/(\\d+)$");
 
@@ -37,6 +49,10 @@ public final class TestOrigin implements AutoCloseable {
                 req -> {
                   if (req.path().equals("/hang")) {
                     return; // never answers: the gateway's origin timeout must end it
+                  }
+                  if (req.path().equals("/held")) {
+                    held.add(req); // answered by releaseHeld()
+                    return;
                   }
                   requests.incrementAndGet();
                   received.add(req.getHeader("Host") + " " + req.uri());

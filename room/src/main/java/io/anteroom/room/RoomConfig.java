@@ -73,7 +73,7 @@ public record RoomConfig(
       throw new IllegalArgumentException(
           where
               + "queueTimeout is "
-              + queueTimeout
+              + readable(queueTimeout)
               + "; allowed: at least queueRefreshSeconds ("
               + queueRefreshSeconds
               + " s) and at most 24 h");
@@ -198,8 +198,16 @@ public record RoomConfig(
     requireNonNull(where, field, value);
     if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(max) > 0) {
       throw new IllegalArgumentException(
-          where + field + " is " + value + "; allowed: 1 s.." + max.toSeconds() + " s");
+          where + field + " is " + readable(value) + "; allowed: 1 s.." + max.toSeconds() + " s");
     }
+  }
+
+  /** A duration as a person writes it ("90 s", "5 min", "250 ms"), not ISO-8601's "PT1M30S". */
+  static String readable(Duration d) {
+    if (d.isZero()) return "0 s";
+    if (d.toMillis() % 1000 != 0 || d.toNanos() % 1_000_000 != 0) return d.toMillis() + " ms";
+    long seconds = d.toSeconds();
+    return seconds % 60 == 0 ? seconds / 60 + " min" : seconds + " s";
   }
 
   /** Builds a {@link RoomConfig}; unset optional fields take the defaults listed on the record. */

@@ -35,10 +35,10 @@ class RoomConfigTest {
     assertThatThrownBy(() -> Fixtures.room(10, 10).curveFactor(0).build())
         .hasMessageContaining("curveFactor is 0.0; allowed: 0 < curveFactor <= 10");
     assertThatThrownBy(() -> Fixtures.room(10, 10).queueTimeout(Duration.ofSeconds(5)).build())
-        .hasMessageContaining("queueTimeout is PT5S; allowed: at least queueRefreshSeconds (20 s)");
+        .hasMessageContaining("queueTimeout is 5 s; allowed: at least queueRefreshSeconds (20 s)");
     assertThatThrownBy(
             () -> Fixtures.room(10, 10).workerReportInterval(Duration.ofSeconds(31)).build())
-        .hasMessageContaining("workerReportInterval is PT31S; allowed: 1 s..30 s");
+        .hasMessageContaining("workerReportInterval is 31 s; allowed: 1 s..30 s");
     assertThatThrownBy(() -> Fixtures.room(10, 10).historyLagMinutes(0).build())
         .hasMessageContaining("historyLagMinutes is 0; allowed: 1..10");
     assertThatThrownBy(() -> Fixtures.room(10, 10).strategy(null).build())

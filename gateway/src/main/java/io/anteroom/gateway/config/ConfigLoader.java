@@ -46,9 +46,29 @@ public final class ConfigLoader {
     try {
       text = Files.readString(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read config file " + file + ": " + e, e);
+      throw new IllegalArgumentException(unreadable(file, e), e);
     }
     return parse(text, file.toString());
+  }
+
+  /**
+   * Why {@code file} cannot be read, in an operator's words: the exception's class is no help to
+   * them ({@code java.nio.file.NoSuchFileException} for a missing file).
+   */
+  static String unreadable(Path file, IOException e) {
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "config file not found: " + file;
+    }
+    if (Files.isDirectory(file)) {
+      return "config file " + file + " is a directory; give the YAML file in it";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "config file " + file + " is not readable by this user (permission denied)";
+    }
+    if (e instanceof java.nio.charset.CharacterCodingException) {
+      return "config file " + file + " is not UTF-8 text";
+    }
+    return "cannot read config file " + file + ": " + (e.getMessage() != null ? e.getMessage() : e);
   }
 
   /** Parses YAML text; {@code source} names it in error messages. */

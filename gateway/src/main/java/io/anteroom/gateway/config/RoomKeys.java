@@ -181,12 +181,46 @@ final class RoomKeys {
           v -> CORE_DEFAULTS.queueRefreshSeconds(),
           RoomSettings::queueRefreshSeconds,
           RoomConfig.Builder::queueRefreshSeconds);
+
+  /**
+   * The core's rule (at least queueRefreshSeconds, at most 24 h) checked here in the file's words:
+   * the core would say {@code queueTimeout is PT0S}, a name and a format the file never uses.
+   */
   static final Key<Integer> QUEUE_TIMEOUT_MINUTES =
-      core(
+      new Key<>(
           "queueTimeoutMinutes",
           v -> (int) CORE_DEFAULTS.queueTimeout().toMinutes(),
+          RoomKeys::readQueueTimeoutMinutes,
+          INT,
           RoomSettings::queueTimeoutMinutes,
           (b, minutes) -> b.queueTimeout(Duration.ofMinutes(minutes)));
+
+  /** The most {@code queueTimeoutMinutes} may be: 24 hours. */
+  static final int MAX_QUEUE_TIMEOUT_MINUTES = 1440;
+
+  private static Integer readQueueTimeoutMinutes(
+      ConfigNode r, String name, Integer fallback, Values v) {
+    int minutes = r.integer(name, fallback);
+    int refresh = v.get(QUEUE_REFRESH_SECONDS);
+    int min = Math.max(1, Math.ceilDiv(refresh, 60));
+    if (minutes < min || minutes > MAX_QUEUE_TIMEOUT_MINUTES) {
+      r.error(
+          name,
+          name
+              + " is "
+              + minutes
+              + "; allowed: "
+              + min
+              + ".."
+              + MAX_QUEUE_TIMEOUT_MINUTES
+              + " (minutes, at least queueRefreshSeconds: "
+              + refresh
+              + " s)");
+      return fallback;
+    }
+    return minutes;
+  }
+
   static final Key<StrategyKind> STRATEGY =
       new Key<>(
           "strategy",

@@ -12,6 +12,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -75,6 +77,9 @@ public final class ListenerGuard {
   private final ConnectionBudget refusing;
   private final EvictingBudget<Tracked> evicting;
   private final LongSupplier clockMillis = () -> System.nanoTime() / 1_000_000;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicLong answered = new AtomicLong();
+  private final AtomicLong unanswered = new AtomicLong();
 
   /** Whether {@link #listen} registered this guard with the transport (guarded by this). */
   private boolean registered;
@@ -154,6 +159,21 @@ public final class ListenerGuard {
   /** Connections counted now (for tests and metrics). */
   public int openConnections() {
     return refusing != null ? refusing.open() : evicting.open();
+  }
+
+  /** Requests handed to the handler whose response has not ended and whose connection is open. */
+  public int requestsInFlight() {
+    return inFlight.get();
+  }
+
+  /** Requests whose response ended (was sent whole) since the guard was made. */
+  public long requestsAnswered() {
+    return answered.get();
+  }
+
+  /** Requests whose connection closed before their response ended, since the guard was made. */
+  public long requestsUnanswered() {
+    return unanswered.get();
   }
 
   /**
@@ -279,20 +299,28 @@ public final class ListenerGuard {
     }
     HeadDeadline deadline = tracked.deadline;
     deadline.requestStarted();
-    Handler<Void> ended =
+    inFlight.incrementAndGet();
+    Handler<Boolean> ended =
         new Handler<>() {
           private boolean done;
 
           @Override
-          public void handle(Void v) {
+          public void handle(Boolean responseEnded) {
             if (!done) {
               done = true;
+              inFlight.decrementAndGet();
+              (responseEnded ? answered : unanswered).incrementAndGet();
               deadline.requestEnded(clockMillis.getAsLong());
               schedule(tracked);
             }
           }
         };
-    request.response().endHandler(ended).closeHandler(ended);
+    // Vert.x calls the end handler also when the connection closes under an unfinished response
+    // (before the close handler): only an end on an open connection is an answer
+    request
+        .response()
+        .endHandler(v -> ended.handle(!request.response().closed()))
+        .closeHandler(v -> ended.handle(false));
     handler.handle(request);
   }
 }

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TicketKeys {
 
-  static final String FILE = "ticket-keys";
+  public static final String FILE = "ticket-keys";
   private static final Logger LOG = LoggerFactory.getLogger(TicketKeys.class);
 
   private TicketKeys() {}
@@ -60,6 +60,23 @@ public final class TicketKeys {
               + " file of"
               + " another gateway (or of anteroom run) to "
               + dataDir.resolve(FILE));
+    }
+  }
+
+  /**
+   * The keys of an existing key file, read as at a start ({@code anteroom check}).
+   *
+   * @throws IllegalArgumentException naming the file and what is wrong in it
+   */
+  public static List<TicketKey> check(Path file) {
+    try {
+      return read(file);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new IllegalArgumentException(
+          "the ticket key file " + file + " is not readable by this user (permission denied)", e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot read the ticket key file " + file + ": " + e.getMessage(), e);
     }
   }
 

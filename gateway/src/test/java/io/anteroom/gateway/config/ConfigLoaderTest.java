@@ -7,6 +7,7 @@ import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ConfigLoaderTest {
 
@@ -380,6 +381,31 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aZeroOrNegativeQueueTimeoutIsRefusedInTheFilesOwnWords() {
+    for (int minutes : new int[] {0, -5}) {
+      assertThatThrownBy(
+              () ->
+                  ConfigLoader.parse(
+                      "rooms: [ { id: a, queueTimeoutMinutes: " + minutes + " } ]", "x"))
+          .hasMessageContaining(
+              "rooms[0].queueTimeoutMinutes: queueTimeoutMinutes is "
+                  + minutes
+                  + "; allowed: 1..1440 (minutes, at least queueRefreshSeconds: 20 s)")
+          .message()
+          .doesNotContain("PT", "queueTimeout is");
+    }
+  }
+
+  @Test
+  void aMissingConfigFileIsNamedWithoutTheExceptionsClass(@TempDir Path dir) {
+    Path missing = dir.resolve("missing.yaml");
+    assertThatThrownBy(() -> ConfigLoader.load(missing))
+        .hasMessage("config file not found: " + missing);
+    assertThatThrownBy(() -> ConfigLoader.load(dir))
+        .hasMessage("config file " + dir + " is a directory; give the YAML file in it");
+  }
+
+  @Test
   void aRoomCoreRuleIsReportedUnderTheKeyThatBrokeItTogetherWithTheOtherProblems() {
     assertThatThrownBy(
             () ->
@@ -394,8 +420,8 @@ class ConfigLoaderTest {
         """,
                     "x"))
         .hasMessageContaining(
-            "rooms[0].queueTimeoutMinutes: queueTimeout is PT3M; allowed: at"
-                + " least queueRefreshSeconds (300 s)")
+            "rooms[0].queueTimeoutMinutes: queueTimeoutMinutes is 3; allowed: 5..1440"
+                + " (minutes, at least queueRefreshSeconds: 300 s)")
         .hasMessageContaining(
             "rooms[0].sessionDurationMinutes: sessionDurationMinutes is 2000;"
                 + " allowed: 1..1440")

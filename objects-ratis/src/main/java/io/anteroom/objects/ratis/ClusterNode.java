@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  *       <em>and</em> its runtime is up; otherwise it answers 421 with the leader's URI ({@link
  *       ShardLeaderLookup}), or without one (the caller tries another coordinator) while the
  *       runtime is still being built.
- *   <li>Lines for an operator ({@code leads shard}, {@code no longer leads shard}) go to the event
- *       sink given to the builder.
+ *   <li>Lines for an operator ({@code leads shard}, {@code no longer leads shard}, {@code follows
+ *       shard}) go to the event sink given to the builder.
  * </ul>
  *
  * <pre>{@code
@@ -59,6 +59,12 @@ public final class ClusterNode implements AutoCloseable {
 
   /** The start of the event line printed when this peer stops serving a shard. */
   public static final String NO_LONGER_LEADS = "no longer leads shard ";
+
+  /**
+   * The start of the event line printed when this peer hears from a shard's new leader (another
+   * peer): at its start, after a restart (it rejoined), or after an election.
+   */
+  public static final String FOLLOWS = "follows shard ";
 
   private final ClusterFile file;
   private final RatisPeer peer;
@@ -235,6 +241,12 @@ public final class ClusterNode implements AutoCloseable {
     volatile Runtime runtime;
     long runtimeTerm = -1;
 
+    /**
+     * The leader and term of the last follows line ({@code leader@term}); written on the lifecycle
+     * thread, read by the check too.
+     */
+    volatile String lastFollowed;
+
     Shard(int shard) {
       this.shard = shard;
       this.watch = peer.engine(shard);
@@ -253,12 +265,14 @@ public final class ClusterNode implements AutoCloseable {
               submit(
                   () -> {
                     if (change.ready()) lead();
-                    else
+                    else {
                       lose(
                           "leader change, term "
                               + change.term()
                               + ", leader "
                               + change.leader().orElse("unknown"));
+                      if (!change.thisPeerLeads()) change.leader().ifPresent(this::follow);
+                    }
                   }));
       submit(this::reconcile); // it may have been elected before the listener was added
     }
@@ -267,13 +281,26 @@ public final class ClusterNode implements AutoCloseable {
     boolean check() {
       boolean ready;
       boolean leaderless;
+      java.util.Optional<String> leader;
+      long term;
       try {
         ready = watch.isLeaderReady();
-        leaderless = watch.leader().isEmpty() || "CANDIDATE".equals(watch.role());
+        leader = watch.leader();
+        term = watch.term();
+        leaderless = leader.isEmpty() || "CANDIDATE".equals(watch.role());
       } catch (RuntimeException e) {
         return false; // closing
       }
       if (ready != (runtime != null)) submit(this::reconcile);
+      // a leader learned before the listener was added (a restarted peer hears from it at once)
+      // has had no change to report: its follows line is written from here
+      if (!ready
+          && leader.isPresent()
+          && !leader.get().equals(peer.id())
+          && !(leader.get() + "@" + term).equals(lastFollowed)) {
+        String l = leader.get();
+        submit(() -> follow(l));
+      }
       return leaderless;
     }
 
@@ -329,6 +356,33 @@ public final class ClusterNode implements AutoCloseable {
       runtimeTerm = term;
       runtime = r;
       started.incrementAndGet();
+    }
+
+    /**
+     * Another peer leads: one line per leader and term (Ratis may report a leader more than once).
+     */
+    private void follow(String leader) {
+      long term;
+      try {
+        if (!watch.leader().equals(java.util.Optional.of(leader))) return; // changed since
+        term = watch.term();
+      } catch (RuntimeException e) {
+        return; // closing
+      }
+      String followed = leader + "@" + term;
+      if (followed.equals(lastFollowed)) return;
+      lastFollowed = followed;
+      events.accept(
+          "peer "
+              + peer.id()
+              + " "
+              + FOLLOWS
+              + shard
+              + " (leader "
+              + leader
+              + ", term "
+              + term
+              + "): a follower, calls for its objects go to the leader");
     }
 
     /** Closes the runtime, if any: alarms first, then it waits for its objects to go idle. */

@@ -126,6 +126,47 @@ class ClusterNodeTest {
   }
 
   @Test
+  void aRestartedPeerSaysOnceThatItFollowsTheShardsLeader() {
+    ClusterFile file = startCluster();
+    ClusterNode leader = awaitServing();
+    ClusterNode follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    String id = follower.peer().id();
+    String follows = "peer " + id + " " + ClusterNode.FOLLOWS + "0 (leader " + leader.peer().id();
+    await("the follower's line")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> events.stream().anyMatch(l -> l.startsWith(follows)));
+
+    follower.close();
+    nodes.remove(follower);
+    int before = events.size();
+    ClusterNode restarted =
+        ClusterNode.builder(file, id, dir.resolve(id))
+            .options(
+                TestCluster.testOptions().localStorage(PeerOptions.LocalStorage.MEMORY).build())
+            .objects(runtime -> runtime.namespace("counter", Counter.class, CounterObject::new))
+            .server(server -> server.export("counter").secret(SECRET))
+            .events(this::event)
+            .start();
+    nodes.add(restarted);
+    await("the restarted peer's line")
+        .atMost(TestCluster.PATIENCE)
+        .until(
+            () ->
+                events.subList(before, events.size()).stream()
+                    .anyMatch(l -> l.startsWith(follows)));
+    // calls made through it reach the leader: Ratis has told it of the leader more than once by now
+    assertThat(routedCounter(file).next()).isNotNegative();
+    assertThat(events.subList(before, events.size()))
+        .as("the restarted peer's lines")
+        .filteredOn(l -> l.startsWith("peer " + id + " "))
+        .containsExactly(
+            follows
+                + ", term "
+                + leader.peer().engine(0).term()
+                + "): a follower, calls for its objects go to the leader");
+  }
+
+  @Test
   void aNodeWritesItsLeadsLineBeforeItServes() {
     startCluster();
     ClusterNode leader = awaitServing();

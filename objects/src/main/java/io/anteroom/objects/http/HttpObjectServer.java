@@ -36,7 +36,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves an {@link ObjectTransport} (normally the local transport of a runtime) over HTTP, so that
@@ -99,6 +102,8 @@ import java.util.function.Predicate;
  * }</pre>
  */
 public final class HttpObjectServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpObjectServer.class);
+
   /** Content type of encoded arguments and replies. */
   static final String CODEC_CONTENT_TYPE = "application/octet-stream";
 
@@ -141,6 +146,9 @@ public final class HttpObjectServer implements AutoCloseable {
   private final HttpServer server;
   private final String host;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicLong answered = new AtomicLong();
+  private final AtomicLong unanswered = new AtomicLong();
 
   private HttpObjectServer(Builder b) {
     this.transport = b.transport;
@@ -252,10 +260,29 @@ public final class HttpObjectServer implements AutoCloseable {
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) return;
+    long answeredBefore = answered.get();
+    long unansweredBefore = unanswered.get();
+    long began = System.nanoTime();
+    int port = actualPort();
+    LOG.info(
+        "object server on port {} stopping: no new connections; draining {} {} in flight for up to"
+            + " {} s",
+        port,
+        inFlight.get(),
+        inFlight.get() == 1 ? "call" : "calls",
+        closeGracePeriod.toSeconds());
     try {
       server
           .shutdown(closeGracePeriod.toMillis(), TimeUnit.MILLISECONDS)
           .await(closeGracePeriod.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+      long drained = answered.get() - answeredBefore;
+      LOG.info(
+          "object server on port {} drained: {} {} answered during the drain, {} cut off, in {} ms",
+          port,
+          drained,
+          drained == 1 ? "call" : "calls",
+          unanswered.get() - unansweredBefore + inFlight.get(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
     } catch (TimeoutException e) {
       throw new IllegalStateException(
           "HTTP object server on port "
@@ -344,7 +371,26 @@ public final class HttpObjectServer implements AutoCloseable {
       return;
     }
     deadline.arm(); // the body must now arrive in time
-    request.response().endHandler(v -> deadline.arm()); // then the next head
+    inFlight.incrementAndGet();
+    var counted = new AtomicBoolean();
+    request
+        .response()
+        .endHandler(
+            v -> {
+              deadline.arm(); // then the next head
+              if (counted.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+                // also called when the connection closes under an unfinished response
+                (request.response().closed() ? unanswered : answered).incrementAndGet();
+              }
+            })
+        .closeHandler(
+            v -> {
+              if (counted.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+                unanswered.incrementAndGet();
+              }
+            });
     String path = request.path();
     if (!ObjectPaths.isCallPath(path)) {
       reject(

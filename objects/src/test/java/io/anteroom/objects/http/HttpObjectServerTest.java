@@ -280,6 +280,44 @@ class HttpObjectServerTest {
   }
 
   @Test
+  void aStopLogsOneLineWhenTheDrainBeginsAndOneWithTheCallsItDrained() {
+    var logged =
+        new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    var logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(HttpObjectServer.class);
+    logged.start();
+    logger.addAppender(logged);
+    try {
+      HttpObjectServer server = serve();
+      int port = server.actualPort();
+      HttpObjectTransport transport = connect(server, Duration.ofSeconds(30));
+      CompletableFuture<byte[]> inFlight = transport.call("fake", ID, "hang", new byte[0]);
+      org.awaitility.Awaitility.await().until(() -> fake.hanging.size() == 1);
+
+      Thread closer = Thread.ofVirtual().start(server::close);
+      org.awaitility.Awaitility.await().until(() -> !logged.list.isEmpty());
+      fake.hanging.getFirst().complete(new byte[] {42});
+      assertThat(inFlight.join()).containsExactly(42);
+      org.awaitility.Awaitility.await().until(() -> !closer.isAlive());
+
+      List<String> lines = logged.list.stream().map(e -> e.getFormattedMessage()).toList();
+      assertThat(lines).hasSize(2);
+      assertThat(lines.get(0))
+          .isEqualTo(
+              "object server on port "
+                  + port
+                  + " stopping: no new connections; draining 1 call in flight for up to 30 s");
+      assertThat(lines.get(1))
+          .startsWith(
+              "object server on port "
+                  + port
+                  + " drained: 1 call answered during the drain, 0 cut off, in ");
+    } finally {
+      logger.detachAppender(logged);
+    }
+  }
+
+  @Test
   void closingTheTransportFailsCallsInFlightAndRefusesNewOnes() {
     HttpObjectTransport transport =
         HttpObjectTransport.builder(serve().uri()).secret(SECRET).build();

@@ -1,0 +1,190 @@
+package io.anteroom.gateway.log;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+import org.slf4j.helpers.MessageFormatter;
+
+/**
+ * A logback turbo filter for the replicated coordinator: while a peer is down, Ratis logs each
+ * failed attempt to reach it ({@code WARN GrpcLogAppender ... Failed appendEntries ... UNAVAILABLE:
+ * io exception}, with its causes over three lines, and a {@code Follower failed ... retry} line)
+ * several times a second. This filter drops those and logs instead, under {@value #LOGGER}, one
+ * line at the first failure of a link ({@code peer c1 -> peer c2}), one line a minute with the
+ * count while it fails, and one line once failures stopped; never a stack trace. A connection
+ * failure is a refused, unreachable or reset connection, or gRPC's {@code UNAVAILABLE} or {@code
+ * CANCELLED} (a peer stopping). Other Ratis lines pass unchanged.
+ *
+ * <pre>{@code
+ * <configuration>
+ *   <turboFilter class="io.anteroom.gateway.log.PeerConnectionFailures"/>
+ *   ...
+ * }</pre>
+ *
+ * <p>Installed by the shipped {@code logback.xml} and {@code logback-json.xml}; an operator's own
+ * configuration ({@code ANTEROOM_LOG_CONFIG}) adds the line above to have it too.
+ */
+public final class PeerConnectionFailures extends TurboFilter {
+  /** The logger the summary lines are written to. */
+  public static final String LOGGER = "io.anteroom.cluster.PeerConnections";
+
+  /** How often a count is logged while a link keeps failing. */
+  static final Duration EVERY = Duration.ofMinutes(1);
+
+  /** How long without a failure before a link counts as no longer failing. */
+  static final Duration QUIET = Duration.ofSeconds(10);
+
+  /**
+   * {@code c1@group-0123456789AB->c2-GrpcLogAppender} or {@code ...->c2-AppendLogResponseHandler}:
+   * Ratis' names of a leader's appender to a follower.
+   */
+  private static final Pattern LINK = Pattern.compile("(\\S+?)@group-\\w+->(\\S+?)-[A-Z]\\w*");
+
+  /** A line about one peer: {@code c2: APPEND_ENTRIES onError ...} or {@code c2@group-...}. */
+  private static final Pattern SELF = Pattern.compile("^([\\w.-]+?)(?:@group-\\w+)?[:\\s]");
+
+  /** The appender's line after each failed attempt, which says nothing more. */
+  private static final Pattern FOLLOWER_FAILED = Pattern.compile("Follower failed \\(request=");
+
+  /** Ratis' own repetition count: {@code (Repeated 63 times in the last 5.004s)}. */
+  private static final Pattern REPEATED = Pattern.compile("\\(Repeated (\\d+) times");
+
+  private static final Pattern ADDRESS =
+      Pattern.compile(
+          "(Connection refused|No route to host|Connection reset)[^\\n]*?:\\s*(/?[\\w.:\\[\\]-]+)");
+
+  private static final Pattern STATUS = Pattern.compile("(UNAVAILABLE|CANCELLED)(: [^\\n]*)?");
+
+  private final FailureSummary summary;
+  private final boolean timer;
+  private ScheduledExecutorService ticks;
+
+  /** As logback builds it: the system clock, a tick every second. */
+  public PeerConnectionFailures() {
+    this(Clock.systemUTC(), true);
+  }
+
+  /** For tests: {@code clock} and no timer ({@link #tick} by hand). */
+  PeerConnectionFailures(Clock clock, boolean timer) {
+    this.summary = new FailureSummary(clock, EVERY, QUIET);
+    this.timer = timer;
+  }
+
+  @Override
+  public void start() {
+    if (timer) {
+      ticks =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> Thread.ofPlatform().daemon().name("anteroom-log-summary").unstarted(r));
+      ticks.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+    }
+    super.start();
+  }
+
+  @Override
+  public void stop() {
+    if (ticks != null) ticks.shutdownNow();
+    super.stop();
+  }
+
+  /** Logs the lines time made due (counts, recoveries). */
+  void tick() {
+    summary.tick().forEach(this::log);
+  }
+
+  @Override
+  public FilterReply decide(
+      Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+    if (format == null
+        || level == null
+        || !level.isGreaterOrEqual(Level.WARN)
+        || !logger.getName().startsWith("org.apache.ratis")) {
+      return FilterReply.NEUTRAL;
+    }
+    if (t == null
+        && params != null
+        && params.length > 0
+        && params[params.length - 1] instanceof Throwable last) {
+      t = last;
+    }
+    String message =
+        params == null ? format : MessageFormatter.arrayFormat(format, params).getMessage();
+    String link = link(message, logger.getName());
+    if (FOLLOWER_FAILED.matcher(message).find()) {
+      // the appender's echo of a failure: dropped while its link is failing, else passed
+      return summary.failing(link) ? FilterReply.DENY : FilterReply.NEUTRAL;
+    }
+    Optional<String> detail = connectionFailure(message + (t == null ? "" : "\n" + causes(t)));
+    if (detail.isEmpty()) {
+      return FilterReply.NEUTRAL;
+    }
+    Matcher repeated = REPEATED.matcher(message);
+    long times = repeated.find() ? Long.parseLong(repeated.group(1)) : 1;
+    summary.failed(link, detail.get(), times).ifPresent(this::log);
+    return FilterReply.DENY;
+  }
+
+  private void log(FailureSummary.Line line) {
+    org.slf4j.Logger out =
+        getContext() instanceof LoggerContext context
+            ? context.getLogger(LOGGER)
+            : LoggerFactory.getLogger(LOGGER);
+    if (line.warning()) out.warn(line.text());
+    else out.info(line.text());
+  }
+
+  /** Every throwable of the chain as {@code Class: message}, one a line. */
+  private static String causes(Throwable t) {
+    StringBuilder b = new StringBuilder();
+    int depth = 0;
+    for (Throwable c = t; c != null && depth < 10; c = c.getCause(), depth++) {
+      b.append(c.getClass().getName()).append(": ").append(c.getMessage()).append('\n');
+    }
+    return b.toString();
+  }
+
+  /**
+   * What failed, if {@code text} (a Ratis line with its causes) tells of a peer that cannot be
+   * reached: the refused address, or gRPC's status.
+   */
+  static Optional<String> connectionFailure(String text) {
+    Matcher address = ADDRESS.matcher(text);
+    if (address.find()) {
+      return Optional.of(address.group(1) + ": " + address.group(2));
+    }
+    if (text.contains("java.net.ConnectException")
+        || text.contains("java.net.NoRouteToHostException")) {
+      return Optional.of("cannot connect");
+    }
+    // gRPC's words for a peer that is gone or going: unreachable, or the call cut off as it stopped
+    Matcher status = STATUS.matcher(text);
+    return status.find() ? Optional.of(status.group().strip()) : Optional.empty();
+  }
+
+  /**
+   * {@code peer c1 -> peer c2} from Ratis' appender name; else {@code peer c2
+   * (GrpcServerProtocolService)} from a line that starts with the peer's id ({@code c2:} or {@code
+   * c2@group-...}); else the logger's short name.
+   */
+  static String link(String message, String logger) {
+    Matcher m = LINK.matcher(message);
+    if (m.find()) {
+      return "peer " + m.group(1) + " -> peer " + m.group(2);
+    }
+    String source = logger.substring(logger.lastIndexOf('.') + 1);
+    Matcher self = SELF.matcher(message);
+    return self.find() ? "peer " + self.group(1) + " (" + source + ")" : source;
+  }
+}
