@@ -17,6 +17,7 @@ import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.EncryptedJWT;
 import com.nimbusds.jwt.JWT;
@@ -182,6 +183,9 @@ public final class PassVerifier {
         throw refusal(PassRefusal.UNKNOWN_KEY, "no ES256 key " + safe(kid) + " in the JWKS");
       }
       verifier = found.get();
+    } catch (RateLimitReachedException e) {
+      // the set was fetched again moments ago and lacked the key: it is unknown, not unavailable
+      throw refusal(PassRefusal.UNKNOWN_KEY, "no ES256 key " + safe(kid) + " in the JWKS");
     } catch (KeySourceException e) {
       throw refusal(PassRefusal.KEYS_UNAVAILABLE, "cannot get the JWKS: " + safe(e.getMessage()));
     }
