@@ -19,6 +19,7 @@ import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.EncryptedJWT;
 import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -328,13 +329,18 @@ public final class PassVerifier {
 
     /**
      * The gateway's JWKS URL ({@code /.well-known/jwks.json} of its admin listener): fetched when
-     * first needed, cached for 5 minutes, and fetched again (at most every 30 seconds) when a pass
-     * names a key the cached set lacks; while the URL cannot be reached the keys fetched last are
-     * used (up to 50 minutes), so a restart of the gateway's admin listener refuses no pass.
+     * first needed (5-second connect and read timeouts, at most 64 KiB), cached for 5 minutes, and
+     * fetched again (at most every 30 seconds) when a pass names a key the cached set lacks; while
+     * the URL cannot be reached the keys fetched last are used (up to 50 minutes), so a restart of
+     * the gateway's admin listener refuses no pass.
      */
     public Builder jwks(URL url) {
+      // nimbus' default timeouts (0.5 s) fail on a busy host; a JWKS is small
+      var retriever = new DefaultResourceRetriever(5_000, 5_000, 64 * 1024);
       this.keys =
-          JWKSourceBuilder.create(Objects.requireNonNull(url, "url")).outageTolerant(true).build();
+          JWKSourceBuilder.create(Objects.requireNonNull(url, "url"), retriever)
+              .outageTolerant(true)
+              .build();
       return this;
     }
 
