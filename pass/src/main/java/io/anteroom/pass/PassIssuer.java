@@ -42,11 +42,11 @@ import javax.crypto.spec.SecretKeySpec;
  *       HMAC-SHA256 under the key file's pass-id secret, base64url.
  *   <li>A pass never outlives the session: {@code exp} is the session's end or {@code ttl} after
  *       signing, whichever is first (whole seconds, rounded down).
- *   <li>Reuse: signing costs tens of microseconds, so a pass signed for a user is handed out again
- *       to the same user (same room, event, ticket id and admission time) for as long as it expires
- *       at most {@code reuse} before a freshly signed one would, no later than the session ends,
- *       and is not yet expired. A renewal that moves the session's end further than {@code reuse}
- *       therefore gets a new pass; a session that ends sooner than the pass gets a new one.
+ *   <li>Reuse: signing costs hundreds of microseconds, so a pass signed for a user is handed out
+ *       again to the same user (same room, event, ticket id and admission time) for as long as it
+ *       expires at most {@code reuse} before a freshly signed one would, no later than the session
+ *       ends, and is not yet expired. A renewal that moves the session's end further than {@code
+ *       reuse} therefore gets a new pass; a session that ends sooner than the pass gets a new one.
  *   <li>Thread safety: the reuse cache is a fixed array of immutable entries, one slot per ticket
  *       id's hash, written and read without locks. A racing thread may see an older entry, or sign
  *       again; an entry is used only when all of its identity matches, so one user never gets
@@ -88,7 +88,7 @@ public final class PassIssuer {
 
   /**
    * A builder over {@code keys} (the first key signs), with the defaults: {@code ttl} 5 minutes,
-   * {@code reuse} 30 seconds, the system clock, 4,096 cache slots.
+   * {@code reuse} 2 minutes, the system clock, 4,096 cache slots.
    */
   public static Builder builder(PassKeys keys) {
     return new Builder(keys);
@@ -197,7 +197,7 @@ public final class PassIssuer {
   public static final class Builder {
     private final PassKeys keys;
     private Duration ttl = Duration.ofMinutes(5);
-    private Duration reuse = Duration.ofSeconds(30);
+    private Duration reuse = Duration.ofMinutes(2);
     private Clock clock = Clock.systemUTC();
     private int cacheSlots = 4096;
 
@@ -219,8 +219,10 @@ public final class PassIssuer {
     }
 
     /**
-     * How much earlier than a fresh pass a reused one may expire; default 30 seconds, 0 to sign
-     * every request again, below half the {@code ttl}.
+     * How much earlier than a fresh pass a reused one may expire; default 2 minutes, 0 to sign
+     * every request again, below half the {@code ttl}. A signature costs hundreds of microseconds
+     * of CPU on the JDK's P-256 (docs/benchmarks.md), a reused pass tens of nanoseconds: with the
+     * defaults a user costs at most one signature per 2 minutes.
      */
     public Builder reuse(Duration reuse) {
       if (reuse.isNegative()) {

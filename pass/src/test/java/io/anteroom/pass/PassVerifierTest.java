@@ -14,7 +14,6 @@ import com.nimbusds.jwt.SignedJWT;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import org.junit.jupiter.api.Test;
 
 class PassVerifierTest {
@@ -222,9 +221,5 @@ class PassVerifierTest {
 
   private static byte[] pad(byte[] key) {
     return key.length >= 32 ? key : java.util.Arrays.copyOf(key, 32);
-  }
-
-  static Date seconds(long s) {
-    return new Date(s * 1000);
   }
 }
