@@ -169,6 +169,39 @@ class PassIssuerTest {
   }
 
   @Test
+  void threadsRacingOnSharedCacheSlotsNeverHandOneUserAnothersPass() throws Exception {
+    var crowded = PassIssuer.builder(keys).clock(clock).cacheSlots(4).build();
+    var passIdsSeen = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+    var wrong = new java.util.concurrent.atomic.AtomicInteger();
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+      var tasks = new java.util.ArrayList<java.util.concurrent.Callable<Void>>();
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        tasks.add(
+            () -> {
+              for (int i = 0; i < 100; i++) {
+                long user = (thread * 7L + i) % 16; // 16 users over 4 slots, shared by threads
+                String pass = crowded.passFor("shop", null, user, ADMITTED, SESSION_ENDS);
+                String passId = verifier.requireValid(pass).passId();
+                if (!passId.equals(crowded.passId("shop", user))) {
+                  wrong.incrementAndGet();
+                }
+                passIdsSeen.add(passId);
+              }
+              return null;
+            });
+      }
+      for (var done : pool.invokeAll(tasks)) {
+        done.get();
+      }
+    }
+
+    assertThat(wrong.get()).isZero();
+    assertThat(passIdsSeen).hasSize(400);
+    assertThat(new java.util.HashSet<>(passIdsSeen)).hasSize(16);
+  }
+
+  @Test
   void aReadmissionOfTheSameTicketIsANewPassWithItsOwnAdmissionTime() {
     String first = issuer.passFor("shop", null, 42L, ADMITTED, SESSION_ENDS);
     long readmitted = NOW.toEpochMilli();
