@@ -79,6 +79,9 @@ class LayeringTest {
           .definedBy("io.anteroom.sim..")
           .layer("bench")
           .definedBy("io.anteroom.bench..")
+          // the signed pass: an origin application depends on this module alone to verify
+          .layer("pass")
+          .definedBy("io.anteroom.pass..")
           .whereLayer("testkit")
           // bench: the cluster benchmark's peers speak mutual TLS with the tests' certificates
           .mayOnlyBeAccessedByLayers("bench")
@@ -96,7 +99,9 @@ class LayeringTest {
           .whereLayer("sim")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("bench")
-          .mayNotBeAccessedByAnyLayer();
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("pass")
+          .mayOnlyBeAccessedByLayers("gateway", "bench");
 
   /**
    * The gateway's packages by role, lowest first: request matching values, settings, the ticket,
