@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.anteroom.gateway.proof.Work;
+import io.anteroom.door.proof.Work;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -131,8 +131,7 @@ class ProofOfWorkDoorTest {
         ROOM + "\nticketKeys: [ { id: 1, secret: AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= } ]";
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     try (var coordination =
-            Harness.objects(
-                scheduler, io.anteroom.gateway.admission.ObjectCoordination.REPORT_MAX_QPS);
+            Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
         var a =
             new Harness(
                 dataDir.resolve("a"), shared, new TestOrigin(), scheduler, coordination, "dublin");

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers {@code
- * /revoke} with {@code Anteroom-Command: revoke} and never answers {@code /hang}.
+ * /revoke} with {@code Anteroom-Command: revoke}, says in {@code X-Origin-Saw-Pass} which {@code
+ * Anteroom-Pass} it received ({@code none}) and never answers {@code /hang}.
  */
 public final class TestOrigin implements AutoCloseable {
   public final Vertx vertx = Vertx.vertx();
@@ -51,6 +52,12 @@ public final class TestOrigin implements AutoCloseable {
                                     .putHeader("Content-Type", "text/plain")
                                     .putHeader("X-Origin-Method", req.method().name())
                                     .putHeader("X-Origin-Uri", req.uri())
+                                    .putHeader(
+                                        "X-Origin-Saw-Pass",
+                                        String.valueOf(
+                                            req.getHeader("Anteroom-Pass") == null
+                                                ? "none"
+                                                : req.getHeader("Anteroom-Pass")))
                                     .putHeader(
                                         "Connection",
                                         "close-not-really"); // a hop-by-hop-looking header name

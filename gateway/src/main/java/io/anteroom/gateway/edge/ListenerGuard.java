@@ -1,6 +1,6 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.config.GatewayConfig.ConnectionLimits;
+import io.anteroom.door.config.GatewayConfig.ConnectionLimits;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.vertx.core.Handler;

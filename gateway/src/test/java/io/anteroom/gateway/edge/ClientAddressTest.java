@@ -2,6 +2,7 @@ package io.anteroom.gateway.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.door.route.ClientAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
