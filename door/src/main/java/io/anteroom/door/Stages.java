@@ -63,8 +63,10 @@ final class Stages {
   }
 
   /**
-   * The proof-of-work check ({@link DoorCheck}) for every request without a ticket. A challenge or
-   * the endless queue is answered here; an answer
+   * The proof-of-work check ({@link DoorCheck}) for every request the room would give a new
+   * identity: no ticket, and also a ticket the room no longer honours (a revoked or ended session,
+   * a copy of a waiting ticket let in before), since the room gives those a new ticket id too
+   * ({@link RoomGate#startsOver}). A challenge or the endless queue is answered here; an answer
    * that holds at this door is then claimed at the room's coordinator (so it admits once in the
    * whole deployment), and the visit goes on to admission with the answer cookie cleared. A claim
    * refused as a replay gets a fresh challenge.
@@ -91,7 +93,7 @@ final class Stages {
       // the check in force now: the room's, or the running event's (pre-queue included)
       ProofOfWork inForce =
           s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(v.now)).proofOfWork();
-      if (!inForce.enabled() || v.ticket != null) {
+      if (!inForce.enabled() || v.ticket != null && !room.gate().startsOver(v.ticket, v.now)) {
         return next.enter(v);
       }
       DoorCheck check =

@@ -181,7 +181,7 @@ abstract class DoorConformanceTest {
   }
 
   @Test
-  void newUsersSolveTheProofOfWorkBeforeTheyGetATicket() throws Exception {
+  void newUsersAndRevokedOnesSolveTheProofOfWorkBeforeTheyGetATicket() throws Exception {
     String rooms =
         "rooms: [ { id: shop, totalActiveUsers: 100, proofOfWork: { enabled: true, difficulty: 8 }"
             + " } ]";
@@ -199,6 +199,13 @@ abstract class DoorConformanceTest {
       assertThat(ticket).isNotNull();
       assertThat(reachedOrigin(app.get("/again"))).as("the ticket does the rest").isTrue();
 
+      assertThat(reachedOrigin(app.get("/revoke"))).isTrue();
+      Browser replay = s.browser();
+      replay.cookies.put(TICKET, ticket);
+      var again = replay.get("/", "Accept", "application/json");
+      assertThat(reachedOrigin(again)).isFalse();
+      challengeOf(again);
+      assertThat(replay.cookies.get(TICKET)).as("no new identity for free").isEqualTo(ticket);
     }
   }
 }

@@ -57,6 +57,67 @@ class ProofOfWorkDoorTest {
     }
   }
 
+  /** Lets {@code app} in through the check; returns its admitted ticket cookie. */
+  private static String admitted(Browser app) throws Exception {
+    JsonNode pow = challengeOf(app.get("/", "Accept", "application/json"));
+    var in = app.get("/", "Accept", "application/json", "Anteroom-Proof", solve(pow));
+    assertThat(Browser.reachedOrigin(in)).isTrue();
+    return app.cookies.get(TICKET);
+  }
+
+  /**
+   * A logged-out (revoked) ticket opens but is no longer honoured: the room would give its holder a
+   * new ticket id, a new identity, which must cost the check like any newcomer's (issue 38).
+   */
+  @Test
+  void aReplayedRevokedTicketMustSolveAChallengeBeforeItGetsANewIdentity() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser app = h.browser();
+      String ticket = admitted(app);
+      assertThat(Browser.reachedOrigin(app.get("/revoke"))).as("logged out").isTrue();
+      Browser replay = h.browser();
+      replay.cookies.put(TICKET, ticket);
+
+      var r = replay.get("/", "Accept", "application/json");
+
+      assertThat(Browser.reachedOrigin(r)).isFalse();
+      assertThat(challengeOf(r)).isNotNull();
+      assertThat(replay.cookies.get(TICKET))
+          .as("no new ticket without the check")
+          .isEqualTo(ticket);
+    }
+  }
+
+  @Test
+  void anExpiredSessionMustSolveAChallengeBeforeItGetsANewIdentity() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser app = h.browser();
+      String ticket = admitted(app);
+      h.scheduler.advance(java.time.Duration.ofMinutes(10)); // sessions last 5 minutes
+
+      var r = app.get("/", "Accept", "application/json");
+
+      assertThat(Browser.reachedOrigin(r)).isFalse();
+      assertThat(challengeOf(r)).isNotNull();
+      assertThat(app.cookies.get(TICKET)).isEqualTo(ticket);
+      JsonNode pow = challengeOf(app.get("/", "Accept", "application/json"));
+      var in = app.get("/", "Accept", "application/json", "Anteroom-Proof", solve(pow));
+      assertThat(Browser.reachedOrigin(in)).as("solved: in again").isTrue();
+      assertThat(app.cookies.get(TICKET)).isNotEqualTo(ticket);
+    }
+  }
+
+  @Test
+  void aLiveSessionIsNeverAskedAgain() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser app = h.browser();
+      admitted(app);
+      h.scheduler.advance(java.time.Duration.ofMinutes(2));
+
+      assertThat(Browser.reachedOrigin(app.get("/", "Accept", "application/json"))).isTrue();
+    }
+  }
+
   @Test
   void anEventTurnsTheCheckOnForItsOwnTimeOnly() throws Exception {
     // the harness starts at 2026-11-22T10:00:05Z; the event's pre-queue opens at 10:01
