@@ -164,13 +164,9 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
         request,
         pass.target(),
         pass.originHeaders(),
-        response -> {
-          if (pass.room() == null) {
-            response.headers().set(THROTTLE, OFF); // the no-room path: no door work at all
-            return;
-          }
-          door.onOriginResponse(pass, new ProxiedResponse(response), System.nanoTime() - started);
-        });
+        response ->
+            door.onOriginResponse(
+                pass, new ProxiedResponse(response), System.nanoTime() - started));
   }
 
   /**
