@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.anteroom.door.violation.DoorClassThatImportsVertx;
 import io.anteroom.room.violation.CoreClassThatImportsObjects;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ class LayeringTest {
             .importPackages("io.anteroom");
     assertThat(production.contain("io.anteroom.room.RoomWorker")).isTrue();
     assertThat(production.contain("io.anteroom.gateway.Main")).isTrue();
+    assertThat(production.contain("io.anteroom.door.Door")).isTrue();
   }
 
   /**
@@ -60,6 +62,29 @@ class LayeringTest {
               "the room core depends only on itself and java.lang/util/time/math (no I/O, no"
                   + " objects, no logging)");
 
+  /**
+   * The door is the request path of every server: it knows no HTTP server (Vert.x, Netty, Servlets)
+   * and no coordination transport (the objects runtime, the coordinator's objects); adapters map
+   * their server's requests to it, and the coordination reaches it through the {@code Coordination}
+   * seam.
+   */
+  static final ArchRule DOOR_KNOWS_NO_SERVER =
+      noClasses()
+          .that()
+          .resideInAPackage("io.anteroom.door..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.vertx..",
+              "io.netty..",
+              "jakarta.servlet..",
+              "javax.servlet..",
+              "org.springframework..",
+              "io.anteroom.objects..",
+              "io.anteroom.coordinator..",
+              "io.anteroom.gateway..")
+          .as("the door depends on no HTTP server, no objects runtime and no adapter");
+
   static final ArchRule MODULES_DEPEND_ONLY_DOWNWARD =
       layeredArchitecture()
           .consideringOnlyDependenciesInLayers()
@@ -73,8 +98,16 @@ class LayeringTest {
           .definedBy("io.anteroom.room..")
           .layer("coordinator")
           .definedBy("io.anteroom.coordinator..")
+          .layer("door")
+          .definedBy("io.anteroom.door..")
+          .layer("host")
+          .definedBy("io.anteroom.host..")
           .layer("gateway")
           .definedBy("io.anteroom.gateway..")
+          .layer("servlet")
+          .definedBy("io.anteroom.servlet..")
+          .layer("spring")
+          .definedBy("io.anteroom.spring..")
           .layer("sim")
           .definedBy("io.anteroom.sim..")
           .layer("bench")
@@ -86,16 +119,27 @@ class LayeringTest {
           // bench: the cluster benchmark's peers speak mutual TLS with the tests' certificates
           .mayOnlyBeAccessedByLayers("bench")
           .whereLayer("objects")
-          .mayOnlyBeAccessedByLayers("coordinator", "gateway", "bench")
+          .mayOnlyBeAccessedByLayers("coordinator", "host", "gateway", "servlet", "bench")
           .whereLayer("backpressure")
-          .mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
+          .mayOnlyBeAccessedByLayers(
+              "coordinator", "door", "host", "gateway", "servlet", "sim", "bench")
           .whereLayer("room")
-          .mayOnlyBeAccessedByLayers("coordinator", "gateway", "sim", "bench")
+          .mayOnlyBeAccessedByLayers(
+              "coordinator", "door", "host", "gateway", "servlet", "sim", "bench")
           .whereLayer("coordinator")
-          .mayOnlyBeAccessedByLayers("gateway", "bench")
+          .mayOnlyBeAccessedByLayers("host", "gateway", "servlet", "bench")
+          .whereLayer("door")
+          // sim: simulate --config reads the operator's rooms with the door's ConfigLoader
+          .mayOnlyBeAccessedByLayers("host", "gateway", "servlet", "spring", "sim", "bench")
+          .whereLayer("host")
+          .mayOnlyBeAccessedByLayers("gateway", "servlet", "spring", "bench")
           .whereLayer("gateway")
-          // sim: simulate --config reads the operator's rooms with the gateway's ConfigLoader
+          // sim: its subcommand plugs into the gateway's CLI
           .mayOnlyBeAccessedByLayers("sim", "bench")
+          .whereLayer("servlet")
+          .mayOnlyBeAccessedByLayers("spring")
+          .whereLayer("spring")
+          .mayNotBeAccessedByAnyLayer()
           .whereLayer("sim")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("bench")
@@ -104,25 +148,51 @@ class LayeringTest {
           .mayOnlyBeAccessedByLayers("gateway", "bench");
 
   /**
-   * The gateway's packages by role, lowest first: request matching values, settings, the ticket,
-   * the proof-of-work check, the decision, the queue answers, the request path, then the admin API,
-   * the demo and the composition root.
+   * The door's packages by role, lowest first: request matching values, settings, the ticket, the
+   * proof-of-work check, the decision, the queue answers, routing and bypass rules, then the door
+   * itself (its stages and answers).
+   */
+  static final ArchRule DOOR_PACKAGES_DEPEND_ONLY_DOWNWARD =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("match")
+          .definedBy("io.anteroom.door.match..")
+          .layer("config")
+          .definedBy("io.anteroom.door.config..")
+          .layer("ticket")
+          .definedBy("io.anteroom.door.ticket..")
+          .layer("proof")
+          .definedBy("io.anteroom.door.proof..")
+          .layer("admission")
+          .definedBy("io.anteroom.door.admission..")
+          .layer("queue")
+          .definedBy("io.anteroom.door.queue..")
+          .layer("route")
+          .definedBy("io.anteroom.door.route..")
+          .layer("door")
+          .definedBy("io.anteroom.door")
+          .whereLayer("door")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("route")
+          .mayOnlyBeAccessedByLayers("door")
+          .whereLayer("queue")
+          .mayOnlyBeAccessedByLayers("door")
+          .whereLayer("admission")
+          .mayOnlyBeAccessedByLayers("queue", "door")
+          .whereLayer("proof")
+          .mayOnlyBeAccessedByLayers("queue", "door")
+          .whereLayer("ticket")
+          .mayOnlyBeAccessedByLayers("proof", "admission", "queue", "door")
+          .whereLayer("config")
+          .mayOnlyBeAccessedByLayers("ticket", "proof", "admission", "queue", "route", "door");
+
+  /**
+   * The gateway's packages by role, lowest first: the Vert.x adapter of the door (listener, proxy),
+   * then the admin API, the demo and the composition root.
    */
   static final ArchRule GATEWAY_PACKAGES_DEPEND_ONLY_DOWNWARD =
       layeredArchitecture()
           .consideringOnlyDependenciesInLayers()
-          .layer("match")
-          .definedBy("io.anteroom.gateway.match..")
-          .layer("config")
-          .definedBy("io.anteroom.gateway.config..")
-          .layer("ticket")
-          .definedBy("io.anteroom.gateway.ticket..")
-          .layer("proof")
-          .definedBy("io.anteroom.gateway.proof..")
-          .layer("admission")
-          .definedBy("io.anteroom.gateway.admission..")
-          .layer("queue")
-          .definedBy("io.anteroom.gateway.queue..")
           .layer("edge")
           .definedBy("io.anteroom.gateway.edge..")
           .layer("admin")
@@ -138,18 +208,7 @@ class LayeringTest {
           .whereLayer("admin")
           .mayOnlyBeAccessedByLayers("root")
           .whereLayer("edge")
-          .mayOnlyBeAccessedByLayers("admin", "demo", "root")
-          .whereLayer("queue")
-          .mayOnlyBeAccessedByLayers("edge", "admin", "demo", "root")
-          .whereLayer("admission")
-          .mayOnlyBeAccessedByLayers("queue", "edge", "admin", "demo", "root")
-          .whereLayer("proof")
-          .mayOnlyBeAccessedByLayers("queue", "edge", "admin", "demo", "root")
-          .whereLayer("ticket")
-          .mayOnlyBeAccessedByLayers("proof", "admission", "queue", "edge", "admin", "demo", "root")
-          .whereLayer("config")
-          .mayOnlyBeAccessedByLayers(
-              "ticket", "proof", "admission", "queue", "edge", "admin", "demo", "root");
+          .mayOnlyBeAccessedByLayers("admin", "demo", "root");
 
   /** A cycle between packages means some package depends upward; none is allowed. */
   static final ArchRule NO_PACKAGE_CYCLES =
@@ -173,6 +232,23 @@ class LayeringTest {
   @Test
   void modulesDependOnlyDownward() {
     MODULES_DEPEND_ONLY_DOWNWARD.check(production);
+  }
+
+  @Test
+  void theDoorKnowsNoServer() {
+    DOOR_KNOWS_NO_SERVER.check(production);
+  }
+
+  @Test
+  void doorPackagesDependOnlyDownward() {
+    DOOR_PACKAGES_DEPEND_ONLY_DOWNWARD.check(production);
+  }
+
+  /** The door's rule is not vacuous: a door class importing Vert.x breaks it. */
+  @Test
+  void doorRuleFailsForADoorClassImportingVertx() {
+    JavaClasses violating = new ClassFileImporter().importClasses(DoorClassThatImportsVertx.class);
+    assertThat(DOOR_KNOWS_NO_SERVER.evaluate(violating).hasViolation()).isTrue();
   }
 
   @Test

@@ -1,7 +1,7 @@
 package io.anteroom.bench;
 
-import io.anteroom.gateway.config.GatewayConfig.TicketKey;
-import io.anteroom.gateway.ticket.TicketCodec;
+import io.anteroom.door.config.GatewayConfig.TicketKey;
+import io.anteroom.door.ticket.TicketCodec;
 import io.anteroom.pass.PassCheck;
 import io.anteroom.pass.PassIssuer;
 import io.anteroom.pass.PassKeys;

@@ -1,12 +1,12 @@
 package io.anteroom.bench;
 
-import io.anteroom.gateway.config.GatewayConfig.OnRepeatedFailure;
-import io.anteroom.gateway.config.GatewayConfig.ProofOfWork;
-import io.anteroom.gateway.config.GatewayConfig.TicketKey;
-import io.anteroom.gateway.proof.ChallengeCodec;
-import io.anteroom.gateway.proof.DoorCheck;
-import io.anteroom.gateway.proof.Work;
-import io.anteroom.gateway.ticket.TicketCodec;
+import io.anteroom.door.config.GatewayConfig.OnRepeatedFailure;
+import io.anteroom.door.config.GatewayConfig.ProofOfWork;
+import io.anteroom.door.config.GatewayConfig.TicketKey;
+import io.anteroom.door.proof.ChallengeCodec;
+import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Work;
+import io.anteroom.door.ticket.TicketCodec;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.anteroom.bench;
 
-import io.anteroom.gateway.config.GatewayConfig.TicketKey;
-import io.anteroom.gateway.ticket.TicketCodec;
+import io.anteroom.door.config.GatewayConfig.TicketKey;
+import io.anteroom.door.ticket.TicketCodec;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;

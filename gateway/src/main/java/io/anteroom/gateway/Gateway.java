@@ -1,22 +1,22 @@
 package io.anteroom.gateway;
 
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.door.Door;
+import io.anteroom.door.Rooms;
+import io.anteroom.door.config.GatewayConfig;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.IoTransport;
+import io.anteroom.door.proof.ChallengeCodec;
+import io.anteroom.door.queue.QueuePacing;
+import io.anteroom.door.route.ClientAddress;
+import io.anteroom.door.ticket.TicketCodec;
+import io.anteroom.door.ticket.TicketKeys;
 import io.anteroom.gateway.admin.AdminApi;
 import io.anteroom.gateway.admin.AdminToken;
-import io.anteroom.gateway.config.GatewayConfig;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
-import io.anteroom.gateway.config.IoTransport;
-import io.anteroom.gateway.edge.ClientAddress;
 import io.anteroom.gateway.edge.Gatekeeper;
 import io.anteroom.gateway.edge.GuardedTransport;
 import io.anteroom.gateway.edge.ListenerGuard;
 import io.anteroom.gateway.edge.PublicListener;
-import io.anteroom.gateway.edge.RoomRuntime;
-import io.anteroom.gateway.edge.Rooms;
-import io.anteroom.gateway.proof.ChallengeCodec;
-import io.anteroom.gateway.queue.QueuePacing;
-import io.anteroom.gateway.ticket.TicketCodec;
-import io.anteroom.gateway.ticket.TicketKeys;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -53,6 +53,7 @@ public final class Gateway implements AutoCloseable {
 
   private final Vertx vertx;
   private final Rooms rooms;
+  private final Gatekeeper.Origins origins;
 
   /** The public listener's servers, one per event loop, all on the same port. */
   private final List<HttpServer> publicServers;
@@ -68,6 +69,7 @@ public final class Gateway implements AutoCloseable {
   private Gateway(
       Vertx vertx,
       Rooms rooms,
+      Gatekeeper.Origins origins,
       List<HttpServer> publicServers,
       ListenerGuard publicGuard,
       HttpServer adminServer,
@@ -76,6 +78,7 @@ public final class Gateway implements AutoCloseable {
       int drainSeconds) {
     this.vertx = vertx;
     this.rooms = rooms;
+    this.origins = origins;
     this.publicServers = List.copyOf(publicServers);
     this.publicGuard = publicGuard;
     this.adminServer = adminServer;
@@ -184,8 +187,16 @@ public final class Gateway implements AutoCloseable {
       var keys = TicketKeys.resolve(config.ticketKeys(), config.dataDir());
       var codec = new TicketCodec(keys, clock);
       var rooms =
-          new Rooms(vertx, config, gates, registry, pacing, clock, codec, new ChallengeCodec(keys));
-      var gatekeeper = new Gatekeeper(rooms, clock, config.publicListener().accessLog());
+          new Rooms(config, gates, registry, pacing, clock, codec, new ChallengeCodec(keys));
+      var origins =
+          new Gatekeeper.Origins(
+              vertx, config.origin(), config.originTimeoutSeconds(), rooms.clients());
+      var gatekeeper =
+          new Gatekeeper(
+              new Door(rooms, clock),
+              origins,
+              origins.defaultProxy(),
+              config.publicListener().accessLog());
       List<HttpServer> publicServers = new CopyOnWriteArrayList<>();
       // Vert.x shares one bound socket among servers on the same host:port and hands them the
       // connections in turn; port 0 is never shared, a negative port means "one free port shared
@@ -244,6 +255,7 @@ public final class Gateway implements AutoCloseable {
           new Gateway(
               vertx,
               rooms,
+              origins,
               publicServers,
               publicGuard,
               adminServer,
@@ -269,16 +281,12 @@ public final class Gateway implements AutoCloseable {
   static final long PROTECTION_TICK_MILLIS = 5_000;
 
   static void tick(Rooms rooms, long nowMillis) {
-    rooms.snapshot().byId().values().forEach(r -> r.gate().tick(nowMillis));
+    rooms.tick(nowMillis);
   }
 
   /** One origin-protection step for every room that has it on. */
   static void protect(Rooms rooms) {
-    for (RoomRuntime r : rooms.snapshot().byId().values()) {
-      if (r.protection() != null) {
-        r.gate().limitNewUsersPerMinute(r.protection().tick());
-      }
-    }
+    rooms.protect();
   }
 
   private static final String PORT_HINT = "is another process using the port?";
@@ -332,6 +340,11 @@ public final class Gateway implements AutoCloseable {
     return rooms;
   }
 
+  /** The proxies of the rooms' origins. */
+  Gatekeeper.Origins origins() {
+    return origins;
+  }
+
   AdminApi admin() {
     return admin;
   }
@@ -372,6 +385,7 @@ public final class Gateway implements AutoCloseable {
     } finally {
       if (drainMillis < 0) drainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       rooms.close();
+      origins.close();
       try {
         vertx.close().await(10, TimeUnit.SECONDS);
       } catch (Exception e) {

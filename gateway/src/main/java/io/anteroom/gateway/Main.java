@@ -1,19 +1,19 @@
 package io.anteroom.gateway;
 
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.door.admission.Coordination;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.DataDirectory;
+import io.anteroom.door.config.GatewayConfig;
+import io.anteroom.door.config.GatewayConfig.HostPort;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.queue.MonitoredQueuePacing;
+import io.anteroom.door.ticket.TicketKeys;
 import io.anteroom.gateway.admin.AdminToken;
-import io.anteroom.gateway.admission.CoordinatedRoomGate;
-import io.anteroom.gateway.admission.Coordination;
-import io.anteroom.gateway.admission.ObjectCoordination;
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.config.DataDirectory;
-import io.anteroom.gateway.config.GatewayConfig;
-import io.anteroom.gateway.config.GatewayConfig.HostPort;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
 import io.anteroom.gateway.demo.DemoCrowd;
 import io.anteroom.gateway.demo.DemoOrigin;
-import io.anteroom.gateway.queue.MonitoredQueuePacing;
-import io.anteroom.gateway.ticket.TicketKeys;
+import io.anteroom.host.ObjectCoordination;
+import io.anteroom.host.RoomHost;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ClusterConfig;
@@ -723,11 +723,9 @@ public final class Main implements Runnable {
     return secrets;
   }
 
-  /** Gateway and room objects in one process: SQLite in {@code dataDir}. */
+  /** Gateway and room objects in one process: SQLite in {@code dataDir} ({@link RoomHost}). */
   static Coordination embedded(GatewayConfig config) {
-    DataDirectory.claim(config.dataDir());
-    return ObjectCoordination.embedded(
-        io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build());
+    return RoomHost.embedded(config);
   }
 
   /** Runs a gateway until the process is asked to stop, then drains it. */
@@ -737,17 +735,13 @@ public final class Main implements Runnable {
       String dataCenter,
       List<AutoCloseable> extras,
       java.util.function.Consumer<Gateway> started) {
-    String processId = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
     Clock clock = Clock.systemUTC();
-    byte[] lotteryKey =
-        CoordinatedRoomGate.lotteryKey(
-            TicketKeys.resolve(config.ticketKeys(), config.dataDir()).getFirst().secret());
     var metrics = new MetricRegistry();
     coordination.objectMetrics().ifPresent(metrics::registerAll); // the embedded objects runtime's
     Gateway gw =
         Gateway.start(
             config,
-            s -> new CoordinatedRoomGate(s, dataCenter, processId, coordination, clock, lotteryKey),
+            RoomHost.gates(config, coordination, dataCenter, clock),
             clock,
             s -> new MonitoredQueuePacing(s, clock),
             metrics);

@@ -1,10 +1,8 @@
 /**
- * Anteroom gateway: the HTTP edge of the waiting room. {@link io.anteroom.gateway.Main} (the CLI)
- * and {@link io.anteroom.gateway.Gateway} compose the sub-packages, one per role: {@code config}
- * (YAML, the room key table, closed sets of values), {@code edge} (listener, routing, bypass,
- * request handler, proxy, live rooms), {@code ticket} (the ticket cookie and its sealing), {@code
- * admission} (the seam to the room core's decision and the coordinating objects), {@code queue}
- * (queue page, JSON, polling back-pressure), {@code admin} (admin API, status page, metrics) and
- * {@code demo}.
+ * Anteroom gateway: the waiting room as a Vert.x server, one adapter of the door (module {@code
+ * door}). {@link io.anteroom.gateway.Main} (the CLI) and {@link io.anteroom.gateway.Gateway}
+ * compose the sub-packages, one per role: {@code edge} (listener, the door's Vert.x adapter, proxy,
+ * access log), {@code admin} (admin API, status page, metrics) and {@code demo}. The rules of the
+ * request path are the door's; the coordination's wiring is module {@code host}'s.
  */
 package io.anteroom.gateway;

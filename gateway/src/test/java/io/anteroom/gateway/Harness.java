@@ -1,14 +1,14 @@
 package io.anteroom.gateway;
 
 import com.codahale.metrics.MetricRegistry;
-import io.anteroom.gateway.admission.CoordinatedRoomGate;
-import io.anteroom.gateway.admission.Coordination;
-import io.anteroom.gateway.admission.ObjectCoordination;
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.config.GatewayConfig;
-import io.anteroom.gateway.edge.RoomRuntime;
-import io.anteroom.gateway.edge.Rooms;
-import io.anteroom.gateway.queue.MonitoredQueuePacing;
+import io.anteroom.door.RoomRuntime;
+import io.anteroom.door.Rooms;
+import io.anteroom.door.admission.CoordinatedRoomGate;
+import io.anteroom.door.admission.Coordination;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig;
+import io.anteroom.door.queue.MonitoredQueuePacing;
+import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.ManualScheduler;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
@@ -185,6 +185,16 @@ public final class Harness implements AutoCloseable {
   /** The live runtime of a room. */
   public RoomRuntime room(String id) {
     return gateway.rooms().get(id).orElseThrow();
+  }
+
+  /** The proxy of a room's origin. */
+  public io.anteroom.gateway.edge.OriginProxy proxy(String roomId) {
+    return gateway.origins().apply(room(roomId));
+  }
+
+  /** The proxy of requests that match no room. */
+  public io.anteroom.gateway.edge.OriginProxy defaultProxy() {
+    return gateway.origins().defaultProxy();
   }
 
   /** One origin-protection step of every room, as the gateway's timer does it. */

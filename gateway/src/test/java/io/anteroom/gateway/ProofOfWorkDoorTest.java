@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.anteroom.gateway.proof.Work;
+import io.anteroom.door.proof.Work;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -54,6 +54,67 @@ class ProofOfWorkDoorTest {
       assertThat(Browser.reachedOrigin(in)).isTrue();
       assertThat(app.cookies).containsKey(TICKET);
       assertThat(Browser.reachedOrigin(app.get("/again"))).as("the ticket does the rest").isTrue();
+    }
+  }
+
+  /** Lets {@code app} in through the check; returns its admitted ticket cookie. */
+  private static String admitted(Browser app) throws Exception {
+    JsonNode pow = challengeOf(app.get("/", "Accept", "application/json"));
+    var in = app.get("/", "Accept", "application/json", "Anteroom-Proof", solve(pow));
+    assertThat(Browser.reachedOrigin(in)).isTrue();
+    return app.cookies.get(TICKET);
+  }
+
+  /**
+   * A logged-out (revoked) ticket opens but is no longer honoured: the room would give its holder a
+   * new ticket id, a new identity, which must cost the check like any newcomer's (issue 38).
+   */
+  @Test
+  void aReplayedRevokedTicketMustSolveAChallengeBeforeItGetsANewIdentity() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser app = h.browser();
+      String ticket = admitted(app);
+      assertThat(Browser.reachedOrigin(app.get("/revoke"))).as("logged out").isTrue();
+      Browser replay = h.browser();
+      replay.cookies.put(TICKET, ticket);
+
+      var r = replay.get("/", "Accept", "application/json");
+
+      assertThat(Browser.reachedOrigin(r)).isFalse();
+      assertThat(challengeOf(r)).isNotNull();
+      assertThat(replay.cookies.get(TICKET))
+          .as("no new ticket without the check")
+          .isEqualTo(ticket);
+    }
+  }
+
+  @Test
+  void anExpiredSessionMustSolveAChallengeBeforeItGetsANewIdentity() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser app = h.browser();
+      String ticket = admitted(app);
+      h.scheduler.advance(java.time.Duration.ofMinutes(10)); // sessions last 5 minutes
+
+      var r = app.get("/", "Accept", "application/json");
+
+      assertThat(Browser.reachedOrigin(r)).isFalse();
+      assertThat(challengeOf(r)).isNotNull();
+      assertThat(app.cookies.get(TICKET)).isEqualTo(ticket);
+      JsonNode pow = challengeOf(app.get("/", "Accept", "application/json"));
+      var in = app.get("/", "Accept", "application/json", "Anteroom-Proof", solve(pow));
+      assertThat(Browser.reachedOrigin(in)).as("solved: in again").isTrue();
+      assertThat(app.cookies.get(TICKET)).isNotEqualTo(ticket);
+    }
+  }
+
+  @Test
+  void aLiveSessionIsNeverAskedAgain() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      Browser app = h.browser();
+      admitted(app);
+      h.scheduler.advance(java.time.Duration.ofMinutes(2));
+
+      assertThat(Browser.reachedOrigin(app.get("/", "Accept", "application/json"))).isTrue();
     }
   }
 
@@ -131,8 +192,7 @@ class ProofOfWorkDoorTest {
         ROOM + "\nticketKeys: [ { id: 1, secret: AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= } ]";
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     try (var coordination =
-            Harness.objects(
-                scheduler, io.anteroom.gateway.admission.ObjectCoordination.REPORT_MAX_QPS);
+            Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
         var a =
             new Harness(
                 dataDir.resolve("a"), shared, new TestOrigin(), scheduler, coordination, "dublin");

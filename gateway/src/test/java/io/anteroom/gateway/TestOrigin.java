@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * An in-process origin on 127.0.0.1: counts requests, echoes what it received, answers {@code
- * /revoke} with {@code Anteroom-Command: revoke}, never answers {@code /hang} and answers {@code
- * /held} when the test releases it.
+ * /revoke} with {@code Anteroom-Command: revoke}, says in {@code X-Origin-Saw-Pass} which {@code
+ * Anteroom-Pass} it received ({@code none}), never answers {@code /hang} and answers {@code /held}
+ * when the test releases it.
  */
 public final class TestOrigin implements AutoCloseable {
   public final Vertx vertx = Vertx.vertx();
@@ -67,6 +68,12 @@ public final class TestOrigin implements AutoCloseable {
                                     .putHeader("Content-Type", "text/plain")
                                     .putHeader("X-Origin-Method", req.method().name())
                                     .putHeader("X-Origin-Uri", req.uri())
+                                    .putHeader(
+                                        "X-Origin-Saw-Pass",
+                                        String.valueOf(
+                                            req.getHeader("Anteroom-Pass") == null
+                                                ? "none"
+                                                : req.getHeader("Anteroom-Pass")))
                                     .putHeader(
                                         "Connection",
                                         "close-not-really"); // a hop-by-hop-looking header name

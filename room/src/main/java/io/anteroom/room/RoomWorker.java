@@ -402,6 +402,24 @@ public final class RoomWorker {
   }
 
   /**
+   * Whether a request with {@code ticket} would be given a new identity (a new ticket id) by {@link
+   * #decide}: no ticket (or another room's), an admitted ticket whose session is over or was ended
+   * (a logout, a revocation), or a copy of a waiting ticket that was admitted here before. A
+   * waiting ticket keeps its id (even past {@code queueTimeout}), and so does a tab racing its own
+   * admission. Counts nothing: the door asks this before deciding, so that every new identity costs
+   * what the door's checks cost (proof of work), whatever cookie the request brought.
+   */
+  public boolean startsOver(Ticket ticket, Instant now) {
+    if (ticket == null || !ticket.roomId().equals(config.roomId())) {
+      return true;
+    }
+    if (ticket.admitted()) {
+      return !honoured(ticket, now);
+    }
+    return ledger.waitingStatus(ticket.id(), now) == TicketLedger.WaitingStatus.ADMITTED_BEFORE;
+  }
+
+  /**
    * Whether {@code ticket} is an admitted ticket of this room whose session is still running at
    * {@code now} (the session rule {@link #decide} applies). Counts nothing: for callers that must
    * honour a running session without deciding, such as a queue-all switch that keeps admitted users

@@ -1,5 +1,6 @@
 package io.anteroom.room;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -50,6 +51,44 @@ public record Ticket(
   /** The start of the user's bucket minute. */
   public Instant bucketStart() {
     return Minutes.startOf(bucketId);
+  }
+
+  /**
+   * How much of a session a renewal may leave unsealed: a sixtieth of it (one second per minute of
+   * {@code S}), the most by which skipping a renewal can shorten a session.
+   */
+  public static final int UNSEALED_RENEWAL_FRACTION = 60;
+
+  /**
+   * Whether the room's renewal {@code renewed} of the admitted ticket {@code sent} may be left
+   * unsealed, the user keeping the cookie that brought {@code sent}: both are equal in every field
+   * but {@code lastCheckInTime}; both check-in times fall in the same UTC minute; and the renewal
+   * is less than {@code session /} {@value #UNSEALED_RENEWAL_FRACTION} after the cookie's check-in.
+   *
+   * <p>Why this is safe: the room counts a session by the minute of its last check-in (its expiry
+   * minute moves at most once a minute) and the user's traffic once per minute, so a renewal within
+   * the cookie's minute changes no count. What it does change is when the session ends: S after the
+   * cookie's check-in instead of S after this request, so the bound keeps every session at least
+   * 59/60 of S after the user's last request (a user active every 20 s in a one-minute session gets
+   * a new cookie on every request; in an hour-long session, once a minute). Any other difference
+   * (another id, a cleared refresh slot key) needs the renewed ticket sealed. A server that stores
+   * tickets in an older layout must also seal (that is its own rule, not the room's).
+   */
+  public static boolean renewalCanWait(Ticket sent, Ticket renewed, Duration session) {
+    if (sent == null
+        || renewed == null
+        || sent.id != renewed.id
+        || sent.bucketId != renewed.bucketId
+        || sent.refreshSlotKey != renewed.refreshSlotKey
+        || !sent.roomId.equals(renewed.roomId)
+        || !java.util.Objects.equals(sent.acceptedAt, renewed.acceptedAt)) {
+      return false;
+    }
+    long cookie = sent.lastCheckInTime.toEpochMilli();
+    long now = renewed.lastCheckInTime.toEpochMilli();
+    return Math.floorDiv(cookie, 60_000L) == Math.floorDiv(now, 60_000L)
+        && now >= cookie
+        && now - cookie < session.toMillis() / UNSEALED_RENEWAL_FRACTION;
   }
 
   /** The bucket ({@code bucketId}) of a user first arriving at {@code t}. */

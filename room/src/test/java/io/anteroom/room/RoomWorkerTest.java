@@ -356,6 +356,32 @@ class RoomWorkerTest {
   }
 
   @Test
+  void aRequestStartsOverExactlyWhenItsDecisionGivesANewTicketId() {
+    RoomWorker w =
+        worker(
+            EVEN, state(List.of(new BucketState(M - 3, 1, 1), new BucketState(M - 2, 5, 0)), 30));
+    Ticket queued = waiting(M - 3, NOW.minusSeconds(20), 1);
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket expired =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 40, NOW.minusSeconds(900), NOW.minusSeconds(900), 0);
+
+    assertThat(w.startsOver(null, NOW)).isTrue();
+    assertThat(w.startsOver(expired, NOW)).isTrue();
+    assertThat(w.startsOver(admitted, NOW)).isFalse();
+    assertThat(w.startsOver(queued, NOW)).isFalse();
+    w.decide(queued, NOW); // admitted: its copies start over once the race grace is over
+    assertThat(w.startsOver(queued, NOW.plusSeconds(2))).isFalse();
+    Instant later = NOW.plus(TicketLedger.RACE_GRACE).plusSeconds(1);
+    assertThat(w.startsOver(queued, later)).isTrue();
+    assertThat(w.decide(queued, later).ticket().id()).isNotEqualTo(queued.id());
+    w.endSession(admitted, NOW); // a logout
+    assertThat(w.startsOver(admitted, NOW.plusSeconds(1))).isTrue();
+  }
+
+  @Test
   void aSessionIsEndedOnceWhateverIsReplayed() {
     RoomWorker w = worker(EVEN, state(List.of(), 30));
     Ticket admitted =

@@ -1,10 +1,10 @@
 package io.anteroom.sim;
 
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.QueueingMethod;
 import io.anteroom.gateway.AnteroomSubcommand;
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.config.GatewayConfig;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
-import io.anteroom.gateway.config.QueueingMethod;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -4,12 +4,12 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.anteroom.gateway.admission.RoomGate.RoomStatus;
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
-import io.anteroom.gateway.config.LiveOverrides;
-import io.anteroom.gateway.edge.RoomRuntime;
-import io.anteroom.gateway.edge.Rooms;
+import io.anteroom.door.RoomRuntime;
+import io.anteroom.door.Rooms;
+import io.anteroom.door.admission.RoomGate.RoomStatus;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.LiveOverrides;
 import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.history.RoomHistory;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -241,7 +241,7 @@ public final class AdminApi {
       java.util.function.Consumer<RoomRuntime> answer) {
     String id = r.settings().id();
     io.vertx.core.Context context = Vertx.currentContext();
-    r.gate()
+    r.control()
         .override(change)
         .whenComplete(
             (o, failure) ->
@@ -346,7 +346,7 @@ public final class AdminApi {
     String id = r.settings().id();
     // the answer comes on the coordination's thread: respond on this request's event loop
     io.vertx.core.Context loop = c.vertx().getOrCreateContext();
-    r.gate()
+    r.control()
         .history(range.fromMinute(), range.toMinute())
         .whenComplete(
             (rows, failure) ->
@@ -381,7 +381,7 @@ public final class AdminApi {
 
   ObjectNode status(RoomRuntime r) {
     RoomSettings s = r.settings();
-    RoomStatus st = r.gate().status(clock.millis());
+    RoomStatus st = r.control().status(clock.millis());
     ObjectNode o = JSON.createObjectNode();
     o.put("id", s.id());
     o.put("status", s.suspended() ? "suspended" : st.status());
@@ -465,7 +465,7 @@ public final class AdminApi {
     long now = clock.millis();
     var degraded = new java.util.ArrayList<String>();
     for (RoomRuntime r : rooms.snapshot().byId().values()) {
-      if (r.gate().status(now).degraded()) {
+      if (r.control().status(now).degraded()) {
         degraded.add(r.settings().id());
       }
     }

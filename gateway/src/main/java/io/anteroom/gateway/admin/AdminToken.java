@@ -1,7 +1,7 @@
 package io.anteroom.gateway.admin;
 
-import io.anteroom.gateway.config.GatewayConfig;
-import io.anteroom.gateway.config.SecretFile;
+import io.anteroom.door.config.GatewayConfig;
+import io.anteroom.door.config.SecretFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdminToken {
 
-  public static final String FILE = "admin-token";
+  public static final String FILE = GatewayConfig.AdminSettings.TOKEN_FILE;
 
   private static final Logger LOG = LoggerFactory.getLogger(AdminToken.class);
 
   /** Shorter tokens can be guessed over the network; generated ones have 64 hex digits. */
-  public static final int MIN_LENGTH = 16;
+  public static final int MIN_LENGTH = GatewayConfig.AdminSettings.MIN_TOKEN_LENGTH;
 
   private AdminToken() {}
 

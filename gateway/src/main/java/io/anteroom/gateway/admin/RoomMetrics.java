@@ -3,11 +3,11 @@ package io.anteroom.gateway.admin;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
-import io.anteroom.gateway.admission.RoomGate.RoomStatus;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
-import io.anteroom.gateway.edge.RoomRuntime;
-import io.anteroom.gateway.edge.RoomRuntime.Meters;
-import io.anteroom.gateway.edge.Rooms;
+import io.anteroom.door.RoomRuntime;
+import io.anteroom.door.RoomRuntime.Meters;
+import io.anteroom.door.Rooms;
+import io.anteroom.door.admission.RoomGate.RoomStatus;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
@@ -126,7 +126,7 @@ final class RoomMetrics implements MultiCollector {
     var statuses = new ArrayList<RoomStatus>();
     var runtimes = new ArrayList<RoomRuntime>(rooms.snapshot().byId().values());
     for (RoomRuntime r : runtimes) {
-      statuses.add(r.gate().status(now));
+      statuses.add(r.control().status(now));
     }
     var out = MetricSnapshots.builder();
     for (Gauge g : GAUGES) {

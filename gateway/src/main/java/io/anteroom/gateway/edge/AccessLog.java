@@ -1,6 +1,6 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.ticket.TicketBytes;
+import io.anteroom.door.route.ClientAddress;
 import io.anteroom.room.Ticket;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -77,11 +77,10 @@ public final class AccessLog {
       return this;
     }
 
-    /** The ticket of the decision (plaintext bytes of {@code roomId}'s ticket), or null. */
-    Entry ticket(String roomId, byte[] ticketBytes) {
-      if (ticketBytes != null) {
-        Ticket t = TicketBytes.decode(roomId, ticketBytes);
-        this.ticket = t == null ? null : String.format("%016x", t.id()).substring(0, 6);
+    /** The ticket of the decision, or null (then the entry keeps none). */
+    Entry ticket(Ticket t) {
+      if (t != null) {
+        this.ticket = String.format("%016x", t.id()).substring(0, 6);
       }
       return this;
     }
@@ -89,7 +88,8 @@ public final class AccessLog {
 
   private void write(Entry e) {
     HttpServerResponse response = e.request.response();
-    String client = clients.of(e.request);
+    String client =
+        clients.of(Gatekeeper.peer(e.request), () -> e.request.headers().getAll("X-Forwarded-For"));
     String method = e.request.method().name();
     String path = e.path != null ? e.path : pathOf(e.request.path());
     long micros = (System.nanoTime() - e.startedNanos) / 1000;

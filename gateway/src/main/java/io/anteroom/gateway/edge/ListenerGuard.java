@@ -1,6 +1,6 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.config.GatewayConfig.ConnectionLimits;
+import io.anteroom.door.config.GatewayConfig.ConnectionLimits;
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 import io.vertx.core.Future;

@@ -1,6 +1,9 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.gateway.match.RequestTarget;
+import io.anteroom.door.Answer;
+import io.anteroom.door.Door;
+import io.anteroom.door.match.RequestTarget;
+import io.anteroom.door.route.ClientAddress;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -27,6 +30,7 @@ import io.vertx.httpproxy.ProxyOptions;
 import io.vertx.httpproxy.ProxyRequest;
 import io.vertx.httpproxy.ProxyResponse;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
@@ -53,7 +57,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class OriginProxy implements AutoCloseable {
 
-  public static final String REVOKE_HEADER = "Anteroom-Command";
+  public static final String REVOKE_HEADER = Door.COMMAND_HEADER;
 
   /** RFC 9110 §7.6.1 connection-specific headers, lower case; never forwarded either way. */
   private static final Set<String> HOP_BY_HOP =
@@ -164,7 +168,10 @@ public final class OriginProxy implements AutoCloseable {
    * revocation) after the origin's status and headers are copied onto it and before they are sent.
    */
   void forward(
-      HttpServerRequest request, RequestTarget target, Consumer<HttpServerResponse> onResponse) {
+      HttpServerRequest request,
+      RequestTarget target,
+      List<Answer.Header> originHeaders,
+      Consumer<HttpServerResponse> onResponse) {
     if (request.canUpgradeToWebSocket()) {
       webSockets.handle(request);
       return;
@@ -178,7 +185,7 @@ public final class OriginProxy implements AutoCloseable {
         ascii(authority != null ? authority.toString() : origin.hostHeader()));
     // a client names its own address, scheme and host only through a trusted proxy: anything
     // else it sent in these headers is replaced, never appended to
-    String peer = ClientAddress.peer(request);
+    String peer = Gatekeeper.peer(request);
     boolean viaProxy = clients.trusted(peer);
     String prior =
         viaProxy && out.contains("X-Forwarded-For")
@@ -198,6 +205,10 @@ public final class OriginProxy implements AutoCloseable {
     }
     if (authority != null && !out.contains("X-Forwarded-Host")) {
       out.set(X_FORWARDED_HOST, ascii(authority.toString()));
+    }
+    for (int i = 0; i < originHeaders.size(); i++) { // the door's word to the origin
+      Answer.Header h = originHeaders.get(i);
+      out.set(ascii(h.name()), ascii(h.value()));
     }
     MultiMap in = request.headers();
     boolean withBody = in.contains("content-length") || in.contains("transfer-encoding");
@@ -313,8 +324,21 @@ public final class OriginProxy implements AutoCloseable {
 
   private static boolean forwarded(CharSequence name, Set<String> named) {
     return !isHopByHop(name)
+        && !reserved(name)
         && (named == null || !named.contains(name.toString().toLowerCase(java.util.Locale.ROOT)));
   }
+
+  /**
+   * Whether a client-sent header is one the door reserves for its own word to the origin ({@link
+   * Door#RESERVED_REQUEST_HEADERS}): never forwarded as the client sent it.
+   */
+  static boolean reserved(CharSequence name) {
+    return name.length() == RESERVED_LENGTH
+        && Door.RESERVED_REQUEST_HEADERS.contains(
+            name.toString().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  private static final int RESERVED_LENGTH = "anteroom-pass".length();
 
   /**
    * The header names a {@code Connection} header lists (RFC 9110 §7.6.1: connection-specific, so

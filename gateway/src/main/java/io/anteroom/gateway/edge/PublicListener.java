@@ -1,8 +1,9 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.door.admission.CoordinatedRoomGate;
+import io.anteroom.door.config.GatewayConfig.PublicListenerSettings;
+import io.anteroom.door.route.ClientAddress;
 import io.anteroom.gateway.Gateway;
-import io.anteroom.gateway.admission.CoordinatedRoomGate;
-import io.anteroom.gateway.config.GatewayConfig.PublicListenerSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;

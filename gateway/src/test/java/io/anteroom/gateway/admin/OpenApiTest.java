@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.gateway.Harness;
-import io.anteroom.gateway.config.ConfigLoader;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;
 import java.net.URI;

@@ -3,9 +3,11 @@ package io.anteroom.gateway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.door.admission.CoordinatedRoomGate;
+import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
-import io.anteroom.gateway.config.ConfigLoader;
+import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.ManualScheduler;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

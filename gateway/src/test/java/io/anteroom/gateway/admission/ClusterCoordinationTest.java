@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
+import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.ManualScheduler;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ClusterFile;

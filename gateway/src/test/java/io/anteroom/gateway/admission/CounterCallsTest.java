@@ -2,9 +2,11 @@ package io.anteroom.gateway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.door.admission.Coordination;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
+import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.ManualScheduler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.door.admission.Coordination;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
+import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.ManualScheduler;
 import io.anteroom.objects.Runtime;
 import io.anteroom.objects.http.HttpObjectServer;

@@ -3,9 +3,10 @@ package io.anteroom.gateway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.door.admission.OriginProtection;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.gateway.Harness;
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.config.GatewayConfig;
 import io.anteroom.testkit.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;

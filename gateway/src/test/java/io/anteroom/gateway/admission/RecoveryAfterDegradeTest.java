@@ -3,9 +3,13 @@ package io.anteroom.gateway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.door.admission.CoordinatedRoomGate;
+import io.anteroom.door.admission.Coordination;
+import io.anteroom.door.admission.RoomGate;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
+import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.ManualScheduler;
 import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.CounterKey;
@@ -568,7 +572,7 @@ class RecoveryAfterDegradeTest {
     var runtime = Harness.runtime(scheduler);
     var link = new Switchable(ObjectCoordination.embedded(runtime));
     var room =
-        io.anteroom.gateway.config.ConfigLoader.parse(
+        io.anteroom.door.config.ConfigLoader.parse(
                 "rooms: [ { id: shop, totalActiveUsers: " + T + moreKeys + " } ]", "t")
             .rooms()
             .get(0);

@@ -51,7 +51,7 @@ class ProofOfWorkBrowserTest {
       String pow = first.get("/", "Accept", "application/json").body();
       String challenge = pow.replaceAll(".*\"challenge\":\"([^\"]+)\".*", "$1");
       String answer =
-          challenge + "." + io.anteroom.gateway.proof.Work.solve(challenge, 18); // the default
+          challenge + "." + io.anteroom.door.proof.Work.solve(challenge, 18); // the default
       assertThat(Browser.reachedOrigin(first.get("/", "Anteroom-Proof", answer)))
           .as("takes the only place")
           .isTrue();

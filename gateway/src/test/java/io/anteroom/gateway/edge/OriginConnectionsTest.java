@@ -325,7 +325,7 @@ class OriginConnectionsTest {
         // reading the origin instead of buffering 256 MiB
         org.awaitility.Awaitility.await()
             .atMost(java.time.Duration.ofSeconds(30))
-            .until(() -> h.room("shop").origin().originClient().pausedReads() > 0);
+            .until(() -> h.proxy("shop").originClient().pausedReads() > 0);
       }
     }
   }
@@ -368,7 +368,7 @@ class OriginConnectionsTest {
         // buffering 256 MiB on its way to the origin
         org.awaitility.Awaitility.await()
             .atMost(java.time.Duration.ofSeconds(30))
-            .until(() -> h.room("shop").origin().originClient().pausedUploads() > 0);
+            .until(() -> h.proxy("shop").originClient().pausedUploads() > 0);
       } finally {
         release.countDown();
       }

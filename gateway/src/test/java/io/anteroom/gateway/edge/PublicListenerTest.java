@@ -2,12 +2,12 @@ package io.anteroom.gateway.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.door.config.GatewayConfig.ConnectionLimits;
+import io.anteroom.door.config.GatewayConfig.PublicListenerSettings;
+import io.anteroom.door.config.GatewayConfig.TlsFiles;
+import io.anteroom.door.config.IoTransport;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
-import io.anteroom.gateway.config.GatewayConfig.ConnectionLimits;
-import io.anteroom.gateway.config.GatewayConfig.PublicListenerSettings;
-import io.anteroom.gateway.config.GatewayConfig.TlsFiles;
-import io.anteroom.gateway.config.IoTransport;
 import io.anteroom.objects.ManualScheduler;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,7 +55,7 @@ class PublicListenerTest {
             .startsWith("HTTP/1.1 200");
       }
       // a shared client would hand a request connections of other loops (thread hand-offs)
-      var threads = h.rooms().defaultProxy().clientThreads();
+      var threads = h.defaultProxy().clientThreads();
       assertThat(threads)
           .hasSize(h.gate("shop").shardCount())
           .hasSizeGreaterThan(1)

@@ -2,12 +2,14 @@ package io.anteroom.gateway.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.gateway.config.ConfigLoader;
-import io.anteroom.gateway.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.match.RequestTarget;
+import io.anteroom.door.match.RequestTargetResult;
+import io.anteroom.door.route.BypassMatcher;
+import io.anteroom.door.route.RoomRouter;
 import io.anteroom.gateway.edge.TrickyTargets.Attempt;
 import io.anteroom.gateway.edge.TrickyTargets.Expected;
-import io.anteroom.gateway.match.RequestTarget;
-import io.anteroom.gateway.match.RequestTargetResult;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;

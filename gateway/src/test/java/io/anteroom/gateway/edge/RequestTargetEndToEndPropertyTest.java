@@ -2,12 +2,14 @@ package io.anteroom.gateway.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.door.RoomRuntime;
+import io.anteroom.door.Rooms;
+import io.anteroom.door.match.Glob;
+import io.anteroom.door.match.RequestTarget;
+import io.anteroom.door.match.RequestTargetResult;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.RawHttp;
 import io.anteroom.gateway.edge.TrickyTargets.Attempt;
-import io.anteroom.gateway.match.Glob;
-import io.anteroom.gateway.match.RequestTarget;
-import io.anteroom.gateway.match.RequestTargetResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

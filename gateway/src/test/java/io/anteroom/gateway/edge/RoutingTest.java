@@ -3,9 +3,11 @@ package io.anteroom.gateway.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.gateway.config.GatewayConfig.BypassRule;
-import io.anteroom.gateway.config.GatewayConfig.Route;
-import io.anteroom.gateway.match.Cidr;
+import io.anteroom.door.config.GatewayConfig.BypassRule;
+import io.anteroom.door.config.GatewayConfig.Route;
+import io.anteroom.door.match.Cidr;
+import io.anteroom.door.route.BypassMatcher;
+import io.anteroom.door.route.RoomRouter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

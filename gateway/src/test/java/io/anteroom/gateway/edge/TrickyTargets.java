@@ -1,5 +1,7 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.door.route.BypassMatcher;
+import io.anteroom.door.route.RoomRouter;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;

@@ -1,0 +1,275 @@
+package io.anteroom.door;
+
+import io.anteroom.door.Answer.Header;
+import io.anteroom.door.Answer.Pass;
+import io.anteroom.door.Answer.Respond;
+import io.anteroom.door.admission.RoomGate.QueueView;
+import io.anteroom.door.admission.RoomGate.Verdict;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.queue.QueuePacing;
+import io.anteroom.door.queue.QueueResponder;
+import io.anteroom.door.ticket.TicketCookie;
+import io.anteroom.room.Ticket;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one place that writes every answer the door gives itself (queue page or JSON, challenge, 429,
+ * 400) and that turns a room's verdict into a pass: status, headers and body, JSON or HTML decided
+ * in {@link #wantsJson} only. Every answer carries {@code Anteroom-Throttle}; none may be stored by
+ * a cache ({@code Cache-Control: no-store}).
+ */
+final class Answers {
+
+  static final String THROTTLE_HEADER = "Anteroom-Throttle";
+  static final String POLL_HEADER = "Anteroom-Poll";
+  private static final String JSON = "application/json";
+  private static final String HTML = "text/html; charset=utf-8";
+  private static final String TEXT = "text/plain; charset=utf-8";
+  private static final Header NO_STORE = new Header("Cache-Control", "no-store");
+  private static final Header THROTTLED = new Header(THROTTLE_HEADER, "1");
+  private static final Header UNTHROTTLED = new Header(THROTTLE_HEADER, "0");
+  private static final Runnable NOTHING = () -> {};
+
+  private final Clock clock;
+
+  Answers(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Whether the client asked for JSON and the room answers JSON: the one place that decides. */
+  static boolean wantsJson(Visit v) {
+    return v.room.responder().wantsJson(v.facts.header("Accept"));
+  }
+
+  /** 400 with its reason; the connection is closed after it (HTTP/1). */
+  static Respond badRequest(String reason) {
+    return new Respond(
+        400,
+        List.of(new Header("Content-Type", TEXT), NO_STORE, UNTHROTTLED),
+        utf8("400 Bad Request: " + reason + "\n"),
+        true,
+        null,
+        "bad_request",
+        null,
+        NOTHING);
+  }
+
+  /** A request that matched no room: to the default origin. */
+  static Pass noRoom(io.anteroom.door.match.RequestTarget target) {
+    return new Pass(null, target, null, null, List.of(), List.of(), "no_room", null);
+  }
+
+  /** A request that skips its room (a bypass rule, a suspended room): counted, never judged. */
+  static Pass skip(Visit v, String why) {
+    v.room.meters().bypassed().mark();
+    return new Pass(v.room, v.target, null, null, List.of(), List.of(), why, null);
+  }
+
+  /** The answer to the room's verdict on the visit. */
+  Answer verdict(Visit v, Verdict verdict) {
+    RoomRuntime room = v.room;
+    Ticket logged = verdict.ticket() != null ? verdict.ticket() : v.ticket;
+    return switch (verdict.outcome()) {
+      case ADMIT_SESSION -> {
+        room.meters().admittedReturning().mark();
+        // a renewal that changes no count and shortens the session by at most S/60 keeps the
+        // user's cookie: a page's burst of requests is not re-sealed request by request
+        Ticket renewed = verdict.ticket();
+        boolean keep = !v.reseal && Ticket.renewalCanWait(v.ticket, renewed, session(room, v.now));
+        yield pass(v, keep ? null : renewed, renewed, "session", logged);
+      }
+      case ADMIT -> {
+        room.meters().admittedNew().mark();
+        if (v.facts.header(POLL_HEADER) != null && wantsJson(v)) {
+          // the page's own status poll: tell the script to reload instead of fetching the page
+          // from the origin twice
+          yield queue(v, verdict, false, "admitted", logged);
+        }
+        yield pass(v, verdict.ticket(), verdict.ticket(), "admitted", logged);
+      }
+      case PASS_THROUGH -> {
+        room.meters().admittedNew().mark();
+        yield pass(v, verdict.ticket(), null, "passthrough", logged);
+      }
+      case QUEUE -> {
+        room.meters().queued().mark();
+        yield queue(v, verdict, true, "queued", logged);
+      }
+      case REJECT -> reject(v, logged);
+    };
+  }
+
+  private static Pass pass(Visit v, Ticket seal, Ticket session, String decision, Ticket logged) {
+    return new Pass(v.room, v.target, seal, session, v.setCookies, List.of(), decision, logged);
+  }
+
+  /** The session duration S in force at {@code now} (a running event may set its own). */
+  private static Duration session(RoomRuntime room, long now) {
+    RoomSettings s = room.settings();
+    RoomSettings inForce = s.events().isEmpty() ? s : s.at(Instant.ofEpochMilli(now));
+    return Duration.ofMinutes(inForce.sessionDurationMinutes());
+  }
+
+  /**
+   * The queue page or JSON; {@code inWaitingRoom} false for an admitted user's status poll. Sets
+   * the verdict's ticket (null: leaves the user's cookie as it is, see {@link Verdict}).
+   */
+  Respond queue(Visit v, Verdict verdict, boolean inWaitingRoom, String decision, Ticket logged) {
+    // the monitored operation is the door's own work for a status request (render and write), not
+    // the counter call before it, which is the coordinator's load
+    long started = System.nanoTime();
+    RoomRuntime room = v.room;
+    QueuePacing pacing = room.pacing();
+    long now = clock.millis();
+    QueueView q = verdict.queue() != null ? verdict.queue() : QueueView.unknown(now);
+    boolean throttle = pacing.throttle();
+    int refresh = pacing.refreshIntervalSeconds();
+    boolean json = wantsJson(v);
+    var headers = new ArrayList<Header>(v.setCookies.size() + 4);
+    cookies(v, headers);
+    if (verdict.ticket() != null) {
+      headers.add(new Header(TicketCookie.SET_COOKIE, room.cookie().set(verdict.ticket())));
+    }
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    headers.add(new Header("Content-Type", json ? JSON : HTML));
+    byte[] body =
+        room.responder()
+            .body(json, now, inWaitingRoom, q, room.settings().queueAll(), refresh, throttle);
+    return new Respond(
+        200,
+        headers,
+        body,
+        false,
+        room.settings().id(),
+        decision,
+        logged,
+        () -> pacing.recordQueueStatus(System.nanoTime() - started));
+  }
+
+  /** The endless queue of a client that keeps failing its challenges (or replays an answer). */
+  Respond endlessQueue(Visit v) {
+    return queue(
+        v,
+        new Verdict(
+            io.anteroom.door.admission.RoomGate.Outcome.QUEUE, null, QueueView.unknown(v.now)),
+        true,
+        "challenge",
+        v.ticket);
+  }
+
+  /** A challenge to solve: the page, or the queue JSON with a {@code proofOfWork} member. */
+  static Respond challenge(Visit v, DoorCheck.Challenge c, String cookieName, int ttl) {
+    RoomRuntime room = v.room;
+    QueuePacing pacing = room.pacing();
+    boolean throttle = pacing.throttle();
+    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
+    cookies(v, headers);
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      QueueResponder responder = room.responder();
+      Map<String, Object> fields =
+          responder.fields(
+              true,
+              QueueView.unknown(v.now),
+              room.settings().queueAll(),
+              pacing.refreshIntervalSeconds(),
+              throttle);
+      fields.put("proofOfWork", ChallengeResponder.json(c, cookieName, ttl));
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(responder.json(fields));
+    } else {
+      headers.add(new Header("Content-Type", HTML));
+      body = utf8(ChallengeResponder.html(c, cookieName, ttl));
+    }
+    return new Respond(
+        200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
+  }
+
+  /**
+   * 429 for {@code queueingMethod: reject}. No {@code Set-Cookie}: the request held no admitted
+   * ticket of its own, but the user's jar may have received one meanwhile (two requests of one page
+   * load); clearing it would end that admission.
+   */
+  Respond reject(Visit v, Ticket logged) {
+    RoomRuntime room = v.room;
+    room.meters().rejected().mark();
+    QueuePacing pacing = room.pacing();
+    int retry = pacing.refreshIntervalSeconds();
+    boolean throttle = pacing.throttle();
+    var headers = new ArrayList<Header>(v.setCookies.size() + 4);
+    cookies(v, headers);
+    headers.add(new Header("Retry-After", Integer.toString(retry)));
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      QueueResponder responder = room.responder();
+      var fields =
+          responder.fields(
+              false,
+              QueueView.unknown(clock.millis()),
+              room.settings().queueAll(),
+              retry,
+              throttle);
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(responder.json(fields));
+    } else {
+      headers.add(new Header("Content-Type", TEXT));
+      body =
+          utf8(
+              "429 Too Many Requests: the site is full right now. Please try again in "
+                  + retry
+                  + " seconds.\n");
+    }
+    return new Respond(
+        429, headers, body, false, room.settings().id(), "rejected", logged, NOTHING);
+  }
+
+  private static void cookies(Visit v, List<Header> headers) {
+    for (String c : v.setCookies) {
+      headers.add(new Header(TicketCookie.SET_COOKIE, c));
+    }
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The origin's {@code Cache-Control} made safe for a response that carries a user's ticket: a
+   * shared cache storing it would hand that ticket to every later visitor. {@code public} and
+   * {@code s-maxage} are dropped and {@code private} added, unless {@code private} or {@code
+   * no-store} is already there; the origin's other directives are kept.
+   */
+  static String privateCacheControl(String origin) {
+    if (origin == null || origin.isBlank()) {
+      return "private";
+    }
+    var kept = new ArrayList<String>();
+    boolean safe = false;
+    for (String part : origin.split(",")) {
+      String directive = part.strip();
+      String name = directive.toLowerCase(java.util.Locale.ROOT);
+      if (name.isEmpty() || name.equals("public") || name.startsWith("s-maxage")) {
+        continue;
+      }
+      safe |= name.equals("private") || name.startsWith("private=") || name.equals("no-store");
+      kept.add(directive);
+    }
+    if (!safe) {
+      kept.addFirst("private");
+    }
+    return String.join(", ", kept);
+  }
+}

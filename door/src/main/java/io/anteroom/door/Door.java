@@ -1,0 +1,153 @@
+package io.anteroom.door;
+
+import io.anteroom.door.Answer.Pass;
+import io.anteroom.door.match.RequestTarget;
+import io.anteroom.door.match.RequestTargetResult;
+import io.anteroom.door.route.ClientAddress;
+import io.anteroom.door.ticket.TicketCookie;
+import java.time.Clock;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The waiting room's door, for any server: request facts in, an {@link Answer} out. Every server
+ * adapter (the Vert.x gateway, the Servlet filter) maps its request to {@link RequestFacts}, calls
+ * {@link #enter}, and either lets the request through on a {@link Answer.Pass} (proxy, or continue
+ * the filter chain; then {@link #onOriginResponse} on the origin's response) or writes the {@link
+ * Answer.Respond} as it is.
+ *
+ * <p>The stages, in their fixed order: route (the one normalised target; ambiguous targets and,
+ * when a room is scoped to a host, requests without a host are 400; the room by host and path
+ * prefix), then the room's own chain ({@code Stages}): suspended, bypass rules, the ticket opened
+ * once, the proof of work, admission; every answer written by {@code Answers}.
+ *
+ * <pre>{@code
+ * Door door = new Door(rooms, Clock.systemUTC());
+ * door.enter(facts, Runnable::run).thenAccept(answer -> {
+ *   switch (answer) {
+ *     case Answer.Pass pass -> forwardToOrigin(pass);      // then door.onOriginResponse(...)
+ *     case Answer.Respond r -> write(r.status(), r.headers(), r.body());
+ *   }
+ * });
+ * }</pre>
+ *
+ * <p>Invariants: an admitted user with a live session is answered synchronously (a completed stage:
+ * decrypt, renew, no lock, no remote call); others may be answered later, on any thread. A failed
+ * decision never admits. Thread-safe; holds no state of its own per request.
+ */
+public final class Door {
+
+  /**
+   * Request headers the door reserves for what it tells the origin: a client's own are never
+   * forwarded (lower case).
+   */
+  public static final Set<String> RESERVED_REQUEST_HEADERS = Set.of("anteroom-pass");
+
+  /** The response header the origin sends to command the room ({@code revoke}). */
+  public static final String COMMAND_HEADER = "Anteroom-Command";
+
+  /** The header every answer and every passed response carries: 1 while the room throttles. */
+  public static final String THROTTLE_HEADER = Answers.THROTTLE_HEADER;
+
+  private final Rooms rooms;
+  private final Clock clock;
+
+  /** The door of {@code rooms}, judging requests at {@code clock}'s time. */
+  public Door(Rooms rooms, Clock clock) {
+    this.rooms = rooms;
+    this.clock = clock;
+  }
+
+  /**
+   * The answer to one request. {@code resume} runs the rest of the request's stages when one of
+   * them had to wait (a proof-of-work claim at the coordinator): the adapter's way back to the
+   * request's own thread (an event loop), or {@code Runnable::run}.
+   */
+  public CompletionStage<Answer> enter(RequestFacts request, Executor resume) {
+    RequestTarget target;
+    switch (request.target()) {
+      case RequestTarget t -> target = t;
+      case RequestTargetResult.Rejected r -> {
+        return CompletableFuture.completedFuture(Answers.badRequest(r.reason()));
+      }
+    }
+    Rooms.Snapshot snapshot = rooms.snapshot();
+    if (target.host() == null && snapshot.router().hostScoped()) {
+      // without a host the request could be any site's: never let it reach a host-scoped room's
+      // origin unjudged (HTTP/1.0 without Host, an empty Host)
+      return CompletableFuture.completedFuture(
+          Answers.badRequest("the request names no host (send a Host header)"));
+    }
+    RoomRuntime room = snapshot.router().route(target.host(), target.path());
+    if (room == null) {
+      return CompletableFuture.completedFuture(Answers.noRoom(target));
+    }
+    return room.entrance()
+        .enter(new Visit(request, target, room, clock.millis(), resume, rooms.clients()));
+  }
+
+  /**
+   * Completes the origin's response to a passed request, before it is sent: {@code
+   * Anteroom-Throttle}; the origin's latency and status (meters, origin protection); the ticket
+   * sealed into the cookie; a session the origin ends with {@code Anteroom-Command: revoke} (the
+   * header itself is removed, the cookie cleared); and {@code Cache-Control} made private whenever
+   * the response carries or renews a user's ticket.
+   *
+   * @param tookNanos how long the origin took to answer
+   */
+  public void onOriginResponse(Pass pass, OriginResponse response, long tookNanos) {
+    RoomRuntime room = pass.room();
+    if (room == null) {
+      response.set(THROTTLE_HEADER, "0");
+      return;
+    }
+    room.meters().origin().update(tookNanos, TimeUnit.NANOSECONDS);
+    if (room.protection() != null) {
+      room.protection().record(response.status(), tookNanos);
+    }
+    response.set(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
+    String command = response.header(COMMAND_HEADER);
+    if (command != null) {
+      response.remove(COMMAND_HEADER);
+      if (command.trim().equalsIgnoreCase("revoke")) {
+        room.meters().revoked().mark();
+        if (pass.session() != null) {
+          room.gate().revoke(pass.session(), clock.millis());
+        }
+        response.add(TicketCookie.SET_COOKIE, room.cookie().clear());
+        response.set(
+            "Cache-Control", Answers.privateCacheControl(response.header("Cache-Control")));
+        return;
+      }
+    }
+    if (pass.seal() != null) {
+      response.add(TicketCookie.SET_COOKIE, room.cookie().set(pass.seal()));
+    }
+    if (pass.seal() != null || pass.session() != null) {
+      // an admitted user's page stays out of shared caches whether or not its cookie was
+      // re-sealed on this response
+      response.set("Cache-Control", Answers.privateCacheControl(response.header("Cache-Control")));
+    }
+  }
+
+  /** Who clients are (the peer, or what a trusted proxy says). */
+  public ClientAddress clients() {
+    return rooms.clients();
+  }
+
+  /** The rooms this door judges. */
+  public Rooms rooms() {
+    return rooms;
+  }
+
+  /**
+   * The origin's {@code Cache-Control} made safe for a response that carries a user's ticket (see
+   * {@link #onOriginResponse}).
+   */
+  public static String privateCacheControl(String origin) {
+    return Answers.privateCacheControl(origin);
+  }
+}

@@ -1,0 +1,136 @@
+package io.anteroom.door;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import io.anteroom.door.admission.OriginProtection;
+import io.anteroom.door.admission.RoomControl;
+import io.anteroom.door.admission.RoomGate;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.queue.QueuePacing;
+import io.anteroom.door.queue.QueueResponder;
+import io.anteroom.door.route.BypassMatcher;
+import io.anteroom.door.ticket.TicketCookie;
+
+/**
+ * One configured room as the door runs it: its settings, its admission (request path {@link
+ * #gate()}, control {@link #control()}), its ticket cookie, compiled bypass rules, queue renderer,
+ * pacing and meters, and its chain of stages. Immutable; a settings change builds a new runtime
+ * around the same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code
+ * protection} is null unless the room's origin protection is enabled; {@code door} is null unless
+ * its {@code proofOfWork} (or an event's) is.
+ */
+public final class RoomRuntime {
+  private final RoomSettings settings;
+  private final RoomControl control;
+  private final RoomGate gate;
+  private final TicketCookie cookie;
+  private final BypassMatcher bypass;
+  private final QueueResponder responder;
+  private final QueuePacing pacing;
+  private final Meters meters;
+  private final OriginProtection protection;
+  private final DoorCheck door;
+  private final Step entrance;
+
+  RoomRuntime(
+      RoomSettings settings,
+      RoomControl control,
+      TicketCookie cookie,
+      BypassMatcher bypass,
+      QueueResponder responder,
+      QueuePacing pacing,
+      Meters meters,
+      OriginProtection protection,
+      DoorCheck door,
+      Answers answers) {
+    this.settings = settings;
+    this.control = control;
+    this.gate = control.gate();
+    this.cookie = cookie;
+    this.bypass = bypass;
+    this.responder = responder;
+    this.pacing = pacing;
+    this.meters = meters;
+    this.protection = protection;
+    this.door = door;
+    this.entrance = Stages.chain(this, answers);
+  }
+
+  public RoomSettings settings() {
+    return settings;
+  }
+
+  /** The room's request-path API. */
+  public RoomGate gate() {
+    return gate;
+  }
+
+  /** The room's control: status, history, reports, overrides. */
+  public RoomControl control() {
+    return control;
+  }
+
+  public TicketCookie cookie() {
+    return cookie;
+  }
+
+  public BypassMatcher bypass() {
+    return bypass;
+  }
+
+  public QueueResponder responder() {
+    return responder;
+  }
+
+  public QueuePacing pacing() {
+    return pacing;
+  }
+
+  public Meters meters() {
+    return meters;
+  }
+
+  /** Origin protection, or null when off. */
+  public OriginProtection protection() {
+    return protection;
+  }
+
+  /** The proof-of-work check, or null when neither the room nor an event turns it on. */
+  public DoorCheck door() {
+    return door;
+  }
+
+  /** The first stage of the room's chain. */
+  Step entrance() {
+    return entrance;
+  }
+
+  /** Dropwizard meters of one room, named {@code anteroom.room.<id>.<what>}. */
+  public record Meters(
+      Meter admittedNew,
+      Meter admittedReturning,
+      Meter queued,
+      Meter rejected,
+      Meter bypassed,
+      Meter revoked,
+      Timer origin) {
+
+    static Meters register(MetricRegistry registry, String roomId) {
+      String p = "anteroom.room." + roomId + ".";
+      return new Meters(
+          registry.meter(p + "admitted_new"),
+          registry.meter(p + "admitted_returning"),
+          registry.meter(p + "queued"),
+          registry.meter(p + "rejected"),
+          registry.meter(p + "bypassed"),
+          registry.meter(p + "revoked"),
+          registry.timer(p + "origin_latency"));
+    }
+
+    static void unregister(MetricRegistry registry, String roomId) {
+      registry.removeMatching((name, m) -> name.startsWith("anteroom.room." + roomId + "."));
+    }
+  }
+}

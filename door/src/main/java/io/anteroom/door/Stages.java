@@ -1,0 +1,173 @@
+package io.anteroom.door;
+
+import io.anteroom.door.admission.RoomGate;
+import io.anteroom.door.admission.RoomGate.Outcome;
+import io.anteroom.door.admission.RoomGate.QueueView;
+import io.anteroom.door.admission.RoomGate.Verdict;
+import io.anteroom.door.config.GatewayConfig.ProofOfWork;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.ticket.TicketCookie;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stages of a room's door, in their fixed order, and the one place that chains them ({@link
+ * #chain}): a suspended room skips everything; bypass rules (only when the room has any); the
+ * ticket, opened once; the proof of work (only when the room or one of its events turns it on);
+ * admission, whose verdict {@link Answers} turns into the answer.
+ */
+final class Stages {
+  private static final Logger LOG = LoggerFactory.getLogger(Door.class);
+
+  private Stages() {}
+
+  /** The first stage of {@code room}'s chain. */
+  static Step chain(RoomRuntime room, Answers answers) {
+    if (room.settings().suspended()) {
+      return v -> CompletableFuture.completedFuture(Answers.skip(v, "suspended"));
+    }
+    Step admission = new Admission(room.gate(), room.settings(), answers);
+    Step proof = room.door() == null ? admission : new ProofOfWorkCheck(room, answers, admission);
+    Step open = new OpenTicket(room.cookie(), proof);
+    return room.bypass().isEmpty() ? open : new Bypass(room, open);
+  }
+
+  /** Lets a request that a bypass rule matches skip the room. */
+  private record Bypass(RoomRuntime room, Step next) implements Step {
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      return room.bypass().bypasses(v)
+          ? CompletableFuture.completedFuture(Answers.skip(v, "bypass"))
+          : next.enter(v);
+    }
+  }
+
+  /** Opens the room's cookie into the visit's ticket, once for the whole request. */
+  private record OpenTicket(TicketCookie cookie, Step next) implements Step {
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      String value = v.cookie(cookie.name());
+      TicketCookie.Opened opened = value == null ? null : cookie.openValue(value);
+      if (opened != null) {
+        v.ticket = opened.ticket();
+        v.reseal = opened.reseal();
+      }
+      return next.enter(v);
+    }
+  }
+
+  /**
+   * The proof-of-work check ({@link DoorCheck}) for every request the room would give a new
+   * identity: no ticket, and also a ticket the room no longer honours (a revoked or ended session,
+   * a copy of a waiting ticket let in before), since the room gives those a new ticket id too
+   * ({@link RoomGate#startsOver}). A challenge or the endless queue is answered here; an answer
+   * that holds at this door is then claimed at the room's coordinator (so it admits once in the
+   * whole deployment), and the visit goes on to admission with the answer cookie cleared. A claim
+   * refused as a replay gets a fresh challenge.
+   */
+  private static final class ProofOfWorkCheck implements Step {
+    private final RoomRuntime room;
+    private final Answers answers;
+    private final Step next;
+    private final String cookieName;
+    private final String clearAnswer;
+
+    ProofOfWorkCheck(RoomRuntime room, Answers answers, Step next) {
+      this.room = room;
+      this.answers = answers;
+      this.next = next;
+      RoomSettings s = room.settings();
+      this.cookieName = ChallengeResponder.cookieName(s.id(), s.cookieSuffix());
+      this.clearAnswer = cookieName + "=; Max-Age=0; Path=/; SameSite=Lax";
+    }
+
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      RoomSettings s = room.settings();
+      // the check in force now: the room's, or the running event's (pre-queue included)
+      ProofOfWork inForce =
+          s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(v.now)).proofOfWork();
+      if (!inForce.enabled() || v.ticket != null && !room.gate().startsOver(v.ticket, v.now)) {
+        return next.enter(v);
+      }
+      DoorCheck check =
+          inForce.equals(room.door().settings())
+              ? room.door()
+              : room.door().withSettings(s.id(), s.generation(), inForce);
+      String answer = v.facts.header(ChallengeResponder.ANSWER_HEADER);
+      boolean fromCookie = false;
+      if (answer == null) {
+        answer = v.cookie(cookieName);
+        fromCookie = answer != null;
+      }
+      String client = v.clientIp();
+      String binding = client == null ? "" : client;
+      int ttl = check.settings().challengeTtlSeconds();
+      return switch (check.decide(answer, binding, v.now)) {
+        case DoorCheck.Pass p -> {
+          if (fromCookie) { // used once: a later request must not send it again
+            v.setCookies = List.of(clearAnswer);
+          }
+          CompletableFuture<Boolean> claimed =
+              room.gate().claimChallenge(p.nonce(), p.expiresAtMillis()).toCompletableFuture();
+          if (claimed.isDone()) {
+            yield afterClaim(
+                v, check, binding, ttl, claimed.isCompletedExceptionally() || claimed.join());
+          }
+          // the room decides on the request's own thread, as for any other request
+          yield claimed
+              .handle((first, failure) -> failure != null || first)
+              .thenComposeAsync(first -> afterClaim(v, check, binding, ttl, first), v.resume);
+        }
+        case DoorCheck.Challenge c ->
+            CompletableFuture.completedFuture(Answers.challenge(v, c, cookieName, ttl));
+        case DoorCheck.EndlessQueue e -> CompletableFuture.completedFuture(answers.endlessQueue(v));
+      };
+    }
+
+    private CompletionStage<Answer> afterClaim(
+        Visit v, DoorCheck check, String binding, int ttl, boolean first) {
+      if (first) {
+        return next.enter(v);
+      }
+      return CompletableFuture.completedFuture(
+          switch (check.replayed(binding, v.now)) {
+            case DoorCheck.Challenge c -> Answers.challenge(v, c, cookieName, ttl);
+            default -> answers.endlessQueue(v);
+          });
+    }
+  }
+
+  /**
+   * The room's decision on the visit's ticket (null: a new user), then the answer. A decision that
+   * fails never admits: the user is queued (the room's {@code queueingMethod}).
+   */
+  private record Admission(RoomGate gate, RoomSettings settings, Answers answers) implements Step {
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      CompletableFuture<Verdict> decided = gate.decide(v.ticket, v.now).toCompletableFuture();
+      if (decided.isDone() && !decided.isCompletedExceptionally()) {
+        return CompletableFuture.completedFuture(answers.verdict(v, decided.join()));
+      }
+      return decided.handle(
+          (verdict, failure) -> {
+            if (failure != null) {
+              LOG.warn(
+                  "room {}: admission decision failed, queueing the user", settings.id(), failure);
+              verdict =
+                  new Verdict(
+                      Outcome.queued(settings.at(Instant.ofEpochMilli(v.now)).queueingMethod()),
+                      v.ticket,
+                      QueueView.unknown(v.now));
+            }
+            return answers.verdict(v, verdict);
+          });
+    }
+  }
+}

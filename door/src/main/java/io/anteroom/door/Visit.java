@@ -1,0 +1,89 @@
+package io.anteroom.door;
+
+import io.anteroom.door.match.RequestTarget;
+import io.anteroom.door.route.BypassMatcher;
+import io.anteroom.door.route.ClientAddress;
+import io.anteroom.door.ticket.TicketCookie;
+import io.anteroom.room.Ticket;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * One request on its way through a room's stages: its facts, its normalised target, the time it is
+ * judged at, and what the stages learnt (the ticket, opened once; cookies to add). Also the view
+ * bypass rules read ({@link BypassMatcher.Request}). Belongs to one request; a stage that continues
+ * later does so through {@link #resume}, on the request's own thread where its server has one.
+ */
+final class Visit implements BypassMatcher.Request {
+  final RequestFacts facts;
+  final RequestTarget target;
+  final RoomRuntime room;
+  final long now;
+  final Executor resume;
+  private final ClientAddress clients;
+
+  /** The request's ticket, opened once ({@code OpenTicket}); null: a new user. */
+  Ticket ticket;
+
+  /** The cookie held an older layout: seal the ticket again. */
+  boolean reseal;
+
+  /** {@code Set-Cookie} values every answer to this request carries. */
+  List<String> setCookies = List.of();
+
+  private String client;
+  private boolean clientKnown;
+
+  Visit(
+      RequestFacts facts,
+      RequestTarget target,
+      RoomRuntime room,
+      long now,
+      Executor resume,
+      ClientAddress clients) {
+    this.facts = facts;
+    this.target = target;
+    this.room = room;
+    this.now = now;
+    this.resume = resume;
+    this.clients = clients;
+  }
+
+  @Override
+  public String path() {
+    return target.path();
+  }
+
+  @Override
+  public String header(String name) {
+    return facts.header(name);
+  }
+
+  /**
+   * The value of cookie {@code name} (the first one if it occurs twice), or null: reads only the
+   * first {@code Cookie} header unless the cookie is not in it.
+   */
+  @Override
+  public String cookie(String name) {
+    String first = facts.header("Cookie");
+    if (first == null) {
+      return null;
+    }
+    String found = TicketCookie.scan(first, name);
+    if (found != null) {
+      return found;
+    }
+    List<String> all = facts.headers("Cookie");
+    return all.size() < 2 ? null : TicketCookie.scan(all.subList(1, all.size()), name);
+  }
+
+  /** The client's address (trusted proxies applied), resolved once. */
+  @Override
+  public String clientIp() {
+    if (!clientKnown) {
+      client = clients.of(facts.peerAddress(), () -> facts.headers("X-Forwarded-For"));
+      clientKnown = true;
+    }
+    return client;
+  }
+}

@@ -1,0 +1,340 @@
+package io.anteroom.door.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.anteroom.door.config.GatewayConfig.AdminSettings;
+import io.anteroom.door.config.GatewayConfig.ConnectionLimits;
+import io.anteroom.door.config.GatewayConfig.HostPort;
+import io.anteroom.door.config.GatewayConfig.PublicListenerSettings;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.GatewayConfig.Route;
+import io.anteroom.door.config.GatewayConfig.TicketKey;
+import io.anteroom.door.config.GatewayConfig.TlsFiles;
+import io.anteroom.door.match.Cidr;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads and validates the YAML configuration. Every problem is reported at once, each naming the
+ * key (as a path like {@code rooms[0].strategy}), what was found and what is allowed; unknown keys
+ * are errors with a "did you mean" suggestion.
+ *
+ * <pre>{@code
+ * GatewayConfig config = ConfigLoader.load(Path.of("anteroom.yaml"));
+ * }</pre>
+ */
+public final class ConfigLoader {
+
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private ConfigLoader() {}
+
+  /** Reads a YAML file; throws {@link IllegalArgumentException} listing every problem. */
+  public static GatewayConfig load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(unreadable(file, e), e);
+    }
+    return parse(text, file.toString());
+  }
+
+  /**
+   * Why {@code file} cannot be read, in an operator's words: the exception's class is no help to
+   * them ({@code java.nio.file.NoSuchFileException} for a missing file).
+   */
+  static String unreadable(Path file, IOException e) {
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "config file not found: " + file;
+    }
+    if (Files.isDirectory(file)) {
+      return "config file " + file + " is a directory; give the YAML file in it";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "config file " + file + " is not readable by this user (permission denied)";
+    }
+    if (e instanceof java.nio.charset.CharacterCodingException) {
+      return "config file " + file + " is not UTF-8 text";
+    }
+    return "cannot read config file " + file + ": " + (e.getMessage() != null ? e.getMessage() : e);
+  }
+
+  /** Parses YAML text; {@code source} names it in error messages. */
+  public static GatewayConfig parse(String yaml, String source) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(yaml);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          source + ": not valid YAML: " + e.getOriginalMessage() + locationOf(e), e);
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      root = JsonNodeFactory.instance.objectNode();
+    }
+    var errors = new ArrayList<String>();
+    var config = readGateway(new ConfigNode(root, "", errors));
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException(
+          "invalid configuration in " + source + ":\n  - " + String.join("\n  - ", errors));
+    }
+    return config;
+  }
+
+  /** The configuration of {@code anteroom run --origin URL}: one room protecting {@code /}. */
+  public static GatewayConfig forOrigin(URI origin) {
+    var root = JsonNodeFactory.instance.objectNode();
+    root.put("origin", origin.toString());
+    root.putArray("rooms").addObject().put("id", "default");
+    return parse(root.toString(), "--origin " + origin);
+  }
+
+  /**
+   * Reads one room from a JSON or YAML document (the admin API's body), with the same rules and
+   * defaults as in the config file.
+   */
+  public static RoomSettings parseRoom(String text) {
+    JsonNode node;
+    try {
+      node = YAML.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("room: not valid JSON/YAML: " + e.getOriginalMessage(), e);
+    }
+    var errors = new ArrayList<String>();
+    RoomSettings room = null;
+    if (node == null || !node.isObject()) {
+      errors.add("room: expected an object with at least an \"id\"");
+    } else {
+      room = RoomKeys.read(new ConfigNode(node, "room", errors));
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException("invalid room:\n  - " + String.join("\n  - ", errors));
+    }
+    return room;
+  }
+
+  /**
+   * Whether a room document (the admin API's body, JSON or YAML) sets {@code key} itself rather
+   * than leaving it to its default; false for a document that is not an object.
+   */
+  public static boolean setsKey(String text, String key) {
+    try {
+      JsonNode node = YAML.readTree(text);
+      return node != null && node.isObject() && node.hasNonNull(key);
+    } catch (JsonProcessingException e) {
+      return false;
+    }
+  }
+
+  /** The names of every room key, in the order of the room's JSON (the admin API's schema). */
+  public static java.util.List<String> roomKeyNames() {
+    return RoomKeys.ALL.stream().map(RoomKeys.Key::name).toList();
+  }
+
+  /** The room as a JSON tree with the YAML key names: the admin API's view, re-readable. */
+  public static ObjectNode toJson(RoomSettings r) {
+    return RoomKeys.toJson(r);
+  }
+
+  private static GatewayConfig readGateway(ConfigNode o) {
+    HostPort listen = o.hostPort("listen", "127.0.0.1:8080");
+    URI origin = o.url("origin").orElse(URI.create("http://127.0.0.1:8081"));
+    Path dataDir = Path.of(o.string("dataDir", "./data"));
+    ConfigNode admin = o.object("admin");
+    String token = admin.string("token", "");
+    if (!token.isEmpty() && token.strip().length() < AdminSettings.MIN_TOKEN_LENGTH) {
+      admin.error(
+          "token",
+          "is "
+              + token.strip().length()
+              + " characters; at least "
+              + AdminSettings.MIN_TOKEN_LENGTH
+              + " are required (e.g. openssl rand -hex 16), or leave it out to"
+              + " have one generated into dataDir/"
+              + AdminSettings.TOKEN_FILE);
+    }
+    var adminSettings =
+        new AdminSettings(
+            admin.hostPort("listen", "127.0.0.1:9090"),
+            token.strip(),
+            admin.bool("protectMetrics", false),
+            limits(admin, ConnectionLimits.ADMIN, 100_000));
+    admin.rejectUnknown();
+    var keys = new ArrayList<TicketKey>();
+    var keyIds = new HashSet<Integer>();
+    for (ConfigNode k : o.objects("ticketKeys")) {
+      int id = k.integer("id", -1, 0, 255);
+      if (id >= 0 && !keyIds.add(id)) {
+        k.error("id", "duplicate key id " + id + "; every ticket key needs its own id (0..255)");
+      }
+      byte[] secret = k.base64Key("secret");
+      if (id >= 0 && secret != null) {
+        keys.add(new TicketKey(id, secret));
+      }
+      k.rejectUnknown();
+    }
+    Optional<Path> templatesDir = Optional.ofNullable(o.string("templatesDir", null)).map(Path::of);
+    templatesDir.ifPresent(
+        t -> {
+          if (!Files.isDirectory(t)) {
+            o.error("templatesDir", "\"" + t + "\" is not a directory");
+          } else if (dataDir
+              .toAbsolutePath()
+              .normalize()
+              .startsWith(t.toAbsolutePath().normalize())) {
+            o.error(
+                "templatesDir",
+                "\""
+                    + t
+                    + "\" contains dataDir (ticket keys, admin token): use"
+                    + " a directory of templates only");
+          }
+        });
+    var templates = new TemplateDirectory(templatesDir);
+    var trustedProxies = new ArrayList<String>();
+    var proxies = o.strings("trustedProxies");
+    for (int i = 0; i < proxies.size(); i++) {
+      try {
+        Cidr.parse(proxies.get(i));
+        trustedProxies.add(proxies.get(i));
+      } catch (IllegalArgumentException e) {
+        o.error("trustedProxies", "[" + i + "] " + e.getMessage());
+      }
+    }
+    var publicListener =
+        new PublicListenerSettings(
+            tls(o),
+            o.bool("proxyProtocol", false),
+            limits(o, ConnectionLimits.PUBLIC, 1_000_000),
+            o.bool("accessLog", false),
+            o.choice(
+                "transport",
+                IoTransport.AUTO,
+                List.of(IoTransport.values()),
+                IoTransport::configName));
+    if (publicListener.proxyProtocol() && proxies.isEmpty()) {
+      o.error(
+          "proxyProtocol",
+          "true needs trustedProxies: list the addresses (CIDR blocks) of the load balancers"
+              + " that send the PROXY header; connections from any other peer are closed");
+    }
+    int originTimeout = o.integer("originTimeoutSeconds", 30, 1, 3600);
+    int drain = o.integer("drainSeconds", 10, 0, 600);
+    var rooms = new ArrayList<RoomSettings>();
+    var ids = new HashSet<String>();
+    var routes = new HashSet<Route>();
+    for (ConfigNode r : o.objects("rooms")) {
+      RoomSettings room = RoomKeys.read(r);
+      if (room == null) {
+        continue;
+      }
+      if (room.template().isPresent()) {
+        try {
+          templates.resolve(room.template().get());
+        } catch (IllegalArgumentException e) {
+          r.error("template", e.getMessage());
+        }
+      }
+      for (int i = 0; i < room.events().size(); i++) {
+        var event = room.events().get(i);
+        if (event.template().isPresent()) {
+          try {
+            templates.resolve(event.template().get());
+          } catch (IllegalArgumentException e) {
+            r.error("events[" + i + "].template", e.getMessage());
+          }
+        }
+      }
+      if (!ids.add(room.id())) {
+        r.error("id", "duplicate room id \"" + room.id() + "\"; room ids must be unique");
+      }
+      for (Route route : room.routes()) {
+        if (!routes.add(route)) {
+          r.error(
+              "path",
+              "route "
+                  + route.host()
+                  + route.path()
+                  + " is already used by another room; each host + path prefix leads to one room");
+        }
+      }
+      rooms.add(room);
+    }
+    o.rejectUnknown();
+    return new GatewayConfig(
+        listen,
+        origin,
+        dataDir,
+        adminSettings,
+        keys,
+        originTimeout,
+        drain,
+        rooms,
+        templatesDir,
+        trustedProxies,
+        publicListener);
+  }
+
+  /**
+   * A listener's connection limits, each key optional ({@code maxConnections} up to {@code max}).
+   */
+  private static ConnectionLimits limits(ConfigNode o, ConnectionLimits defaults, int max) {
+    return new ConnectionLimits(
+        o.integer("maxConnections", defaults.maxConnections(), 1, max),
+        o.integer("requestHeadTimeoutMillis", defaults.requestHeadTimeoutMillis(), 100, 600_000),
+        o.integer("idleTimeoutSeconds", defaults.idleTimeoutSeconds(), 1, 86_400));
+  }
+
+  /** {@code tls: { certFile, keyFile }}: both PEM files must exist and be readable. */
+  private static Optional<TlsFiles> tls(ConfigNode o) {
+    boolean given = o.has("tls");
+    ConfigNode t = o.object("tls");
+    if (!given) {
+      return Optional.empty();
+    }
+    Path cert = pem(t, "certFile", "CERTIFICATE", "the certificate (chain)");
+    Path key = pem(t, "keyFile", "PRIVATE KEY", "its private key");
+    t.rejectUnknown();
+    return cert != null && key != null ? Optional.of(new TlsFiles(cert, key)) : Optional.empty();
+  }
+
+  /** A readable PEM file holding a block whose label ends with {@code label}, or null (error). */
+  private static Path pem(ConfigNode t, String name, String label, String what) {
+    String v = t.string(name, null);
+    if (v == null || v.isBlank()) {
+      t.error(name, "missing; the PEM file of " + what + " (both certFile and keyFile are needed)");
+      return null;
+    }
+    Path file = Path.of(v);
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      t.error(name, "\"" + v + "\" does not exist or is not a readable file");
+      return null;
+    }
+    try {
+      String text = Files.readString(file, java.nio.charset.StandardCharsets.ISO_8859_1);
+      if (!text.contains("-----BEGIN ") || !text.contains(label + "-----")) {
+        t.error(name, "\"" + v + "\" is not a PEM file of " + what + " (no " + label + " block)");
+        return null;
+      }
+    } catch (IOException e) {
+      t.error(name, "cannot read \"" + v + "\": " + e.getMessage());
+      return null;
+    }
+    return file;
+  }
+
+  private static String locationOf(JsonProcessingException e) {
+    var loc = e.getLocation();
+    return loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+  }
+}

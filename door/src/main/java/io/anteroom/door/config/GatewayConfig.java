@@ -1,0 +1,509 @@
+package io.anteroom.door.config;
+
+import io.anteroom.room.RoomConfig;
+import io.anteroom.room.slots.StrategyKind;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The whole gateway configuration, as read from YAML by {@link ConfigLoader} and validated there.
+ * Every field has a documented default (see {@code docs/gateway.md}); records here are immutable,
+ * so a live update from the admin API replaces a {@link RoomSettings} instead of mutating it.
+ *
+ * <pre>{@code
+ * GatewayConfig config = ConfigLoader.load(Path.of("anteroom.yaml"));
+ * GatewayConfig quick = ConfigLoader.forOrigin(URI.create("http://127.0.0.1:3000"));
+ * }</pre>
+ *
+ * @param listen address the public listener binds, {@code host:port}
+ * @param origin default upstream for rooms without their own {@code origin}
+ * @param dataDir directory for SQLite storage and generated ticket keys
+ * @param admin admin listener and its bearer token
+ * @param ticketKeys configured ticket keys (first one seals); empty = generated into {@code
+ *     dataDir}
+ * @param originTimeoutSeconds how long the origin may take to answer before a 504
+ * @param drainSeconds how long a graceful shutdown waits for in-flight requests
+ * @param rooms the protected rooms, in routing order
+ * @param trustedProxies CIDR blocks of proxies in front of the gateway whose {@code
+ *     X-Forwarded-For/-Proto/-Host} are believed; empty: none
+ * @param templatesDir the only directory rooms' {@code template}s are read from; empty: the
+ *     built-in page only
+ * @param publicListener TLS, PROXY protocol and connection limits of the public listener
+ */
+public record GatewayConfig(
+    HostPort listen,
+    URI origin,
+    Path dataDir,
+    AdminSettings admin,
+    List<TicketKey> ticketKeys,
+    int originTimeoutSeconds,
+    int drainSeconds,
+    List<RoomSettings> rooms,
+    Optional<Path> templatesDir,
+    List<String> trustedProxies,
+    PublicListenerSettings publicListener) {
+
+  public GatewayConfig {
+    ticketKeys = List.copyOf(ticketKeys);
+    rooms = List.copyOf(rooms);
+    trustedProxies = List.copyOf(trustedProxies);
+  }
+
+  /** The room with this id, if configured. */
+  public Optional<RoomSettings> room(String id) {
+    return rooms.stream().filter(r -> r.id().equals(id)).findFirst();
+  }
+
+  GatewayConfig withRooms(List<RoomSettings> newRooms) {
+    return new GatewayConfig(
+        listen,
+        origin,
+        dataDir,
+        admin,
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        newRooms,
+        templatesDir,
+        trustedProxies,
+        publicListener);
+  }
+
+  public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
+    return new GatewayConfig(
+        newListen,
+        origin,
+        dataDir,
+        new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics(), admin.limits()),
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        rooms,
+        templatesDir,
+        trustedProxies,
+        publicListener);
+  }
+
+  /** The same configuration with another default {@code origin} (the rooms stay). */
+  public GatewayConfig withOrigin(URI newOrigin) {
+    return new GatewayConfig(
+        listen,
+        newOrigin,
+        dataDir,
+        admin,
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        rooms,
+        templatesDir,
+        trustedProxies,
+        publicListener);
+  }
+
+  public GatewayConfig withDataDir(Path newDataDir) {
+    return new GatewayConfig(
+        listen,
+        origin,
+        newDataDir,
+        admin,
+        ticketKeys,
+        originTimeoutSeconds,
+        drainSeconds,
+        rooms,
+        templatesDir,
+        trustedProxies,
+        publicListener);
+  }
+
+  /** A {@code host:port} pair to bind or to reach. */
+  public record HostPort(String host, int port) {
+    @Override
+    public String toString() {
+      return host + ":" + port;
+    }
+  }
+
+  /**
+   * Admin listener; {@code token} empty means a token is generated into {@code dataDir}; {@code
+   * protectMetrics} makes {@code /metrics} require it too.
+   */
+  public record AdminSettings(
+      HostPort listen, String token, boolean protectMetrics, ConnectionLimits limits) {
+
+    /** Shorter tokens can be guessed over the network; generated ones have 64 hex digits. */
+    public static final int MIN_TOKEN_LENGTH = 16;
+
+    /** The file under {@code dataDir} that holds a generated token. */
+    public static final String TOKEN_FILE = "admin-token";
+  }
+
+  /**
+   * The public listener beyond its address: HTTPS when {@code tls} is set, the PROXY protocol
+   * (v1/v2, required on every connection, believed only from {@code trustedProxies}) when {@code
+   * proxyProtocol}, its connection limits, and the access log (one line per request on the logger
+   * {@code anteroom.access}) when {@code accessLog}; {@code transport} is the socket transport of
+   * the gateway's event loops, which serve this listener (and the origin client, the admin
+   * listener).
+   */
+  public record PublicListenerSettings(
+      Optional<TlsFiles> tls,
+      boolean proxyProtocol,
+      ConnectionLimits limits,
+      boolean accessLog,
+      IoTransport transport) {
+    static final PublicListenerSettings DEFAULT =
+        new PublicListenerSettings(
+            Optional.empty(), false, ConnectionLimits.PUBLIC, false, IoTransport.AUTO);
+  }
+
+  /** A PEM certificate (chain) and its PEM private key (PKCS#8 or PKCS#1). */
+  public record TlsFiles(Path certFile, Path keyFile) {}
+
+  /**
+   * What one listener lets a client hold: at most {@code maxConnections} connections open (the next
+   * ones are closed at once); a connection without a request in progress must deliver a complete
+   * request head within {@code requestHeadTimeoutMillis} (of opening, or of its previous response)
+   * or is closed; a connection without any traffic for {@code idleTimeoutSeconds} is closed.
+   */
+  public record ConnectionLimits(
+      int maxConnections, int requestHeadTimeoutMillis, int idleTimeoutSeconds) {
+    public static final ConnectionLimits PUBLIC = new ConnectionLimits(10_000, 10_000, 120);
+    public static final ConnectionLimits ADMIN = new ConnectionLimits(64, 10_000, 60);
+  }
+
+  /** A ticket key: the id byte written in every cookie, and the 128/192/256-bit AES key. */
+  public record TicketKey(int id, byte[] secret) {}
+
+  /** A host + path prefix that leads to a room. */
+  public record Route(String host, String path) {}
+
+  /**
+   * One protected site. Field names are the YAML keys.
+   *
+   * <p>Keys, defaults and ranges: {@link RoomKeys}, the one table the config file and the admin API
+   * read and write through.
+   */
+  public record RoomSettings(
+      String id,
+      String host,
+      String path,
+      List<Route> additionalRoutes,
+      Optional<URI> origin,
+      int totalActiveUsers,
+      int newUsersPerMinute,
+      int sessionDurationMinutes,
+      int queueRefreshSeconds,
+      int queueTimeoutMinutes,
+      StrategyKind strategy,
+      double curveFactor,
+      QueueingMethod queueingMethod,
+      boolean queueAll,
+      boolean suspended,
+      boolean disableSessionRenewal,
+      String cookieSuffix,
+      CookieSameSite cookieSameSite,
+      boolean cookieSecure,
+      long generation,
+      Optional<String> template,
+      boolean jsonResponse,
+      boolean jsonEnvelope,
+      List<BypassRule> bypass,
+      FailMode failMode,
+      OriginProtection originProtection,
+      int queueStatusMaxQps,
+      int queueStatusMaxLatencyMillis,
+      int maxQueueRefreshSeconds,
+      ProofOfWork proofOfWork,
+      List<EventSettings> events) {
+
+    /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
+    public static final long MAX_GENERATION = (1L << 53) - 1;
+
+    public RoomSettings {
+      additionalRoutes = List.copyOf(additionalRoutes);
+      bypass = List.copyOf(bypass);
+      events = List.copyOf(events);
+    }
+
+    /** The scheduled event whose settings apply at {@code now} (pre-queue included), if any. */
+    public Optional<EventSettings> eventAt(java.time.Instant now) {
+      return events.stream().filter(e -> e.window().appliesAt(now)).findFirst();
+    }
+
+    /**
+     * The settings in force at {@code now}: the room's own, or with the overrides of the event that
+     * applies then.
+     */
+    public RoomSettings at(java.time.Instant now) {
+      return eventAt(now).map(this::during).orElse(this);
+    }
+
+    /** The next instant after {@code now} at which an event starts or stops applying. */
+    public java.time.Instant nextEventChange(java.time.Instant now) {
+      java.time.Instant next = java.time.Instant.MAX;
+      for (EventSettings e : events) {
+        for (java.time.Instant t : List.of(e.window().appliesFrom(), e.window().closesAt())) {
+          if (t.isAfter(now) && t.isBefore(next)) {
+            next = t;
+          }
+        }
+      }
+      return next;
+    }
+
+    /**
+     * The room core's view at {@code now}: the settings in force, the event's window (pre-queue,
+     * start, shuffle), and {@code newUsersPerMinute} as origin protection holds it (an event's own
+     * value is held back the same way).
+     */
+    public RoomConfig roomConfigAt(java.time.Instant now, int effectiveNewUsersPerMinute) {
+      Optional<EventSettings> e = eventAt(now);
+      if (e.isEmpty()) {
+        return roomConfig(effectiveNewUsersPerMinute);
+      }
+      RoomSettings in = during(e.get());
+      int n =
+          effectiveNewUsersPerMinute < newUsersPerMinute
+              ? Math.min(effectiveNewUsersPerMinute, in.newUsersPerMinute())
+              : in.newUsersPerMinute();
+      return in.roomConfig(n).withEvent(e.get().window());
+    }
+
+    private RoomSettings during(EventSettings e) {
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          e.totalActiveUsers().orElse(totalActiveUsers),
+          e.newUsersPerMinute().orElse(newUsersPerMinute),
+          e.sessionDurationMinutes().orElse(sessionDurationMinutes),
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          e.queueingMethod().orElse(queueingMethod),
+          queueAll,
+          suspended,
+          e.disableSessionRenewal().orElse(disableSessionRenewal),
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          generation,
+          e.template().isPresent() ? e.template() : template,
+          jsonResponse,
+          jsonEnvelope,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds,
+          e.proofOfWork().orElse(proofOfWork),
+          List.of());
+    }
+
+    /** The same room with another list of scheduled events. */
+    public RoomSettings withEvents(List<EventSettings> newEvents) {
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          totalActiveUsers,
+          newUsersPerMinute,
+          sessionDurationMinutes,
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          queueingMethod,
+          queueAll,
+          suspended,
+          disableSessionRenewal,
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          generation,
+          template,
+          jsonResponse,
+          jsonEnvelope,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds,
+          proofOfWork,
+          newEvents);
+    }
+
+    /** All routes of the room, the main one first. */
+    public List<Route> routes() {
+      var all = new java.util.ArrayList<Route>();
+      all.add(new Route(host, path));
+      all.addAll(additionalRoutes);
+      return all;
+    }
+
+    /** The room core's view of this room, with {@code newUsersPerMinute} in force. */
+    public RoomConfig roomConfig(int newUsersPerMinute) {
+      return RoomKeys.roomConfig(this, newUsersPerMinute);
+    }
+
+    public RoomSettings withSwitches(boolean newSuspended, boolean newQueueAll) {
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          totalActiveUsers,
+          newUsersPerMinute,
+          sessionDurationMinutes,
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          queueingMethod,
+          newQueueAll,
+          newSuspended,
+          disableSessionRenewal,
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          generation,
+          template,
+          jsonResponse,
+          jsonEnvelope,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds,
+          proofOfWork,
+          events);
+    }
+
+    /** The same room in another generation: tickets sealed for the old one open as new users. */
+    public RoomSettings withGeneration(long newGeneration) {
+      return new RoomSettings(
+          id,
+          host,
+          path,
+          additionalRoutes,
+          origin,
+          totalActiveUsers,
+          newUsersPerMinute,
+          sessionDurationMinutes,
+          queueRefreshSeconds,
+          queueTimeoutMinutes,
+          strategy,
+          curveFactor,
+          queueingMethod,
+          queueAll,
+          suspended,
+          disableSessionRenewal,
+          cookieSuffix,
+          cookieSameSite,
+          cookieSecure,
+          newGeneration,
+          template,
+          jsonResponse,
+          jsonEnvelope,
+          bypass,
+          failMode,
+          originProtection,
+          queueStatusMaxQps,
+          queueStatusMaxLatencyMillis,
+          maxQueueRefreshSeconds,
+          proofOfWork,
+          events);
+    }
+  }
+
+  /**
+   * One scheduled event of a room (room key {@code events}): its times (validated by the room
+   * core's {@link io.anteroom.room.EventWindow}) and the room settings it overrides while it
+   * applies, from its pre-queue to its end. Absent overrides keep the room's own values.
+   */
+  public record EventSettings(
+      io.anteroom.room.EventWindow window,
+      Optional<Integer> totalActiveUsers,
+      Optional<Integer> newUsersPerMinute,
+      Optional<Integer> sessionDurationMinutes,
+      Optional<QueueingMethod> queueingMethod,
+      Optional<Boolean> disableSessionRenewal,
+      Optional<String> template,
+      Optional<ProofOfWork> proofOfWork) {}
+
+  /**
+   * Traffic that skips the room entirely and is not counted. Every condition that is set must match
+   * (AND); a room bypasses a request when any of its rules matches (OR).
+   */
+  public record BypassRule(
+      Optional<String> path,
+      Optional<String> header,
+      Optional<String> headerValue,
+      Optional<String> cookie,
+      Optional<String> userAgent,
+      Optional<String> cidr) {}
+
+  /**
+   * Origin protection (off by default): lowers the effective new users per minute by AIMD when the
+   * origin's median latency exceeds {@code maxLatencyMillis} or its 5xx share exceeds {@code
+   * maxErrorRatio}; never above the configured limits.
+   */
+  public record OriginProtection(
+      boolean enabled, int maxLatencyMillis, double maxErrorRatio, int minNewUsersPerMinute) {
+    static final OriginProtection OFF = new OriginProtection(false, 1000, 0.05, 1);
+  }
+
+  /**
+   * The proof-of-work check at the door (off by default): a new user (no valid ticket) must solve a
+   * signed hash puzzle of {@code difficulty} leading zero bits of SHA-256 before the room decides
+   * on them; a challenge is valid for {@code challengeTtlSeconds} and once. With {@code
+   * onRepeatedFailure: endlessQueue} a client address whose answers keep failing sees a queue page
+   * that never admits. See {@code docs/bot-defence.md}.
+   */
+  public record ProofOfWork(
+      boolean enabled,
+      int difficulty,
+      int challengeTtlSeconds,
+      OnRepeatedFailure onRepeatedFailure) {
+
+    /**
+     * The default difficulty: a median of 0.8 s through the door (page, solve, reload) in headless
+     * Chromium on the 2-core benchmark machine, under the 1.5 s target ({@code
+     * docs/benchmarks.md}).
+     */
+    public static final int DEFAULT_DIFFICULTY = 18;
+
+    static final ProofOfWork OFF =
+        new ProofOfWork(false, DEFAULT_DIFFICULTY, 120, OnRepeatedFailure.NONE);
+  }
+
+  /** What the door does with a client address whose proof-of-work answers fail repeatedly. */
+  public enum OnRepeatedFailure {
+    /** Nothing more: every refused answer gets a fresh challenge. */
+    NONE("none"),
+    /** A queue page that never admits, for a while; the room's counts are not affected. */
+    ENDLESS_QUEUE("endlessQueue");
+
+    private final String configName;
+
+    OnRepeatedFailure(String configName) {
+      this.configName = configName;
+    }
+
+    /** The value in the YAML file and the admin API. */
+    public String configName() {
+      return configName;
+    }
+  }
+}

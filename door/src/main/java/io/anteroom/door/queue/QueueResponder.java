@@ -1,0 +1,342 @@
+package io.anteroom.door.queue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.mustachejava.DefaultMustacheFactory;
+import com.github.mustachejava.Mustache;
+import com.github.mustachejava.MustacheException;
+import io.anteroom.door.admission.RoomGate.QueueView;
+import io.anteroom.door.config.GatewayConfig.EventSettings;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.QueueingMethod;
+import io.anteroom.door.config.TemplateDirectory;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Renders what a queued user gets: the HTML page (Mustache; the default ships in the jar, a room's
+ * {@code template} replaces it) or, for {@code Accept: application/json}, the JSON body with the
+ * field names of the best-known hosted waiting room's mobile JSON plus {@code throttle}. Both come
+ * from the same field map, so the page and the JSON never disagree.
+ *
+ * <p>Thread safety: immutable after construction but for the last page rendered, which is one
+ * volatile reference to an immutable pair (scope, bytes); a compiled {@link Mustache} is safe for
+ * concurrent use.
+ */
+public final class QueueResponder {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final DateTimeFormatter CLOCK =
+      DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+
+  private final Mustache page;
+  private final QueueingMethod queueingMethod;
+  private final boolean jsonResponse;
+  private final boolean jsonEnvelope;
+  private final RoomSettings room;
+
+  /** The pages of scheduled events with a {@code template} of their own, by event name. */
+  private final Map<String, Mustache> eventPages = new java.util.HashMap<>();
+
+  /** At most this many pages are kept; the next one starts the set afresh. */
+  static final int MAX_PAGES = 64;
+
+  /**
+   * The pages rendered, by the scope they were rendered from. A page shows only the room's figures
+   * (wait estimates, last update, refresh interval, switches, the running event), never anything of
+   * one user, so every queued user of the room gets the same page while they stay as they are.
+   * Several are kept, not only the last one: the announced refresh interval carries the pacing's
+   * jitter, so consecutive responses alternate between a few intervals (5 and 6 s at 5 s ± 10 %),
+   * and a single page was rendered again on about every other response.
+   */
+  private final Map<Map<String, Object>, byte[]> pages =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * What a page shows outside scheduled events: its whole scope follows from these figures (and
+   * this responder's room), so its page is found without building the scope.
+   */
+  private record Figures(
+      boolean inWaitingRoom,
+      QueueView queue,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {}
+
+  /** The pages outside scheduled events, by their figures (at most {@link #MAX_PAGES}). */
+  private final Map<Figures, byte[]> plainPages = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The JSON bodies outside scheduled events, by their figures (at most {@link #MAX_PAGES}). */
+  private final Map<Figures, byte[]> plainJson = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
+  public QueueResponder(RoomSettings room, TemplateDirectory templates) {
+    this.room = room;
+    this.page = compile(room.template(), templates);
+    for (EventSettings e : room.events()) {
+      if (e.template().isPresent()) {
+        eventPages.put(e.window().name(), compile(e.template(), templates));
+      }
+    }
+    this.queueingMethod = room.queueingMethod();
+    this.jsonResponse = room.jsonResponse();
+    this.jsonEnvelope = room.jsonEnvelope();
+  }
+
+  /**
+   * Compiles the room's template or the default; a broken or refused template is a config error.
+   * Partials ({@code {{> name}}}) resolve inside the template directory only, under the same rules
+   * as the template itself; the built-in page has none and may include none.
+   */
+  static Mustache compile(RoomSettings room, TemplateDirectory templates) {
+    return compile(room.template(), templates);
+  }
+
+  private static Mustache compile(Optional<String> template, TemplateDirectory templates) {
+    var factory =
+        new DefaultMustacheFactory(
+            name -> {
+              try {
+                return Files.newBufferedReader(templates.resolve(name), StandardCharsets.UTF_8);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+    try (Reader reader =
+        template.isPresent()
+            ? Files.newBufferedReader(templates.resolve(template.get()), StandardCharsets.UTF_8)
+            : new InputStreamReader(
+                QueueResponder.class.getResourceAsStream("queue-page.mustache"),
+                StandardCharsets.UTF_8)) {
+      return factory.compile(reader, template.orElse("default"));
+    } catch (IOException | UncheckedIOException e) {
+      throw new IllegalArgumentException(
+          "template: cannot read " + template.orElse(null) + ": " + e.getMessage(), e);
+    } catch (MustacheException e) {
+      throw new IllegalArgumentException(
+          "template: not a valid Mustache template: " + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("template: " + e.getMessage(), e);
+    }
+  }
+
+  public boolean wantsJson(String acceptHeader) {
+    return jsonResponse && acceptHeader != null && acceptHeader.contains("application/json");
+  }
+
+  /** The JSON/template fields, in the documented order, outside scheduled events. */
+  public Map<String, Object> fields(
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    return fields(Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+  }
+
+  /**
+   * The fields at {@code nowMillis}: during a scheduled event (from its pre-queue to its end) also
+   * {@code eventName}, {@code eventStartTime}, {@code eventEndTime}, {@code isPrequeue} (before the
+   * start: nobody is admitted yet) and {@code secondsUntilEventStart}, and the event's {@code
+   * queueingMethod}.
+   */
+  public Map<String, Object> fieldsAt(
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    Instant now = Instant.ofEpochMilli(nowMillis);
+    Map<String, Object> f =
+        fields(room.eventAt(now), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    room.eventAt(now)
+        .ifPresent(
+            e -> {
+              f.put("eventName", e.window().name());
+              f.put("eventStartTime", e.window().opensAt().toString());
+              f.put("eventEndTime", e.window().closesAt().toString());
+              f.put("eventStartFormatted", CLOCK.format(e.window().opensAt()));
+              boolean prequeue = e.window().prequeueAt(now);
+              f.put("isPrequeue", prequeue);
+              f.put(
+                  "secondsUntilEventStart",
+                  prequeue
+                      ? Math.max(
+                          0, java.time.Duration.between(now, e.window().opensAt()).toSeconds())
+                      : 0);
+            });
+    return f;
+  }
+
+  private Map<String, Object> fields(
+      Optional<EventSettings> event,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    QueueingMethod queueingMethod =
+        event.flatMap(EventSettings::queueingMethod).orElse(this.queueingMethod);
+    var f = new LinkedHashMap<String, Object>();
+    f.put("inWaitingRoom", inWaitingRoom);
+    f.put("waitTimeKnown", q.waitTimeKnown());
+    f.put("waitTime", q.waitTimeMinutes());
+    f.put("waitTime25Percentile", q.waitTime25Percentile());
+    f.put("waitTime50Percentile", q.waitTime50Percentile());
+    f.put("waitTime75Percentile", q.waitTime75Percentile());
+    f.put("waitTimeFormatted", formatWait(q.waitTimeKnown(), q.waitTimeMinutes()));
+    f.put("queueIsFull", q.queueIsFull());
+    f.put("queueAll", queueAll);
+    f.put("lastUpdated", Instant.ofEpochMilli(q.lastUpdatedMillis()).toString());
+    f.put("refreshIntervalSeconds", refreshIntervalSeconds);
+    f.put("queueingMethod", queueingMethod.configName());
+    f.put("isFIFOQueue", queueingMethod == QueueingMethod.FIFO);
+    f.put("isRandomQueue", queueingMethod == QueueingMethod.RANDOM);
+    f.put("isPassthroughQueue", queueingMethod == QueueingMethod.PASSTHROUGH);
+    f.put("isRejectQueue", queueingMethod == QueueingMethod.REJECT);
+    f.put("throttle", throttle);
+    return f;
+  }
+
+  /**
+   * The JSON body: the fields, or with {@code jsonEnvelope} the fields as the one member {@value
+   * #ENVELOPE} (the shape of the hosted room's JSON, so apps written against it read it unchanged).
+   */
+  public String json(Map<String, Object> fields) {
+    ObjectNode node = JSON.valueToTree(fields);
+    return jsonEnvelope ? JSON.createObjectNode().set(ENVELOPE, node).toString() : node.toString();
+  }
+
+  /** The one member of the JSON body with {@code jsonEnvelope: true}. */
+  public static final String ENVELOPE = "cfWaitingRoom";
+
+  /** The HTML page of {@code fields}. */
+  public String html(Map<String, Object> fields, long lastUpdatedMillis) {
+    return new String(htmlBytes(fields, lastUpdatedMillis), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The HTML page of {@code fields}, UTF-8 encoded: the same array as an earlier call's when the
+   * fields are equal (rendered once, then reused), so callers must never write into it.
+   */
+  public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
+    var scope = new LinkedHashMap<>(fields);
+    scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
+    return kept(
+        pages,
+        scope,
+        () -> {
+          var out = new StringWriter(4096);
+          eventPages.getOrDefault(fields.get("eventName"), page).execute(out, scope);
+          return out.toString().getBytes(StandardCharsets.UTF_8);
+        });
+  }
+
+  /**
+   * The page kept in {@code pages} under {@code key}, rendered and kept first if there is none; the
+   * pages are dropped once {@link #MAX_PAGES} are kept (the figures moved on: the pages of older
+   * states are not shown again).
+   */
+  private static <K> byte[] kept(
+      Map<K, byte[]> pages, K key, java.util.function.Supplier<byte[]> render) {
+    byte[] kept = pages.get(key);
+    if (kept != null) {
+      return kept;
+    }
+    byte[] utf8 = render.get();
+    if (pages.size() >= MAX_PAGES) {
+      pages.clear();
+    }
+    byte[] raced = pages.putIfAbsent(key, utf8);
+    return raced != null ? raced : utf8;
+  }
+
+  /**
+   * The body at {@code nowMillis}, UTF-8 encoded: the JSON ({@link #json}) or the HTML page ({@link
+   * #htmlBytes}, with the queue's last update) of {@link #fieldsAt}. Outside scheduled events it is
+   * looked up by its figures, without building its fields first: a queued user's refresh, or an
+   * app's status poll, is the gateway's most frequent request in a sale. The array may be shared:
+   * callers must never write into it.
+   */
+  public byte[] body(
+      boolean json,
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    return byFigures(
+        json ? plainJson : plainPages,
+        nowMillis,
+        new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+        json
+            ? fields -> json(fields).getBytes(StandardCharsets.UTF_8)
+            : fields -> htmlBytes(fields, q.lastUpdatedMillis()));
+  }
+
+  /**
+   * {@code render} of the fields of {@code figures} at {@code nowMillis}: kept in {@code cache} by
+   * the figures outside scheduled events, rendered each time during one (its fields then depend on
+   * the instant).
+   */
+  private byte[] byFigures(
+      Map<Figures, byte[]> cache,
+      long nowMillis,
+      Figures f,
+      java.util.function.Function<Map<String, Object>, byte[]> render) {
+    if (!room.events().isEmpty() && room.eventAt(Instant.ofEpochMilli(nowMillis)).isPresent()) {
+      return render.apply(
+          fieldsAt(
+              nowMillis,
+              f.inWaitingRoom(),
+              f.queue(),
+              f.queueAll(),
+              f.refreshIntervalSeconds(),
+              f.throttle()));
+    }
+    return kept(
+        cache,
+        f,
+        () ->
+            render.apply(
+                fields(
+                    Optional.empty(),
+                    f.inWaitingRoom(),
+                    f.queue(),
+                    f.queueAll(),
+                    f.refreshIntervalSeconds(),
+                    f.throttle())));
+  }
+
+  /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */
+  static final String UNKNOWN_WAIT = "Not known yet";
+
+  static String formatWait(boolean known, int minutes) {
+    if (!known) {
+      return UNKNOWN_WAIT;
+    }
+    if (minutes < 1) {
+      return "Less than a minute";
+    }
+    if (minutes == 1) {
+      return "1 minute";
+    }
+    if (minutes < 120) {
+      return minutes + " minutes";
+    }
+    return (minutes / 60) + " hours " + (minutes % 60) + " minutes";
+  }
+}

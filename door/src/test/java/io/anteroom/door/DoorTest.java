@@ -1,0 +1,285 @@
+package io.anteroom.door;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import io.anteroom.door.admission.RoomControl;
+import io.anteroom.door.admission.RoomGate;
+import io.anteroom.door.admission.RoomGate.Outcome;
+import io.anteroom.door.admission.RoomGate.QueueView;
+import io.anteroom.door.admission.RoomGate.RoomStatus;
+import io.anteroom.door.admission.RoomGate.Verdict;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.GatewayConfig.TicketKey;
+import io.anteroom.door.match.RequestTarget;
+import io.anteroom.door.match.RequestTargetResult;
+import io.anteroom.door.proof.ChallengeCodec;
+import io.anteroom.door.queue.QueuePacing;
+import io.anteroom.door.ticket.TicketCodec;
+import io.anteroom.room.Ticket;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The door alone, without any server: request facts in, an answer out, over a room whose decision
+ * the test sets. What every adapter relies on.
+ */
+class DoorTest {
+
+  static final Instant NOW = Instant.parse("2026-11-22T10:00:05Z");
+  static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+  static final List<TicketKey> KEYS = List.of(new TicketKey(1, new byte[16]));
+
+  /** A room whose every decision is {@link #verdict}, counting what the door asked. */
+  static final class FakeRoom implements RoomGate, RoomControl {
+    Verdict verdict = new Verdict(Outcome.ADMIT, new Ticket("shop", 7, 1, NOW, NOW, 0), null);
+    int decisions;
+    final List<Ticket> revoked = new ArrayList<>();
+
+    @Override
+    public RoomGate gate() {
+      return this;
+    }
+
+    @Override
+    public CompletionStage<Verdict> decide(Ticket ticket, long nowMillis) {
+      decisions++;
+      return CompletableFuture.completedFuture(verdict);
+    }
+
+    @Override
+    public boolean startsOver(Ticket ticket, long nowMillis) {
+      return ticket == null;
+    }
+
+    @Override
+    public void revoke(Ticket ticket, long nowMillis) {
+      revoked.add(ticket);
+    }
+
+    @Override
+    public RoomStatus status(long nowMillis) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void reconfigure(RoomSettings settings) {}
+
+    @Override
+    public void limitNewUsersPerMinute(int effective) {}
+
+    @Override
+    public void close() {}
+  }
+
+  static final QueuePacing PACING =
+      new QueuePacing() {
+        @Override
+        public void recordQueueStatus(long nanos) {}
+
+        @Override
+        public int refreshIntervalSeconds() {
+          return 20;
+        }
+
+        @Override
+        public boolean throttle() {
+          return false;
+        }
+      };
+
+  final FakeRoom room = new FakeRoom();
+
+  Door door(String rooms) {
+    var config = ConfigLoader.parse("dataDir: /nonexistent\n" + rooms, "test");
+    return new Door(
+        new Rooms(
+            config,
+            s -> room,
+            new MetricRegistry(),
+            s -> PACING,
+            CLOCK,
+            new TicketCodec(KEYS, CLOCK),
+            new ChallengeCodec(KEYS)),
+        CLOCK);
+  }
+
+  /** A request for {@code uri} on host {@code shop.example} with these headers (name, value...). */
+  static RequestFacts request(String uri, String... headers) {
+    Map<String, List<String>> h = new HashMap<>();
+    for (int i = 0; i < headers.length; i += 2) {
+      h.computeIfAbsent(headers[i].toLowerCase(), k -> new ArrayList<>()).add(headers[i + 1]);
+    }
+    RequestTargetResult target = RequestTarget.parse(uri, "shop.example", null);
+    return new RequestFacts() {
+      @Override
+      public RequestTargetResult target() {
+        return target;
+      }
+
+      @Override
+      public String header(String name) {
+        List<String> v = h.get(name.toLowerCase());
+        return v == null ? null : v.getFirst();
+      }
+
+      @Override
+      public List<String> headers(String name) {
+        return h.getOrDefault(name.toLowerCase(), List.of());
+      }
+
+      @Override
+      public String peerAddress() {
+        return "192.0.2.1";
+      }
+    };
+  }
+
+  static Answer enter(Door door, RequestFacts facts) {
+    return door.enter(facts, Runnable::run).toCompletableFuture().join();
+  }
+
+  @Test
+  void anAmbiguousTargetIs400WithItsReasonAndTheConnectionClosed() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+
+    var r = (Answer.Respond) enter(door, request("/a/%2e%2e%2fb"));
+
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.closeConnection()).isTrue();
+    assertThat(new String(r.body(), StandardCharsets.UTF_8)).startsWith("400 Bad Request: ");
+    assertThat(r.header("Anteroom-Throttle")).isEqualTo("0");
+    assertThat(room.decisions).isZero();
+  }
+
+  @Test
+  void aRequestOfNoRoomPassesUnjudged() {
+    Door door = door("rooms: [ { id: shop, path: /shop/, totalActiveUsers: 1 } ]");
+
+    var pass = (Answer.Pass) enter(door, request("/blog/"));
+
+    assertThat(pass.room()).isNull();
+    assertThat(pass.decision()).isEqualTo("no_room");
+    assertThat(room.decisions).isZero();
+  }
+
+  @Test
+  void aSuspendedRoomLetsEveryoneThroughWithoutDeciding() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1, suspended: true } ]");
+
+    var pass = (Answer.Pass) enter(door, request("/"));
+
+    assertThat(pass.decision()).isEqualTo("suspended");
+    assertThat(pass.seal()).isNull();
+    assertThat(room.decisions).isZero();
+  }
+
+  @Test
+  void aNewUserLetInGetsItsTicketSealedOnTheOriginsResponse() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+
+    var pass = (Answer.Pass) enter(door, request("/cart"));
+    var origin = new MapResponse(200);
+    origin.set("Cache-Control", "public, max-age=60");
+    door.onOriginResponse(pass, origin, 1_000);
+
+    assertThat(pass.decision()).isEqualTo("admitted");
+    assertThat(pass.target().path()).isEqualTo("/cart");
+    assertThat(origin.all("Set-Cookie")).singleElement().asString().startsWith("__anteroom_shop=");
+    assertThat(origin.header("Cache-Control")).isEqualTo("private, max-age=60");
+    assertThat(origin.header("Anteroom-Throttle")).isEqualTo("0");
+  }
+
+  @Test
+  void theQueueIsJsonExactlyWhenTheClientAsksForIt() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+    room.verdict =
+        new Verdict(Outcome.QUEUE, new Ticket("shop", 8, 1, NOW, null, 3), QueueView.unknown(0));
+
+    var page = (Answer.Respond) enter(door, request("/"));
+    var json = (Answer.Respond) enter(door, request("/", "Accept", "application/json"));
+
+    assertThat(page.header("Content-Type")).startsWith("text/html");
+    assertThat(json.header("Content-Type")).isEqualTo("application/json");
+    assertThat(json.header("Cache-Control")).isEqualTo("no-store");
+    assertThat(json.header("Set-Cookie")).startsWith("__anteroom_shop=");
+    assertThat(new String(json.body(), StandardCharsets.UTF_8)).contains("\"inWaitingRoom\":true");
+  }
+
+  @Test
+  void aRejectionIs429WithRetryAfterAndNoCookie() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+    room.verdict = new Verdict(Outcome.REJECT, null, null);
+
+    var r = (Answer.Respond) enter(door, request("/"));
+
+    assertThat(r.status()).isEqualTo(429);
+    assertThat(r.header("Retry-After")).isEqualTo("20");
+    assertThat(r.header("Set-Cookie")).isNull();
+  }
+
+  @Test
+  void theOriginsRevokeEndsTheSessionClearsTheCookieAndIsNotSentOn() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+    var pass = (Answer.Pass) enter(door, request("/logout"));
+    var origin = new MapResponse(200);
+    origin.set("Anteroom-Command", "revoke");
+
+    door.onOriginResponse(pass, origin, 1_000);
+
+    assertThat(room.revoked).containsExactly(room.verdict.ticket());
+    assertThat(origin.header("Anteroom-Command")).isNull();
+    assertThat(origin.all("Set-Cookie")).singleElement().asString().contains("Max-Age=0");
+    assertThat(origin.header("Cache-Control")).isEqualTo("private");
+  }
+
+  /** An origin response as a map of headers. */
+  static final class MapResponse implements OriginResponse {
+    final int status;
+    final Map<String, List<String>> headers = new HashMap<>();
+
+    MapResponse(int status) {
+      this.status = status;
+    }
+
+    List<String> all(String name) {
+      return headers.getOrDefault(name.toLowerCase(), List.of());
+    }
+
+    @Override
+    public int status() {
+      return status;
+    }
+
+    @Override
+    public String header(String name) {
+      List<String> v = all(name);
+      return v.isEmpty() ? null : v.getFirst();
+    }
+
+    @Override
+    public void set(String name, String value) {
+      headers.put(name.toLowerCase(), new ArrayList<>(List.of(value)));
+    }
+
+    @Override
+    public void add(String name, String value) {
+      headers.computeIfAbsent(name.toLowerCase(), k -> new ArrayList<>()).add(value);
+    }
+
+    @Override
+    public void remove(String name) {
+      headers.remove(name.toLowerCase());
+    }
+  }
+}

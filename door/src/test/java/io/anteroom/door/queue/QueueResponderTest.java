@@ -1,0 +1,128 @@
+package io.anteroom.door.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.door.admission.RoomGate.QueueView;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.TemplateDirectory;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The queue page is rendered once per set of room figures, and anew as soon as one changes. */
+class QueueResponderTest {
+
+  private static final long AT = 1_790_000_000_000L;
+
+  private final QueueResponder responder =
+      new QueueResponder(
+          ConfigLoader.parseRoom("{\"id\":\"shop\",\"totalActiveUsers\":10}"),
+          new TemplateDirectory(Optional.empty()));
+
+  private Map<String, Object> fields(int waitMinutes, long lastUpdated) {
+    return fields(waitMinutes, lastUpdated, 20);
+  }
+
+  private Map<String, Object> fields(int waitMinutes, long lastUpdated, int refreshSeconds) {
+    return responder.fields(
+        true,
+        new QueueView(true, waitMinutes, 1, waitMinutes, 9, lastUpdated),
+        false,
+        refreshSeconds,
+        false);
+  }
+
+  private static String text(byte[] page) {
+    return new String(page, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void usersSeeingTheSameRoomFiguresGetThePageRenderedOnce() {
+    byte[] first = responder.htmlBytes(fields(7, AT), AT);
+    byte[] second = responder.htmlBytes(fields(7, AT), AT);
+
+    assertThat(second).isSameAs(first);
+    assertThat(text(first)).contains("7 minutes");
+  }
+
+  @Test
+  void aChangedFigureIsRenderedAnewNeverServedFromTheLastPage() {
+    byte[] before = responder.htmlBytes(fields(7, AT), AT);
+
+    byte[] longerWait = responder.htmlBytes(fields(12, AT), AT);
+    byte[] laterUpdate = responder.htmlBytes(fields(12, AT + 60_000), AT + 60_000);
+
+    assertThat(text(longerWait)).contains("12 minutes").doesNotContain("7 minutes");
+    assertThat(laterUpdate).isNotSameAs(longerWait);
+    assertThat(text(laterUpdate)).isNotEqualTo(text(longerWait));
+    assertThat(text(responder.htmlBytes(fields(7, AT), AT))).isEqualTo(text(before));
+  }
+
+  @Test
+  void pagesAlternatingBetweenJitteredRefreshIntervalsAreEachRenderedOnce() {
+    byte[] five = responder.htmlBytes(fields(7, AT, 5), AT);
+    byte[] six = responder.htmlBytes(fields(7, AT, 6), AT);
+
+    assertThat(responder.htmlBytes(fields(7, AT, 5), AT)).isSameAs(five);
+    assertThat(responder.htmlBytes(fields(7, AT, 6), AT)).isSameAs(six);
+    assertThat(text(five)).isNotEqualTo(text(six));
+  }
+
+  @Test
+  void aPageFoundByItsFiguresIsThePageOfItsFieldsRenderedOnce() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+    byte[] page = responder.body(false, AT + 5, true, view, false, 6, false);
+
+    assertThat(text(page))
+        .isEqualTo(
+            text(responder.htmlBytes(responder.fieldsAt(AT + 5, true, view, false, 6, false), AT)));
+    assertThat(responder.body(false, AT + 9, true, view, false, 6, false)).isSameAs(page);
+    assertThat(text(responder.body(false, AT + 9, true, view, false, 5, false)))
+        .as("another refresh interval")
+        .isNotEqualTo(text(page));
+  }
+
+  @Test
+  void theJsonFoundByItsFiguresIsTheJsonOfItsFieldsWrittenOnce() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+    byte[] json = responder.body(true, AT + 5, true, view, false, 6, true);
+
+    assertThat(text(json))
+        .isEqualTo(responder.json(responder.fieldsAt(AT + 5, true, view, false, 6, true)));
+    assertThat(responder.body(true, AT + 9, true, view, false, 6, true)).isSameAs(json);
+    assertThat(text(responder.body(true, AT + 9, true, view, false, 6, false)))
+        .as("another throttle")
+        .contains("\"throttle\":false");
+  }
+
+  @Test
+  void duringAScheduledEventThePageShowsTheEventAtThatInstant() {
+    var withEvent =
+        new QueueResponder(
+            ConfigLoader.parseRoom(
+                "{\"id\":\"shop\",\"totalActiveUsers\":10,\"events\":[{\"name\":\"launch\","
+                    + "\"prequeueStartTime\":\"2026-12-01T17:30:00Z\","
+                    + "\"eventStartTime\":\"2026-12-01T18:00:00Z\","
+                    + "\"eventEndTime\":\"2026-12-01T20:00:00Z\"}]}"),
+            new TemplateDirectory(Optional.empty()));
+    long prequeue = java.time.Instant.parse("2026-12-01T17:45:00Z").toEpochMilli();
+    var view = new QueueView(true, 7, 1, 7, 9, prequeue);
+
+    byte[] during = withEvent.body(false, prequeue, true, view, false, 6, false);
+    assertThat(text(during))
+        .isEqualTo(
+            text(
+                withEvent.htmlBytes(
+                    withEvent.fieldsAt(prequeue, true, view, false, 6, false), prequeue)));
+    assertThat(text(withEvent.body(false, prequeue - 3_600_000, true, view, false, 6, false)))
+        .as("before the pre-queue: no event")
+        .isNotEqualTo(text(during));
+  }
+
+  @Test
+  void theStringPageIsTheSameAsTheBytes() {
+    Map<String, Object> f = fields(3, AT);
+    assertThat(responder.html(f, AT)).isEqualTo(text(responder.htmlBytes(f, AT)));
+  }
+}

@@ -1,2 +1,0 @@
-/** Queue answers (HTML page, JSON, 429) and the pacing of queue polling. */
-package io.anteroom.gateway.queue;

@@ -1,4 +1,0 @@
-/**
- * The ticket cookie: its name, reading and writing it, AES-GCM sealing, keys and the ticket layout.
- */
-package io.anteroom.gateway.ticket;

@@ -1,0 +1,457 @@
+package io.anteroom.host;
+
+import io.anteroom.backpressure.ThresholdMonitor;
+import io.anteroom.backpressure.ThroughputSignal;
+import io.anteroom.coordinator.DataCenterCoordinator;
+import io.anteroom.coordinator.RoomCounter;
+import io.anteroom.coordinator.RoomObjects;
+import io.anteroom.door.admission.Coordination;
+import io.anteroom.objects.ObjectId;
+import io.anteroom.objects.ObjectTransport;
+import io.anteroom.objects.Runtime;
+import io.anteroom.objects.http.HttpObjectServer;
+import io.anteroom.objects.http.HttpObjectTransport;
+import io.anteroom.objects.http.IncarnationWatch;
+import io.anteroom.objects.http.RoutingObjectTransport;
+import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.objects.ratis.ClusterFile;
+import io.anteroom.objects.ratis.ClusterNode;
+import io.anteroom.objects.ratis.PeerOptions;
+import io.anteroom.room.CounterKey;
+import io.anteroom.room.Grant;
+import io.anteroom.room.RoomConfig;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link Coordination} through the room's coordinating durable objects ({@link RoomObjects}): the
+ * data-center object, the global object and the counter objects, in an objects {@link Runtime} of
+ * this process ({@code anteroom run}, SQLite in {@code dataDir}) or of a coordinator process
+ * reached over HTTP ({@code anteroom gateway --coordinator URL[,URL...]}: one coordinator, or the
+ * coordinators of a replicated cluster). Every call carries the room's {@link RoomConfig}, which
+ * the objects need; a room's config is the one last announced with {@link #configure}.
+ *
+ * <p>Thread safety: the config map is concurrent; stubs are thread-safe; async stub calls never
+ * block the caller (an event loop).
+ */
+public final class ObjectCoordination implements Coordination {
+
+  /** Where the stubs come from: an embedded runtime or a remote one. */
+  interface Stubs extends AutoCloseable {
+    DataCenterCoordinator dataCenter(String roomId, String dataCenter);
+
+    RoomCounter counter(CounterKey key);
+
+    @Override
+    void close();
+  }
+
+  /** Budget of worker reports per second per runtime before reporters are told to slow down. */
+  public static final double REPORT_MAX_QPS = 500;
+
+  private final Stubs stubs;
+  private final Map<String, RoomConfig> configs = new ConcurrentHashMap<>();
+
+  /** What the remote coordinators' replies said of their objects' instances; null: embedded. */
+  private final IncarnationWatch incarnations;
+
+  /** The embedded runtime's metrics; null when the objects are remote. */
+  private final com.codahale.metrics.MetricSet objectMetrics;
+
+  ObjectCoordination(Stubs stubs) {
+    this(stubs, null);
+  }
+
+  ObjectCoordination(Stubs stubs, com.codahale.metrics.MetricSet objectMetrics) {
+    this(stubs, objectMetrics, null);
+  }
+
+  private ObjectCoordination(
+      Stubs stubs, com.codahale.metrics.MetricSet objectMetrics, IncarnationWatch incarnations) {
+    this.stubs = stubs;
+    this.objectMetrics = objectMetrics;
+    this.incarnations = incarnations;
+  }
+
+  @Override
+  public long incarnationChanges() {
+    return incarnations == null ? 0 : incarnations.changes();
+  }
+
+  @Override
+  public java.util.Optional<com.codahale.metrics.MetricSet> objectMetrics() {
+    return java.util.Optional.ofNullable(objectMetrics);
+  }
+
+  /** Registers the room objects in {@code runtime} (which this coordination then owns). */
+  public static ObjectCoordination embedded(Runtime runtime) {
+    return embedded(runtime, REPORT_MAX_QPS);
+  }
+
+  /** As above, with the data center's report budget (reports per second per runtime). */
+  public static ObjectCoordination embedded(Runtime runtime, double reportMaxQps) {
+    RoomObjects objects = register(runtime, reportMaxQps);
+    return new ObjectCoordination(
+        new Stubs() {
+          @Override
+          public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
+            return objects.dataCenter(roomId, dataCenter);
+          }
+
+          @Override
+          public RoomCounter counter(CounterKey key) {
+            return objects.counter(key);
+          }
+
+          @Override
+          public void close() {
+            runtime.close();
+          }
+        },
+        runtime.metrics());
+  }
+
+  /** Registers the room objects with monitors that throttle above {@link #REPORT_MAX_QPS}. */
+  static RoomObjects register(Runtime runtime, double reportMaxQps) {
+    Clock clock = runtime.clock();
+    return RoomObjects.register(
+        runtime, monitor(clock, reportMaxQps), monitor(clock, reportMaxQps));
+  }
+
+  private static ThresholdMonitor monitor(Clock clock, double maxQps) {
+    return ThresholdMonitor.builder()
+        .maxQps(maxQps)
+        .signal(ThroughputSignal.TEN_SECOND_WINDOW)
+        .clock(clock)
+        .build();
+  }
+
+  /**
+   * Stubs of the room objects of the coordinator at {@code uri}, unsigned (a coordinator on this
+   * host without a secret); calls time out after {@code timeout}.
+   */
+  public static ObjectCoordination remote(URI uri, Duration timeout) {
+    return remote(uri, timeout, null, List.of());
+  }
+
+  /**
+   * Stubs of the room objects of the coordinator at {@code uri}: every call signed with {@code
+   * secret} (null: unsigned), {@code https://} coordinators' certificates checked against the PEM
+   * files {@code trust} (empty: the JVM's trust store).
+   */
+  public static ObjectCoordination remote(
+      URI uri, Duration timeout, SharedSecret secret, List<Path> trust) {
+    return remote(List.of(uri), timeout, secret, trust);
+  }
+
+  /**
+   * Stubs of the room objects of the coordinators at {@code uris}: one URI is a single coordinator
+   * (as above); several are the coordinators of a replicated cluster ({@code anteroom coordinator
+   * --cluster}), reached through a {@link RoutingObjectTransport}: each call goes to the leader of
+   * its object's shard (following 421 answers) and is sent again only when it certainly did not
+   * run.
+   */
+  public static ObjectCoordination remote(
+      List<URI> uris, Duration timeout, SharedSecret secret, List<Path> trust) {
+    if (uris.isEmpty()) {
+      throw new IllegalArgumentException("at least one coordinator URI is needed");
+    }
+    ObjectTransport transport;
+    var incarnations = new IncarnationWatch();
+    if (uris.size() == 1) {
+      var http =
+          HttpObjectTransport.builder(uris.getFirst())
+              .timeout(timeout)
+              .incarnations(incarnations)
+              .trust(trust.toArray(Path[]::new));
+      if (secret != null) {
+        http.secret(secret);
+      }
+      transport = http.build();
+    } else {
+      var routing =
+          RoutingObjectTransport.builder(uris)
+              .timeout(timeout)
+              .incarnations(incarnations)
+              .trust(trust.toArray(Path[]::new));
+      if (secret != null) {
+        routing.secret(secret);
+      }
+      transport = routing.build();
+    }
+    return new ObjectCoordination(
+        new Stubs() {
+          @Override
+          public DataCenterCoordinator dataCenter(String roomId, String dataCenter) {
+            return stub(
+                transport,
+                RoomObjects.DATA_CENTER_NAMESPACE,
+                DataCenterCoordinator.class,
+                RoomObjects.dataCenterObjectName(roomId, dataCenter));
+          }
+
+          @Override
+          public RoomCounter counter(CounterKey key) {
+            return stub(
+                transport, RoomObjects.COUNTER_NAMESPACE, RoomCounter.class, key.objectName());
+          }
+
+          @Override
+          public void close() {
+            transport.close();
+          }
+        },
+        null,
+        incarnations);
+  }
+
+  private static <T> T stub(
+      ObjectTransport transport, String namespace, Class<T> iface, String name) {
+    return io.anteroom.objects.Stubs.create(
+        iface, namespace, ObjectId.fromName(namespace, name), transport);
+  }
+
+  /**
+   * Serves the room objects of {@code runtime} over HTTP without authentication: only on a loopback
+   * address (tests, one host).
+   */
+  public static HttpObjectServer serve(Runtime runtime, String host, int port) {
+    return serve(runtime, host, port, List.of(), null, null);
+  }
+
+  /**
+   * Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. Only
+   * the gateways' RPC surface is exported (the data-center and counter objects; the global object
+   * is called by the data-center objects inside this process). With {@code secrets} every call must
+   * be signed with one of them (several during a rotation); without, the server refuses any
+   * non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve HTTPS.
+   */
+  public static HttpObjectServer serve(
+      Runtime runtime,
+      String host,
+      int port,
+      List<SharedSecret> secrets,
+      Path tlsCert,
+      Path tlsKey) {
+    register(runtime, REPORT_MAX_QPS);
+    var server =
+        HttpObjectServer.builder(runtime.transport())
+            .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+            .secret(secrets.toArray(SharedSecret[]::new))
+            .host(host)
+            .port(port);
+    if (tlsCert != null || tlsKey != null) {
+      if (tlsCert == null || tlsKey == null) {
+        throw new IllegalArgumentException(
+            "coordinator TLS needs both a PEM certificate and its" + " PEM private key");
+      }
+      server.tls(tlsCert, tlsKey);
+    }
+    try {
+      return server.start();
+    } catch (IllegalArgumentException e) {
+      throw e; // refused before binding (no secret on a non-loopback address): say so as is
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "coordinator: cannot listen on "
+              + host
+              + ":"
+              + port
+              + " ("
+              + e.getMessage()
+              + "); is another process using the port?",
+          e);
+    }
+  }
+
+  /**
+   * Serves the room objects as peer {@code id} of the replicated coordinator described by {@code
+   * file} ({@code anteroom coordinator --cluster}): a {@link ClusterNode} whose runtime on the
+   * shard this peer leads holds the room objects, behind an object server with the same
+   * authentication and TLS as {@link #serve} on {@code host:port}. Needs {@code shards: 1}: a data
+   * center object calls its room's global object in its own runtime, so both must live in one
+   * shard.
+   *
+   * @param events where the node's leadership lines go
+   */
+  public static ClusterNode serveCluster(
+      ClusterFile file,
+      String id,
+      Path dataDir,
+      String host,
+      int port,
+      List<SharedSecret> secrets,
+      Path tlsCert,
+      Path tlsKey,
+      PeerOptions options,
+      java.util.function.Consumer<String> events) {
+    if (file.config().shards() != 1) {
+      throw new IllegalArgumentException(
+          "the cluster file has shards: "
+              + file.config().shards()
+              + "; the room objects need shards: 1 (a data center object calls its room's global"
+              + " object in its own runtime, so both must be in one shard)");
+    }
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new IllegalArgumentException(
+          "coordinator TLS needs both a PEM certificate and its PEM private key");
+    }
+    String scheme = tlsCert != null ? "https" : "http";
+    for (var peer : file.http().entrySet()) {
+      if (!scheme.equals(peer.getValue().getScheme())) {
+        throw new IllegalArgumentException(
+            "peer "
+                + peer.getKey()
+                + " has http: "
+                + peer.getValue()
+                + " but this coordinator "
+                + (tlsCert != null
+                    ? "serves HTTPS (--tls-cert)"
+                    : "serves plain HTTP (no --tls-cert)")
+                + ": every peer's URI in the cluster file must use "
+                + scheme
+                + "://");
+      }
+    }
+    return ClusterNode.builder(file, id, dataDir)
+        .options(options)
+        .objects(runtime -> register(runtime, REPORT_MAX_QPS))
+        .server(
+            server -> {
+              server
+                  .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+                  .secret(secrets.toArray(SharedSecret[]::new))
+                  .host(host)
+                  .port(port);
+              if (tlsCert != null) {
+                server.tls(tlsCert, tlsKey);
+              }
+            })
+        .events(events)
+        .start();
+  }
+
+  @Override
+  public CompletionStage<Void> configure(RoomConfig config) {
+    configs.put(config.roomId(), config);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletionStage<Coordination.ReportReply> report(
+      String roomId,
+      io.anteroom.room.WorkerReport report,
+      io.anteroom.room.ConfigAgreement.Fingerprint fingerprint) {
+    RoomConfig config = configs.get(roomId);
+    if (config == null) {
+      return unknown(roomId);
+    }
+    try {
+      return stubs
+          .dataCenter(roomId, report.dataCenter())
+          .syncAsync(config, report, fingerprint)
+          .thenApply(
+              r ->
+                  new Coordination.ReportReply(
+                      r.state(), r.throttle(), r.overridesVersion(), r.agreement()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e); // transport refused the call at once
+    }
+  }
+
+  @Override
+  public CompletionStage<io.anteroom.room.RoomOverrides> overrides(
+      String roomId, String dataCenter) {
+    try {
+      return stubs.dataCenter(roomId, dataCenter).overridesAsync(roomId);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletionStage<io.anteroom.room.RoomOverrides> override(
+      String roomId, String dataCenter, Map<String, String> changes) {
+    try {
+      return stubs.dataCenter(roomId, dataCenter).overrideAsync(roomId, changes);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletionStage<Boolean> claimChallenge(
+      String roomId, String dataCenter, String nonce, long expiresAtMillis) {
+    try {
+      return stubs
+          .dataCenter(roomId, dataCenter)
+          .claimAsync(roomId, nonce, expiresAtMillis)
+          .thenApply(r -> r.first());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
+      String roomId, String dataCenter, long fromMinute, long toMinute) {
+    try {
+      return stubs
+          .dataCenter(roomId, dataCenter)
+          .historyAsync(roomId, fromMinute, toMinute)
+          .thenApply(r -> r.rows());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletionStage<Grant> take(CounterKey key, long limit, Instant carriedSince) {
+    RoomConfig config = configs.get(key.roomId());
+    if (config == null) {
+      return unknown(key.roomId());
+    }
+    try {
+      return stubs.counter(key).takeCarryingAsync(config.rules(), key, limit, carriedSince);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletionStage<Long> charge(CounterKey key, long admissions, long limit) {
+    RoomConfig config = configs.get(key.roomId());
+    if (config == null) {
+      return unknown(key.roomId());
+    }
+    try {
+      return stubs.counter(key).chargeAsync(config.rules(), key, admissions, limit);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static <T> CompletableFuture<T> unknown(String roomId) {
+    return CompletableFuture.failedFuture(
+        new IllegalStateException("room \"" + roomId + "\" was not announced with configure()"));
+  }
+
+  @Override
+  public CompletionStage<Void> remove(String roomId) {
+    configs.remove(roomId);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public void close() {
+    stubs.close();
+  }
+}

@@ -1,0 +1,161 @@
+package io.anteroom.servlet;
+
+import io.anteroom.door.Answer;
+import io.anteroom.door.Door;
+import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig;
+import io.anteroom.host.RoomHost;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The waiting room as a Jakarta Servlet filter: the door ({@link Door}) judges every request in the
+ * application's own thread. An admitted request continues the filter chain (its ticket cookie set
+ * or renewed on the application's response, the session ended when the application answers {@code
+ * Anteroom-Command: revoke}); everyone else gets the door's own answer (the queue page or JSON, a
+ * proof-of-work challenge, 429, 400) and never reaches the application.
+ *
+ * <p>It reads the same YAML as {@code anteroom run} (same loader, keys, defaults and messages): the
+ * init parameter {@value #CONFIG_PARAMETER} names the file. The room's coordinating objects run in
+ * this JVM with SQLite in the file's {@code dataDir} (the embedded topology: one instance of the
+ * application). A bad file fails {@link #init} with one line per problem.
+ *
+ * <pre>{@code
+ * FilterRegistration.Dynamic f = context.addFilter("anteroom", AnteroomFilter.class);
+ * f.setInitParameter("config", "/etc/shop/anteroom.yaml");
+ * f.addMappingForUrlPatterns(null, false, "/*");
+ * }</pre>
+ *
+ * <p>Thread safety: one filter serves every request thread; {@link #destroy} closes the rooms.
+ */
+public final class AnteroomFilter implements Filter {
+  private static final Logger LOG = LoggerFactory.getLogger(AnteroomFilter.class);
+
+  /** The init parameter naming the YAML file. */
+  public static final String CONFIG_PARAMETER = "config";
+
+  private RoomHost host;
+  private boolean ownsHost;
+  private Door door;
+
+  /** A filter that builds its rooms from the file its init parameter names ({@link #init}). */
+  public AnteroomFilter() {}
+
+  /** A filter over rooms already started (the Spring Boot starter's); the caller closes them. */
+  public AnteroomFilter(RoomHost host) {
+    this.host = host;
+    this.door = host.door();
+  }
+
+  /**
+   * Loads the configuration and starts the rooms (embedded). Fails with the loader's message (one
+   * line per problem) when the file is missing or invalid.
+   */
+  @Override
+  public void init(FilterConfig filterConfig) throws ServletException {
+    if (host != null) {
+      return;
+    }
+    String file = filterConfig.getInitParameter(CONFIG_PARAMETER);
+    if (file == null || file.isBlank()) {
+      throw new ServletException(
+          "anteroom: the filter's init parameter '"
+              + CONFIG_PARAMETER
+              + "' must name the YAML configuration file (the same file as anteroom run --config)");
+    }
+    host = start(load(Path.of(file)));
+    ownsHost = true;
+    door = host.door();
+  }
+
+  /** The configuration of {@code file}; its problems as a {@link ServletException}, one a line. */
+  static GatewayConfig load(Path file) throws ServletException {
+    try {
+      return ConfigLoader.load(file);
+    } catch (IllegalArgumentException e) {
+      throw new ServletException("anteroom: " + e.getMessage());
+    }
+  }
+
+  /** The rooms of {@code config}, their objects embedded in this JVM. */
+  static RoomHost start(GatewayConfig config) throws ServletException {
+    try {
+      return RoomHost.start(config, RoomHost.embedded(config), "local", Clock.systemUTC());
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new ServletException("anteroom: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    if (!(request instanceof HttpServletRequest http)
+        || !(response instanceof HttpServletResponse out)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    Answer answer;
+    try {
+      answer = door.enter(new ServletFacts(http), Runnable::run).toCompletableFuture().join();
+    } catch (CompletionException e) {
+      // the door never fails a request on purpose: this is a defect, not a decision
+      LOG.error("anteroom: the door failed on a request", e.getCause());
+      out.sendError(500);
+      return;
+    }
+    switch (answer) {
+      case Answer.Pass pass -> pass(http, out, chain, pass);
+      case Answer.Respond respond -> respond(http, out, respond);
+    }
+  }
+
+  private void pass(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain, Answer.Pass p)
+      throws IOException, ServletException {
+    for (String c : p.setCookies()) {
+      response.addHeader("Set-Cookie", c);
+    }
+    var origin = new PassedResponse(response, door, p);
+    try {
+      chain.doFilter(new OriginRequest(request, p.originHeaders()), origin);
+    } finally {
+      origin.complete(); // nothing written yet: the cookie goes on the response now
+    }
+  }
+
+  /** Writes the door's own answer; the application never sees the request. */
+  private static void respond(
+      HttpServletRequest request, HttpServletResponse response, Answer.Respond r)
+      throws IOException {
+    response.setStatus(r.status());
+    for (Answer.Header h : r.headers()) {
+      response.addHeader(h.name(), h.value());
+    }
+    if (r.closeConnection() && !request.getProtocol().startsWith("HTTP/2")) {
+      response.setHeader("Connection", "close");
+    }
+    response.setContentLength(r.body().length);
+    response.getOutputStream().write(r.body());
+    response.flushBuffer();
+    r.written();
+  }
+
+  @Override
+  public void destroy() {
+    if (ownsHost && host != null) {
+      host.close();
+    }
+  }
+}
