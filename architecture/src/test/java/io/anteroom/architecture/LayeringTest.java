@@ -145,7 +145,7 @@ class LayeringTest {
           .whereLayer("bench")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("pass")
-          .mayOnlyBeAccessedByLayers("gateway", "bench");
+          .mayOnlyBeAccessedByLayers("door", "host", "servlet", "spring", "gateway", "bench");
 
   /**
    * The door's packages by role, lowest first: request matching values, settings, the ticket, the

@@ -108,7 +108,30 @@ final class Answers {
   }
 
   private static Pass pass(Visit v, Ticket seal, Ticket session, String decision, Ticket logged) {
-    return new Pass(v.room, v.target, seal, session, v.setCookies, List.of(), decision, logged);
+    return new Pass(
+        v.room, v.target, seal, session, v.setCookies, signedPass(v, session), decision, logged);
+  }
+
+  /**
+   * The {@code Anteroom-Pass} header for an admitted user's request: the room, the event in force,
+   * a pass id stable for the user (never its cookie), when it was admitted and until when the pass
+   * holds (never past the session); none for a request that is let through unadmitted (a room that
+   * passes everyone through).
+   */
+  private static List<Header> signedPass(Visit v, Ticket admitted) {
+    if (admitted == null || admitted.acceptedAt() == null) {
+      return List.of();
+    }
+    RoomSettings s = v.room.settings();
+    Instant now = Instant.ofEpochMilli(v.now);
+    String event =
+        s.events().isEmpty() ? null : s.eventAt(now).map(e -> e.window().name()).orElse(null);
+    long sessionEnds = admitted.lastCheckInTime().plus(session(v.room, v.now)).toEpochMilli();
+    return List.of(
+        new Header(
+            Door.PASS_HEADER,
+            v.passes.passFor(
+                s.id(), event, admitted.id(), admitted.acceptedAt().toEpochMilli(), sessionEnds)));
   }
 
   /** The session duration S in force at {@code now} (a running event may set its own). */

@@ -5,6 +5,7 @@ import io.anteroom.door.match.RequestTarget;
 import io.anteroom.door.match.RequestTargetResult;
 import io.anteroom.door.route.ClientAddress;
 import io.anteroom.door.ticket.TicketCookie;
+import io.anteroom.pass.PassIssuer;
 import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * once, the proof of work, admission; every answer written by {@code Answers}.
  *
  * <pre>{@code
- * Door door = new Door(rooms, Clock.systemUTC());
+ * Door door = new Door(rooms, Clock.systemUTC(), PassIssuer.builder(PassKeys.openOrCreate(dataDir)).build());
  * door.enter(facts, Runnable::run).thenAccept(answer -> {
  *   switch (answer) {
  *     case Answer.Pass pass -> forwardToOrigin(pass);      // then door.onOriginResponse(...)
@@ -52,13 +53,21 @@ public final class Door {
   /** The header every answer and every passed response carries: 1 while the room throttles. */
   public static final String THROTTLE_HEADER = Answers.THROTTLE_HEADER;
 
+  /** The request header that carries the signed pass to the origin ({@link PassIssuer}). */
+  public static final String PASS_HEADER = io.anteroom.pass.PassVerifier.HEADER;
+
   private final Rooms rooms;
   private final Clock clock;
+  private final PassIssuer passes;
 
-  /** The door of {@code rooms}, judging requests at {@code clock}'s time. */
-  public Door(Rooms rooms, Clock clock) {
+  /**
+   * The door of {@code rooms}, judging requests at {@code clock}'s time; every request it lets
+   * through for an admitted user carries a pass signed by {@code passes} ({@link #PASS_HEADER}).
+   */
+  public Door(Rooms rooms, Clock clock, PassIssuer passes) {
     this.rooms = rooms;
     this.clock = clock;
+    this.passes = passes;
   }
 
   /**
@@ -86,7 +95,7 @@ public final class Door {
       return CompletableFuture.completedFuture(Answers.noRoom(target));
     }
     return room.entrance()
-        .enter(new Visit(request, target, room, clock.millis(), resume, rooms.clients()));
+        .enter(new Visit(request, target, room, clock.millis(), resume, rooms.clients(), passes));
   }
 
   /**

@@ -34,19 +34,24 @@ final class Visit implements BypassMatcher.Request {
   private String client;
   private boolean clientKnown;
 
+  /** Signs the pass of an admitted user's request ({@link Answers}). */
+  final io.anteroom.pass.PassIssuer passes;
+
   Visit(
       RequestFacts facts,
       RequestTarget target,
       RoomRuntime room,
       long now,
       Executor resume,
-      ClientAddress clients) {
+      ClientAddress clients,
+      io.anteroom.pass.PassIssuer passes) {
     this.facts = facts;
     this.target = target;
     this.room = room;
     this.now = now;
     this.resume = resume;
     this.clients = clients;
+    this.passes = passes;
   }
 
   @Override

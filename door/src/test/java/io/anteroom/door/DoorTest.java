@@ -111,8 +111,11 @@ class DoorTest {
             CLOCK,
             new TicketCodec(KEYS, CLOCK),
             new ChallengeCodec(KEYS)),
-        CLOCK);
+        CLOCK,
+        io.anteroom.pass.PassIssuer.builder(PASS_KEYS).clock(CLOCK).build());
   }
+
+  static final io.anteroom.pass.PassKeys PASS_KEYS = io.anteroom.pass.PassKeys.generate();
 
   /** A request for {@code uri} on host {@code shop.example} with these headers (name, value...). */
   static RequestFacts request(String uri, String... headers) {

@@ -186,6 +186,8 @@ public final class Gateway implements AutoCloseable {
     try {
       var keys = TicketKeys.resolve(config.ticketKeys(), config.dataDir());
       var codec = new TicketCodec(keys, clock);
+      var passKeys = io.anteroom.pass.PassKeys.openOrCreate(config.dataDir());
+      passKeys.warnings().forEach(w -> LOG.warn("pass keys: {}", w));
       var rooms =
           new Rooms(config, gates, registry, pacing, clock, codec, new ChallengeCodec(keys));
       var origins =
@@ -193,7 +195,8 @@ public final class Gateway implements AutoCloseable {
               vertx, config.origin(), config.originTimeoutSeconds(), rooms.clients());
       var gatekeeper =
           new Gatekeeper(
-              new Door(rooms, clock),
+              new Door(
+                  rooms, clock, io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build()),
               origins,
               origins.defaultProxy(),
               config.publicListener().accessLog());
@@ -230,6 +233,7 @@ public final class Gateway implements AutoCloseable {
               registry,
               AdminToken.resolve(config),
               config.admin().protectMetrics(),
+              passKeys.jwks(),
               clock);
       // at its cap the admin listener closes the oldest connection that never sent the token
       var adminGuard = ListenerGuard.evicting(guarded, config.admin().limits(), admin::authorized);

@@ -30,6 +30,14 @@ abstract class DoorConformanceTest {
   interface Server extends AutoCloseable {
     String url();
 
+    /** Where the server publishes the public keys of the signed pass (a JWKS document). */
+    String jwksUrl();
+
+    /** The server's clock (the proxy's runs on virtual time). */
+    default java.time.Clock clock() {
+      return java.time.Clock.systemUTC();
+    }
+
     default Browser browser() {
       return new Browser(Browser.newClient(), url());
     }
@@ -158,13 +166,52 @@ abstract class DoorConformanceTest {
     }
   }
 
+  /** The pass the origin received with {@code r}, verified with the server's published keys. */
+  static io.anteroom.pass.PassCheck passOf(Server s, HttpResponse<String> r) throws Exception {
+    var verifier =
+        io.anteroom.pass.PassVerifier.builder()
+            .jwks(java.net.URI.create(s.jwksUrl()).toURL())
+            .rooms("shop")
+            .clock(s.clock())
+            .build();
+    return verifier.verify(r.headers().firstValue("x-origin-saw-pass").orElse(null));
+  }
+
   @Test
   void aClientsOwnAnteroomPassNeverReachesTheOrigin() throws Exception {
     try (var s = start(dataDir, "rooms: [ { id: shop, totalActiveUsers: 5 } ]")) {
       var r = s.browser().get("/", "Anteroom-Pass", "forged");
 
       assertThat(reachedOrigin(r)).isTrue();
-      assertThat(r.headers().firstValue("x-origin-saw-pass")).contains("none");
+      assertThat(r.headers().firstValue("x-origin-saw-pass"))
+          .as("the door's own pass in its place")
+          .isPresent()
+          .get()
+          .isNotEqualTo("forged");
+      assertThat(passOf(s, r)).isInstanceOf(io.anteroom.pass.PassCheck.Valid.class);
+    }
+  }
+
+  @Test
+  void everyAdmittedRequestCarriesASignedPassStableForItsUserThatTheOriginCanVerify()
+      throws Exception {
+    try (var s = start(dataDir, "rooms: [ { id: shop, totalActiveUsers: 2 } ]")) {
+      var alice = s.browser();
+      var first = alice.get("/");
+      var second = alice.get("/cart");
+      var bob = s.browser().get("/");
+      var queued = s.browser().get("/");
+
+      var a1 = (io.anteroom.pass.PassCheck.Valid) passOf(s, first);
+      var a2 = (io.anteroom.pass.PassCheck.Valid) passOf(s, second);
+      var b = (io.anteroom.pass.PassCheck.Valid) passOf(s, bob);
+      assertThat(a1.pass().room()).isEqualTo("shop");
+      assertThat(a2.pass().passId())
+          .as("one pass id per admitted user")
+          .isEqualTo(a1.pass().passId());
+      assertThat(b.pass().passId()).as("another user, another id").isNotEqualTo(a1.pass().passId());
+      assertThat(a1.pass().passId()).as("never the cookie itself").isNotIn(alice.cookies.values());
+      assertThat(reachedOrigin(queued)).as("past T: queued, no pass").isFalse();
     }
   }
 

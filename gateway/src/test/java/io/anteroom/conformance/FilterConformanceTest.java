@@ -65,6 +65,11 @@ class FilterConformanceTest extends DoorConformanceTest {
       }
 
       @Override
+      public String jwksUrl() {
+        return url() + io.anteroom.servlet.AnteroomFilter.JWKS_PATH;
+      }
+
+      @Override
       public void close() throws Exception {
         tomcat.stop();
         tomcat.destroy();

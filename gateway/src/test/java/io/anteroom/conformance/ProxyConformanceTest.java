@@ -18,6 +18,16 @@ class ProxyConformanceTest extends DoorConformanceTest {
       }
 
       @Override
+      public java.time.Clock clock() {
+        return h.scheduler.clock();
+      }
+
+      @Override
+      public String jwksUrl() {
+        return h.adminUrl() + "/.well-known/jwks.json";
+      }
+
+      @Override
       public void close() throws Exception {
         h.close();
       }

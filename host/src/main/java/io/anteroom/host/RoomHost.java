@@ -47,18 +47,21 @@ public final class RoomHost implements AutoCloseable {
   private final Door door;
   private final MetricRegistry metrics;
   private final ScheduledExecutorService ticker;
+  private final String jwks;
 
   private RoomHost(
       Coordination coordination,
       Rooms rooms,
       Door door,
       MetricRegistry metrics,
-      ScheduledExecutorService ticker) {
+      ScheduledExecutorService ticker,
+      String jwks) {
     this.coordination = coordination;
     this.rooms = rooms;
     this.door = door;
     this.metrics = metrics;
     this.ticker = ticker;
+    this.jwks = jwks;
   }
 
   /**
@@ -120,7 +123,13 @@ public final class RoomHost implements AutoCloseable {
         PROTECTION_TICK_MILLIS,
         PROTECTION_TICK_MILLIS,
         TimeUnit.MILLISECONDS);
-    return new RoomHost(coordination, rooms, new Door(rooms, clock), metrics, ticker);
+    var passKeys = io.anteroom.pass.PassKeys.openOrCreate(config.dataDir());
+    passKeys
+        .warnings()
+        .forEach(w -> org.slf4j.LoggerFactory.getLogger(RoomHost.class).warn("pass keys: {}", w));
+    var door =
+        new Door(rooms, clock, io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build());
+    return new RoomHost(coordination, rooms, door, metrics, ticker, passKeys.jwks());
   }
 
   /** A periodic task that failed must not cancel the later runs (a scheduled executor would). */
@@ -130,6 +139,14 @@ public final class RoomHost implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.warn("rooms: a background tick failed: {}", e.toString());
     }
+  }
+
+  /**
+   * The public keys of the signed pass its door puts on admitted requests, as a JWKS document (the
+   * keys are {@code dataDir/pass-keys}, made at the first start).
+   */
+  public String jwks() {
+    return jwks;
   }
 
   /** The door over this host's rooms. */

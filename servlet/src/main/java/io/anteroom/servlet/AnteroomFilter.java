@@ -46,6 +46,14 @@ public final class AnteroomFilter implements Filter {
   /** The init parameter naming the YAML file. */
   public static final String CONFIG_PARAMETER = "config";
 
+  /**
+   * Where the filter answers {@code GET} with the public keys of the signed pass ({@code
+   * Anteroom-Pass}) as a JWKS document, below the application's context path (the proxy serves them
+   * at its admin listener's {@code /.well-known/jwks.json}; this path leaves the application's own
+   * {@code /.well-known/jwks.json} to it).
+   */
+  public static final String JWKS_PATH = "/.well-known/anteroom/jwks.json";
+
   private RoomHost host;
   private boolean ownsHost;
   private Door door;
@@ -93,7 +101,7 @@ public final class AnteroomFilter implements Filter {
   static RoomHost start(GatewayConfig config) throws ServletException {
     try {
       return RoomHost.start(config, RoomHost.embedded(config), "local", Clock.systemUTC());
-    } catch (IllegalArgumentException | IllegalStateException e) {
+    } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
       throw new ServletException("anteroom: " + e.getMessage());
     }
   }
@@ -104,6 +112,13 @@ public final class AnteroomFilter implements Filter {
     if (!(request instanceof HttpServletRequest http)
         || !(response instanceof HttpServletResponse out)) {
       chain.doFilter(request, response);
+      return;
+    }
+    if ("GET".equals(http.getMethod())
+        && JWKS_PATH.equals(http.getRequestURI().substring(http.getContextPath().length()))) {
+      out.setContentType("application/jwk-set+json");
+      out.setHeader("Cache-Control", "max-age=300");
+      out.getOutputStream().write(host.jwks().getBytes(java.nio.charset.StandardCharsets.UTF_8));
       return;
     }
     Answer answer;

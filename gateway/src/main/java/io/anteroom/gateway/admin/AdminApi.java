@@ -59,13 +59,17 @@ public final class AdminApi {
   private final String openApi = resource("openapi.json");
   private volatile boolean draining;
 
-  /** {@code protectMetrics}: {@code /metrics} needs the bearer token too. */
+  /**
+   * {@code protectMetrics}: {@code /metrics} needs the bearer token too; {@code jwks}: the signed
+   * pass's public keys, served at {@code /.well-known/jwks.json}.
+   */
   public AdminApi(
       Vertx vertx,
       Rooms rooms,
       MetricRegistry registry,
       String token,
       boolean protectMetrics,
+      String jwks,
       Clock clock) {
     this.rooms = rooms;
     this.token = token.getBytes(StandardCharsets.UTF_8);
@@ -112,6 +116,15 @@ public final class AdminApi {
                     .putHeader("Content-Type", "image/x-icon")
                     .putHeader("Cache-Control", "max-age=86400")
                     .end(Buffer.buffer(icon)));
+    // the public keys of the signed pass (Anteroom-Pass), for origins that verify it: public
+    router
+        .get("/.well-known/jwks.json")
+        .handler(
+            c ->
+                c.response()
+                    .putHeader("Content-Type", "application/jwk-set+json")
+                    .putHeader("Cache-Control", "max-age=300")
+                    .end(jwks));
     router.route("/api/*").handler(this::authorize);
     router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
     router.get("/api/openapi.json").handler(c -> json(c, 200, openApi));
