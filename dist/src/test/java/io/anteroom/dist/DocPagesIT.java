@@ -62,11 +62,19 @@ class DocPagesIT {
   }
 
   static Stream<DocPages.Page> quickPages() {
-    return DocPages.all().stream().filter(p -> !p.slow() && !p.runBlocks().isEmpty());
+    return runnable().filter(p -> !p.slow());
   }
 
   static Stream<DocPages.Page> slowPages() {
-    return DocPages.all().stream().filter(p -> p.slow() && !p.runBlocks().isEmpty());
+    return runnable().filter(DocPages.Page::slow);
+  }
+
+  /** The pages with run blocks; {@code -Ddoc.pages=docs/sizing.md,...} runs only those. */
+  private static Stream<DocPages.Page> runnable() {
+    String only = System.getProperty("doc.pages", "");
+    return DocPages.all().stream()
+        .filter(p -> !p.runBlocks().isEmpty())
+        .filter(p -> only.isBlank() || List.of(only.split(",")).contains(p.name()));
   }
 
   @ParameterizedTest(name = "{0}")
