@@ -165,7 +165,7 @@ class DocPagesIT {
           in.write("{\n" + movePorts(b.text(), ports) + "\n} > '" + out + "' 2>&1 < /dev/null\n");
           in.write("pwd > '" + pwd + "'\necho '" + DONE + n + "'\n");
           in.flush();
-          String done = awaitDone(lines, b);
+          String done = awaitDone(lines, b, out);
           if (!done.equals(DONE + n)) {
             String printed = Files.exists(out) ? Files.readString(out) : "";
             fail("%s: the block failed (the session ended); it printed:%n%s", b.where(), printed);
@@ -188,13 +188,15 @@ class DocPagesIT {
     }
   }
 
-  private static String awaitDone(BlockingQueue<String> lines, DocPages.Block b)
-      throws InterruptedException {
+  private static String awaitDone(BlockingQueue<String> lines, DocPages.Block b, Path out)
+      throws InterruptedException, IOException {
     long deadline = System.nanoTime() + BLOCK_PATIENCE.toNanos();
     while (true) {
       String l = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       if (l == null) {
-        fail("%s: the block did not finish in %s", b.where(), BLOCK_PATIENCE);
+        fail(
+            "%s: the block did not finish in %s; it printed:%n%s",
+            b.where(), BLOCK_PATIENCE, Files.exists(out) ? Files.readString(out) : "");
       }
       if (l.startsWith(DONE)) {
         return l;
