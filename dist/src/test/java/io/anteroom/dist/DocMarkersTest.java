@@ -221,6 +221,25 @@ class DocMarkersTest {
   }
 
   @Test
+  void aPageRunsOnFreePortsWhereverItNamesADocumentedPortAndPrintsMoveBack() {
+    Map<Integer, Integer> ports = Map.of(8000, 23001, 7081, 23002);
+    assertThat(
+            DocOutput.movePorts(
+                "origin: http://127.0.0.1:8000\n"
+                    + "python3 -m http.server --bind 127.0.0.1 8000 # not 18000, 80000 or 1.8000\n"
+                    + "--coordinator https://127.0.0.1:7081,https://127.0.0.1:7082\n",
+                ports))
+        .isEqualTo(
+            "origin: http://127.0.0.1:23001\n"
+                + "python3 -m http.server --bind 127.0.0.1 23001 # not 18000, 80000 or 1.8000\n"
+                + "--coordinator https://127.0.0.1:23002,https://127.0.0.1:7082\n");
+    assertThat(
+            DocOutput.portsBack(
+                "on https://127.0.0.1:23002 (raft 127.0.0.1:9)", Map.of(23002, 7081)))
+        .isEqualTo("on https://127.0.0.1:7081 (raft 127.0.0.1:9)");
+  }
+
+  @Test
   void quotedLinesMustComeInTheirOrder() {
     assertThat(DocOutput.unmatched("b\na\n", "a\nb\n", Map.of())).containsExactly("a");
   }

@@ -68,6 +68,18 @@ final class DocOutput {
     return missing;
   }
 
+  /**
+   * The text with each documented port ({@code documented -> actual}) replaced wherever it stands
+   * as a number of its own (in {@code 127.0.0.1:7081}, {@code --bind 127.0.0.1 8000}), never inside
+   * a longer number.
+   */
+  static String movePorts(String text, Map<Integer, Integer> ports) {
+    for (var e : ports.entrySet()) {
+      text = text.replaceAll("(?<![\\d.])" + e.getKey() + "(?!\\d)", String.valueOf(e.getValue()));
+    }
+    return text;
+  }
+
   private static final Pattern LOOPBACK_PORT = Pattern.compile("127\\.0\\.0\\.1:(\\d+)");
 
   static String portsBack(String line, Map<Integer, Integer> ports) {

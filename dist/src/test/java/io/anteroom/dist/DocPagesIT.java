@@ -105,13 +105,6 @@ class DocPagesIT {
     return ports;
   }
 
-  private static String movePorts(String text, Map<Integer, Integer> ports) {
-    for (var e : ports.entrySet()) {
-      text = text.replaceAll("(?<![\\d.])" + e.getKey() + "(?!\\d)", String.valueOf(e.getValue()));
-    }
-    return text;
-  }
-
   private void run(DocPages.Page page) throws Exception {
     Path work = Files.createDirectories(dir.resolve(page.name().replace('/', '-')));
     Files.createSymbolicLink(work.resolve("anteroom"), home.resolve("bin/anteroom"));
@@ -120,7 +113,7 @@ class DocPagesIT {
     Map<Integer, Integer> back = new HashMap<>();
     ports.forEach((doc, actual) -> back.put(actual, doc));
     for (var f : page.files().entrySet()) {
-      Files.writeString(work.resolve(f.getKey()), movePorts(f.getValue(), ports));
+      Files.writeString(work.resolve(f.getKey()), DocOutput.movePorts(f.getValue(), ports));
     }
     ProcessBuilder pb =
         new ProcessBuilder("setsid", "bash", "--noprofile", "--norc", "-s")
@@ -162,7 +155,12 @@ class DocPagesIT {
           n++;
           Path out = outputs.resolve("block-" + n + ".txt");
           Path pwd = outputs.resolve("block-" + n + ".pwd");
-          in.write("{\n" + movePorts(b.text(), ports) + "\n} > '" + out + "' 2>&1 < /dev/null\n");
+          in.write(
+              "{\n"
+                  + DocOutput.movePorts(b.text(), ports)
+                  + "\n} > '"
+                  + out
+                  + "' 2>&1 < /dev/null\n");
           in.write("pwd > '" + pwd + "'\necho '" + DONE + n + "'\n");
           in.flush();
           String done = awaitDone(lines, b, out);
