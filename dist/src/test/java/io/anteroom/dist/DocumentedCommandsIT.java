@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Files the commands name come from the docs themselves: a YAML block right after a line {@code
  * <!-- file: NAME -->} is written as NAME into the directory the commands run in, next to the
- * distribution's sample {@code anteroom.yaml}.
+ * distribution's sample {@code anteroom.yaml}. A file named {@code broken-...} is an invalid
+ * configuration that {@code check} must refuse (exit code 2).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DocumentedCommandsIT {
@@ -45,6 +46,9 @@ class DocumentedCommandsIT {
   private static final Pattern INLINE_CODE = Pattern.compile("`([^`]+)`");
   private static final Pattern OPTION = Pattern.compile("^\\[?(--?[A-Za-z][\\w-]*)");
   private static final Pattern FILE_MARKER = Pattern.compile("<!-- file: ([\\w.-]+) -->");
+
+  /** A file block named {@code broken-...} is an invalid configuration a page shows refused. */
+  private static final String BROKEN = "broken-";
 
   /** One documented command line: where it is, and the words after {@code anteroom}. */
   record Documented(String where, List<String> words) {
@@ -176,6 +180,7 @@ class DocumentedCommandsIT {
       if (w.startsWith("#")
           || w.equals("|")
           || w.equals("&&")
+          || w.equals("||")
           || w.equals(";")
           || w.equals(">")
           || w.startsWith(">")
@@ -332,7 +337,10 @@ class DocumentedCommandsIT {
       boolean list = sub.equals("simulate") && args.equals(List.of("simulate", "--list"));
       if (helpOnly || helpOf || checkOfAFile || list) {
         Result r = anteroom(args);
-        assertThat(r.code()).as("%s: anteroom %s\n%s", d.where(), args, r.out()).isZero();
+        boolean broken = checkOfAFile && d.value("--config").startsWith(BROKEN);
+        assertThat(r.code())
+            .as("%s: anteroom %s\n%s", d.where(), args, r.out())
+            .isEqualTo(broken ? 2 : 0);
         ran.merge(helpOnly || helpOf ? "help" : sub, 1, Integer::sum);
       }
     }
@@ -364,6 +372,9 @@ class DocumentedCommandsIT {
     for (YamlBlock y : yamlBlocks) {
       if (!done.add(y.text())) {
         continue; // the same example on two pages is checked once
+      }
+      if (y.fileName() != null && y.fileName().startsWith(BROKEN)) {
+        continue; // a documented invalid configuration: refused by check, above
       }
       boolean clusterFile = Pattern.compile("(?m)^peers:").matcher(y.text()).find();
       boolean configuration =
