@@ -54,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * from the link's restoration to the old leader naming the new leader in its {@code /health}
  * (polled every 50 ms).
  *
- * <p>Runs {@code -Dpartition.runs=N} times (default 1), each on a new network and new processes;
+ * <p>Runs {@code -Dpartition.runs=N} times (default 2), each on a new network and new processes;
  * logs in {@code target/cluster-partition-logs/run-<n>}. Needs root and iproute2 (skipped with the
  * reason otherwise). Waits on output lines, replies and the scenario's clock (second :55, the 20 s
  * cut), never on time for synchronisation.
@@ -64,7 +64,7 @@ class ClusterPartitionTest {
   private static final int T = 10;
   private static final int ADMITTED_FIRST = 5;
   private static final String ROOM = "shop";
-  private static final int RUNS = Integer.getInteger("partition.runs", 1);
+  private static final int RUNS = Integer.getInteger("partition.runs", 2);
   private static final Duration CUT = Duration.ofSeconds(20);
   private static final Duration ARRIVALS = Duration.ofSeconds(50);
   private static final Duration VISITS = Duration.ofSeconds(65);
@@ -227,6 +227,11 @@ class ClusterPartitionTest {
       note("new leader " + after.getKey() + " (term " + after.getValue() + ")");
 
       // restore the link after 20 s; then watch the old leader until it names the new one
+      // the peers' TCP connections from just before the restoration until the old leader names
+      // the new leader (ss -tnoi every 500 ms, in sockets.txt): what the cut left of them
+      waitForClock(cutWall.plus(CUT).minusMillis(600));
+      AtomicBoolean sampling = new AtomicBoolean(true);
+      Thread sampler = Thread.ofVirtual().start(() -> sampleSockets(sampling));
       waitForClock(cutWall.plus(CUT));
       cluster.restore(before.getKey());
       long restoredAt = System.nanoTime();
@@ -249,6 +254,8 @@ class ClusterPartitionTest {
                   },
                   v -> v.leader() != null && v.status() == 200);
       long knownLeaderMs = msSince(restoredAt);
+      sampling.set(false);
+      sampler.join();
       note(
           before.getKey()
               + " names leader "
@@ -335,6 +342,32 @@ class ClusterPartitionTest {
           .as("run %d: requests of the five admitted users not served (logs in %s)", n, logs)
           .isEmpty();
       soft.assertAll();
+    }
+
+    /** Appends the peers' {@code ss -tnoi} to sockets.txt every 500 ms while {@code on}. */
+    private void sampleSockets(AtomicBoolean on) {
+      Path file = logs.resolve("sockets.txt");
+      while (on.get()) {
+        StringBuilder sb = new StringBuilder();
+        for (String peer : PartitionedCluster.PEERS) {
+          sb.append("== ").append(Instant.now()).append(' ').append(peer).append('\n');
+          try {
+            sb.append(cluster.sockets(peer));
+          } catch (RuntimeException e) {
+            sb.append(e.getMessage()).append('\n');
+          }
+        }
+        try {
+          Files.writeString(
+              file,
+              sb,
+              java.nio.file.StandardOpenOption.CREATE,
+              java.nio.file.StandardOpenOption.APPEND);
+          Thread.sleep(500); // a sampling pace, not a wait for anything
+        } catch (Exception e) {
+          return;
+        }
+      }
     }
 
     /** One request of an admitted user (none while its last is unanswered). */

@@ -113,23 +113,46 @@ final class PartitionedCluster implements AutoCloseable {
     }
   }
 
-  /** Starts c1-c3; returns their certificates (what a gateway trusts). */
-  private List<Path> startCoordinators(Path dir, Path secret) throws Exception {
-    Path certs = dir.resolve("certs");
+  /**
+   * The peers' certificates by address, made once per JVM (keytool takes seconds on a busy machine,
+   * and every lab numbers its hosts alike).
+   */
+  private static final Map<String, TestCertificates.Pem> CERTIFICATES = new LinkedHashMap<>();
+
+  private static final Path CERTIFICATE_DIR = Path.of("target", "partition-peer-certificates");
+
+  private static synchronized Map<String, TestCertificates.Pem> certificates(
+      Map<String, String> addresses) throws Exception {
+    Path certs = null;
     Map<String, Future<TestCertificates.Pem>> made = new LinkedHashMap<>();
-    try (ExecutorService keytools = Executors.newFixedThreadPool(PEERS.size())) {
-      for (String id : PEERS) {
-        String address = hosts.get(id).address();
-        made.put(id, keytools.submit(() -> TestCertificates.forAddresses(certs, id, address)));
+    try (ExecutorService keytools = Executors.newFixedThreadPool(addresses.size())) {
+      for (var e : addresses.entrySet()) {
+        String key = e.getKey() + "@" + e.getValue();
+        if (CERTIFICATES.containsKey(key)) continue;
+        if (certs == null) {
+          certs = Files.createTempDirectory(Files.createDirectories(CERTIFICATE_DIR), "jvm-");
+        }
+        Path dir = certs;
+        made.put(
+            key,
+            keytools.submit(() -> TestCertificates.forAddresses(dir, e.getKey(), e.getValue())));
       }
     }
-    Map<String, TestCertificates.Pem> pems = new LinkedHashMap<>();
+    for (var e : made.entrySet()) CERTIFICATES.put(e.getKey(), e.getValue().get());
+    Map<String, TestCertificates.Pem> out = new LinkedHashMap<>();
+    addresses.forEach((id, a) -> out.put(id, CERTIFICATES.get(id + "@" + a)));
+    return out;
+  }
+
+  /** Starts c1-c3; returns their certificates (what a gateway trusts). */
+  private List<Path> startCoordinators(Path dir, Path secret) throws Exception {
+    Map<String, String> addresses = new LinkedHashMap<>();
+    for (String id : PEERS) addresses.put(id, hosts.get(id).address());
+    Map<String, TestCertificates.Pem> pems = certificates(addresses);
     StringBuilder trust = new StringBuilder();
-    for (var e : made.entrySet()) {
-      pems.put(e.getKey(), e.getValue().get());
-      trust.append(Files.readString(e.getValue().get().certificate()));
-    }
-    Path peerTrust = certs.resolve("peers.pem");
+    for (TestCertificates.Pem pem : pems.values())
+      trust.append(Files.readString(pem.certificate()));
+    Path peerTrust = dir.resolve("peers.pem");
     Files.writeString(peerTrust, trust);
     StringBuilder yaml = new StringBuilder("name: room\npeers:\n");
     for (String id : PEERS) {
@@ -299,6 +322,11 @@ final class PartitionedCluster implements AutoCloseable {
 
   void restore(String id) {
     lab.restore(hosts.get(id));
+  }
+
+  /** Peer {@code id}'s TCP connections ({@link NetworkLab#sockets}). */
+  String sockets(String id) {
+    return lab.sockets(hosts.get(id));
   }
 
   /** Where the processes' logs are. */

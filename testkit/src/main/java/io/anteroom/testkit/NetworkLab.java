@@ -162,6 +162,14 @@ public final class NetworkLab implements AutoCloseable {
     run("ip", "-n", bridge, "link", "set", port(h), "up");
   }
 
+  /**
+   * {@code h}'s TCP connections as {@code ss -tnoi} lists them (state, queues, retransmission
+   * timers and back-off): what a cut did to them.
+   */
+  public String sockets(Host h) {
+    return run("ip", "netns", "exec", h.namespace(), "ss", "-tnoi");
+  }
+
   /** The command that starts a process in {@code h}'s namespace (it replaces itself: same pid). */
   public String[] launcher(Host h) {
     return new String[] {"ip", "netns", "exec", h.namespace()};
