@@ -120,6 +120,23 @@ public final class ChildProcess implements AutoCloseable {
   }
 
   /**
+   * Writes {@code line} to the child's standard input (for a child that reads commands there).
+   *
+   * @throws UncheckedIOException if the child's input is closed (it exited)
+   */
+  public void sendLine(String line) {
+    synchronized (process) {
+      try {
+        var in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException(name + " does not read its input any more: " + e, e);
+      }
+    }
+  }
+
+  /**
    * The first line (printed so far or later) that matches; waits for it on the child's output.
    *
    * @throws IllegalStateException if the child's output ends first (it exited; the message has its
@@ -219,6 +236,7 @@ public final class ChildProcess implements AutoCloseable {
     private final List<String> jvmArgs = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
+    private final List<String> launcher = new ArrayList<>();
     private String name;
     private Path log;
 
@@ -251,6 +269,16 @@ public final class ChildProcess implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Runs the JVM through this command, e.g. {@code ip netns exec NAME} to start it in a network
+     * namespace. The launcher must replace itself with the JVM ({@code exec}), so that signals and
+     * {@link #pid()} reach the JVM.
+     */
+    public Builder launcher(String... command) {
+      launcher.addAll(List.of(command));
+      return this;
+    }
+
     /** Also writes every output line to this file (its directory must exist). */
     public Builder log(Path file) {
       this.log = file;
@@ -258,7 +286,7 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     public ChildProcess start() {
-      List<String> command = new ArrayList<>();
+      List<String> command = new ArrayList<>(launcher);
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.addAll(jvmArgs);
       command.add("-cp");

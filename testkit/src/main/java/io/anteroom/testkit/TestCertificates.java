@@ -12,10 +12,10 @@ import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Self-signed EC certificates for 127.0.0.1 (a subject alternative name, as TLS host checks need),
- * made with the JDK's {@code keytool}, written as PEM: {@code <name>.pem} and {@code
- * <name>-key.pem} (PKCS#8). For tests and benchmarks only: the store password is fixed and the
- * certificates are valid for two days.
+ * Self-signed EC certificates for 127.0.0.1, or for the addresses given (subject alternative names,
+ * as TLS host checks need), made with the JDK's {@code keytool}, written as PEM: {@code <name>.pem}
+ * and {@code <name>-key.pem} (PKCS#8). For tests and benchmarks only: the store password is fixed
+ * and the certificates are valid for two days.
  */
 public final class TestCertificates {
   private TestCertificates() {}
@@ -23,8 +23,23 @@ public final class TestCertificates {
   /** The PEM files of one certificate and its private key. */
   public record Pem(Path certificate, Path privateKey) {}
 
-  /** A new certificate {@code CN=name} and its key in {@code dir}. */
+  /** A new certificate {@code CN=name} for 127.0.0.1 and localhost, and its key in {@code dir}. */
   public static Pem create(Path dir, String name) throws IOException, InterruptedException {
+    return create(dir, name, "ip:127.0.0.1,dns:localhost");
+  }
+
+  /**
+   * A new certificate {@code CN=name} for these IP addresses (e.g. a peer's address in a network
+   * namespace), and its key in {@code dir}.
+   */
+  public static Pem forAddresses(Path dir, String name, String... ipAddresses)
+      throws IOException, InterruptedException {
+    if (ipAddresses.length == 0) throw new IllegalArgumentException("no address for " + name);
+    return create(dir, name, "ip:" + String.join(",ip:", ipAddresses));
+  }
+
+  private static Pem create(Path dir, String name, String subjectAlternativeNames)
+      throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Path store = dir.resolve(name + ".p12");
     String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
@@ -41,7 +56,7 @@ public final class TestCertificates {
                 "-dname",
                 "CN=" + name,
                 "-ext",
-                "SAN=ip:127.0.0.1,dns:localhost",
+                "SAN=" + subjectAlternativeNames,
                 "-validity",
                 "2",
                 "-storetype",

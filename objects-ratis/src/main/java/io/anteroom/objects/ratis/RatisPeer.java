@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -343,6 +344,126 @@ public final class RatisPeer implements AutoCloseable {
               e.toString());
     }
   }
+
+  /** Followers whose channels are being replaced now (one replacement at a time each). */
+  private final java.util.Set<String> reconnecting = ConcurrentHashMap.newKeySet();
+
+  /** When each follower's channels were last replaced (System.nanoTime()). */
+  private final Map<String, Long> lastReconnect = new ConcurrentHashMap<>();
+
+  /** How many times each follower's channels were replaced since this peer started. */
+  private final Map<String, AtomicLong> reconnects = new ConcurrentHashMap<>();
+
+  /** The followers that have not answered for {@link #silence()}, as last seen. */
+  private final java.util.Set<String> silentFollowers = ConcurrentHashMap.newKeySet();
+
+  /**
+   * How long a follower may go without answering this peer, as the leader of some shard, before its
+   * channels are replaced ({@link #reconnectSilentFollowers}): three maximal election timeouts (3 s
+   * by default), well above the pauses of a busy follower.
+   */
+  Duration silence() {
+    return options.electionTimeoutMax().multipliedBy(3);
+  }
+
+  /**
+   * As the leader of some shard, replaces this peer's gRPC channels (new TCP connections) to each
+   * follower that has not answered it for {@link #silence()}, again every {@link #silence()} while
+   * it stays silent; returns the followers it started to reconnect to now.
+   *
+   * <p>Why: a link cut without a reset (a partition, a pulled cable) leaves the connection to the
+   * follower established but silent. Ratis' log appender times out each append yet keeps its gRPC
+   * stream, and gRPC has no keepalive on these channels, so the appends go on queueing on that
+   * connection while TCP retransmits with an exponential back-off (13 s between two tries after 20
+   * s of loss). When the link is back, nothing reaches the follower until the next retransmission:
+   * a deposed leader cut off for 20 s knew no leader for 5-13 s after its link returned. A new
+   * connection instead tries again within a second or two (SYN retransmissions) once the link is
+   * back. Closing the old channels fails the appender's streams, and Ratis opens new ones on the
+   * new channels. Best effort; the closing runs on its own thread (gRPC waits for the old
+   * channels).
+   */
+  public java.util.List<String> reconnectSilentFollowers() {
+    if (!(server.getServerRpc()
+        instanceof org.apache.ratis.server.RaftServerRpcWithProxy<?, ?> rpc)) {
+      return java.util.List.of();
+    }
+    long silenceMs = silence().toMillis();
+    Map<String, Long> quietMs = new HashMap<>(); // per follower: the least time since an answer
+    try {
+      for (RaftGroupId g : server.getGroupIds()) {
+        RaftServer.Division d = server.getDivision(g);
+        if (!d.getInfo().isLeader()) continue;
+        org.apache.ratis.proto.RaftProtos.RoleInfoProto role = d.getInfo().getRoleInfoProto();
+        if (!role.hasLeaderInfo()) continue;
+        for (var f : role.getLeaderInfo().getFollowerInfoList()) {
+          quietMs.merge(f.getId().getId().toStringUtf8(), f.getLastRpcElapsedTimeMs(), Math::min);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return java.util.List.of(); // a group closing: the next check looks again
+    }
+    java.util.List<String> started = new java.util.ArrayList<>();
+    long now = System.nanoTime();
+    for (ClusterConfig.Peer p : config.peers()) {
+      String id = p.id();
+      if (id.equals(self.id())) continue;
+      Long quiet = quietMs.get(id);
+      if (quiet == null || quiet < silenceMs) {
+        if (silentFollowers.remove(id) && quiet != null) {
+          RECONNECT_LOG.info("peer {}: follower {} answers again", self.id(), id);
+        }
+        continue;
+      }
+      Long last = lastReconnect.get(id);
+      if (last != null && now - last < silence().toNanos()) continue;
+      if (!reconnecting.add(id)) continue; // the last replacement is still closing
+      lastReconnect.put(id, now);
+      if (silentFollowers.add(id)) {
+        RECONNECT_LOG.warn(
+            "peer {}: follower {} has not answered for {} ms; replacing the connections to it"
+                + " every {} ms while it stays silent (a partition or a stopped peer)",
+            self.id(),
+            id,
+            quiet,
+            silence().toMillis());
+      }
+      started.add(id);
+      Thread.ofVirtual()
+          .name("reconnect-" + self.id() + "-" + id)
+          .start(
+              () -> {
+                try {
+                  rpc.getProxies().resetProxy(RaftPeerId.valueOf(id));
+                  reconnects.computeIfAbsent(id, k -> new AtomicLong()).incrementAndGet();
+                } catch (RuntimeException e) {
+                  RECONNECT_LOG.warn(
+                      "peer {}: replacing the connections to {} failed: {}",
+                      self.id(),
+                      id,
+                      e.toString());
+                } finally {
+                  reconnecting.remove(id);
+                }
+              });
+    }
+    return started;
+  }
+
+  /** How many times this peer replaced its channels to {@code peerId} (for tests). */
+  long reconnectsTo(String peerId) {
+    AtomicLong n = reconnects.get(peerId);
+    return n == null ? 0 : n.get();
+  }
+
+  /** The gRPC client this peer uses for {@code peerId} now (its identity, for tests). */
+  Object channelsTo(String peerId) throws IOException {
+    return ((org.apache.ratis.server.RaftServerRpcWithProxy<?, ?>) server.getServerRpc())
+        .getProxies()
+        .getProxy(RaftPeerId.valueOf(peerId));
+  }
+
+  private static final org.slf4j.Logger RECONNECT_LOG =
+      org.slf4j.LoggerFactory.getLogger(RatisPeer.class);
 
   /** Stops serving every shard: in-flight commits fail; the data stays for a restart. */
   @Override

@@ -181,6 +181,24 @@ class ClusterNodeTest {
   }
 
   @Test
+  void aLeaderReplacesItsConnectionsToAFollowerThatStoppedAnsweringAndOnlyToIt() throws Exception {
+    startCluster();
+    ClusterNode leader = awaitServing();
+    List<ClusterNode> followers = nodes.stream().filter(n -> n != leader).toList();
+    String silent = followers.get(0).peer().id();
+    String answering = followers.get(1).peer().id();
+    Object channelsBefore = leader.peer().channelsTo(silent);
+    followers.get(0).close(); // stops answering the leader
+    // replaced once the follower has been silent for the silence, and again while it stays so
+    await(leader.peer().id() + " replaces its connections to " + silent + " twice")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> leader.peer().reconnectsTo(silent) >= 2);
+    assertThat(leader.peer().channelsTo(silent)).isNotSameAs(channelsBefore);
+    assertThat(leader.serves(0)).isTrue(); // a majority still answers
+    assertThat(leader.peer().reconnectsTo(answering)).isZero();
+  }
+
+  @Test
   void anEventSinkThatFailsDoesNotStopTheLeaderFromServing() {
     sinkFailsOnLeadsLines = true;
     ClusterFile file = startCluster();

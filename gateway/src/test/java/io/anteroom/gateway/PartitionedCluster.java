@@ -1,0 +1,428 @@
+package io.anteroom.gateway;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.objects.http.SharedSecret;
+import io.anteroom.testkit.ChildProcess;
+import io.anteroom.testkit.NetworkLab;
+import io.anteroom.testkit.TestCertificates;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The waiting room's deployment on a private network of namespaces ({@link NetworkLab}), every part
+ * a process started from the {@code Main} an operator runs: three {@code anteroom coordinator
+ * --cluster} peers c1, c2, c3, each a host of its own (10.231.0.1-3: Raft on port 7071 with mutual
+ * TLS, the object server on https port 7070, {@code /health} on 7072), and gateways (one per data
+ * center) together on a host {@code gw} (10.231.0.4), listing the three peers; the origin runs in
+ * the test and the gateways reach it as {@code http://127.0.0.1:8000}. The test reaches the
+ * gateways' public and admin ports, and the peers' status ports (through {@code gw}, so a cut peer
+ * is out of reach there too), at 127.0.0.1 addresses of its own ({@link #gateway}, {@link
+ * #health}).
+ *
+ * <p>A peer's link is cut with {@link #cut} and restored with {@link #restore}: it then reaches
+ * neither the other peers nor the gateways. Logs: one file per process in the directory given. For
+ * partition tests of the cluster (issue 40's suite) as much as of the room.
+ */
+final class PartitionedCluster implements AutoCloseable {
+  static final Duration PATIENCE = Duration.ofSeconds(180);
+  static final List<String> PEERS = List.of("c1", "c2", "c3");
+  static final int OBJECT_PORT = 7070;
+  static final int RAFT_PORT = 7071;
+  static final int STATUS_PORT = 7072;
+  static final int ORIGIN_PORT = 8000;
+  static final String ADMIN_TOKEN = "partition-test-admin-token";
+  private static final Pattern LEADS =
+      Pattern.compile("peer (\\S+) leads shard 0 \\(term (\\d+)\\)");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A gateway process and where the test reaches it. */
+  record Gateway(
+      String dataCenter, ChildProcess process, InetSocketAddress site, InetSocketAddress admin) {
+    String url() {
+      return "http://127.0.0.1:" + site.getPort();
+    }
+  }
+
+  private final NetworkLab lab;
+  private final Path logs;
+  private final Map<String, NetworkLab.Host> hosts = new LinkedHashMap<>();
+  private final Map<String, ChildProcess> coordinators = new LinkedHashMap<>();
+  private final Map<String, InetSocketAddress> status = new LinkedHashMap<>();
+  private final List<Gateway> gateways = new ArrayList<>();
+  private final HttpClient client = Browser.newClient();
+
+  private PartitionedCluster(NetworkLab lab, Path logs) {
+    this.lab = lab;
+    this.logs = logs;
+  }
+
+  /**
+   * Starts the peers and, once a leader leads, one gateway per data center with {@code rooms} (the
+   * YAML list of the gateways' {@code rooms:} key) in front of {@code origin}; returns once every
+   * gateway reports to the coordinator. {@code dir} holds data, certificates and configuration.
+   */
+  static PartitionedCluster start(
+      Path dir, Path logs, TestOrigin origin, List<String> dataCenters, String rooms)
+      throws Exception {
+    Files.createDirectories(logs);
+    Files.createDirectories(dir);
+    NetworkLab lab = NetworkLab.create(logs);
+    PartitionedCluster c = new PartitionedCluster(lab, logs);
+    try {
+      for (String id : PEERS) c.hosts.put(id, lab.host(id));
+      NetworkLab.Host gw = lab.host("gw");
+      c.hosts.put("gw", gw);
+      Path secret = dir.resolve("coordinator.secret");
+      Files.writeString(secret, SharedSecret.generate("k1").encoded() + "\n");
+      List<Path> certificates = c.startCoordinators(dir, secret);
+      c.awaitLeader(-1);
+      lab.reach(gw, ORIGIN_PORT, new InetSocketAddress("127.0.0.1", origin.port()));
+      for (String id : PEERS) {
+        c.status.put(
+            id, lab.expose(gw, new InetSocketAddress(c.hosts.get(id).address(), STATUS_PORT)));
+      }
+      c.startGateways(dir, secret, certificates, dataCenters, rooms);
+      return c;
+    } catch (Exception | Error e) {
+      try {
+        c.close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The peers' certificates by address, made once per JVM (keytool takes seconds on a busy machine,
+   * and every lab numbers its hosts alike).
+   */
+  private static final Map<String, TestCertificates.Pem> CERTIFICATES = new LinkedHashMap<>();
+
+  private static final Path CERTIFICATE_DIR = Path.of("target", "partition-peer-certificates");
+
+  private static synchronized Map<String, TestCertificates.Pem> certificates(
+      Map<String, String> addresses) throws Exception {
+    Path certs = null;
+    Map<String, Future<TestCertificates.Pem>> made = new LinkedHashMap<>();
+    try (ExecutorService keytools = Executors.newFixedThreadPool(addresses.size())) {
+      for (var e : addresses.entrySet()) {
+        String key = e.getKey() + "@" + e.getValue();
+        if (CERTIFICATES.containsKey(key)) continue;
+        if (certs == null) {
+          certs = Files.createTempDirectory(Files.createDirectories(CERTIFICATE_DIR), "jvm-");
+        }
+        Path dir = certs;
+        made.put(
+            key,
+            keytools.submit(() -> TestCertificates.forAddresses(dir, e.getKey(), e.getValue())));
+      }
+    }
+    for (var e : made.entrySet()) CERTIFICATES.put(e.getKey(), e.getValue().get());
+    Map<String, TestCertificates.Pem> out = new LinkedHashMap<>();
+    addresses.forEach((id, a) -> out.put(id, CERTIFICATES.get(id + "@" + a)));
+    return out;
+  }
+
+  /** Starts c1-c3; returns their certificates (what a gateway trusts). */
+  private List<Path> startCoordinators(Path dir, Path secret) throws Exception {
+    Map<String, String> addresses = new LinkedHashMap<>();
+    for (String id : PEERS) addresses.put(id, hosts.get(id).address());
+    Map<String, TestCertificates.Pem> pems = certificates(addresses);
+    StringBuilder trust = new StringBuilder();
+    for (TestCertificates.Pem pem : pems.values())
+      trust.append(Files.readString(pem.certificate()));
+    Path peerTrust = dir.resolve("peers.pem");
+    Files.writeString(peerTrust, trust);
+    StringBuilder yaml = new StringBuilder("name: room\npeers:\n");
+    for (String id : PEERS) {
+      String a = hosts.get(id).address();
+      yaml.append(
+          "  - id: %s\n    raft: %s:%d\n    http: https://%s:%d\n"
+              .formatted(id, a, RAFT_PORT, a, OBJECT_PORT));
+    }
+    Path file = dir.resolve("cluster.yaml");
+    Files.writeString(file, yaml);
+    Path logConfig = dir.resolve("coordinator-logback.xml");
+    Files.writeString(logConfig, COORDINATOR_LOGGING);
+    for (String id : PEERS) {
+      NetworkLab.Host h = hosts.get(id);
+      coordinators.put(
+          id,
+          ChildProcess.java(Main.class.getName())
+              .name(id)
+              .launcher(lab.launcher(h))
+              .jvmArgs(
+                  "-XX:+UseSerialGC",
+                  "--enable-native-access=ALL-UNNAMED",
+                  "-Dlogback.configurationFile=" + logConfig)
+              .args(
+                  "coordinator",
+                  "--cluster",
+                  file.toString(),
+                  "--id",
+                  id,
+                  "--data-dir",
+                  dir.resolve(id).toString(),
+                  "--secret-file",
+                  secret.toString(),
+                  "--tls-cert",
+                  pems.get(id).certificate().toString(),
+                  "--tls-key",
+                  pems.get(id).privateKey().toString(),
+                  "--peer-trust",
+                  peerTrust.toString(),
+                  "--status-listen",
+                  h.address() + ":" + STATUS_PORT)
+              .log(logs.resolve(id + ".log"))
+              .start());
+    }
+    for (var c : coordinators.entrySet()) {
+      c.getValue()
+          .awaitLine(l -> l.startsWith("anteroom coordinator " + c.getKey() + " of"), PATIENCE);
+    }
+    return pems.values().stream().map(TestCertificates.Pem::certificate).toList();
+  }
+
+  /**
+   * The product's log format, with Ratis' elections and leader changes (its server's INFO lines,
+   * off in the product) for the partition's story.
+   */
+  private static final String COORDINATOR_LOGGING =
+      """
+      <configuration>
+        <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+          <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} - %msg%n</pattern></encoder>
+        </appender>
+        <logger name="io.netty" level="WARN"/>
+        <logger name="io.vertx" level="WARN"/>
+        <logger name="org.apache.ratis" level="WARN"/>
+        <logger name="org.apache.ratis.server.impl" level="INFO"/>
+        <root level="INFO"><appender-ref ref="OUT"/></root>
+      </configuration>
+      """;
+
+  private void startGateways(
+      Path dir, Path secret, List<Path> certificates, List<String> dataCenters, String rooms)
+      throws IOException {
+    NetworkLab.Host gw = hosts.get("gw");
+    String list =
+        String.join(
+            ",",
+            PEERS.stream()
+                .map(id -> "https://" + hosts.get(id).address() + ":" + OBJECT_PORT)
+                .toList());
+    for (int i = 0; i < dataCenters.size(); i++) {
+      String dc = dataCenters.get(i);
+      int port = 8081 + i;
+      int admin = 9081 + i;
+      Path config = dir.resolve(dc + ".yaml");
+      Files.writeString(
+          config,
+          """
+          listen: 127.0.0.1:%d
+          origin: http://127.0.0.1:%d
+          dataDir: %s
+          admin: { listen: 127.0.0.1:%d, token: %s }
+          ticketKeys: [ { id: 1, secret: AAAAAAAAAAAAAAAAAAAAAA== } ]
+          rooms: %s
+          """
+              .formatted(port, ORIGIN_PORT, dir.resolve(dc), admin, ADMIN_TOKEN, rooms));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "gateway",
+                  "--coordinator",
+                  list,
+                  "--datacenter",
+                  dc,
+                  "--config",
+                  config.toString(),
+                  "--coordinator-secret-file",
+                  secret.toString()));
+      for (Path c : certificates) {
+        args.add("--coordinator-trust");
+        args.add(c.toString());
+      }
+      ChildProcess p =
+          ChildProcess.java(Main.class.getName())
+              .name(dc)
+              .launcher(lab.launcher(gw))
+              .jvmArgs("-XX:+UseSerialGC")
+              .args(args.toArray(String[]::new))
+              .log(logs.resolve(dc + ".log"))
+              .start();
+      gateways.add(
+          new Gateway(
+              dc,
+              p,
+              lab.expose(gw, new InetSocketAddress("127.0.0.1", port)),
+              lab.expose(gw, new InetSocketAddress("127.0.0.1", admin))));
+    }
+    for (Gateway g : gateways) {
+      await(g.dataCenter() + " ready")
+          .atMost(PATIENCE)
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> ready(g));
+    }
+  }
+
+  /** Whether {@code g} answers ready; fails at once if it exited (its output in the message). */
+  private boolean ready(Gateway g) throws Exception {
+    if (!g.process().alive()) {
+      throw new AssertionError(
+          g.dataCenter() + " exited:\n" + String.join("\n", g.process().lines()));
+    }
+    try {
+      return adminGet(g, "/ready").statusCode() == 200;
+    } catch (java.io.IOException e) {
+      return false; // not listening yet
+    }
+  }
+
+  List<Gateway> gateways() {
+    return gateways;
+  }
+
+  Gateway gateway(String dataCenter) {
+    return gateways.stream()
+        .filter(g -> g.dataCenter().equals(dataCenter))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  ChildProcess coordinator(String id) {
+    return coordinators.get(id);
+  }
+
+  /** Cuts peer {@code id}'s link (to the other peers and to the gateways). */
+  void cut(String id) {
+    lab.cut(hosts.get(id));
+  }
+
+  void restore(String id) {
+    lab.restore(hosts.get(id));
+  }
+
+  /** Peer {@code id}'s TCP connections ({@link NetworkLab#sockets}). */
+  String sockets(String id) {
+    return lab.sockets(hosts.get(id));
+  }
+
+  /** Where the processes' logs are. */
+  Path logs() {
+    return logs;
+  }
+
+  /** Peer {@code id}'s {@code GET /health} (200 or 503, JSON either way). */
+  HttpResponse<String> healthResponse(String id) throws Exception {
+    InetSocketAddress a = status.get(id);
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.getPort() + "/health"))
+            .timeout(Duration.ofSeconds(2))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Shard 0 as peer {@code id}'s {@code /health} shows it: role, leader, term. */
+  ShardView health(String id) throws Exception {
+    HttpResponse<String> r = healthResponse(id);
+    JsonNode shard = JSON.readTree(r.body()).get("shards").get(0);
+    JsonNode leader = shard.get("leader");
+    return new ShardView(
+        r.statusCode(),
+        shard.get("role").asText(),
+        leader == null || leader.isNull() ? null : leader.asText(),
+        shard.get("term").asLong());
+  }
+
+  /** One peer's view of shard 0. */
+  record ShardView(int status, String role, String leader, long term) {
+    @Override
+    public String toString() {
+      return status
+          + " "
+          + role
+          + " leader="
+          + (leader == null ? "None" : leader)
+          + " term="
+          + term;
+    }
+  }
+
+  /** The peer that last said it leads shard 0 in a term above {@code aboveTerm}, with the term. */
+  Optional<Map.Entry<String, Long>> leader(long aboveTerm) {
+    Map.Entry<String, Long> best = null;
+    for (var c : coordinators.entrySet()) {
+      if (!c.getValue().alive()) continue;
+      long term = -1;
+      boolean leads = false;
+      for (String line : c.getValue().lines()) {
+        Matcher m = LEADS.matcher(line);
+        if (m.find()) {
+          term = Long.parseLong(m.group(2));
+          leads = true;
+        } else if (line.contains("no longer leads shard 0")) {
+          leads = false;
+        }
+      }
+      if (leads && term > aboveTerm && (best == null || term > best.getValue())) {
+        best = Map.entry(c.getKey(), term);
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  Map.Entry<String, Long> awaitLeader(long aboveTerm) {
+    return await("a leader of shard 0 in a term above " + aboveTerm)
+        .atMost(PATIENCE)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> leader(aboveTerm), Optional::isPresent)
+        .orElseThrow();
+  }
+
+  HttpResponse<String> adminGet(Gateway g, String path) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + g.admin().getPort() + path))
+            .header("Authorization", "Bearer " + ADMIN_TOKEN)
+            .timeout(Duration.ofSeconds(10))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Room {@code room}'s status at gateway {@code g} ({@code /api/rooms/<room>/status}). */
+  JsonNode roomStatus(Gateway g, String room) throws Exception {
+    HttpResponse<String> r = adminGet(g, "/api/rooms/" + room + "/status");
+    if (r.statusCode() != 200) throw new IllegalStateException(r.statusCode() + " " + r.body());
+    return JSON.readTree(r.body());
+  }
+
+  /** Stops the gateways (SIGTERM), then the peers, then removes the network. */
+  @Override
+  public void close() {
+    for (Gateway g : gateways) g.process().stop(Duration.ofSeconds(20));
+    for (ChildProcess c : coordinators.values()) c.close();
+    client.close();
+    lab.close();
+  }
+}
