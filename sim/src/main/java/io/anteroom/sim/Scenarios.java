@@ -89,7 +89,7 @@ public final class Scenarios {
               THREE.withOutage(new Scenario.Outage(655_000, 20_000)),
               Scenario.Profile.of(0, 100, 10.8, 100, 10.8, 1000, 16, 1000, 16, 100),
               Scenario.Behaviour.DEFAULT,
-              30,
+              14,
               false),
           new Scenario(
               "partition-small",
