@@ -14,10 +14,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * No shell block of README.md or docs/*.md goes unchecked without saying so: each one is run by
- * {@link DocPagesIT}, quoted output it compares, a command CI runs verbatim, or reviewed as not
- * runnable here with its reason (the convention: {@link DocPages}). Also the convention's own
- * pieces: its parser and its comparison of quoted output.
+ * No shell block of README.md, docs/*.md or an example's README.md goes unchecked without saying
+ * so: each one is run by {@link DocPagesIT}, quoted output it compares, a command CI runs verbatim,
+ * or reviewed as not runnable here with its reason (the convention: {@link DocPages}). Also the
+ * convention's own pieces: its parser and its comparison of quoted output.
  */
 class DocMarkersTest {
 
@@ -80,7 +80,9 @@ class DocMarkersTest {
   @Test
   void everyShellBlockOfTheDocsIsRunQuotedCheckedOrMarkedNotRunnable() throws IOException {
     List<DocPages.Page> pages = DocPages.all();
-    assertThat(pages).extracting(DocPages.Page::name).contains("README.md", "docs/cluster.md");
+    assertThat(pages)
+        .extracting(DocPages.Page::name)
+        .contains("README.md", "docs/cluster.md", "examples/spring-boot-shop/README.md");
     assertThat(problems(pages)).isEmpty();
   }
 

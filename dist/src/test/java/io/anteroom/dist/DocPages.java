@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The doc-test convention, in one place: the fenced blocks of README.md and docs/*.md and what a
- * test does with each, said by an HTML comment on the line before the fence (blank lines and other
- * comments may stand between):
+ * The doc-test convention, in one place: the fenced blocks of README.md, docs/*.md and
+ * examples/NAME/README.md and what a test does with each, said by an HTML comment on the line
+ * before the fence (blank lines and other comments may stand between):
  *
  * <ul>
  *   <li>{@code <!-- doc-test: run -->}: the block's commands run, in order with the page's other
@@ -133,13 +133,24 @@ final class DocPages {
     }
   }
 
-  /** README.md and every docs/*.md. */
+  /** README.md, every docs/*.md and the README.md of every example (examples/NAME/README.md). */
   static List<Page> all() {
     List<Path> paths = new ArrayList<>(List.of(ROOT.resolve("README.md")));
     try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
       docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(paths::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+    if (Files.isDirectory(ROOT.resolve("examples"))) {
+      try (Stream<Path> examples = Files.list(ROOT.resolve("examples"))) {
+        examples
+            .map(e -> e.resolve("README.md"))
+            .filter(Files::isRegularFile)
+            .sorted()
+            .forEach(paths::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
     List<Page> pages = new ArrayList<>();
     for (Path p : paths) {

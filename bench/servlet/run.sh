@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The Servlet filter's benchmark (issue 44, "Performance"); results: docs/benchmarks.md
+#
+# One small Spring Boot (Tomcat) endpoint, GET /hello (io.anteroom.bench.servlet.Endpoint), started
+# twice in one run on 127.0.0.1: "bare" (no anteroom.config: the starter does nothing) and
+# "filter" (anteroom-spring-boot-starter with a room far above the load). wrk at 64 connections
+# against each, in alternating rounds (the order flips every round); the filter's rounds send an
+# admitted user's ticket cookie, obtained by one request first, fetched again before each round
+# and started early enough in a minute to end within it (as bench/http does: wrk would keep a
+# cookie past its minute, which a browser does not). Each round: a load window at 64 connections
+# (req/s; its p50 is mostly time spent queued behind the other 63) and a latency window at 4
+# connections, 1 wrk thread (p50, as bench/http measures the gateway's added latency). Prints
+# every round, the medians of the per-round req/s ratio (target >= 0.95x) and of the added p50 at
+# both concurrencies (target <= 20 us).
+#
+# Usage: bench/servlet/run.sh            (builds the module first; JDK 21+ found as ./mvnw does)
+# Environment: ROUNDS [6]  DURATION_S [10]  LATENCY_S [5]  WARMUP_S [60] (per server, in 10 s
+#   windows)  CONNECTIONS [64]  THREADS [2]  LATENCY_CONNECTIONS [4]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ROUNDS=${ROUNDS:-6} DURATION_S=${DURATION_S:-10} LATENCY_S=${LATENCY_S:-5} WARMUP_S=${WARMUP_S:-60}
+CONNECTIONS=${CONNECTIONS:-64} THREADS=${THREADS:-2} LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
+java=""
+for j in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/*/bin/java; do
+  [[ -x "$j" ]] || continue
+  v=$("$j" -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/{print $2}')
+  if [[ "${v%%.*}" -ge 21 ]]; then java="$j"; break; fi
+done
+[[ -n "$java" ]] || { echo "bench/servlet: no JDK 21+ found" >&2; exit 1; }
+
+(cd "$root" && ./mvnw -B -q -o -pl bench/servlet -am package -DskipTests) >&2
+cp="$(cat "$root/bench/servlet/target/classpath.txt"):$root/bench/servlet/target/classes"
+work="$(mktemp -d)"
+trap 'kill $bare_pid $filter_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+cat > "$work/anteroom.yaml" <<YAML
+dataDir: $work/data
+rooms: [ { id: shop, totalActiveUsers: 1000000, newUsersPerMinute: 1000000, sessionDurationMinutes: 60 } ]
+YAML
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+bare_port=$(free_port); filter_port=$(free_port)
+jvm=(-Xms512m -Xmx512m -XX:+UseParallelGC)
+"$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$bare_port" \
+  --server.address=127.0.0.1 --logging.level.root=WARN > "$work/bare.log" 2>&1 & bare_pid=$!
+"$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$filter_port" \
+  --server.address=127.0.0.1 --logging.level.root=WARN --anteroom.config="$work/anteroom.yaml" \
+  > "$work/filter.log" 2>&1 & filter_pid=$!
+for p in "$bare_port" "$filter_port"; do
+  for _ in $(seq 1 120); do curl -fs -o /dev/null "http://127.0.0.1:$p/hello" && break; sleep 0.5; done
+done
+
+cookie() { # an admitted user's ticket cookie, as the filter set it
+  curl -s -D - -o /dev/null "http://127.0.0.1:$filter_port/hello" |
+    awk 'tolower($1)=="set-cookie:" && $2 ~ /^__anteroom_shop=/ {sub(/;.*/,"",$2); print $2; exit}' | tr -d '\r'
+}
+within_minute() { # wait until a window of $1 s ends within the current minute
+  local s; s=$(date +%-S); if (( s + $1 + 2 > 59 )); then sleep $((61 - s)); fi
+}
+run_wrk() { # $1 port $2 seconds $3 threads $4 connections [$5 cookie] -> "req/s p50_us non2xx"
+  local args=(-t"$3" -c"$4" -d"$2"s --latency)
+  [[ -n "${5:-}" ]] && args+=(-H "Cookie: $5")
+  wrk "${args[@]}" "http://127.0.0.1:$1/hello" | awk '
+    /Requests\/sec/ {rps=$2}
+    /^ +50%/ {v=$2; if (v ~ /us$/) {sub(/us/,"",v)} else if (v ~ /ms$/) {sub(/ms/,"",v); v*=1000} else if (v ~ /s$/) {sub(/s/,"",v); v*=1e6}; p50=v}
+    /Non-2xx/ {bad=$NF}
+    END {printf "%s %s %s\n", rps, p50, (bad==""?0:bad)}'
+}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+c=$(cookie); [[ -n "$c" ]] || { echo "bench/servlet: the filter set no ticket cookie" >&2; exit 1; }
+curl -fs -H "Cookie: $c" "http://127.0.0.1:$filter_port/hello" | grep -q hello ||
+  { echo "bench/servlet: the cookie was not admitted" >&2; exit 1; }
+load() { run_wrk "$1" "$DURATION_S" "$THREADS" "$CONNECTIONS" "${2:-}"; }
+latency() { run_wrk "$1" "$LATENCY_S" 1 "$LATENCY_CONNECTIONS" "${2:-}"; }
+echo "warm-up: ${WARMUP_S} s each, alternating 10 s windows" >&2
+for _ in $(seq 1 $(( (WARMUP_S + 9) / 10 ))); do
+  run_wrk "$bare_port" 10 "$THREADS" "$CONNECTIONS" > /dev/null
+  within_minute 10; run_wrk "$filter_port" 10 "$THREADS" "$CONNECTIONS" "$(cookie)" > /dev/null
+done
+
+echo "| round | order | bare req/s | filter req/s | ratio | p50 at $CONNECTIONS, bare / filter µs | added | p50 at $LATENCY_CONNECTIONS, bare / filter µs | added |"
+echo "|---|---|---|---|---|---|---|---|---|"
+: > "$work/rounds"
+for r in $(seq 1 "$ROUNDS"); do
+  if (( r % 2 )); then order="bare first"; else order="filter first"; fi
+  if (( r % 2 )); then b=$(load "$bare_port"); bl=$(latency "$bare_port"); fi
+  within_minute $((DURATION_S + LATENCY_S + 1)); c=$(cookie)
+  f=$(load "$filter_port" "$c"); fl=$(latency "$filter_port" "$c")
+  if (( r % 2 == 0 )); then b=$(load "$bare_port"); bl=$(latency "$bare_port"); fi
+  read -r brps bp50 bbad <<< "$b"; read -r frps fp50 fbad <<< "$f"
+  read -r _ blp50 blbad <<< "$bl"; read -r _ flp50 flbad <<< "$fl"
+  if [[ "$bbad$fbad$blbad$flbad" != 0000 ]]; then echo "round $r: non-2xx answers" >&2; fi
+  echo "$brps $frps $bp50 $fp50 $blp50 $flp50" >> "$work/rounds"
+  awk -v r="$r" -v o="$order" -v b="$brps" -v f="$frps" -v bp="$bp50" -v fp="$fp50" -v blp="$blp50" -v flp="$flp50" \
+    'BEGIN {printf "| %d | %s | %.0f | %.0f | %.3f× | %.0f / %.0f | %.0f | %.0f / %.0f | %.0f |\n", r, o, b, f, f/b, bp, fp, fp-bp, blp, flp, flp-blp}'
+done
+sort_median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+ratio=$(awk '{print $2/$1}' "$work/rounds" | sort_median)
+added=$(awk '{print $4-$3}' "$work/rounds" | sort_median)
+added_low=$(awk '{print $6-$5}' "$work/rounds" | sort_median)
+echo
+printf 'median over %d rounds: req/s ratio filter/bare %.3f× (target >= 0.95×); added p50 %.0f µs at %d connections, %.0f µs at %d (target <= 20 µs)\n' \
+  "$ROUNDS" "$ratio" "$added" "$CONNECTIONS" "$added_low" "$LATENCY_CONNECTIONS"
+echo "(load: wrk -t$THREADS -c$CONNECTIONS -d${DURATION_S}s; latency: wrk -t1 -c$LATENCY_CONNECTIONS -d${LATENCY_S}s; $("$java" -version 2>&1 | head -1); $(nproc) CPUs; load average before: $load_before)"

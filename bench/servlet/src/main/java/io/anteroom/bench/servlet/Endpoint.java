@@ -1,0 +1,25 @@
+package io.anteroom.bench.servlet;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The benchmark's application: one small endpoint on Spring Boot's Tomcat. Started with {@code
+ * --anteroom.config=FILE} it runs behind the starter's filter; without it, bare (the starter does
+ * nothing without a file). {@code bench/servlet/run.sh} starts it both ways and drives wrk.
+ */
+@SpringBootApplication
+@RestController
+public class Endpoint {
+
+  @GetMapping("/hello")
+  String hello() {
+    return "hello from the shop\n";
+  }
+
+  public static void main(String[] args) {
+    SpringApplication.run(Endpoint.class, args);
+  }
+}
