@@ -12,4 +12,13 @@ final class PassClaims {
   // the pass id is the standard "sub"; issue and expiry times the standard "iat" and "exp"
 
   private PassClaims() {}
+
+  /** {@code slots} of a cache (issuer's or verifier's): a power of two from 1 to 2^20. */
+  static int cacheSlots(String what, int slots) {
+    if (slots < 1 || slots > 1 << 20 || Integer.bitCount(slots) != 1) {
+      throw new IllegalArgumentException(
+          what + " " + slots + ": must be a power of two from 1 to 1048576");
+    }
+    return slots;
+  }
 }

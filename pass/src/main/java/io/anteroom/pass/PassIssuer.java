@@ -240,11 +240,7 @@ public final class PassIssuer {
 
     /** Slots of the reuse cache, a power of two from 1 to 2^20; default 4,096. */
     public Builder cacheSlots(int slots) {
-      if (slots < 1 || slots > 1 << 20 || Integer.bitCount(slots) != 1) {
-        throw new IllegalArgumentException(
-            "pass cacheSlots " + slots + ": must be a power of two from 1 to 1048576");
-      }
-      this.cacheSlots = slots;
+      this.cacheSlots = PassClaims.cacheSlots("pass cacheSlots", slots);
       return this;
     }
 

@@ -418,11 +418,7 @@ public final class PassVerifier {
 
     /** Slots that remember verified passes, a power of two from 1 to 2^20; default 1,024. */
     public Builder cacheSlots(int slots) {
-      if (slots < 1 || slots > 1 << 20 || Integer.bitCount(slots) != 1) {
-        throw new IllegalArgumentException(
-            "cacheSlots " + slots + ": must be a power of two from 1 to 1048576");
-      }
-      this.cacheSlots = slots;
+      this.cacheSlots = PassClaims.cacheSlots("cacheSlots", slots);
       return this;
     }
 
