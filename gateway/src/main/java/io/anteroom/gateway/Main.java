@@ -728,6 +728,21 @@ public final class Main implements Runnable {
     return RoomHost.embedded(config);
   }
 
+  /**
+   * A started gateway of {@code config}'s rooms on {@code coordination}: what {@link #serve} runs.
+   */
+  static Gateway startGateway(GatewayConfig config, Coordination coordination, String dataCenter) {
+    Clock clock = Clock.systemUTC();
+    var metrics = new MetricRegistry();
+    coordination.objectMetrics().ifPresent(metrics::registerAll); // the embedded objects runtime's
+    return Gateway.start(
+        config,
+        RoomHost.gates(config, coordination, dataCenter, clock),
+        clock,
+        s -> new MonitoredQueuePacing(s, clock),
+        metrics);
+  }
+
   /** Runs a gateway until the process is asked to stop, then drains it. */
   static int serve(
       GatewayConfig config,
@@ -735,16 +750,7 @@ public final class Main implements Runnable {
       String dataCenter,
       List<AutoCloseable> extras,
       java.util.function.Consumer<Gateway> started) {
-    Clock clock = Clock.systemUTC();
-    var metrics = new MetricRegistry();
-    coordination.objectMetrics().ifPresent(metrics::registerAll); // the embedded objects runtime's
-    Gateway gw =
-        Gateway.start(
-            config,
-            RoomHost.gates(config, coordination, dataCenter, clock),
-            clock,
-            s -> new MonitoredQueuePacing(s, clock),
-            metrics);
+    Gateway gw = startGateway(config, coordination, dataCenter);
     var out = new PrintWriter(System.out, true);
     out.printf(
         "anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",
