@@ -1,6 +1,9 @@
 package io.anteroom.spring;
 
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -22,6 +25,65 @@ public class AnteroomProperties {
    * user costs no authentication.
    */
   private int filterOrder = -200;
+
+  /**
+   * The coordinator of the remote topology (as {@code anteroom gateway --coordinator}): one URL,
+   * e.g. {@code https://10.0.0.2:7070}, or every peer's URL of a replicated coordinator. Every
+   * instance of the application is then a gateway of it; without it the room's objects are embedded
+   * in the application (one instance).
+   */
+  private List<URI> coordinator = new ArrayList<>();
+
+  /**
+   * This instance's data center (as {@code --datacenter}); required with {@code
+   * anteroom.coordinator}. Gateways of one data center share counters.
+   */
+  private String datacenter;
+
+  /**
+   * The deployment's shared secret file, lines {@code keyId:base64} (as {@code
+   * --coordinator-secret-file}); default: the environment variable ANTEROOM_COORDINATOR_SECRET.
+   * Required unless the coordinator is on this host.
+   */
+  private Path coordinatorSecretFile;
+
+  /**
+   * PEM certificates (its own, or a private CA) an {@code https://} coordinator's certificate must
+   * chain to (as {@code --coordinator-trust}); default: the JVM's trust store.
+   */
+  private List<Path> coordinatorTrust = new ArrayList<>();
+
+  public List<URI> getCoordinator() {
+    return coordinator;
+  }
+
+  public void setCoordinator(List<URI> coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  public String getDatacenter() {
+    return datacenter;
+  }
+
+  public void setDatacenter(String datacenter) {
+    this.datacenter = datacenter;
+  }
+
+  public Path getCoordinatorSecretFile() {
+    return coordinatorSecretFile;
+  }
+
+  public void setCoordinatorSecretFile(Path coordinatorSecretFile) {
+    this.coordinatorSecretFile = coordinatorSecretFile;
+  }
+
+  public List<Path> getCoordinatorTrust() {
+    return coordinatorTrust;
+  }
+
+  public void setCoordinatorTrust(List<Path> coordinatorTrust) {
+    this.coordinatorTrust = coordinatorTrust;
+  }
 
   public Path getConfig() {
     return config;
