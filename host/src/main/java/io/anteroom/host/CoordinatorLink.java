@@ -186,8 +186,7 @@ public record CoordinatorLink(
         }
       }
     }
-    return "the coordinator cannot be reached now; rooms run degraded until it answers: "
-        + failure;
+    return "the coordinator cannot be reached now; rooms run degraded until it answers: " + failure;
   }
 
   /**
