@@ -50,6 +50,7 @@ import picocli.CommandLine.Option;
  * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator
  * anteroom gateway --coordinator URL[,URL...] --datacenter NAME   a stateless edge node
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
+ * anteroom pass-keys list|rotate|retire KID [--data-dir DIR]   the signed pass's keys
  * anteroom simulate ...                                    the traffic simulator (sim module)
  * anteroom help COMMAND                                    a command's options
  * </pre>
@@ -100,6 +101,7 @@ public final class Main implements Runnable {
     COMMANDS.put("coordinator", Coordinator::new);
     COMMANDS.put("gateway", Edge::new);
     COMMANDS.put("check", Check::new);
+    COMMANDS.put("pass-keys", PassKeysCommand::new);
   }
 
   /**
