@@ -50,7 +50,7 @@ import picocli.CommandLine.Option;
  * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator
  * anteroom gateway --coordinator URL[,URL...] --datacenter NAME   a stateless edge node
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
- * anteroom pass-keys list|rotate|retire KID [--data-dir DIR]   the signed pass's keys
+ * anteroom pass-keys create|list|rotate|retire KID [--data-dir DIR]   the pass keys
  * anteroom simulate ...                                    the traffic simulator (sim module)
  * anteroom help COMMAND                                    a command's options
  * </pre>

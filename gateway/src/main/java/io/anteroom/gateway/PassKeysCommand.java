@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code anteroom pass-keys list|rotate|retire KID}: the keys of the signed pass ({@code
+ * {@code anteroom pass-keys create|list|rotate|retire KID}: the keys of the signed pass ({@code
  * dataDir/pass-keys}, {@link PassKeys}) for operators, rotated like ticket keys. The file is found
  * in {@code --data-dir DIR}, else in the {@code dataDir} of {@code --config FILE} (default {@code
  * ./anteroom.yaml} when it exists). Gateways read the file at start: after a change, copy it to
@@ -24,9 +24,10 @@ import picocli.CommandLine.Parameters;
     name = "pass-keys",
     mixinStandardHelpOptions = true,
     description =
-        "List, rotate or retire the keys that sign the pass (dataDir/pass-keys). Gateways read"
+        "Create, list, rotate or retire the keys that sign the pass (dataDir/pass-keys). Gateways read"
             + " the file at start: copy it to every gateway and restart them after a change.",
     subcommands = {
+      PassKeysCommand.Create.class,
       PassKeysCommand.ListKeys.class,
       PassKeysCommand.Rotate.class,
       PassKeysCommand.Retire.class
@@ -37,7 +38,7 @@ final class PassKeysCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "pass-keys needs a command: list, rotate or retire KID");
+        spec.commandLine(), "pass-keys needs a command: create, list, rotate or retire KID");
   }
 
   /** Where the key file is: {@code --data-dir}, or the config file's {@code dataDir}. */
@@ -54,8 +55,21 @@ final class PassKeysCommand implements Runnable {
         description = "YAML configuration whose dataDir holds pass-keys (default: ./anteroom.yaml)")
     Path config;
 
-    /** The key file, which must exist (these commands never create one). */
+    /** The key file, which must exist (only {@code create} makes one). */
     Path file() {
+      Path file = path();
+      if (!Files.exists(file)) {
+        throw new IllegalArgumentException(
+            "no pass key file "
+                + file
+                + ": anteroom pass-keys create (or anteroom run, or the filter, at its first start)"
+                + " makes it; a gateway of a deployment uses a copy of that file");
+      }
+      return file;
+    }
+
+    /** Where the key file is or would be. */
+    Path path() {
       Path dir = dataDir;
       if (dir == null) {
         Path yaml = config != null ? config : Path.of("anteroom.yaml");
@@ -65,15 +79,7 @@ final class PassKeysCommand implements Runnable {
         }
         dir = ConfigLoader.load(yaml).dataDir();
       }
-      Path file = dir.resolve(PassKeys.FILE);
-      if (!Files.exists(file)) {
-        throw new IllegalArgumentException(
-            "no pass key file "
-                + file
-                + ": anteroom run (or the filter) creates it at its first start; a gateway of a"
-                + " deployment uses a copy of that file");
-      }
-      return file;
+      return dir.resolve(PassKeys.FILE);
     }
   }
 
@@ -93,6 +99,34 @@ final class PassKeysCommand implements Runnable {
       out.println("  " + ids.get(i) + (i == 0 ? "  signs" : "  verifies"));
     }
     keys.warnings().forEach(w -> out.println("warning: " + w));
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description =
+          "Make the pass key file (one key and the pass-id secret, mode 0600) unless it exists:"
+              + " for a deployment whose gateways must all use one copy of it.")
+  static final class Create implements Callable<Integer> {
+    @CommandLine.Mixin Where where;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      Path file = where.path();
+      boolean existed = Files.exists(file);
+      PassKeys keys = keys(() -> PassKeys.openOrCreate(file.getParent()));
+      var out = spec.commandLine().getOut();
+      out.println(
+          existed
+              ? file + " exists: kept as it is"
+              : "created "
+                  + file
+                  + ": copy it to the data directory of every gateway of the deployment");
+      describe(out, file, keys);
+      out.flush();
+      return 0;
+    }
   }
 
   @Command(

@@ -80,7 +80,7 @@ class PassKeysCommandTest {
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err())
         .contains("no pass key file " + data.resolve(PassKeys.FILE))
-        .contains("creates it at its first start");
+        .contains("anteroom pass-keys create");
     assertThat(data.resolve(PassKeys.FILE)).doesNotExist();
 
     String first = PassKeys.openOrCreate(data).currentKeyId();
@@ -93,6 +93,22 @@ class PassKeysCommandTest {
   void withoutACommandItSaysWhichThereAre() {
     Outcome o = run("pass-keys");
     assertThat(o.exit()).isEqualTo(2);
-    assertThat(o.err()).contains("list, rotate or retire KID");
+    assertThat(o.err()).contains("create, list, rotate or retire KID");
+  }
+
+  @Test
+  void createMakesTheFileOnceAndKeepsAnExistingOne() {
+    Path data = dir.resolve("data");
+    Path file = data.resolve(PassKeys.FILE);
+
+    Outcome created = run("pass-keys", "create", "--data-dir", data.toString());
+    assertThat(created.exit()).as(created.err()).isZero();
+    assertThat(created.out()).contains("created " + file);
+    String kid = PassKeys.read(file).currentKeyId();
+
+    Outcome again = run("pass-keys", "create", "--data-dir", data.toString());
+    assertThat(again.exit()).isZero();
+    assertThat(again.out()).contains(file + " exists: kept as it is", kid + "  signs");
+    assertThat(PassKeys.read(file).currentKeyId()).isEqualTo(kid);
   }
 }
