@@ -49,6 +49,13 @@ public class AnteroomPassAutoConfiguration {
   public FilterRegistrationBean<AnteroomPassFilter> anteroomPassFilter(
       AnteroomProperties properties) {
     var pass = properties.getPass();
+    if (pass.isStrict() && properties.getConfig() != null) {
+      // the room's own filter runs after this one and adds the pass: every request would be refused
+      throw new IllegalStateException(
+          "anteroom: anteroom.pass.strict is for an application behind an Anteroom gateway; with"
+              + " anteroom.config the waiting room runs in this application and no request arrives"
+              + " with a pass: set one or the other");
+    }
     AnteroomPassFilter filter;
     try {
       filter =

@@ -202,6 +202,26 @@ class AnteroomStarterTest {
   }
 
   @Test
+  void strictModeAndAnEmbeddedRoomTogetherStopTheApplication() throws Exception {
+    Path jwks = dir.resolve("jwks.json");
+    Files.writeString(jwks, io.anteroom.pass.PassKeys.generate().jwks());
+    passRunner
+        .withPropertyValues(
+            "anteroom.config=" + config("rooms: [ { id: shop, totalActiveUsers: 1 } ]"),
+            "anteroom.pass.strict=true",
+            "anteroom.pass.jwks=" + jwks,
+            "anteroom.pass.rooms=shop")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageStartingWith(
+                        "anteroom: anteroom.pass.strict is for an application behind an Anteroom"
+                            + " gateway"));
+  }
+
+  @Test
   void withoutPassSettingsThereIsNoPassFilter() {
     passRunner.run(context -> assertThat(context).doesNotHaveBean("anteroomPassFilter"));
   }
