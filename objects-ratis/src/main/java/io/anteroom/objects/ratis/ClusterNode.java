@@ -177,7 +177,8 @@ public final class ClusterNode implements AutoCloseable {
     return new Builder(file, id, dataDir);
   }
 
-  private int shardOf(String namespace, ObjectId id) {
+  /** The shard of object {@code id} of {@code namespace} ({@link ClusterConfig#shardOf}). */
+  public int shardOf(String namespace, ObjectId id) {
     return file.config().shardOf(namespace + "/" + id);
   }
 
