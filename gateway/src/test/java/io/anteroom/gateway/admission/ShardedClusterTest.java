@@ -84,14 +84,14 @@ class ShardedClusterTest {
               null,
               List.of(),
               options,
-              line -> {}));
+              line -> System.out.println("event: " + line)));
     }
   }
 
   /** Waits until every shard is served by its preferred leader, and returns shard -> node. */
   private Map<Integer, ClusterNode> awaitSpreadLeaders() {
     return await("each shard served by its preferred leader, three different peers")
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Duration.ofSeconds(120))
         .until(
             () -> {
               Map<Integer, ClusterNode> leaders = new LinkedHashMap<>();
@@ -175,9 +175,11 @@ class ShardedClusterTest {
           .append(room)
           .append("/, totalActiveUsers: 2 }\n");
     var scheduler = new ManualScheduler(Harness.START);
-    var link = ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(20), null, List.of());
+    var link =
+        ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(20), null, List.of());
     try (var gw =
-        new Harness(dir.resolve("gw"), yaml.toString(), new TestOrigin(), scheduler, link, "dublin")) {
+        new Harness(
+            dir.resolve("gw"), yaml.toString(), new TestOrigin(), scheduler, link, "dublin")) {
       List<Browser> admitted = new ArrayList<>();
       for (String room : rooms) {
         for (int i = 0; i < 2; i++) {
@@ -228,32 +230,42 @@ class ShardedClusterTest {
 
     // a counter of the global object's shard, so the gateway's link has seen that shard's instance
     CounterKey counter = null;
-    for (long minute = 0; counter == null; minute++) {
-      CounterKey k = CounterKey.anywhere(room, minute);
+    long minute = java.time.Instant.now().getEpochSecond() / 60;
+    for (int dc = 0; counter == null; dc++) {
+      CounterKey k = CounterKey.dataCenter(room, "dc" + dc, minute);
       if (shardOf(RoomObjects.COUNTER_NAMESPACE, k.objectName()) == globalShard) counter = k;
     }
 
-    var link = ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(20), null, List.of());
+    var link =
+        ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(20), null, List.of());
     try {
-      link.configure(RoomConfig.builder(room).totalActiveUsers(10).build())
+      link.configure(RoomConfig.builder(room).totalActiveUsers(10).newUsersPerMinute(100).build())
           .toCompletableFuture()
-          .get();
+          .get(20, TimeUnit.SECONDS);
       // across peers: the data center's leader calls the global object's leader over HTTP
       var first =
-          link.override(room, "dublin", Map.of("suspended", "true")).toCompletableFuture().get();
+          link.override(room, "dublin", Map.of("suspended", "true"))
+              .toCompletableFuture()
+              .get(20, TimeUnit.SECONDS);
       assertThat(first.values()).containsEntry("suspended", "true");
       link.take(counter, 100, null).toCompletableFuture().get(20, TimeUnit.SECONDS);
       long changesBefore = link.incarnationChanges();
 
+      System.out.println("step: closing " + globalLeader.peer().id());
       nodes.remove(globalLeader);
-      globalLeader.close(); // the global object's shard loses its leader; the data center's keeps it
+      globalLeader
+          .close(); // the global object's shard loses its leader; the data center's keeps it
+      System.out.println("step: closed");
       await("another peer serves shard " + globalShard)
           .atMost(Duration.ofSeconds(60))
           .until(() -> servingNode(globalShard) != null);
       assertThat(servingNode(dcShard)).isSameAs(leaders.get(dcShard));
 
       assertThat(
-              link.overrides(room, "dublin").toCompletableFuture().get(20, TimeUnit.SECONDS).values())
+              link.overrides(room, "dublin")
+                  .toCompletableFuture()
+                  .get(20, TimeUnit.SECONDS)
+                  .values())
           .as("the override confirmed before the failover, read through the data center")
           .containsEntry("suspended", "true");
       var second =
