@@ -490,8 +490,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   /**
    * {@value #ROOMS} rooms on the room objects of a 3-peer replicated coordinator ({@code anteroom
    * coordinator --cluster}'s assembly: {@link ObjectCoordination#serveCluster}, SQLite copies,
-   * default Raft options, in this JVM) with {@code shards} shards; once every shard is served by its
-   * preferred leader (with 3 shards, three different peers), 64 callers draw from the Anywhere
+   * default Raft options, in this JVM) with {@code shards} shards; once every shard is served by
+   * its preferred leader (with 3 shards, three different peers), 64 callers draw from the Anywhere
    * counter of a random room through a gateway's link ({@link ObjectCoordination#remote} over all
    * three peers): each call one confirmed counter grant.
    */
@@ -529,7 +529,14 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         List<Counter> draws = new ArrayList<>(ROOMS);
         for (int i = 0; i < ROOMS; i++) {
           String room = "room" + i;
-          link.configure(io.anteroom.room.RoomConfig.builder(room).totalActiveUsers(1_000_000).newUsersPerMinute(1_000_000).build()).toCompletableFuture().join();
+          link.configure(
+                  io.anteroom.room.RoomConfig.builder(room)
+                      .totalActiveUsers(1_000_000)
+                      .newUsersPerMinute(1_000_000)
+                      .sessionDurationMinutes(10)
+                      .build())
+              .toCompletableFuture()
+              .join();
           draws.add(
               () -> {
                 long minute = java.time.Instant.now().getEpochSecond() / 60;

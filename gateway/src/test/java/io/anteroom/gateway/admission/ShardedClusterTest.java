@@ -239,7 +239,12 @@ class ShardedClusterTest {
     var link =
         ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(20), null, List.of());
     try {
-      link.configure(RoomConfig.builder(room).totalActiveUsers(10).newUsersPerMinute(100).build())
+      link.configure(
+              RoomConfig.builder(room)
+                  .totalActiveUsers(10)
+                  .newUsersPerMinute(100)
+                  .sessionDurationMinutes(10)
+                  .build())
           .toCompletableFuture()
           .get(20, TimeUnit.SECONDS);
       // across peers: the data center's leader calls the global object's leader over HTTP
@@ -248,6 +253,20 @@ class ShardedClusterTest {
               .toCompletableFuture()
               .get(20, TimeUnit.SECONDS);
       assertThat(first.values()).containsEntry("suspended", "true");
+      try (var routing =
+          io.anteroom.objects.http.RoutingObjectTransport.builder(file.coordinators())
+              .timeout(Duration.ofSeconds(20))
+              .build()) {
+        var global =
+            Stubs.create(
+                io.anteroom.coordinator.GlobalCoordinator.class,
+                RoomObjects.GLOBAL_NAMESPACE,
+                ObjectId.fromName(RoomObjects.GLOBAL_NAMESPACE, room),
+                routing);
+        assertThat(global.overrides().values())
+            .as("the global object on its own shard holds it (not a copy in the data center's)")
+            .containsEntry("suspended", "true");
+      }
       link.take(counter, 100, null).toCompletableFuture().get(20, TimeUnit.SECONDS);
       long changesBefore = link.incarnationChanges();
 
