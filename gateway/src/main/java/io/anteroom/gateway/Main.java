@@ -561,6 +561,7 @@ public final class Main implements Runnable {
               secrets,
               tlsCert,
               tlsKey,
+              peerTrust != null ? List.of(peerTrust) : List.of(),
               options,
               line -> out.println("anteroom coordinator: " + line));
       ClusterStatusServer statusServer = null;
