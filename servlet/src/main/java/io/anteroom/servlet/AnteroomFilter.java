@@ -179,8 +179,8 @@ public final class AnteroomFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    if ("GET".equals(http.getMethod())
-        && JWKS_PATH.equals(http.getRequestURI().substring(http.getContextPath().length()))) {
+    String uri = http.getRequestURI();
+    if (isJwks(http, uri)) {
       out.setContentType("application/jwk-set+json");
       out.setHeader("Cache-Control", "max-age=300");
       out.getOutputStream().write(host.jwks().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -188,7 +188,7 @@ public final class AnteroomFilter implements Filter {
     }
     Answer answer;
     try {
-      answer = door.enter(new ServletFacts(http), Runnable::run).toCompletableFuture().join();
+      answer = door.enter(new ServletFacts(http, uri), Runnable::run).toCompletableFuture().join();
     } catch (CompletionException e) {
       // the door never fails a request on purpose: this is a defect, not a decision
       LOG.error("anteroom: the door failed on a request", e.getCause());
@@ -199,6 +199,15 @@ public final class AnteroomFilter implements Filter {
       case Answer.Pass pass -> pass(http, out, chain, pass);
       case Answer.Respond respond -> respond(http, out, respond);
     }
+  }
+
+  /** A {@code GET} of {@link #JWKS_PATH} below the context path (no copy of the path). */
+  private static boolean isJwks(HttpServletRequest request, String uri) {
+    if (uri == null || !uri.endsWith(JWKS_PATH) || !"GET".equals(request.getMethod())) {
+      return false;
+    }
+    int context = request.getContextPath().length();
+    return uri.length() - context == JWKS_PATH.length();
   }
 
   private void pass(
