@@ -99,6 +99,7 @@ public final class Main implements Runnable {
     COMMANDS.put("coordinator", Coordinator::new);
     COMMANDS.put("gateway", Edge::new);
     COMMANDS.put("check", Check::new);
+    COMMANDS.put("invite", InviteCommand::new);
   }
 
   /**

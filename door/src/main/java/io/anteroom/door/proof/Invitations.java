@@ -6,6 +6,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
 import io.anteroom.room.UsedChallenges;
 import java.nio.charset.StandardCharsets;
@@ -136,7 +137,10 @@ public final class Invitations {
     SignedJWT jwt;
     JWTClaimsSet claims;
     try {
-      jwt = SignedJWT.parse(token);
+      if (!(JWTParser.parse(token) instanceof SignedJWT signed)) {
+        return new Refused(Refusal.FORGED); // unsigned (alg none) or encrypted: not ours
+      }
+      jwt = signed;
       claims = jwt.getJWTClaimsSet();
     } catch (ParseException e) {
       return new Refused(Refusal.MALFORMED);
