@@ -9,6 +9,7 @@ import io.anteroom.door.admission.RoomControl;
 import io.anteroom.door.admission.RoomGate;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.route.BypassMatcher;
@@ -20,7 +21,8 @@ import io.anteroom.door.ticket.TicketCookie;
  * pacing and meters, and its chain of stages. Immutable; a settings change builds a new runtime
  * around the same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code
  * protection} is null unless the room's origin protection is enabled; {@code door} is null unless
- * its {@code proofOfWork} (or an event's) is.
+ * its {@code proofOfWork} (or an event's) is; {@code invitations} is null unless the room or an
+ * event requires invitations.
  */
 public final class RoomRuntime {
   private final RoomSettings settings;
@@ -33,6 +35,7 @@ public final class RoomRuntime {
   private final Meters meters;
   private final OriginProtection protection;
   private final DoorCheck door;
+  private final Invitations invitations;
   private final Step entrance;
 
   RoomRuntime(
@@ -45,6 +48,7 @@ public final class RoomRuntime {
       Meters meters,
       OriginProtection protection,
       DoorCheck door,
+      Invitations invitations,
       Answers answers) {
     this.settings = settings;
     this.control = control;
@@ -56,6 +60,7 @@ public final class RoomRuntime {
     this.meters = meters;
     this.protection = protection;
     this.door = door;
+    this.invitations = invitations;
     this.entrance = Stages.chain(this, answers);
   }
 
@@ -101,6 +106,14 @@ public final class RoomRuntime {
   /** The proof-of-work check, or null when neither the room nor an event turns it on. */
   public DoorCheck door() {
     return door;
+  }
+
+  /**
+   * The room's invitations, or null when neither the room nor an event requires them (see {@code
+   * invitations}).
+   */
+  public Invitations invitations() {
+    return invitations;
   }
 
   /** The first stage of the room's chain. */

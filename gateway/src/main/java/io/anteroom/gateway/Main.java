@@ -102,6 +102,7 @@ public final class Main implements Runnable {
     COMMANDS.put("gateway", Edge::new);
     COMMANDS.put("check", Check::new);
     COMMANDS.put("pass-keys", PassKeysCommand::new);
+    COMMANDS.put("invite", InviteCommand::new);
   }
 
   /**
