@@ -157,6 +157,7 @@ class PeerConnectionFailuresClusterTest {
             List.of(SECRET),
             null,
             null,
+            List.of(),
             options,
             line -> {}));
   }
