@@ -259,6 +259,61 @@ final class Answers {
         429, headers, body, false, room.settings().id(), "rejected", logged, NOTHING);
   }
 
+  /**
+   * 403 for a request a {@code block} rule matches: a short page, or for JSON {@code {"error":
+   * "blocked", ...}}; no ticket, no place in line, no {@code Set-Cookie}.
+   */
+  Respond blocked(Visit v) {
+    return refusal(
+        v,
+        403,
+        "blocked",
+        null,
+        "This request is not allowed.",
+        "The site does not accept this request. If you think this is a mistake, contact the site.");
+  }
+
+  /**
+   * A refusal the door writes itself (block, too many new visitors): status, optional {@code
+   * Retry-After}, a small HTML page or JSON {@code {"error": code, "message": ...,
+   * "retryAfterSeconds": ...}}.
+   */
+  private Respond refusal(
+      Visit v, int status, String code, Integer retryAfter, String title, String text) {
+    RoomRuntime room = v.room;
+    boolean throttle = room.pacing().throttle();
+    var headers = new ArrayList<Header>(5);
+    if (retryAfter != null) {
+      headers.add(new Header("Retry-After", Integer.toString(retryAfter)));
+    }
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+      o.put("error", code).put("message", text);
+      if (retryAfter != null) {
+        o.put("retryAfterSeconds", retryAfter);
+      }
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(o.toString());
+    } else {
+      headers.add(new Header("Content-Type", HTML));
+      body =
+          utf8(
+              "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                  + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                  + "<title>"
+                  + title
+                  + "</title></head><body><main><h1>"
+                  + title
+                  + "</h1><p>"
+                  + text
+                  + "</p></main></body></html>\n");
+    }
+    return new Respond(status, headers, body, false, room.settings().id(), code, v.ticket, NOTHING);
+  }
+
   private static void cookies(Visit v, List<Header> headers) {
     for (String c : v.setCookies) {
       headers.add(new Header(TicketCookie.SET_COOKIE, c));

@@ -10,23 +10,23 @@ import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
-import io.anteroom.door.route.BypassMatcher;
+import io.anteroom.door.route.RuleMatcher;
 import io.anteroom.door.ticket.TicketCookie;
 
 /**
  * One configured room as the door runs it: its settings, its admission (request path {@link
- * #gate()}, control {@link #control()}), its ticket cookie, compiled bypass rules, queue renderer,
- * pacing and meters, and its chain of stages. Immutable; a settings change builds a new runtime
- * around the same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code
- * protection} is null unless the room's origin protection is enabled; {@code door} is null unless
- * its {@code proofOfWork} (or an event's) is.
+ * #gate()}, control {@link #control()}), its ticket cookie, compiled rules, queue renderer, pacing
+ * and meters, and its chain of stages. Immutable; a settings change builds a new runtime around the
+ * same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code protection}
+ * is null unless the room's origin protection is enabled; {@code door} is null unless its {@code
+ * proofOfWork} (or an event's) is.
  */
 public final class RoomRuntime {
   private final RoomSettings settings;
   private final RoomControl control;
   private final RoomGate gate;
   private final TicketCookie cookie;
-  private final BypassMatcher bypass;
+  private final RuleMatcher rules;
   private final QueueResponder responder;
   private final QueuePacing pacing;
   private final Meters meters;
@@ -38,7 +38,7 @@ public final class RoomRuntime {
       RoomSettings settings,
       RoomControl control,
       TicketCookie cookie,
-      BypassMatcher bypass,
+      RuleMatcher rules,
       QueueResponder responder,
       QueuePacing pacing,
       Meters meters,
@@ -49,7 +49,7 @@ public final class RoomRuntime {
     this.control = control;
     this.gate = control.gate();
     this.cookie = cookie;
-    this.bypass = bypass;
+    this.rules = rules;
     this.responder = responder;
     this.pacing = pacing;
     this.meters = meters;
@@ -76,8 +76,8 @@ public final class RoomRuntime {
     return cookie;
   }
 
-  public BypassMatcher bypass() {
-    return bypass;
+  public RuleMatcher rules() {
+    return rules;
   }
 
   public QueueResponder responder() {

@@ -12,9 +12,9 @@ import io.anteroom.door.proof.ChallengeCodec;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
-import io.anteroom.door.route.BypassMatcher;
 import io.anteroom.door.route.ClientAddress;
 import io.anteroom.door.route.RoomRouter;
+import io.anteroom.door.route.RuleMatcher;
 import io.anteroom.door.ticket.TicketCodec;
 import io.anteroom.door.ticket.TicketCookie;
 import io.anteroom.room.RoomOverrides;
@@ -332,7 +332,7 @@ public final class Rooms implements AutoCloseable {
         s,
         gate,
         cookie,
-        new BypassMatcher(s.bypass()),
+        new RuleMatcher(s.id(), s.allRules()),
         responder,
         pacing.apply(s),
         meters,
@@ -348,7 +348,11 @@ public final class Rooms implements AutoCloseable {
   private DoorCheck door(RoomSettings s, RoomRuntime previous) {
     boolean anyEvent =
         s.events().stream().anyMatch(e -> e.proofOfWork().map(p -> p.enabled()).orElse(false));
-    if (!s.proofOfWork().enabled() && !anyEvent) {
+    boolean anyRule =
+        s.allRules().stream()
+            .anyMatch(
+                r -> r.action() == io.anteroom.door.config.GatewayConfig.RuleAction.CHALLENGE);
+    if (!s.proofOfWork().enabled() && !anyEvent && !anyRule) {
       return null;
     }
     if (previous != null && previous.door() != null) {

@@ -6,6 +6,7 @@ import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.admission.RoomGate.Verdict;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.GatewayConfig.RuleAction;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.queue.ChallengeResponder;
 import io.anteroom.door.ticket.TicketCookie;
@@ -18,9 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The stages of a room's door, in their fixed order, and the one place that chains them ({@link
- * #chain}): a suspended room skips everything; bypass rules (only when the room has any); the
- * ticket, opened once; the proof of work (only when the room or one of its events turns it on);
- * admission, whose verdict {@link Answers} turns into the answer.
+ * #chain}): a suspended room skips everything; the room's rules (only when it has any: bypass,
+ * block, challenge, queue); the ticket, opened once; the proof of work (only when the room, one of
+ * its events or a {@code challenge} rule turns it on); admission, whose verdict {@link Answers}
+ * turns into the answer.
  */
 final class Stages {
   private static final Logger LOG = LoggerFactory.getLogger(Door.class);
@@ -35,16 +37,30 @@ final class Stages {
     Step admission = new Admission(room.gate(), room.settings(), answers);
     Step proof = room.door() == null ? admission : new ProofOfWorkCheck(room, answers, admission);
     Step open = new OpenTicket(room.cookie(), proof);
-    return room.bypass().isEmpty() ? open : new Bypass(room, open);
+    return room.rules().isEmpty() ? open : new Rules(room, answers, open);
   }
 
-  /** Lets a request that a bypass rule matches skip the room. */
-  private record Bypass(RoomRuntime room, Step next) implements Step {
+  /**
+   * The first of the room's rules that matches decides: {@code bypass} skips the room, {@code
+   * block} answers 403, {@code challenge} marks the visit for the room's check, {@code queue} (or
+   * no match) goes on as usual.
+   */
+  private record Rules(RoomRuntime room, Answers answers, Step next) implements Step {
     @Override
     public CompletionStage<Answer> enter(Visit v) {
-      return room.bypass().bypasses(v)
-          ? CompletableFuture.completedFuture(Answers.skip(v, "bypass"))
-          : next.enter(v);
+      RuleAction action = room.rules().decide(v);
+      if (action == null) {
+        return next.enter(v);
+      }
+      return switch (action) {
+        case BYPASS -> CompletableFuture.completedFuture(Answers.skip(v, "bypass"));
+        case BLOCK -> CompletableFuture.completedFuture(answers.blocked(v));
+        case CHALLENGE -> {
+          v.challenge = true;
+          yield next.enter(v);
+        }
+        case QUEUE -> next.enter(v);
+      };
     }
   }
 
@@ -93,7 +109,8 @@ final class Stages {
       // the check in force now: the room's, or the running event's (pre-queue included)
       ProofOfWork inForce =
           s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(v.now)).proofOfWork();
-      if (!inForce.enabled() || v.ticket != null && !room.gate().startsOver(v.ticket, v.now)) {
+      if (!inForce.enabled() && !v.challenge
+          || v.ticket != null && !room.gate().startsOver(v.ticket, v.now)) {
         return next.enter(v);
       }
       DoorCheck check =

@@ -1,8 +1,8 @@
 package io.anteroom.door;
 
 import io.anteroom.door.match.RequestTarget;
-import io.anteroom.door.route.BypassMatcher;
 import io.anteroom.door.route.ClientAddress;
+import io.anteroom.door.route.RuleMatcher;
 import io.anteroom.door.ticket.TicketCookie;
 import io.anteroom.room.Ticket;
 import java.util.List;
@@ -11,10 +11,10 @@ import java.util.concurrent.Executor;
 /**
  * One request on its way through a room's stages: its facts, its normalised target, the time it is
  * judged at, and what the stages learnt (the ticket, opened once; cookies to add). Also the view
- * bypass rules read ({@link BypassMatcher.Request}). Belongs to one request; a stage that continues
- * later does so through {@link #resume}, on the request's own thread where its server has one.
+ * rules read ({@link RuleMatcher.Request}). Belongs to one request; a stage that continues later
+ * does so through {@link #resume}, on the request's own thread where its server has one.
  */
-final class Visit implements BypassMatcher.Request {
+final class Visit implements RuleMatcher.Request {
   final RequestFacts facts;
   final RequestTarget target;
   final RoomRuntime room;
@@ -27,6 +27,9 @@ final class Visit implements BypassMatcher.Request {
 
   /** The cookie held an older layout: seal the ticket again. */
   boolean reseal;
+
+  /** A {@code challenge} rule matched: the room's check applies to a new identity. */
+  boolean challenge;
 
   /** {@code Set-Cookie} values every answer to this request carries. */
   List<String> setCookies = List.of();
@@ -59,9 +62,29 @@ final class Visit implements BypassMatcher.Request {
     return target.path();
   }
 
-  @Override
+  /** The first value of header {@code name}, or null. */
   public String header(String name) {
     return facts.header(name);
+  }
+
+  @Override
+  public String method() {
+    return facts.method();
+  }
+
+  @Override
+  public String query() {
+    return target.query();
+  }
+
+  @Override
+  public List<String> headers(String name) {
+    return facts.headers(name);
+  }
+
+  @Override
+  public long nowMillis() {
+    return now;
   }
 
   /**

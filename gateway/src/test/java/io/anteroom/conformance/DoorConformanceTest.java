@@ -166,6 +166,139 @@ abstract class DoorConformanceTest {
     }
   }
 
+  @Test
+  void blockRulesRefuseTheirRequestsWith403AndNeverAPlace() throws Exception {
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 5
+            rules:
+              - { action: block, method: POST, path: /cart/** }
+              - { action: block, query: { name: promo, glob: "bot*" } }
+              - { action: block, path: /drop/**, header: { name: Accept-Language, not: true } }
+              - { action: block, cookie: { name: tier, value: banned } }
+              - { action: block, userAgent: "*scalperbot*" }""";
+    try (var s = start(dataDir, rooms)) {
+      Browser b = s.browser();
+      var post = b.send("POST", "/cart/add");
+      assertThat(post.statusCode()).isEqualTo(403);
+      assertThat(post.body()).contains("not allowed");
+      assertThat(post.headers().allValues("set-cookie")).isEmpty();
+      assertThat(b.cookies).doesNotContainKey(TICKET);
+      var json = b.send("POST", "/cart/add", "Accept", "application/json");
+      assertThat(JSON.readTree(json.body()).get("error").asText()).isEqualTo("blocked");
+      assertThat(b.send("DELETE", "/cart/add").statusCode()).as("another method").isNotEqualTo(403);
+
+      assertThat(s.browser().get("/?x=1&promo=bot%2D7").statusCode())
+          .as("any value of a repeated, percent-encoded parameter")
+          .isEqualTo(403);
+      assertThat(reachedOrigin(s.browser().get("/?promo=spring"))).isTrue();
+
+      assertThat(s.browser().get("/drop/1").statusCode()).as("negated: no header").isEqualTo(403);
+      assertThat(reachedOrigin(s.browser().get("/drop/1", "Accept-Language", "de"))).isTrue();
+      assertThat(s.browser().get("/%64rop/1").statusCode())
+          .as("the normalised path is judged")
+          .isEqualTo(403);
+
+      Browser banned = s.browser();
+      banned.cookies.put("tier", "banned");
+      assertThat(banned.get("/").statusCode()).isEqualTo(403);
+      assertThat(s.browser().get("/", "User-Agent", "ScalperBot/1.0").statusCode()).isEqualTo(403);
+    }
+  }
+
+  @Test
+  void theFirstMatchingRuleDecidesSoAQueueRuleIsAnExceptionToALaterBypass() throws Exception {
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 1
+            rules: [ { action: queue, path: /static/private/** } ]
+            bypass: [ { path: /static/** } ]""";
+    try (var s = start(dataDir, rooms)) {
+      assertThat(reachedOrigin(s.browser().get("/"))).isTrue();
+
+      assertThat(reachedOrigin(s.browser().get("/static/app.css"))).isTrue();
+      var queued = s.browser().get("/static/private/invoice.pdf");
+      assertThat(reachedOrigin(queued)).as("queued in the full room").isFalse();
+      assertThat(queued.statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aChallengeRuleMakesItsTrafficSolveTheProofOfWorkInARoomThatHasItOff() throws Exception {
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 5
+            proofOfWork: { difficulty: 4 }
+            rules: [ { action: challenge, userAgent: "*curl*" } ]""";
+    try (var s = start(dataDir, rooms)) {
+      assertThat(reachedOrigin(s.browser().get("/", "User-Agent", "Firefox")))
+          .as("others are not asked")
+          .isTrue();
+
+      Browser bot = s.browser();
+      var challenged = bot.get("/", "User-Agent", "curl/8.5", "Accept", "application/json");
+      assertThat(reachedOrigin(challenged)).isFalse();
+      JsonNode pow = JSON.readTree(challenged.body()).get("proofOfWork");
+      assertThat(pow).as(challenged.body()).isNotNull();
+      assertThat(bot.cookies).doesNotContainKey(TICKET);
+
+      String challenge = pow.get("challenge").asText();
+      String answer = challenge + "." + Work.solve(challenge, pow.get("difficulty").asInt());
+      assertThat(reachedOrigin(bot.get("/", "User-Agent", "curl/8.5", "Anteroom-Proof", answer)))
+          .isTrue();
+      assertThat(reachedOrigin(bot.get("/", "User-Agent", "curl/8.5")))
+          .as("a returning user is not asked again")
+          .isTrue();
+    }
+  }
+
+  @Test
+  void aSignedBypassLetsTheOperatorsMonitorThroughAndNothingForgedOrOld() throws Exception {
+    Path key = dataDir.resolve("monitor.key");
+    String secret = "0123456789abcdef0123456789abcdef0123456789abcdef";
+    java.nio.file.Files.writeString(key, secret + "\n");
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 1
+            rules: [ { action: bypass, signed: { keyFile: %s, maxAgeSeconds: 60 } } ]"""
+            .formatted(key);
+    try (var s = start(dataDir, rooms)) {
+      assertThat(reachedOrigin(s.browser().get("/"))).isTrue(); // the one place, taken
+      byte[] k = secret.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      long now = s.clock().instant().getEpochSecond();
+      String good = io.anteroom.door.route.SignedBypass.token(k, "shop", now, "GET", "/health");
+
+      var monitor = s.browser().get("/health", "Anteroom-Bypass", good);
+      assertThat(reachedOrigin(monitor)).isTrue();
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", good)))
+          .as("the same token again within its window")
+          .isTrue();
+
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", "forged"))).isFalse();
+      assertThat(reachedOrigin(s.browser().get("/health"))).isFalse();
+      assertThat(reachedOrigin(s.browser().get("/checkout", "Anteroom-Bypass", good)))
+          .as("a token is for its path")
+          .isFalse();
+      String old =
+          io.anteroom.door.route.SignedBypass.token(k, "shop", now - 600, "GET", "/health");
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", old)))
+          .as("replayed after its window")
+          .isFalse();
+      String otherKey =
+          io.anteroom.door.route.SignedBypass.token(
+              "another key of enough length, 32+ chars".getBytes(), "shop", now, "GET", "/health");
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", otherKey))).isFalse();
+    }
+  }
+
   /** The pass the origin received with {@code r}, verified with the server's published keys. */
   static io.anteroom.pass.PassCheck passOf(Server s, HttpResponse<String> r) throws Exception {
     var verifier =

@@ -209,7 +209,8 @@ public record GatewayConfig(
       Optional<String> template,
       boolean jsonResponse,
       boolean jsonEnvelope,
-      List<BypassRule> bypass,
+      List<Rule> rules,
+      List<Rule> bypass,
       FailMode failMode,
       OriginProtection originProtection,
       int queueStatusMaxQps,
@@ -223,8 +224,21 @@ public record GatewayConfig(
 
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
+      rules = List.copyOf(rules);
       bypass = List.copyOf(bypass);
       events = List.copyOf(events);
+    }
+
+    /**
+     * The rules in the order the door looks at them: {@code rules}, then the {@code bypass} list.
+     */
+    public List<Rule> allRules() {
+      if (bypass.isEmpty()) {
+        return rules;
+      }
+      var all = new java.util.ArrayList<Rule>(rules);
+      all.addAll(bypass);
+      return all;
     }
 
     /** The scheduled event whose settings apply at {@code now} (pre-queue included), if any. */
@@ -296,6 +310,7 @@ public record GatewayConfig(
           e.template().isPresent() ? e.template() : template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -332,6 +347,7 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -380,6 +396,7 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -416,6 +433,7 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -442,17 +460,88 @@ public record GatewayConfig(
       Optional<String> template,
       Optional<ProofOfWork> proofOfWork) {}
 
+  /** What a matching {@link Rule} does with a request (room keys {@code rules}, {@code bypass}). */
+  public enum RuleAction {
+    /** Skips the room: not queued, not counted, no ticket. */
+    BYPASS("bypass"),
+    /** The room's check (proof of work) for every new identity, even where the room has it off. */
+    CHALLENGE("challenge"),
+    /** 403, never a ticket nor a place in line. */
+    BLOCK("block"),
+    /** Through the room as usual; no later rule is looked at (an exception to a later bypass). */
+    QUEUE("queue");
+
+    private final String configName;
+
+    RuleAction(String configName) {
+      this.configName = configName;
+    }
+
+    /** The value in the YAML file and the admin API. */
+    public String configName() {
+      return configName;
+    }
+  }
+
   /**
-   * Traffic that skips the room entirely and is not counted. Every condition that is set must match
-   * (AND); a room bypasses a request when any of its rules matches (OR).
+   * A condition on one named value of a request (a header, a cookie, a query parameter): present
+   * ({@code value} and {@code glob} empty), equal to {@code value} (case-sensitive), or matching
+   * {@code glob} (case-insensitive {@code *} and {@code ?}); {@code not} negates it (an absent
+   * value then matches).
    */
-  public record BypassRule(
+  public record ValueMatch(
+      String name, Optional<String> value, Optional<String> glob, boolean not) {}
+
+  /**
+   * A signed bypass condition: the request carries in {@code header} a token {@code
+   * <unixSeconds>.<hex HMAC-SHA256>} made with the key in {@code keyFile} over the room id, the
+   * time, the method and the normalised path, no older (nor further ahead) than {@code
+   * maxAgeSeconds}. See {@code docs/bot-defence.md}.
+   */
+  public record SignedCondition(java.nio.file.Path keyFile, String header, int maxAgeSeconds) {
+    /** The default header. */
+    public static final String DEFAULT_HEADER = "Anteroom-Bypass";
+  }
+
+  /**
+   * One rule of a room: an action and its conditions, all on the normalised request. Every
+   * condition that is set must match (AND); a room's rules are looked at in order ({@code rules},
+   * then the {@code bypass} list), and the first that matches decides.
+   *
+   * @param methods request methods, upper case; empty: any
+   * @param userAgent case-insensitive glob on {@code User-Agent}
+   * @param cidrs client address ranges (trusted proxies applied); empty: any client
+   */
+  public record Rule(
+      RuleAction action,
       Optional<String> path,
-      Optional<String> header,
-      Optional<String> headerValue,
-      Optional<String> cookie,
+      List<String> methods,
+      List<ValueMatch> query,
+      List<ValueMatch> headers,
+      List<ValueMatch> cookies,
       Optional<String> userAgent,
-      Optional<String> cidr) {}
+      List<String> cidrs,
+      Optional<SignedCondition> signed) {
+    public Rule {
+      methods = List.copyOf(methods);
+      query = List.copyOf(query);
+      headers = List.copyOf(headers);
+      cookies = List.copyOf(cookies);
+      cidrs = List.copyOf(cidrs);
+    }
+
+    /** Whether the rule has no condition at all (it would match every request). */
+    public boolean unconditional() {
+      return path.isEmpty()
+          && methods.isEmpty()
+          && query.isEmpty()
+          && headers.isEmpty()
+          && cookies.isEmpty()
+          && userAgent.isEmpty()
+          && cidrs.isEmpty()
+          && signed.isEmpty();
+    }
+  }
 
   /**
    * Origin protection (off by default): lowers the effective new users per minute by AIMD when the
