@@ -274,6 +274,23 @@ final class Answers {
   }
 
   /**
+   * 429 for a client address prefix over its {@code addressLimit}: a short page, or for JSON {@code
+   * {"error": "tooManyNewVisitors", ..., "retryAfterSeconds": n}}, with {@code Retry-After}; no
+   * ticket.
+   */
+  Respond tooManyNewIdentities(Visit v, int retryAfterSeconds) {
+    return refusal(
+        v,
+        429,
+        "tooManyNewVisitors",
+        retryAfterSeconds,
+        "Too many new visitors from your network",
+        "Too many new visitors came from your network in the last minute. Please try again in "
+            + retryAfterSeconds
+            + " seconds.");
+  }
+
+  /**
    * A refusal the door writes itself (block, too many new visitors): status, optional {@code
    * Retry-After}, a small HTML page or JSON {@code {"error": code, "message": ...,
    * "retryAfterSeconds": ...}}.

@@ -32,6 +32,7 @@ public final class RoomRuntime {
   private final Meters meters;
   private final OriginProtection protection;
   private final DoorCheck door;
+  private final io.anteroom.door.proof.NewIdentityLimit limit;
   private final Step entrance;
 
   RoomRuntime(
@@ -44,6 +45,7 @@ public final class RoomRuntime {
       Meters meters,
       OriginProtection protection,
       DoorCheck door,
+      io.anteroom.door.proof.NewIdentityLimit limit,
       Answers answers) {
     this.settings = settings;
     this.control = control;
@@ -55,6 +57,7 @@ public final class RoomRuntime {
     this.meters = meters;
     this.protection = protection;
     this.door = door;
+    this.limit = limit;
     this.entrance = Stages.chain(this, answers);
   }
 
@@ -74,6 +77,13 @@ public final class RoomRuntime {
 
   public TicketCookie cookie() {
     return cookie;
+  }
+
+  /**
+   * The room's limit of new identities per address prefix; null when {@code addressLimit} is off.
+   */
+  public io.anteroom.door.proof.NewIdentityLimit limit() {
+    return limit;
   }
 
   public RuleMatcher rules() {

@@ -338,6 +338,7 @@ public final class Rooms implements AutoCloseable {
         meters,
         protection,
         door(s, previous),
+        limit(s, previous),
         answers);
   }
 
@@ -360,6 +361,23 @@ public final class Rooms implements AutoCloseable {
     }
     return new DoorCheck(
         s.id(), s.generation(), s.proofOfWork(), challenges, DoorCheck.secureNonces());
+  }
+
+  /** The room's address limit, keeping the previous one's counts while its rate is unchanged. */
+  private static io.anteroom.door.proof.NewIdentityLimit limit(
+      RoomSettings s, RoomRuntime previous) {
+    if (!s.addressLimit().enabled()) {
+      return null;
+    }
+    int perMinute = s.addressLimit().newIdentitiesPerMinute();
+    if (previous != null
+        && previous.limit() != null
+        && previous.limit().perMinute() == perMinute
+        && previous.settings().addressLimit().equals(s.addressLimit())) {
+      return previous.limit();
+    }
+    return new io.anteroom.door.proof.NewIdentityLimit(
+        perMinute, io.anteroom.door.proof.NewIdentityLimit.DEFAULT_CAPACITY);
   }
 
   private void publish(Map<String, RoomRuntime> byId) {

@@ -7,6 +7,7 @@ import io.anteroom.door.admission.RoomGate.Verdict;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.GatewayConfig.RuleAction;
+import io.anteroom.door.match.Cidr;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.queue.ChallengeResponder;
 import io.anteroom.door.ticket.TicketCookie;
@@ -35,7 +36,8 @@ final class Stages {
       return v -> CompletableFuture.completedFuture(Answers.skip(v, "suspended"));
     }
     Step admission = new Admission(room.gate(), room.settings(), answers);
-    Step proof = room.door() == null ? admission : new ProofOfWorkCheck(room, answers, admission);
+    Step limited = room.limit() == null ? admission : new AddressLimit(room, answers, admission);
+    Step proof = room.door() == null ? limited : new ProofOfWorkCheck(room, answers, limited);
     Step open = new OpenTicket(room.cookie(), proof);
     return room.rules().isEmpty() ? open : new Rules(room, answers, open);
   }
@@ -109,8 +111,7 @@ final class Stages {
       // the check in force now: the room's, or the running event's (pre-queue included)
       ProofOfWork inForce =
           s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(v.now)).proofOfWork();
-      if (!inForce.enabled() && !v.challenge
-          || v.ticket != null && !room.gate().startsOver(v.ticket, v.now)) {
+      if (!inForce.enabled() && !v.challenge || !v.newIdentity()) {
         return next.enter(v);
       }
       DoorCheck check =
@@ -158,6 +159,28 @@ final class Stages {
             case DoorCheck.Challenge c -> Answers.challenge(v, c, cookieName, ttl);
             default -> answers.endlessQueue(v);
           });
+    }
+  }
+
+  /**
+   * The limit of new identities per client address prefix ({@code addressLimit}), after the proof
+   * of work (a client over its limit has paid for the answer it wastes): a request that would get a
+   * new identity takes one from its prefix's budget on this gateway, or is answered 429 with {@code
+   * Retry-After}. Returning users are never counted. All clients a trusted proxy does not name
+   * share one budget.
+   */
+  private record AddressLimit(RoomRuntime room, Answers answers, Step next) implements Step {
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      if (!v.newIdentity()) {
+        return next.enter(v);
+      }
+      var a = room.settings().addressLimit();
+      String prefix = Cidr.prefixOf(v.clientIp(), a.ipv4PrefixLength(), a.ipv6PrefixLength());
+      int retry = room.limit().take(prefix == null ? "unknown" : prefix, v.now);
+      return retry == 0
+          ? next.enter(v)
+          : CompletableFuture.completedFuture(answers.tooManyNewIdentities(v, retry));
     }
   }
 

@@ -34,6 +34,8 @@ final class Visit implements RuleMatcher.Request {
   /** {@code Set-Cookie} values every answer to this request carries. */
   List<String> setCookies = List.of();
 
+  private Boolean newIdentity;
+
   private String client;
   private boolean clientKnown;
 
@@ -103,6 +105,18 @@ final class Visit implements RuleMatcher.Request {
     }
     List<String> all = facts.headers("Cookie");
     return all.size() < 2 ? null : TicketCookie.scan(all.subList(1, all.size()), name);
+  }
+
+  /**
+   * Whether the room would give this request a new identity: no ticket, or one the room no longer
+   * honours ({@link io.anteroom.door.admission.RoomGate#startsOver}); asked once, after the ticket
+   * is opened.
+   */
+  boolean newIdentity() {
+    if (newIdentity == null) {
+      newIdentity = ticket == null || room.gate().startsOver(ticket, now);
+    }
+    return newIdentity;
   }
 
   /** The client's address (trusted proxies applied), resolved once. */

@@ -299,6 +299,47 @@ abstract class DoorConformanceTest {
     }
   }
 
+  @Test
+  void newIdentitiesPerAddressPrefixAreLimitedWith429AndRetryAfter() throws Exception {
+    String rooms =
+        """
+        trustedProxies: [ 127.0.0.1/32 ]
+        rooms:
+          - id: shop
+            totalActiveUsers: 1
+            addressLimit: { newIdentitiesPerMinute: 2, ipv4PrefixLength: 24 }""";
+    try (var s = start(dataDir, rooms)) {
+      Browser admitted = s.browser();
+      assertThat(reachedOrigin(admitted.get("/", "X-Forwarded-For", "203.0.113.7"))).isTrue();
+      Browser queued = s.browser();
+      assertThat(queued.get("/", "X-Forwarded-For", "203.0.113.8").statusCode()).isEqualTo(200);
+      assertThat(queued.cookies).containsKey(TICKET);
+
+      Browser third = s.browser();
+      var limited = third.get("/", "X-Forwarded-For", "203.0.113.200");
+      assertThat(limited.statusCode())
+          .as("the third new identity of 203.0.113.0/24")
+          .isEqualTo(429);
+      assertThat(limited.headers().firstValue("retry-after"))
+          .hasValueSatisfying(r -> assertThat(Integer.parseInt(r)).isBetween(1, 30));
+      assertThat(limited.body()).contains("Too many new visitors");
+      assertThat(third.cookies).doesNotContainKey(TICKET);
+      var json = third.get("/", "X-Forwarded-For", "203.0.113.200", "Accept", "application/json");
+      assertThat(json.statusCode()).isEqualTo(429);
+      assertThat(JSON.readTree(json.body()).get("error").asText()).isEqualTo("tooManyNewVisitors");
+
+      assertThat(reachedOrigin(admitted.get("/", "X-Forwarded-For", "203.0.113.7")))
+          .as("a returning user is never counted")
+          .isTrue();
+      assertThat(queued.get("/", "X-Forwarded-For", "203.0.113.8").statusCode())
+          .as("nor is a waiting one")
+          .isEqualTo(200);
+      assertThat(s.browser().get("/", "X-Forwarded-For", "198.51.100.1").statusCode())
+          .as("another prefix has its own budget")
+          .isEqualTo(200);
+    }
+  }
+
   /** The pass the origin received with {@code r}, verified with the server's published keys. */
   static io.anteroom.pass.PassCheck passOf(Server s, HttpResponse<String> r) throws Exception {
     var verifier =

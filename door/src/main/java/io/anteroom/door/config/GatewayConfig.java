@@ -217,6 +217,7 @@ public record GatewayConfig(
       int queueStatusMaxLatencyMillis,
       int maxQueueRefreshSeconds,
       ProofOfWork proofOfWork,
+      AddressLimit addressLimit,
       List<EventSettings> events) {
 
     /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
@@ -318,6 +319,7 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           e.proofOfWork().orElse(proofOfWork),
+          addressLimit,
           List.of());
     }
 
@@ -355,6 +357,7 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          addressLimit,
           newEvents);
     }
 
@@ -404,6 +407,7 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          addressLimit,
           events);
     }
 
@@ -441,6 +445,7 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          addressLimit,
           events);
     }
   }
@@ -575,6 +580,22 @@ public record GatewayConfig(
 
     static final ProofOfWork OFF =
         new ProofOfWork(false, DEFAULT_DIFFICULTY, 120, OnRepeatedFailure.NONE);
+  }
+
+  /**
+   * The limit of new identities (tickets, places in line) per client address prefix and minute, on
+   * each gateway (off: {@code newIdentitiesPerMinute} 0). Addresses are grouped by their first
+   * {@code ipv4PrefixLength} (IPv4) or {@code ipv6PrefixLength} (IPv6) bits. See {@code
+   * docs/bot-defence.md}.
+   */
+  public record AddressLimit(
+      int newIdentitiesPerMinute, int ipv4PrefixLength, int ipv6PrefixLength) {
+    static final AddressLimit OFF = new AddressLimit(0, 32, 64);
+
+    /** Whether the limit is on. */
+    public boolean enabled() {
+      return newIdentitiesPerMinute > 0;
+    }
   }
 
   /** What the door does with a client address whose proof-of-work answers fail repeatedly. */

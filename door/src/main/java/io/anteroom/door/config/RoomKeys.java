@@ -2,6 +2,7 @@ package io.anteroom.door.config;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.anteroom.door.config.GatewayConfig.AddressLimit;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
 import io.anteroom.door.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.door.config.GatewayConfig.OriginProtection;
@@ -384,6 +385,19 @@ final class RoomKeys {
           RoomKeys::writeProofOfWork,
           RoomSettings::proofOfWork);
 
+  /** The limit of new identities per client address prefix; see {@link AddressLimit}. */
+  static final Key<AddressLimit> ADDRESS_LIMIT =
+      key(
+          "addressLimit",
+          v -> AddressLimit.OFF,
+          RoomKeys::readAddressLimit,
+          (o, k, a) ->
+              o.putObject(k)
+                  .put("newIdentitiesPerMinute", a.newIdentitiesPerMinute())
+                  .put("ipv4PrefixLength", a.ipv4PrefixLength())
+                  .put("ipv6PrefixLength", a.ipv6PrefixLength()),
+          RoomSettings::addressLimit);
+
   /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
   static final Key<List<EventSettings>> EVENTS =
       key(
@@ -427,6 +441,7 @@ final class RoomKeys {
           QUEUE_STATUS_MAX_LATENCY_MILLIS,
           MAX_QUEUE_REFRESH_SECONDS,
           PROOF_OF_WORK,
+          ADDRESS_LIMIT,
           EVENTS);
 
   /** Reads a room; problems are recorded on {@code r}, the result is then not to be used. */
@@ -475,6 +490,7 @@ final class RoomKeys {
         v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS),
         v.get(MAX_QUEUE_REFRESH_SECONDS),
         v.get(PROOF_OF_WORK),
+        v.get(ADDRESS_LIMIT),
         v.get(EVENTS));
   }
 
@@ -917,6 +933,18 @@ final class RoomKeys {
         .put("difficulty", p.difficulty())
         .put("challengeTtlSeconds", p.challengeTtlSeconds())
         .put("onRepeatedFailure", p.onRepeatedFailure().configName());
+  }
+
+  private static AddressLimit readAddressLimit(
+      ConfigNode r, String name, AddressLimit fallback, Values v) {
+    ConfigNode a = r.object(name);
+    var limit =
+        new AddressLimit(
+            a.integer("newIdentitiesPerMinute", fallback.newIdentitiesPerMinute(), 0, 1_000_000),
+            a.integer("ipv4PrefixLength", fallback.ipv4PrefixLength(), 8, 32),
+            a.integer("ipv6PrefixLength", fallback.ipv6PrefixLength(), 16, 128));
+    a.rejectUnknown();
+    return limit;
   }
 
   private static OriginProtection readProtection(

@@ -158,7 +158,9 @@ class OpenApiTest {
             "queueStatusMaxQps": 10, "queueStatusMaxLatencyMillis": 20,
             "maxQueueRefreshSeconds": 200,
             "proofOfWork": { "enabled": true, "difficulty": 20, "challengeTtlSeconds": 60,
-                             "onRepeatedFailure": "endlessQueue" } }""";
+                             "onRepeatedFailure": "endlessQueue" },
+            "addressLimit": { "newIdentitiesPerMinute": 30, "ipv4PrefixLength": 24,
+                              "ipv6PrefixLength": 56 } }""";
       var created = h.admin("POST", "/api/rooms", everyKey);
       assertThat(created.statusCode()).isEqualTo(201);
       fits(doc, JSON.readTree(created.body()), "#/components/schemas/Room", "room");
