@@ -43,9 +43,14 @@ public record Cidr(byte[] network, int prefixBits) {
    * strings given to {@link InetAddress#getByName}, which would resolve anything else over DNS.
    */
   public static boolean isLiteral(String text) {
-    return text.matches("\\d{1,3}(\\.\\d{1,3}){3}")
-        || text.indexOf(':') >= 0 && text.matches("[0-9A-Fa-f:.]+");
+    return DOTTED_QUAD.matcher(text).matches()
+        || text.indexOf(':') >= 0 && IPV6_CHARS.matcher(text).matches();
   }
+
+  private static final java.util.regex.Pattern DOTTED_QUAD =
+      java.util.regex.Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+  private static final java.util.regex.Pattern IPV6_CHARS =
+      java.util.regex.Pattern.compile("[0-9A-Fa-f:.]+");
 
   /** Whether the literal IP address {@code ip} lies in this network. */
   public boolean contains(String ip) {
