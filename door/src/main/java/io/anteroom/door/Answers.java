@@ -220,6 +220,45 @@ final class Answers {
   }
 
   /**
+   * The human check to do: the page with the provider's widget, or the queue JSON with a {@code
+   * humanCheck} member; {@code refused} ({@code failed}, {@code unavailable}) when a token was not
+   * accepted.
+   */
+  static Respond humanCheck(
+      Visit v,
+      io.anteroom.door.config.GatewayConfig.HumanCheck h,
+      String cookieName,
+      String refused) {
+    RoomRuntime room = v.room;
+    QueuePacing pacing = room.pacing();
+    boolean throttle = pacing.throttle();
+    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
+    cookies(v, headers);
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      QueueResponder responder = room.responder();
+      Map<String, Object> fields =
+          responder.fields(
+              true,
+              QueueView.unknown(v.now),
+              room.settings().queueAll(),
+              pacing.refreshIntervalSeconds(),
+              throttle);
+      fields.put(
+          "humanCheck", io.anteroom.door.queue.HumanCheckResponder.json(h, cookieName, refused));
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(responder.json(fields));
+    } else {
+      headers.add(new Header("Content-Type", HTML));
+      body = utf8(io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused));
+    }
+    return new Respond(
+        200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
+  }
+
+  /**
    * 429 for {@code queueingMethod: reject}. No {@code Set-Cookie}: the request held no admitted
    * ticket of its own, but the user's jar may have received one meanwhile (two requests of one page
    * load); clearing it would end that admission.

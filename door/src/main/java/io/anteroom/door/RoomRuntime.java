@@ -33,6 +33,8 @@ public final class RoomRuntime {
   private final OriginProtection protection;
   private final DoorCheck door;
   private final io.anteroom.door.proof.NewIdentityLimit limit;
+  private final io.anteroom.door.proof.HumanVerifier human;
+  private final io.anteroom.door.proof.RepeatedFailures humanFailures;
   private final Step entrance;
 
   RoomRuntime(
@@ -46,6 +48,8 @@ public final class RoomRuntime {
       OriginProtection protection,
       DoorCheck door,
       io.anteroom.door.proof.NewIdentityLimit limit,
+      io.anteroom.door.proof.HumanVerifier human,
+      io.anteroom.door.proof.RepeatedFailures humanFailures,
       Answers answers) {
     this.settings = settings;
     this.control = control;
@@ -58,6 +62,8 @@ public final class RoomRuntime {
     this.protection = protection;
     this.door = door;
     this.limit = limit;
+    this.human = human;
+    this.humanFailures = humanFailures;
     this.entrance = Stages.chain(this, answers);
   }
 
@@ -84,6 +90,16 @@ public final class RoomRuntime {
    */
   public io.anteroom.door.proof.NewIdentityLimit limit() {
     return limit;
+  }
+
+  /** The room's human-check verifier; null when {@code humanCheck} is off. */
+  public io.anteroom.door.proof.HumanVerifier human() {
+    return human;
+  }
+
+  /** Client addresses whose human-check token the provider refused lately. */
+  io.anteroom.door.proof.RepeatedFailures humanFailures() {
+    return humanFailures;
   }
 
   public RuleMatcher rules() {

@@ -339,6 +339,10 @@ public final class Rooms implements AutoCloseable {
         protection,
         door(s, previous),
         limit(s, previous),
+        human(s),
+        previous != null && previous.humanFailures() != null
+            ? previous.humanFailures()
+            : new io.anteroom.door.proof.RepeatedFailures(65_536, 1),
         answers);
   }
 
@@ -361,6 +365,35 @@ public final class Rooms implements AutoCloseable {
     }
     return new DoorCheck(
         s.id(), s.generation(), s.proofOfWork(), challenges, DoorCheck.secureNonces());
+  }
+
+  /**
+   * The room's human-check verifier (siteverify), with the secret read from its file now; null when
+   * the check is off or the secret cannot be read (then one log line, and the door answers as the
+   * check's {@code onUnavailable} says).
+   */
+  private static io.anteroom.door.proof.HumanVerifier human(RoomSettings s) {
+    var h = s.humanCheck();
+    if (!h.enabled()) {
+      return null;
+    }
+    String secret;
+    try {
+      secret = java.nio.file.Files.readString(h.secretFile()).strip();
+    } catch (java.io.IOException | RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(Rooms.class)
+          .warn(
+              "room {}: cannot read the human check's secret {} ({}); the check is unavailable",
+              s.id(),
+              h.secretFile(),
+              e.getClass().getSimpleName());
+      return (token, ip) ->
+          java.util.concurrent.CompletableFuture.completedFuture(
+              new io.anteroom.door.proof.HumanVerifier.Result(
+                  io.anteroom.door.proof.HumanVerifier.Outcome.UNAVAILABLE, "no secret"));
+    }
+    return new io.anteroom.door.proof.SiteVerify(
+        h.verifyUrl(), secret, java.time.Duration.ofMillis(h.timeoutMillis()));
   }
 
   /** The room's address limit, keeping the previous one's counts while its rate is unchanged. */

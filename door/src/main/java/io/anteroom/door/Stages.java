@@ -4,13 +4,18 @@ import io.anteroom.door.admission.RoomGate;
 import io.anteroom.door.admission.RoomGate.Outcome;
 import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.admission.RoomGate.Verdict;
+import io.anteroom.door.config.GatewayConfig.HumanCheck;
+import io.anteroom.door.config.GatewayConfig.HumanFailure;
+import io.anteroom.door.config.GatewayConfig.HumanUnavailable;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.GatewayConfig.RuleAction;
 import io.anteroom.door.match.Cidr;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.queue.HumanCheckResponder;
 import io.anteroom.door.ticket.TicketCookie;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +42,10 @@ final class Stages {
     }
     Step admission = new Admission(room.gate(), room.settings(), answers);
     Step limited = room.limit() == null ? admission : new AddressLimit(room, answers, admission);
-    Step proof = room.door() == null ? limited : new ProofOfWorkCheck(room, answers, limited);
+    Step proof =
+        room.human() != null
+            ? new HumanCheckStage(room, answers, limited)
+            : room.door() == null ? limited : new ProofOfWorkCheck(room, answers, limited);
     Step open = new OpenTicket(room.cookie(), proof);
     return room.rules().isEmpty() ? open : new Rules(room, answers, open);
   }
@@ -159,6 +167,100 @@ final class Stages {
             case DoorCheck.Challenge c -> Answers.challenge(v, c, cookieName, ttl);
             default -> answers.endlessQueue(v);
           });
+    }
+  }
+
+  /**
+   * The human check ({@code humanCheck}; it replaces the proof of work while it is on) for every
+   * request the room would give a new identity: without a token, the provider's widget (page or
+   * JSON); with one, the provider's verdict (siteverify), then admission, or the widget again
+   * ({@code onFailure: retry}) or the endless queue for the address ({@code endlessQueue}); while
+   * the provider cannot answer, admission ({@code onUnavailable: open}) or the widget again ({@code
+   * closed}). The answer cookie is cleared in the response either way: a token is single use.
+   */
+  private static final class HumanCheckStage implements Step {
+    private final RoomRuntime room;
+    private final Answers answers;
+    private final Step next;
+    private final String cookieName;
+    private final String clearAnswer;
+
+    HumanCheckStage(RoomRuntime room, Answers answers, Step next) {
+      this.room = room;
+      this.answers = answers;
+      this.next = next;
+      RoomSettings s = room.settings();
+      this.cookieName = HumanCheckResponder.cookieName(s.id(), s.cookieSuffix());
+      this.clearAnswer = cookieName + "=; Max-Age=0; Path=/; SameSite=Lax";
+    }
+
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      if (!v.newIdentity()) {
+        return next.enter(v);
+      }
+      HumanCheck h = room.settings().humanCheck();
+      String client = v.clientIp();
+      String binding = client == null ? "" : client;
+      if (h.onFailure() == HumanFailure.ENDLESS_QUEUE
+          && room.humanFailures().marked(binding, v.now)) {
+        return CompletableFuture.completedFuture(answers.endlessQueue(v));
+      }
+      String token = v.facts.header(HumanCheckResponder.ANSWER_HEADER);
+      if (token == null) {
+        token = v.cookie(cookieName);
+        if (token != null) {
+          v.setCookies = List.of(clearAnswer);
+          token = decodeCookie(token);
+        }
+      }
+      if (token == null) {
+        return CompletableFuture.completedFuture(Answers.humanCheck(v, h, cookieName, null));
+      }
+      return room.human()
+          .verify(token, client)
+          .thenComposeAsync(
+              result ->
+                  switch (result.outcome()) {
+                    case PASSED -> next.enter(v);
+                    case FAILED -> {
+                      LOG.info(
+                          "room {}: human check refused for {} ({})",
+                          room.settings().id(),
+                          binding,
+                          result.detail());
+                      room.humanFailures().failed(binding, v.now);
+                      yield CompletableFuture.completedFuture(
+                          h.onFailure() == HumanFailure.ENDLESS_QUEUE
+                              ? answers.endlessQueue(v)
+                              : Answers.humanCheck(v, h, cookieName, "failed"));
+                    }
+                    case UNAVAILABLE -> {
+                      LOG.warn(
+                          "room {}: human check unavailable ({}), {}",
+                          room.settings().id(),
+                          result.detail(),
+                          h.onUnavailable() == HumanUnavailable.OPEN
+                              ? "letting the request go on (onUnavailable: open)"
+                              : "asking again (onUnavailable: closed)");
+                      yield h.onUnavailable() == HumanUnavailable.OPEN
+                          ? next.enter(v)
+                          : CompletableFuture.completedFuture(
+                              Answers.humanCheck(v, h, cookieName, "unavailable"));
+                    }
+                  },
+              v.resume);
+    }
+
+    private static String decodeCookie(String value) {
+      if (value.indexOf('%') < 0) {
+        return value;
+      }
+      try {
+        return java.net.URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return value;
+      }
     }
   }
 

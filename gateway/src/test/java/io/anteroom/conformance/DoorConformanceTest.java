@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.anteroom.door.proof.Work;
 import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.SiteVerifyStandIn;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -337,6 +338,98 @@ abstract class DoorConformanceTest {
       assertThat(s.browser().get("/", "X-Forwarded-For", "198.51.100.1").statusCode())
           .as("another prefix has its own budget")
           .isEqualTo(200);
+    }
+  }
+
+  String humanRoom(SiteVerifyStandIn provider, String extra) throws Exception {
+    Path secret = dataDir.resolve("human.secret");
+    java.nio.file.Files.writeString(secret, "s3cret\n");
+    return """
+        rooms:
+          - id: shop
+            totalActiveUsers: 5
+            humanCheck: { enabled: true, provider: hcaptcha, siteKey: site-1, secretFile: %s,
+                          verifyUrl: "%s", scriptUrl: "%s"%s }"""
+        .formatted(secret, provider.verifyUrl(), provider.scriptUrl(), extra);
+  }
+
+  @Test
+  void aHumanCheckVerifiesTheWidgetsTokenWithTheProviderBeforeANewIdentity() throws Exception {
+    try (var provider = new SiteVerifyStandIn("s3cret");
+        var s = start(dataDir, humanRoom(provider, ""))) {
+      Browser b = s.browser();
+      var page = b.get("/");
+      assertThat(reachedOrigin(page)).isFalse();
+      assertThat(page.body())
+          .contains("class=\"h-captcha\" data-sitekey=\"site-1\"")
+          .contains("<script src=\"" + provider.scriptUrl() + "\"");
+      assertThat(b.cookies).doesNotContainKey(TICKET);
+      JsonNode human =
+          JSON.readTree(b.get("/", "Accept", "application/json").body()).get("humanCheck");
+      assertThat(human.get("provider").asText()).isEqualTo("hcaptcha");
+      assertThat(human.get("siteKey").asText()).isEqualTo("site-1");
+      assertThat(provider.calls).as("nothing to verify yet").isEmpty();
+
+      var bad = b.get("/", "Anteroom-Human", "forged", "Accept", "application/json");
+      assertThat(JSON.readTree(bad.body()).get("humanCheck").get("refused").asText())
+          .isEqualTo("failed");
+      assertThat(b.cookies).doesNotContainKey(TICKET);
+
+      assertThat(reachedOrigin(b.get("/", "Anteroom-Human", "good-1"))).isTrue();
+      assertThat(b.cookies).containsKey(TICKET);
+      assertThat(provider.calls.getLast())
+          .containsEntry("secret", "s3cret")
+          .containsEntry("response", "good-1")
+          .containsEntry("remoteip", "127.0.0.1");
+      assertThat(reachedOrigin(b.get("/"))).as("a returning user is not asked again").isTrue();
+
+      Browser copy = s.browser();
+      assertThat(reachedOrigin(copy.get("/", "Anteroom-Human", "good-1")))
+          .as("a used token, replayed: the provider refuses it")
+          .isFalse();
+
+      Browser viaCookie = s.browser();
+      viaCookie.cookies.put("__anteroom-human_shop", "good-2");
+      var in = viaCookie.get("/");
+      assertThat(reachedOrigin(in)).isTrue();
+      assertThat(viaCookie.cookies)
+          .as("the used token is cleared")
+          .doesNotContainKey("__anteroom-human_shop");
+    }
+  }
+
+  @Test
+  void aRefusedHumanCheckCanLeadToTheEndlessQueueForTheAddress() throws Exception {
+    try (var provider = new SiteVerifyStandIn("s3cret");
+        var s = start(dataDir, humanRoom(provider, ", onFailure: endlessQueue"))) {
+      Browser bot = s.browser();
+      var refused = bot.get("/", "Anteroom-Human", "forged", "Accept", "application/json");
+      JsonNode json = JSON.readTree(refused.body());
+      assertThat(json.get("inWaitingRoom").asBoolean()).isTrue();
+      assertThat(json.has("humanCheck")).as("the endless queue, not the widget").isFalse();
+
+      var later = s.browser().get("/", "Anteroom-Human", "good-3");
+      assertThat(reachedOrigin(later)).as("the address stays in the endless queue").isFalse();
+      assertThat(provider.calls).hasSize(1);
+    }
+  }
+
+  @Test
+  void whileTheProviderIsDownTheRoomDoesWhatOnUnavailableSays() throws Exception {
+    try (var provider = new SiteVerifyStandIn("s3cret")) {
+      provider.down = true;
+      try (var s = start(dataDir, humanRoom(provider, ""))) {
+        var closed = s.browser().get("/", "Anteroom-Human", "good-4", "Accept", "application/json");
+        assertThat(JSON.readTree(closed.body()).get("humanCheck").get("refused").asText())
+            .as("closed by default: nobody new gets in unchecked")
+            .isEqualTo("unavailable");
+      }
+      java.nio.file.Files.deleteIfExists(dataDir.resolve("anteroom.yaml"));
+      try (var s = start(dataDir, humanRoom(provider, ", onUnavailable: open"))) {
+        assertThat(reachedOrigin(s.browser().get("/", "Anteroom-Human", "good-5")))
+            .as("open: let through while the provider is down")
+            .isTrue();
+      }
     }
   }
 

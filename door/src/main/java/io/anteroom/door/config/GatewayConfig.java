@@ -218,6 +218,7 @@ public record GatewayConfig(
       int maxQueueRefreshSeconds,
       ProofOfWork proofOfWork,
       AddressLimit addressLimit,
+      HumanCheck humanCheck,
       List<EventSettings> events) {
 
     /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
@@ -320,6 +321,7 @@ public record GatewayConfig(
           maxQueueRefreshSeconds,
           e.proofOfWork().orElse(proofOfWork),
           addressLimit,
+          humanCheck,
           List.of());
     }
 
@@ -358,6 +360,7 @@ public record GatewayConfig(
           maxQueueRefreshSeconds,
           proofOfWork,
           addressLimit,
+          humanCheck,
           newEvents);
     }
 
@@ -408,6 +411,7 @@ public record GatewayConfig(
           maxQueueRefreshSeconds,
           proofOfWork,
           addressLimit,
+          humanCheck,
           events);
     }
 
@@ -446,6 +450,7 @@ public record GatewayConfig(
           maxQueueRefreshSeconds,
           proofOfWork,
           addressLimit,
+          humanCheck,
           events);
     }
   }
@@ -595,6 +600,124 @@ public record GatewayConfig(
     /** Whether the limit is on. */
     public boolean enabled() {
       return newIdentitiesPerMinute > 0;
+    }
+  }
+
+  /**
+   * A human check at the door (off by default): every new identity (and every request a {@code
+   * challenge} rule matches) shows the provider's widget, and the token it gives is verified with
+   * the provider's {@code siteverify} endpoint before the room decides; it replaces the proof of
+   * work while it is on. Turnstile, hCaptcha and reCAPTCHA share that protocol. See {@code
+   * docs/bot-defence.md}.
+   *
+   * @param secretFile the file holding the provider's secret (never written back by the admin API)
+   * @param verifyUrl the siteverify endpoint (the provider's by default)
+   * @param scriptUrl the widget's script (the provider's by default)
+   */
+  public record HumanCheck(
+      boolean enabled,
+      HumanProvider provider,
+      String siteKey,
+      java.nio.file.Path secretFile,
+      URI verifyUrl,
+      URI scriptUrl,
+      HumanFailure onFailure,
+      HumanUnavailable onUnavailable,
+      int timeoutMillis) {
+    static final HumanCheck OFF =
+        new HumanCheck(
+            false,
+            HumanProvider.TURNSTILE,
+            "",
+            java.nio.file.Path.of(""),
+            HumanProvider.TURNSTILE.verifyUrl(),
+            HumanProvider.TURNSTILE.scriptUrl(),
+            HumanFailure.RETRY,
+            HumanUnavailable.CLOSED,
+            3000);
+  }
+
+  /** A human-check provider: its widget's class, script and siteverify endpoint. */
+  public enum HumanProvider {
+    TURNSTILE(
+        "turnstile",
+        "cf-turnstile",
+        "https://challenges.cloudflare.com/turnstile/v0/api.js",
+        "https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+    HCAPTCHA(
+        "hcaptcha",
+        "h-captcha",
+        "https://js.hcaptcha.com/1/api.js",
+        "https://api.hcaptcha.com/siteverify"),
+    RECAPTCHA(
+        "recaptcha",
+        "g-recaptcha",
+        "https://www.google.com/recaptcha/api.js",
+        "https://www.google.com/recaptcha/api/siteverify");
+
+    private final String configName;
+    private final String widgetClass;
+    private final URI scriptUrl;
+    private final URI verifyUrl;
+
+    HumanProvider(String configName, String widgetClass, String scriptUrl, String verifyUrl) {
+      this.configName = configName;
+      this.widgetClass = widgetClass;
+      this.scriptUrl = URI.create(scriptUrl);
+      this.verifyUrl = URI.create(verifyUrl);
+    }
+
+    public String configName() {
+      return configName;
+    }
+
+    /** The class of the element the provider's script renders its widget into. */
+    public String widgetClass() {
+      return widgetClass;
+    }
+
+    public URI scriptUrl() {
+      return scriptUrl;
+    }
+
+    public URI verifyUrl() {
+      return verifyUrl;
+    }
+  }
+
+  /** What a token the provider refuses leads to. */
+  public enum HumanFailure {
+    /** The widget again. */
+    RETRY("retry"),
+    /** A queue page that never admits, for the client address, for 10 minutes. */
+    ENDLESS_QUEUE("endlessQueue");
+
+    private final String configName;
+
+    HumanFailure(String configName) {
+      this.configName = configName;
+    }
+
+    public String configName() {
+      return configName;
+    }
+  }
+
+  /** What the door does while the siteverify endpoint cannot answer (down, slow, garbled). */
+  public enum HumanUnavailable {
+    /** Lets the request go on to the room's decision without the check (one log line each). */
+    OPEN("open"),
+    /** The widget again, saying the check is unavailable: nobody new gets in meanwhile. */
+    CLOSED("closed");
+
+    private final String configName;
+
+    HumanUnavailable(String configName) {
+      this.configName = configName;
+    }
+
+    public String configName() {
+      return configName;
     }
   }
 

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.door.config.GatewayConfig.AddressLimit;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
+import io.anteroom.door.config.GatewayConfig.HumanCheck;
+import io.anteroom.door.config.GatewayConfig.HumanFailure;
+import io.anteroom.door.config.GatewayConfig.HumanProvider;
+import io.anteroom.door.config.GatewayConfig.HumanUnavailable;
 import io.anteroom.door.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.door.config.GatewayConfig.OriginProtection;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
@@ -19,6 +23,7 @@ import io.anteroom.room.QueueOrder;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -398,6 +403,25 @@ final class RoomKeys {
                   .put("ipv6PrefixLength", a.ipv6PrefixLength()),
           RoomSettings::addressLimit);
 
+  /** The human check at the door; see {@link HumanCheck}. */
+  static final Key<HumanCheck> HUMAN_CHECK =
+      key(
+          "humanCheck",
+          v -> HumanCheck.OFF,
+          RoomKeys::readHumanCheck,
+          (o, k, h) ->
+              o.putObject(k)
+                  .put("enabled", h.enabled())
+                  .put("provider", h.provider().configName())
+                  .put("siteKey", h.siteKey())
+                  .put("secretFile", h.secretFile().toString())
+                  .put("verifyUrl", h.verifyUrl().toString())
+                  .put("scriptUrl", h.scriptUrl().toString())
+                  .put("onFailure", h.onFailure().configName())
+                  .put("onUnavailable", h.onUnavailable().configName())
+                  .put("timeoutMillis", h.timeoutMillis()),
+          RoomSettings::humanCheck);
+
   /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
   static final Key<List<EventSettings>> EVENTS =
       key(
@@ -442,6 +466,7 @@ final class RoomKeys {
           MAX_QUEUE_REFRESH_SECONDS,
           PROOF_OF_WORK,
           ADDRESS_LIMIT,
+          HUMAN_CHECK,
           EVENTS);
 
   /** Reads a room; problems are recorded on {@code r}, the result is then not to be used. */
@@ -491,6 +516,7 @@ final class RoomKeys {
         v.get(MAX_QUEUE_REFRESH_SECONDS),
         v.get(PROOF_OF_WORK),
         v.get(ADDRESS_LIMIT),
+        v.get(HUMAN_CHECK),
         v.get(EVENTS));
   }
 
@@ -933,6 +959,91 @@ final class RoomKeys {
         .put("difficulty", p.difficulty())
         .put("challengeTtlSeconds", p.challengeTtlSeconds())
         .put("onRepeatedFailure", p.onRepeatedFailure().configName());
+  }
+
+  private static HumanCheck readHumanCheck(
+      ConfigNode r, String name, HumanCheck fallback, Values v) {
+    ConfigNode h = r.object(name);
+    boolean enabled = h.bool("enabled", fallback.enabled());
+    HumanProvider provider =
+        h.choice(
+            "provider",
+            fallback.provider(),
+            List.of(HumanProvider.values()),
+            HumanProvider::configName);
+    String siteKey = h.string("siteKey", fallback.siteKey());
+    String secret = h.string("secretFile", fallback.secretFile().toString());
+    if (enabled && siteKey.isBlank()) {
+      h.error("siteKey", "missing; the site key the provider gave for this site (public)");
+    }
+    if (enabled && secret.isBlank()) {
+      h.error("secretFile", "missing; a file holding the provider's secret key");
+    } else if (enabled) {
+      String problem = humanSecretProblem(java.nio.file.Path.of(secret));
+      if (problem != null) {
+        h.error("secretFile", problem);
+      }
+    }
+    URI verify = webUrl(h, "verifyUrl", provider.verifyUrl());
+    URI script = webUrl(h, "scriptUrl", provider.scriptUrl());
+    var check =
+        new HumanCheck(
+            enabled,
+            provider,
+            siteKey,
+            java.nio.file.Path.of(secret),
+            verify,
+            script,
+            h.choice(
+                "onFailure",
+                fallback.onFailure(),
+                List.of(HumanFailure.values()),
+                HumanFailure::configName),
+            h.choice(
+                "onUnavailable",
+                fallback.onUnavailable(),
+                List.of(HumanUnavailable.values()),
+                HumanUnavailable::configName),
+            h.integer("timeoutMillis", fallback.timeoutMillis(), 100, 30_000));
+    h.rejectUnknown();
+    return check;
+  }
+
+  /** An http(s) URL with a host (a path and query allowed), or {@code fallback} when absent. */
+  private static URI webUrl(ConfigNode n, String key, URI fallback) {
+    String text = n.string(key, null);
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      URI u = new URI(text);
+      if ((u.getScheme() == null
+              || !(u.getScheme().equals("http") || u.getScheme().equals("https")))
+          || u.getHost() == null
+          || u.getRawUserInfo() != null
+          || u.getRawFragment() != null) {
+        throw new URISyntaxException(text, "not http(s)");
+      }
+      return u;
+    } catch (URISyntaxException e) {
+      n.error(
+          key,
+          "\""
+              + text
+              + "\" is not an http:// or https:// URL with a host (and no user"
+              + " information or fragment)");
+      return fallback;
+    }
+  }
+
+  /** Why {@code file} cannot be a human-check secret, or null. */
+  static String humanSecretProblem(java.nio.file.Path file) {
+    try {
+      String secret = java.nio.file.Files.readString(file).strip();
+      return secret.isEmpty() ? file + " is empty; it must hold the provider's secret key" : null;
+    } catch (java.io.IOException | RuntimeException e) {
+      return "cannot read " + file + " (" + e.getClass().getSimpleName() + ")";
+    }
   }
 
   private static AddressLimit readAddressLimit(
