@@ -233,6 +233,31 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aHumanCheckNeedsItsSiteKeyAReadableSecretAndWebUrls() {
+    String yaml =
+        """
+        rooms:
+          - id: a
+            humanCheck: { enabled: true, provider: captcha, secretFile: /nonexistent/secret,
+                          verifyUrl: "ftp://x/siteverify", onFailure: block, timeoutMillis: 5 }
+          - id: b
+            path: /b/
+            addressLimit: { newIdentitiesPerMinute: -1, ipv4PrefixLength: 33, ipv6PrefixLength: 64 }
+        """;
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, "x"))
+        .hasMessageContaining(
+            "rooms[0].humanCheck.provider: \"captcha\" is not allowed; allowed:"
+                + " turnstile, hcaptcha, recaptcha")
+        .hasMessageContaining("rooms[0].humanCheck.siteKey: missing")
+        .hasMessageContaining("rooms[0].humanCheck.secretFile: cannot read /nonexistent/secret")
+        .hasMessageContaining("rooms[0].humanCheck.verifyUrl: \"ftp://x/siteverify\" is not an")
+        .hasMessageContaining("rooms[0].humanCheck.onFailure: \"block\" is not allowed")
+        .hasMessageContaining("rooms[0].humanCheck.timeoutMillis: 5 is out of range")
+        .hasMessageContaining("rooms[1].addressLimit.newIdentitiesPerMinute: -1 is out of range")
+        .hasMessageContaining("rooms[1].addressLimit.ipv4PrefixLength: 33 is out of range");
+  }
+
+  @Test
   void rulesOfEveryFormReadBackFromTheirJson(@org.junit.jupiter.api.io.TempDir Path dir)
       throws Exception {
     Path key = dir.resolve("k");
