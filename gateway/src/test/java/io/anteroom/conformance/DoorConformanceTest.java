@@ -433,6 +433,44 @@ abstract class DoorConformanceTest {
     }
   }
 
+  @Test
+  void theProofOfWorkGetsHarderForAnAddressThatMintsManyIdentities() throws Exception {
+    String rooms =
+        """
+        trustedProxies: [ 127.0.0.1/32 ]
+        rooms:
+          - id: shop
+            totalActiveUsers: 50
+            proofOfWork: { enabled: true, difficulty: 4, maxExtraBits: 3, extraBitAfter: 2 }""";
+    try (var s = start(dataDir, rooms)) {
+      var difficulties = new java.util.ArrayList<Integer>();
+      for (int i = 0; i < 5; i++) {
+        Browser bot = s.browser();
+        JsonNode pow =
+            JSON.readTree(
+                    bot.get("/", "X-Forwarded-For", "203.0.113.7", "Accept", "application/json")
+                        .body())
+                .get("proofOfWork");
+        int bits = pow.get("difficulty").asInt();
+        difficulties.add(bits);
+        String challenge = pow.get("challenge").asText();
+        String answer = challenge + "." + Work.solve(challenge, bits);
+        assertThat(
+                reachedOrigin(
+                    bot.get("/", "X-Forwarded-For", "203.0.113.7", "Anteroom-Proof", answer)))
+            .isTrue();
+      }
+      assertThat(difficulties).containsExactly(4, 4, 5, 5, 6);
+      JsonNode other =
+          JSON.readTree(
+                  s.browser()
+                      .get("/", "X-Forwarded-For", "198.51.100.1", "Accept", "application/json")
+                      .body())
+              .get("proofOfWork");
+      assertThat(other.get("difficulty").asInt()).as("another address").isEqualTo(4);
+    }
+  }
+
   /** The pass the origin received with {@code r}, verified with the server's published keys. */
   static io.anteroom.pass.PassCheck passOf(Server s, HttpResponse<String> r) throws Exception {
     var verifier =

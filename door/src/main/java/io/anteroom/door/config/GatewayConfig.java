@@ -574,7 +574,31 @@ public record GatewayConfig(
       boolean enabled,
       int difficulty,
       int challengeTtlSeconds,
-      OnRepeatedFailure onRepeatedFailure) {
+      OnRepeatedFailure onRepeatedFailure,
+      int maxExtraBits,
+      int extraBitAfter) {
+
+    /** Without rising difficulty ({@code maxExtraBits} 0). */
+    public ProofOfWork(
+        boolean enabled,
+        int difficulty,
+        int challengeTtlSeconds,
+        OnRepeatedFailure onRepeatedFailure) {
+      this(enabled, difficulty, challengeTtlSeconds, onRepeatedFailure, 0, 10);
+    }
+
+    /**
+     * The difficulty for a client address prefix with {@code events} new identities and refused
+     * answers in the last 10 minutes: one extra bit from {@code extraBitAfter} events, one more at
+     * each doubling, at most {@code maxExtraBits}, never above 32.
+     */
+    public int difficultyFor(int events) {
+      if (maxExtraBits == 0 || events < extraBitAfter) {
+        return difficulty;
+      }
+      int doublings = 31 - Integer.numberOfLeadingZeros(events / extraBitAfter);
+      return Math.min(32, difficulty + Math.min(maxExtraBits, 1 + doublings));
+    }
 
     /**
      * The default difficulty: a median of 0.8 s through the door (page, solve, reload) in headless

@@ -958,7 +958,9 @@ final class RoomKeys {
         .put("enabled", p.enabled())
         .put("difficulty", p.difficulty())
         .put("challengeTtlSeconds", p.challengeTtlSeconds())
-        .put("onRepeatedFailure", p.onRepeatedFailure().configName());
+        .put("onRepeatedFailure", p.onRepeatedFailure().configName())
+        .put("maxExtraBits", p.maxExtraBits())
+        .put("extraBitAfter", p.extraBitAfter());
   }
 
   private static HumanCheck readHumanCheck(
@@ -1086,7 +1088,9 @@ final class RoomKeys {
                 "onRepeatedFailure",
                 fallback.onRepeatedFailure(),
                 List.of(OnRepeatedFailure.values()),
-                OnRepeatedFailure::configName));
+                OnRepeatedFailure::configName),
+            p.integer("maxExtraBits", fallback.maxExtraBits(), 0, 8),
+            p.integer("extraBitAfter", fallback.extraBitAfter(), 1, 100_000));
     p.rejectUnknown();
     return pow;
   }
