@@ -49,14 +49,10 @@ public final class Browser {
 
   private CompletableFuture<HttpResponse<String>> sendAsync(
       String method, String path, String... headers) {
-    var b =
-        HttpRequest.newBuilder(URI.create(base + path))
-            .timeout(Duration.ofSeconds(30))
-            .method(
-                method,
-                method.equals("GET")
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(""));
+    var b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    if (!method.equals("GET")) { // a GET exactly as before: no body, no Content-Length
+      b.method(method, HttpRequest.BodyPublishers.ofString(""));
+    }
     if (headers.length > 0) {
       b.headers(headers);
     }
