@@ -7,7 +7,9 @@ import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.admission.RoomGate.Verdict;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.queue.InvitationResponder;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.ticket.TicketCookie;
@@ -220,15 +222,11 @@ final class Answers {
   }
 
   /**
-   * The human check to do: the page with the provider's widget, or the queue JSON with a {@code
-   * humanCheck} member; {@code refused} ({@code failed}, {@code unavailable}) when a token was not
-   * accepted.
+   * 403 for a request an invite-only room turns away ({@code refused}: no token, or why the one
+   * given was not accepted): the page, or the queue JSON ({@code inWaitingRoom: false}) with an
+   * {@code invitation} member. No ticket, nothing counted.
    */
-  static Respond humanCheck(
-      Visit v,
-      io.anteroom.door.config.GatewayConfig.HumanCheck h,
-      String cookieName,
-      String refused) {
+  static Respond invitation(Visit v, Invitations.Refusal refused) {
     RoomRuntime room = v.room;
     QueuePacing pacing = room.pacing();
     boolean throttle = pacing.throttle();
@@ -241,21 +239,20 @@ final class Answers {
       QueueResponder responder = room.responder();
       Map<String, Object> fields =
           responder.fields(
-              true,
+              false,
               QueueView.unknown(v.now),
               room.settings().queueAll(),
               pacing.refreshIntervalSeconds(),
               throttle);
-      fields.put(
-          "humanCheck", io.anteroom.door.queue.HumanCheckResponder.json(h, cookieName, refused));
+      fields.put("invitation", InvitationResponder.json(refused));
       headers.add(new Header("Content-Type", JSON));
       body = utf8(responder.json(fields));
     } else {
       headers.add(new Header("Content-Type", HTML));
-      body = utf8(io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused));
+      body = utf8(InvitationResponder.html(refused));
     }
     return new Respond(
-        200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
+        403, headers, body, false, room.settings().id(), "invitation", v.ticket, NOTHING);
   }
 
   /**
@@ -296,6 +293,45 @@ final class Answers {
     }
     return new Respond(
         429, headers, body, false, room.settings().id(), "rejected", logged, NOTHING);
+  }
+
+  /**
+   * The human check to do: the page with the provider's widget, or the queue JSON with a {@code
+   * humanCheck} member; {@code refused} ({@code failed}, {@code unavailable}) when a token was not
+   * accepted.
+   */
+  static Respond humanCheck(
+      Visit v,
+      io.anteroom.door.config.GatewayConfig.HumanCheck h,
+      String cookieName,
+      String refused) {
+    RoomRuntime room = v.room;
+    QueuePacing pacing = room.pacing();
+    boolean throttle = pacing.throttle();
+    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
+    cookies(v, headers);
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      QueueResponder responder = room.responder();
+      Map<String, Object> fields =
+          responder.fields(
+              true,
+              QueueView.unknown(v.now),
+              room.settings().queueAll(),
+              pacing.refreshIntervalSeconds(),
+              throttle);
+      fields.put(
+          "humanCheck", io.anteroom.door.queue.HumanCheckResponder.json(h, cookieName, refused));
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(responder.json(fields));
+    } else {
+      headers.add(new Header("Content-Type", HTML));
+      body = utf8(io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused));
+    }
+    return new Respond(
+        200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
   }
 
   /**

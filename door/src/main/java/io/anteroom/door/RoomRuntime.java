@@ -1,5 +1,6 @@
 package io.anteroom.door;
 
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
@@ -8,6 +9,7 @@ import io.anteroom.door.admission.RoomControl;
 import io.anteroom.door.admission.RoomGate;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.route.RuleMatcher;
@@ -19,7 +21,8 @@ import io.anteroom.door.ticket.TicketCookie;
  * and meters, and its chain of stages. Immutable; a settings change builds a new runtime around the
  * same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code protection}
  * is null unless the room's origin protection is enabled; {@code door} is null unless its {@code
- * proofOfWork} (or an event's) is.
+ * proofOfWork} (or an event's) is; {@code invitations} is null unless the room or an event requires
+ * invitations.
  */
 public final class RoomRuntime {
   private final RoomSettings settings;
@@ -35,6 +38,7 @@ public final class RoomRuntime {
   private final io.anteroom.door.proof.NewIdentityLimit limit;
   private final io.anteroom.door.proof.HumanVerifier human;
   private final io.anteroom.door.proof.RepeatedFailures humanFailures;
+  private final Invitations invitations;
   private final Step entrance;
 
   RoomRuntime(
@@ -50,6 +54,7 @@ public final class RoomRuntime {
       io.anteroom.door.proof.NewIdentityLimit limit,
       io.anteroom.door.proof.HumanVerifier human,
       io.anteroom.door.proof.RepeatedFailures humanFailures,
+      Invitations invitations,
       Answers answers) {
     this.settings = settings;
     this.control = control;
@@ -64,6 +69,7 @@ public final class RoomRuntime {
     this.limit = limit;
     this.human = human;
     this.humanFailures = humanFailures;
+    this.invitations = invitations;
     this.entrance = Stages.chain(this, answers);
   }
 
@@ -128,6 +134,14 @@ public final class RoomRuntime {
     return door;
   }
 
+  /**
+   * The room's invitations, or null when neither the room nor an event requires them (see {@code
+   * invitations}).
+   */
+  public Invitations invitations() {
+    return invitations;
+  }
+
   /** The first stage of the room's chain. */
   Step entrance() {
     return entrance;
@@ -152,7 +166,15 @@ public final class RoomRuntime {
           registry.meter(p + "rejected"),
           registry.meter(p + "bypassed"),
           registry.meter(p + "revoked"),
-          registry.timer(p + "origin_latency"));
+          registry.timer(p + "origin_latency", Meters::originTimer));
+    }
+
+    /**
+     * The origin's latency: the default exponentially decaying reservoir's sampling (1,028 samples,
+     * alpha 0.015), without its lock and sorted map (it is updated on every passed request).
+     */
+    private static Timer originTimer() {
+      return new Timer(LockFreeExponentiallyDecayingReservoir.builder().build());
     }
 
     static void unregister(MetricRegistry registry, String roomId) {

@@ -6,10 +6,12 @@ import io.anteroom.door.admission.RoomControl;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.GatewayConfig.Route;
+import io.anteroom.door.config.InvitationKey;
 import io.anteroom.door.config.LiveOverrides;
 import io.anteroom.door.config.TemplateDirectory;
 import io.anteroom.door.proof.ChallengeCodec;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.route.ClientAddress;
@@ -343,6 +345,7 @@ public final class Rooms implements AutoCloseable {
         previous != null && previous.humanFailures() != null
             ? previous.humanFailures()
             : new io.anteroom.door.proof.RepeatedFailures(65_536, 1),
+        invitations(s, previous),
         answers);
   }
 
@@ -411,6 +414,24 @@ public final class Rooms implements AutoCloseable {
     }
     return new io.anteroom.door.proof.NewIdentityLimit(
         perMinute, io.anteroom.door.proof.NewIdentityLimit.DEFAULT_CAPACITY);
+  }
+
+  /**
+   * The room's invitations, keeping the previous memory of used ones across a change; present when
+   * the room or any of its events requires invitations.
+   *
+   * @throws IllegalArgumentException when the key file cannot be read (any more)
+   */
+  private static Invitations invitations(RoomSettings s, RoomRuntime previous) {
+    boolean anyEvent = s.events().stream().anyMatch(e -> e.invitationsRequired().orElse(false));
+    if (!s.invitations().required() && !anyEvent || s.invitations().keyFile().isEmpty()) {
+      return null;
+    }
+    byte[] key = InvitationKey.read(s.invitations().keyFile().get());
+    if (previous != null && previous.invitations() != null) {
+      return previous.invitations().withKey(s.id(), key);
+    }
+    return new Invitations(s.id(), key);
   }
 
   private void publish(Map<String, RoomRuntime> byId) {

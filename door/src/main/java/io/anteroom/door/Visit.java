@@ -31,6 +31,9 @@ final class Visit implements RuleMatcher.Request {
   /** A {@code challenge} rule matched: the room's check applies to a new identity. */
   boolean challenge;
 
+  /** The request's invitation, checked but not yet used ({@code Stages}); null: none needed. */
+  io.anteroom.door.proof.Invitations.Valid invitation;
+
   /** {@code Set-Cookie} values every answer to this request carries. */
   List<String> setCookies = List.of();
 

@@ -219,6 +219,7 @@ public record GatewayConfig(
       ProofOfWork proofOfWork,
       AddressLimit addressLimit,
       HumanCheck humanCheck,
+      Invitations invitations,
       List<EventSettings> events) {
 
     /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
@@ -322,6 +323,8 @@ public record GatewayConfig(
           e.proofOfWork().orElse(proofOfWork),
           addressLimit,
           humanCheck,
+          new Invitations(
+              e.invitationsRequired().orElse(invitations.required()), invitations.keyFile()),
           List.of());
     }
 
@@ -361,6 +364,7 @@ public record GatewayConfig(
           proofOfWork,
           addressLimit,
           humanCheck,
+          invitations,
           newEvents);
     }
 
@@ -412,6 +416,7 @@ public record GatewayConfig(
           proofOfWork,
           addressLimit,
           humanCheck,
+          invitations,
           events);
     }
 
@@ -451,6 +456,7 @@ public record GatewayConfig(
           proofOfWork,
           addressLimit,
           humanCheck,
+          invitations,
           events);
     }
   }
@@ -468,7 +474,19 @@ public record GatewayConfig(
       Optional<QueueingMethod> queueingMethod,
       Optional<Boolean> disableSessionRenewal,
       Optional<String> template,
-      Optional<ProofOfWork> proofOfWork) {}
+      Optional<ProofOfWork> proofOfWork,
+      Optional<Boolean> invitationsRequired) {}
+
+  /**
+   * Invitations (room key {@code invitations}, off by default): with {@code required}, a request
+   * that would get a new identity in the room needs a signed invitation token, used once across the
+   * deployment; {@code keyFile} holds the HMAC key the operator's backend signs tokens with (an
+   * event may require invitations for its own time only, signed with the room's key). See {@code
+   * docs/bot-defence.md}.
+   */
+  public record Invitations(boolean required, Optional<java.nio.file.Path> keyFile) {
+    static final Invitations NONE = new Invitations(false, Optional.empty());
+  }
 
   /** What a matching {@link Rule} does with a request (room keys {@code rules}, {@code bypass}). */
   public enum RuleAction {
