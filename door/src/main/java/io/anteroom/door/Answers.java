@@ -295,6 +295,117 @@ final class Answers {
         429, headers, body, false, room.settings().id(), "rejected", logged, NOTHING);
   }
 
+  /**
+   * The human check to do: the page with the provider's widget, or the queue JSON with a {@code
+   * humanCheck} member; {@code refused} ({@code failed}, {@code unavailable}) when a token was not
+   * accepted.
+   */
+  static Respond humanCheck(
+      Visit v,
+      io.anteroom.door.config.GatewayConfig.HumanCheck h,
+      String cookieName,
+      String refused) {
+    RoomRuntime room = v.room;
+    QueuePacing pacing = room.pacing();
+    boolean throttle = pacing.throttle();
+    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
+    cookies(v, headers);
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      QueueResponder responder = room.responder();
+      Map<String, Object> fields =
+          responder.fields(
+              true,
+              QueueView.unknown(v.now),
+              room.settings().queueAll(),
+              pacing.refreshIntervalSeconds(),
+              throttle);
+      fields.put(
+          "humanCheck", io.anteroom.door.queue.HumanCheckResponder.json(h, cookieName, refused));
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(responder.json(fields));
+    } else {
+      headers.add(new Header("Content-Type", HTML));
+      body = utf8(io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused));
+    }
+    return new Respond(
+        200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
+  }
+
+  /**
+   * 403 for a request a {@code block} rule matches: a short page, or for JSON {@code {"error":
+   * "blocked", ...}}; no ticket, no place in line, no {@code Set-Cookie}.
+   */
+  Respond blocked(Visit v) {
+    return refusal(
+        v,
+        403,
+        "blocked",
+        null,
+        "This request is not allowed.",
+        "The site does not accept this request. If you think this is a mistake, contact the site.");
+  }
+
+  /**
+   * 429 for a client address prefix over its {@code addressLimit}: a short page, or for JSON {@code
+   * {"error": "tooManyNewVisitors", ..., "retryAfterSeconds": n}}, with {@code Retry-After}; no
+   * ticket.
+   */
+  Respond tooManyNewIdentities(Visit v, int retryAfterSeconds) {
+    return refusal(
+        v,
+        429,
+        "tooManyNewVisitors",
+        retryAfterSeconds,
+        "Too many new visitors from your network",
+        "Too many new visitors came from your network in the last minute. Please try again in "
+            + retryAfterSeconds
+            + " seconds.");
+  }
+
+  /**
+   * A refusal the door writes itself (block, too many new visitors): status, optional {@code
+   * Retry-After}, a small HTML page or JSON {@code {"error": code, "message": ...,
+   * "retryAfterSeconds": ...}}.
+   */
+  private Respond refusal(
+      Visit v, int status, String code, Integer retryAfter, String title, String text) {
+    RoomRuntime room = v.room;
+    boolean throttle = room.pacing().throttle();
+    var headers = new ArrayList<Header>(5);
+    if (retryAfter != null) {
+      headers.add(new Header("Retry-After", Integer.toString(retryAfter)));
+    }
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+      o.put("error", code).put("message", text);
+      if (retryAfter != null) {
+        o.put("retryAfterSeconds", retryAfter);
+      }
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(o.toString());
+    } else {
+      headers.add(new Header("Content-Type", HTML));
+      body =
+          utf8(
+              "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                  + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                  + "<title>"
+                  + title
+                  + "</title></head><body><main><h1>"
+                  + title
+                  + "</h1><p>"
+                  + text
+                  + "</p></main></body></html>\n");
+    }
+    return new Respond(status, headers, body, false, room.settings().id(), code, v.ticket, NOTHING);
+  }
+
   private static void cookies(Visit v, List<Header> headers) {
     for (String c : v.setCookies) {
       headers.add(new Header(TicketCookie.SET_COOKIE, c));

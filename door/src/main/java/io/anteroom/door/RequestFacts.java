@@ -16,6 +16,7 @@ import java.util.List;
  * <pre>{@code
  * RequestFacts facts = new RequestFacts() {
  *   public RequestTargetResult target() { return RequestTarget.parse(uri, host, null); }
+ *   public String method() { return request.getMethod(); }
  *   public String header(String name) { return request.getHeader(name); }
  *   public List<String> headers(String name) { return request.getHeaders(name); }
  *   public String peerAddress() { return request.getRemoteAddr(); }
@@ -26,6 +27,9 @@ public interface RequestFacts {
 
   /** The one normalised target (host, path, query), or why it is refused. */
   RequestTargetResult target();
+
+  /** The request method as sent (e.g. {@code GET}), for rules on the method. */
+  String method();
 
   /** The first value of header {@code name} (case-insensitive), or null. */
   String header(String name);

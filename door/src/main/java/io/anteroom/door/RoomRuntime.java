@@ -12,29 +12,32 @@ import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
-import io.anteroom.door.route.BypassMatcher;
+import io.anteroom.door.route.RuleMatcher;
 import io.anteroom.door.ticket.TicketCookie;
 
 /**
  * One configured room as the door runs it: its settings, its admission (request path {@link
- * #gate()}, control {@link #control()}), its ticket cookie, compiled bypass rules, queue renderer,
- * pacing and meters, and its chain of stages. Immutable; a settings change builds a new runtime
- * around the same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code
- * protection} is null unless the room's origin protection is enabled; {@code door} is null unless
- * its {@code proofOfWork} (or an event's) is; {@code invitations} is null unless the room or an
- * event requires invitations.
+ * #gate()}, control {@link #control()}), its ticket cookie, compiled rules, queue renderer, pacing
+ * and meters, and its chain of stages. Immutable; a settings change builds a new runtime around the
+ * same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code protection}
+ * is null unless the room's origin protection is enabled; {@code door} is null unless its {@code
+ * proofOfWork} (or an event's) is; {@code invitations} is null unless the room or an event requires
+ * invitations.
  */
 public final class RoomRuntime {
   private final RoomSettings settings;
   private final RoomControl control;
   private final RoomGate gate;
   private final TicketCookie cookie;
-  private final BypassMatcher bypass;
+  private final RuleMatcher rules;
   private final QueueResponder responder;
   private final QueuePacing pacing;
   private final Meters meters;
   private final OriginProtection protection;
   private final DoorCheck door;
+  private final io.anteroom.door.proof.NewIdentityLimit limit;
+  private final io.anteroom.door.proof.HumanVerifier human;
+  private final io.anteroom.door.proof.RepeatedFailures humanFailures;
   private final Invitations invitations;
   private final Step entrance;
 
@@ -42,24 +45,30 @@ public final class RoomRuntime {
       RoomSettings settings,
       RoomControl control,
       TicketCookie cookie,
-      BypassMatcher bypass,
+      RuleMatcher rules,
       QueueResponder responder,
       QueuePacing pacing,
       Meters meters,
       OriginProtection protection,
       DoorCheck door,
+      io.anteroom.door.proof.NewIdentityLimit limit,
+      io.anteroom.door.proof.HumanVerifier human,
+      io.anteroom.door.proof.RepeatedFailures humanFailures,
       Invitations invitations,
       Answers answers) {
     this.settings = settings;
     this.control = control;
     this.gate = control.gate();
     this.cookie = cookie;
-    this.bypass = bypass;
+    this.rules = rules;
     this.responder = responder;
     this.pacing = pacing;
     this.meters = meters;
     this.protection = protection;
     this.door = door;
+    this.limit = limit;
+    this.human = human;
+    this.humanFailures = humanFailures;
     this.invitations = invitations;
     this.entrance = Stages.chain(this, answers);
   }
@@ -82,8 +91,25 @@ public final class RoomRuntime {
     return cookie;
   }
 
-  public BypassMatcher bypass() {
-    return bypass;
+  /**
+   * The room's limit of new identities per address prefix; null when {@code addressLimit} is off.
+   */
+  public io.anteroom.door.proof.NewIdentityLimit limit() {
+    return limit;
+  }
+
+  /** The room's human-check verifier; null when {@code humanCheck} is off. */
+  public io.anteroom.door.proof.HumanVerifier human() {
+    return human;
+  }
+
+  /** Client addresses whose human-check token the provider refused lately. */
+  io.anteroom.door.proof.RepeatedFailures humanFailures() {
+    return humanFailures;
+  }
+
+  public RuleMatcher rules() {
+    return rules;
   }
 
   public QueueResponder responder() {

@@ -14,9 +14,9 @@ import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
-import io.anteroom.door.route.BypassMatcher;
 import io.anteroom.door.route.ClientAddress;
 import io.anteroom.door.route.RoomRouter;
+import io.anteroom.door.route.RuleMatcher;
 import io.anteroom.door.ticket.TicketCodec;
 import io.anteroom.door.ticket.TicketCookie;
 import io.anteroom.room.RoomOverrides;
@@ -334,12 +334,17 @@ public final class Rooms implements AutoCloseable {
         s,
         gate,
         cookie,
-        new BypassMatcher(s.bypass()),
+        new RuleMatcher(s.id(), s.allRules()),
         responder,
         pacing.apply(s),
         meters,
         protection,
         door(s, previous),
+        limit(s, previous),
+        human(s),
+        previous != null && previous.humanFailures() != null
+            ? previous.humanFailures()
+            : new io.anteroom.door.proof.RepeatedFailures(65_536, 1),
         invitations(s, previous),
         answers);
   }
@@ -351,7 +356,11 @@ public final class Rooms implements AutoCloseable {
   private DoorCheck door(RoomSettings s, RoomRuntime previous) {
     boolean anyEvent =
         s.events().stream().anyMatch(e -> e.proofOfWork().map(p -> p.enabled()).orElse(false));
-    if (!s.proofOfWork().enabled() && !anyEvent) {
+    boolean anyRule =
+        s.allRules().stream()
+            .anyMatch(
+                r -> r.action() == io.anteroom.door.config.GatewayConfig.RuleAction.CHALLENGE);
+    if (!s.proofOfWork().enabled() && !anyEvent && !anyRule) {
       return null;
     }
     if (previous != null && previous.door() != null) {
@@ -359,6 +368,52 @@ public final class Rooms implements AutoCloseable {
     }
     return new DoorCheck(
         s.id(), s.generation(), s.proofOfWork(), challenges, DoorCheck.secureNonces());
+  }
+
+  /**
+   * The room's human-check verifier (siteverify), with the secret read from its file now; null when
+   * the check is off or the secret cannot be read (then one log line, and the door answers as the
+   * check's {@code onUnavailable} says).
+   */
+  private static io.anteroom.door.proof.HumanVerifier human(RoomSettings s) {
+    var h = s.humanCheck();
+    if (!h.enabled()) {
+      return null;
+    }
+    String secret;
+    try {
+      secret = java.nio.file.Files.readString(h.secretFile()).strip();
+    } catch (java.io.IOException | RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(Rooms.class)
+          .warn(
+              "room {}: cannot read the human check's secret {} ({}); the check is unavailable",
+              s.id(),
+              h.secretFile(),
+              e.getClass().getSimpleName());
+      return (token, ip) ->
+          java.util.concurrent.CompletableFuture.completedFuture(
+              new io.anteroom.door.proof.HumanVerifier.Result(
+                  io.anteroom.door.proof.HumanVerifier.Outcome.UNAVAILABLE, "no secret"));
+    }
+    return new io.anteroom.door.proof.SiteVerify(
+        h.verifyUrl(), secret, java.time.Duration.ofMillis(h.timeoutMillis()));
+  }
+
+  /** The room's address limit, keeping the previous one's counts while its rate is unchanged. */
+  private static io.anteroom.door.proof.NewIdentityLimit limit(
+      RoomSettings s, RoomRuntime previous) {
+    if (!s.addressLimit().enabled()) {
+      return null;
+    }
+    int perMinute = s.addressLimit().newIdentitiesPerMinute();
+    if (previous != null
+        && previous.limit() != null
+        && previous.limit().perMinute() == perMinute
+        && previous.settings().addressLimit().equals(s.addressLimit())) {
+      return previous.limit();
+    }
+    return new io.anteroom.door.proof.NewIdentityLimit(
+        perMinute, io.anteroom.door.proof.NewIdentityLimit.DEFAULT_CAPACITY);
   }
 
   /**

@@ -4,12 +4,19 @@ import io.anteroom.door.admission.RoomGate;
 import io.anteroom.door.admission.RoomGate.Outcome;
 import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.admission.RoomGate.Verdict;
+import io.anteroom.door.config.GatewayConfig.HumanCheck;
+import io.anteroom.door.config.GatewayConfig.HumanFailure;
+import io.anteroom.door.config.GatewayConfig.HumanUnavailable;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.GatewayConfig.RuleAction;
+import io.anteroom.door.match.Cidr;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.queue.HumanCheckResponder;
 import io.anteroom.door.ticket.TicketCookie;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +26,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The stages of a room's door, in their fixed order, and the one place that chains them ({@link
- * #chain}): a suspended room skips everything; bypass rules (only when the room has any); the
- * ticket, opened once; the invitation (only when the room or one of its events requires them),
- * checked; the proof of work (only when the room or one of its events turns it on); the invitation,
- * used; admission, whose verdict {@link Answers} turns into the answer.
+ * #chain}): a suspended room skips everything; the room's rules (only when it has any: bypass,
+ * block, challenge, queue); the ticket, opened once; the invitation (only when the room or one of
+ * its events requires them), checked; the room's check: the human check when it is on, else the
+ * proof of work (only when the room, one of its events or a {@code challenge} rule turns it on);
+ * the limit per address; the invitation, used; admission, whose verdict {@link Answers} turns into
+ * the answer.
  */
 final class Stages {
   private static final Logger LOG = LoggerFactory.getLogger(Door.class);
@@ -36,19 +45,37 @@ final class Stages {
     }
     Step admission = new Admission(room.gate(), room.settings(), answers);
     Step claim = room.invitations() == null ? admission : new InvitationClaim(room, admission);
-    Step proof = room.door() == null ? claim : new ProofOfWorkCheck(room, answers, claim);
+    Step limited = room.limit() == null ? claim : new AddressLimit(room, answers, claim);
+    Step proof =
+        room.human() != null
+            ? new HumanCheckStage(room, answers, limited)
+            : room.door() == null ? limited : new ProofOfWorkCheck(room, answers, limited);
     Step invited = room.invitations() == null ? proof : new InvitationCheck(room, proof);
     Step open = new OpenTicket(room.cookie(), invited);
-    return room.bypass().isEmpty() ? open : new Bypass(room, open);
+    return room.rules().isEmpty() ? open : new Rules(room, answers, open);
   }
 
-  /** Lets a request that a bypass rule matches skip the room. */
-  private record Bypass(RoomRuntime room, Step next) implements Step {
+  /**
+   * The first of the room's rules that matches decides: {@code bypass} skips the room, {@code
+   * block} answers 403, {@code challenge} marks the visit for the room's check, {@code queue} (or
+   * no match) goes on as usual.
+   */
+  private record Rules(RoomRuntime room, Answers answers, Step next) implements Step {
     @Override
     public CompletionStage<Answer> enter(Visit v) {
-      return room.bypass().bypasses(v)
-          ? CompletableFuture.completedFuture(Answers.skip(v, "bypass"))
-          : next.enter(v);
+      RuleAction action = room.rules().decide(v);
+      if (action == null) {
+        return next.enter(v);
+      }
+      return switch (action) {
+        case BYPASS -> CompletableFuture.completedFuture(Answers.skip(v, "bypass"));
+        case BLOCK -> CompletableFuture.completedFuture(answers.blocked(v));
+        case CHALLENGE -> {
+          v.challenge = true;
+          yield next.enter(v);
+        }
+        case QUEUE -> next.enter(v);
+      };
     }
   }
 
@@ -97,7 +124,7 @@ final class Stages {
       // the check in force now: the room's, or the running event's (pre-queue included)
       ProofOfWork inForce =
           s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(v.now)).proofOfWork();
-      if (!inForce.enabled() || v.ticket != null && !room.gate().startsOver(v.ticket, v.now)) {
+      if (!inForce.enabled() && !v.challenge || !v.newIdentity()) {
         return next.enter(v);
       }
       DoorCheck check =
@@ -145,6 +172,122 @@ final class Stages {
             case DoorCheck.Challenge c -> Answers.challenge(v, c, cookieName, ttl);
             default -> answers.endlessQueue(v);
           });
+    }
+  }
+
+  /**
+   * The human check ({@code humanCheck}; it replaces the proof of work while it is on) for every
+   * request the room would give a new identity: without a token, the provider's widget (page or
+   * JSON); with one, the provider's verdict (siteverify), then admission, or the widget again
+   * ({@code onFailure: retry}) or the endless queue for the address ({@code endlessQueue}); while
+   * the provider cannot answer, admission ({@code onUnavailable: open}) or the widget again ({@code
+   * closed}). The answer cookie is cleared in the response either way: a token is single use.
+   */
+  private static final class HumanCheckStage implements Step {
+    private final RoomRuntime room;
+    private final Answers answers;
+    private final Step next;
+    private final String cookieName;
+    private final String clearAnswer;
+
+    HumanCheckStage(RoomRuntime room, Answers answers, Step next) {
+      this.room = room;
+      this.answers = answers;
+      this.next = next;
+      RoomSettings s = room.settings();
+      this.cookieName = HumanCheckResponder.cookieName(s.id(), s.cookieSuffix());
+      this.clearAnswer = cookieName + "=; Max-Age=0; Path=/; SameSite=Lax";
+    }
+
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      if (!v.newIdentity()) {
+        return next.enter(v);
+      }
+      HumanCheck h = room.settings().humanCheck();
+      String client = v.clientIp();
+      String binding = client == null ? "" : client;
+      if (h.onFailure() == HumanFailure.ENDLESS_QUEUE
+          && room.humanFailures().marked(binding, v.now)) {
+        return CompletableFuture.completedFuture(answers.endlessQueue(v));
+      }
+      String token = v.facts.header(HumanCheckResponder.ANSWER_HEADER);
+      if (token == null) {
+        token = v.cookie(cookieName);
+        if (token != null) {
+          v.setCookies = List.of(clearAnswer);
+          token = decodeCookie(token);
+        }
+      }
+      if (token == null) {
+        return CompletableFuture.completedFuture(Answers.humanCheck(v, h, cookieName, null));
+      }
+      return room.human()
+          .verify(token, client)
+          .thenComposeAsync(
+              result ->
+                  switch (result.outcome()) {
+                    case PASSED -> next.enter(v);
+                    case FAILED -> {
+                      LOG.info(
+                          "room {}: human check refused for {} ({})",
+                          room.settings().id(),
+                          binding,
+                          result.detail());
+                      room.humanFailures().failed(binding, v.now);
+                      yield CompletableFuture.completedFuture(
+                          h.onFailure() == HumanFailure.ENDLESS_QUEUE
+                              ? answers.endlessQueue(v)
+                              : Answers.humanCheck(v, h, cookieName, "failed"));
+                    }
+                    case UNAVAILABLE -> {
+                      LOG.warn(
+                          "room {}: human check unavailable ({}), {}",
+                          room.settings().id(),
+                          result.detail(),
+                          h.onUnavailable() == HumanUnavailable.OPEN
+                              ? "letting the request go on (onUnavailable: open)"
+                              : "asking again (onUnavailable: closed)");
+                      yield h.onUnavailable() == HumanUnavailable.OPEN
+                          ? next.enter(v)
+                          : CompletableFuture.completedFuture(
+                              Answers.humanCheck(v, h, cookieName, "unavailable"));
+                    }
+                  },
+              v.resume);
+    }
+
+    private static String decodeCookie(String value) {
+      if (value.indexOf('%') < 0) {
+        return value;
+      }
+      try {
+        return java.net.URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return value;
+      }
+    }
+  }
+
+  /**
+   * The limit of new identities per client address prefix ({@code addressLimit}), after the proof
+   * of work (a client over its limit has paid for the answer it wastes): a request that would get a
+   * new identity takes one from its prefix's budget on this gateway, or is answered 429 with {@code
+   * Retry-After}. Returning users are never counted. All clients a trusted proxy does not name
+   * share one budget.
+   */
+  private record AddressLimit(RoomRuntime room, Answers answers, Step next) implements Step {
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      if (!v.newIdentity()) {
+        return next.enter(v);
+      }
+      var a = room.settings().addressLimit();
+      String prefix = Cidr.prefixOf(v.clientIp(), a.ipv4PrefixLength(), a.ipv6PrefixLength());
+      int retry = room.limit().take(prefix == null ? "unknown" : prefix, v.now);
+      return retry == 0
+          ? next.enter(v)
+          : CompletableFuture.completedFuture(answers.tooManyNewIdentities(v, retry));
     }
   }
 

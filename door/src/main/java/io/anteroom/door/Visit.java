@@ -1,8 +1,8 @@
 package io.anteroom.door;
 
 import io.anteroom.door.match.RequestTarget;
-import io.anteroom.door.route.BypassMatcher;
 import io.anteroom.door.route.ClientAddress;
+import io.anteroom.door.route.RuleMatcher;
 import io.anteroom.door.ticket.TicketCookie;
 import io.anteroom.room.Ticket;
 import java.util.List;
@@ -11,10 +11,10 @@ import java.util.concurrent.Executor;
 /**
  * One request on its way through a room's stages: its facts, its normalised target, the time it is
  * judged at, and what the stages learnt (the ticket, opened once; cookies to add). Also the view
- * bypass rules read ({@link BypassMatcher.Request}). Belongs to one request; a stage that continues
- * later does so through {@link #resume}, on the request's own thread where its server has one.
+ * rules read ({@link RuleMatcher.Request}). Belongs to one request; a stage that continues later
+ * does so through {@link #resume}, on the request's own thread where its server has one.
  */
-final class Visit implements BypassMatcher.Request {
+final class Visit implements RuleMatcher.Request {
   final RequestFacts facts;
   final RequestTarget target;
   final RoomRuntime room;
@@ -28,11 +28,16 @@ final class Visit implements BypassMatcher.Request {
   /** The cookie held an older layout: seal the ticket again. */
   boolean reseal;
 
+  /** A {@code challenge} rule matched: the room's check applies to a new identity. */
+  boolean challenge;
+
   /** The request's invitation, checked but not yet used ({@code Stages}); null: none needed. */
   io.anteroom.door.proof.Invitations.Valid invitation;
 
   /** {@code Set-Cookie} values every answer to this request carries. */
   List<String> setCookies = List.of();
+
+  private Boolean newIdentity;
 
   private String client;
   private boolean clientKnown;
@@ -62,9 +67,29 @@ final class Visit implements BypassMatcher.Request {
     return target.path();
   }
 
-  @Override
+  /** The first value of header {@code name}, or null. */
   public String header(String name) {
     return facts.header(name);
+  }
+
+  @Override
+  public String method() {
+    return facts.method();
+  }
+
+  @Override
+  public String query() {
+    return target.query();
+  }
+
+  @Override
+  public List<String> headers(String name) {
+    return facts.headers(name);
+  }
+
+  @Override
+  public long nowMillis() {
+    return now;
   }
 
   /**
@@ -83,6 +108,18 @@ final class Visit implements BypassMatcher.Request {
     }
     List<String> all = facts.headers("Cookie");
     return all.size() < 2 ? null : TicketCookie.scan(all.subList(1, all.size()), name);
+  }
+
+  /**
+   * Whether the room would give this request a new identity: no ticket, or one the room no longer
+   * honours ({@link io.anteroom.door.admission.RoomGate#startsOver}); asked once, after the ticket
+   * is opened.
+   */
+  boolean newIdentity() {
+    if (newIdentity == null) {
+      newIdentity = ticket == null || room.gate().startsOver(ticket, now);
+    }
+    return newIdentity;
   }
 
   /** The client's address (trusted proxies applied), resolved once. */

@@ -131,6 +131,12 @@ class DoorTest {
       }
 
       @Override
+      public String method() {
+        List<String> m = h.get(":method");
+        return m == null ? "GET" : m.getFirst();
+      }
+
+      @Override
       public String header(String name) {
         List<String> v = h.get(name.toLowerCase());
         return v == null ? null : v.getFirst();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.anteroom.door.proof.Work;
 import io.anteroom.gateway.Browser;
+import io.anteroom.gateway.SiteVerifyStandIn;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -163,6 +164,310 @@ abstract class DoorConformanceTest {
       assertThat(reachedOrigin(s.browser().get("/"))).isTrue();
 
       assertThat(reachedOrigin(s.browser().get("/", "X-Forwarded-For", "203.0.113.7"))).isFalse();
+    }
+  }
+
+  @Test
+  void blockRulesRefuseTheirRequestsWith403AndNeverAPlace() throws Exception {
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 5
+            rules:
+              - { action: block, method: POST, path: /cart/** }
+              - { action: block, query: { name: promo, glob: "bot*" } }
+              - { action: block, path: /drop/**, header: { name: Accept-Language, not: true } }
+              - { action: block, cookie: { name: tier, value: banned } }
+              - { action: block, userAgent: "*scalperbot*" }""";
+    try (var s = start(dataDir, rooms)) {
+      Browser b = s.browser();
+      var post = b.send("POST", "/cart/add");
+      assertThat(post.statusCode()).isEqualTo(403);
+      assertThat(post.body()).contains("not allowed");
+      assertThat(post.headers().allValues("set-cookie")).isEmpty();
+      assertThat(b.cookies).doesNotContainKey(TICKET);
+      var json = b.send("POST", "/cart/add", "Accept", "application/json");
+      assertThat(JSON.readTree(json.body()).get("error").asText()).isEqualTo("blocked");
+      assertThat(b.send("DELETE", "/cart/add").statusCode()).as("another method").isNotEqualTo(403);
+
+      assertThat(s.browser().get("/?x=1&promo=bot%2D7").statusCode())
+          .as("any value of a repeated, percent-encoded parameter")
+          .isEqualTo(403);
+      assertThat(reachedOrigin(s.browser().get("/?promo=spring"))).isTrue();
+
+      assertThat(s.browser().get("/drop/1").statusCode()).as("negated: no header").isEqualTo(403);
+      assertThat(reachedOrigin(s.browser().get("/drop/1", "Accept-Language", "de"))).isTrue();
+      assertThat(s.browser().get("/%64rop/1").statusCode())
+          .as("the normalised path is judged")
+          .isEqualTo(403);
+
+      Browser banned = s.browser();
+      banned.cookies.put("tier", "banned");
+      assertThat(banned.get("/").statusCode()).isEqualTo(403);
+      assertThat(s.browser().get("/", "User-Agent", "ScalperBot/1.0").statusCode()).isEqualTo(403);
+    }
+  }
+
+  @Test
+  void theFirstMatchingRuleDecidesSoAQueueRuleIsAnExceptionToALaterBypass() throws Exception {
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 1
+            rules: [ { action: queue, path: /static/private/** } ]
+            bypass: [ { path: /static/** } ]""";
+    try (var s = start(dataDir, rooms)) {
+      assertThat(reachedOrigin(s.browser().get("/"))).isTrue();
+
+      assertThat(reachedOrigin(s.browser().get("/static/app.css"))).isTrue();
+      var queued = s.browser().get("/static/private/invoice.pdf");
+      assertThat(reachedOrigin(queued)).as("queued in the full room").isFalse();
+      assertThat(queued.statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aChallengeRuleMakesItsTrafficSolveTheProofOfWorkInARoomThatHasItOff() throws Exception {
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 5
+            proofOfWork: { difficulty: 4 }
+            rules: [ { action: challenge, userAgent: "*curl*" } ]""";
+    try (var s = start(dataDir, rooms)) {
+      assertThat(reachedOrigin(s.browser().get("/", "User-Agent", "Firefox")))
+          .as("others are not asked")
+          .isTrue();
+
+      Browser bot = s.browser();
+      var challenged = bot.get("/", "User-Agent", "curl/8.5", "Accept", "application/json");
+      assertThat(reachedOrigin(challenged)).isFalse();
+      JsonNode pow = JSON.readTree(challenged.body()).get("proofOfWork");
+      assertThat(pow).as(challenged.body()).isNotNull();
+      assertThat(bot.cookies).doesNotContainKey(TICKET);
+
+      String challenge = pow.get("challenge").asText();
+      String answer = challenge + "." + Work.solve(challenge, pow.get("difficulty").asInt());
+      assertThat(reachedOrigin(bot.get("/", "User-Agent", "curl/8.5", "Anteroom-Proof", answer)))
+          .isTrue();
+      assertThat(reachedOrigin(bot.get("/", "User-Agent", "curl/8.5")))
+          .as("a returning user is not asked again")
+          .isTrue();
+    }
+  }
+
+  @Test
+  void aSignedBypassLetsTheOperatorsMonitorThroughAndNothingForgedOrOld() throws Exception {
+    Path key = dataDir.resolve("monitor.key");
+    String secret = "0123456789abcdef0123456789abcdef0123456789abcdef";
+    java.nio.file.Files.writeString(key, secret + "\n");
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            totalActiveUsers: 1
+            rules: [ { action: bypass, signed: { keyFile: %s, maxAgeSeconds: 60 } } ]"""
+            .formatted(key);
+    try (var s = start(dataDir, rooms)) {
+      assertThat(reachedOrigin(s.browser().get("/"))).isTrue(); // the one place, taken
+      byte[] k = secret.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      long now = s.clock().instant().getEpochSecond();
+      String good = io.anteroom.door.route.SignedBypass.token(k, "shop", now, "GET", "/health");
+
+      var monitor = s.browser().get("/health", "Anteroom-Bypass", good);
+      assertThat(reachedOrigin(monitor)).isTrue();
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", good)))
+          .as("the same token again within its window")
+          .isTrue();
+
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", "forged"))).isFalse();
+      assertThat(reachedOrigin(s.browser().get("/health"))).isFalse();
+      assertThat(reachedOrigin(s.browser().get("/checkout", "Anteroom-Bypass", good)))
+          .as("a token is for its path")
+          .isFalse();
+      String old =
+          io.anteroom.door.route.SignedBypass.token(k, "shop", now - 600, "GET", "/health");
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", old)))
+          .as("replayed after its window")
+          .isFalse();
+      String otherKey =
+          io.anteroom.door.route.SignedBypass.token(
+              "another key of enough length, 32+ chars".getBytes(), "shop", now, "GET", "/health");
+      assertThat(reachedOrigin(s.browser().get("/health", "Anteroom-Bypass", otherKey))).isFalse();
+    }
+  }
+
+  @Test
+  void newIdentitiesPerAddressPrefixAreLimitedWith429AndRetryAfter() throws Exception {
+    String rooms =
+        """
+        trustedProxies: [ 127.0.0.1/32 ]
+        rooms:
+          - id: shop
+            totalActiveUsers: 1
+            addressLimit: { newIdentitiesPerMinute: 2, ipv4PrefixLength: 24 }""";
+    try (var s = start(dataDir, rooms)) {
+      Browser admitted = s.browser();
+      assertThat(reachedOrigin(admitted.get("/", "X-Forwarded-For", "203.0.113.7"))).isTrue();
+      Browser queued = s.browser();
+      assertThat(queued.get("/", "X-Forwarded-For", "203.0.113.8").statusCode()).isEqualTo(200);
+      assertThat(queued.cookies).containsKey(TICKET);
+
+      Browser third = s.browser();
+      var limited = third.get("/", "X-Forwarded-For", "203.0.113.200");
+      assertThat(limited.statusCode())
+          .as("the third new identity of 203.0.113.0/24")
+          .isEqualTo(429);
+      assertThat(limited.headers().firstValue("retry-after"))
+          .hasValueSatisfying(r -> assertThat(Integer.parseInt(r)).isBetween(1, 30));
+      assertThat(limited.body()).contains("Too many new visitors");
+      assertThat(third.cookies).doesNotContainKey(TICKET);
+      var json = third.get("/", "X-Forwarded-For", "203.0.113.200", "Accept", "application/json");
+      assertThat(json.statusCode()).isEqualTo(429);
+      assertThat(JSON.readTree(json.body()).get("error").asText()).isEqualTo("tooManyNewVisitors");
+
+      assertThat(reachedOrigin(admitted.get("/", "X-Forwarded-For", "203.0.113.7")))
+          .as("a returning user is never counted")
+          .isTrue();
+      assertThat(queued.get("/", "X-Forwarded-For", "203.0.113.8").statusCode())
+          .as("nor is a waiting one")
+          .isEqualTo(200);
+      assertThat(s.browser().get("/", "X-Forwarded-For", "198.51.100.1").statusCode())
+          .as("another prefix has its own budget")
+          .isEqualTo(200);
+    }
+  }
+
+  String humanRoom(SiteVerifyStandIn provider, String extra) throws Exception {
+    Path secret = dataDir.resolve("human.secret");
+    java.nio.file.Files.writeString(secret, "s3cret\n");
+    return """
+        rooms:
+          - id: shop
+            totalActiveUsers: 5
+            humanCheck: { enabled: true, provider: hcaptcha, siteKey: site-1, secretFile: %s,
+                          verifyUrl: "%s", scriptUrl: "%s"%s }"""
+        .formatted(secret, provider.verifyUrl(), provider.scriptUrl(), extra);
+  }
+
+  @Test
+  void aHumanCheckVerifiesTheWidgetsTokenWithTheProviderBeforeANewIdentity() throws Exception {
+    try (var provider = new SiteVerifyStandIn("s3cret");
+        var s = start(dataDir, humanRoom(provider, ""))) {
+      Browser b = s.browser();
+      var page = b.get("/");
+      assertThat(reachedOrigin(page)).isFalse();
+      assertThat(page.body())
+          .contains("class=\"h-captcha\" data-sitekey=\"site-1\"")
+          .contains("<script src=\"" + provider.scriptUrl() + "\"");
+      assertThat(b.cookies).doesNotContainKey(TICKET);
+      JsonNode human =
+          JSON.readTree(b.get("/", "Accept", "application/json").body()).get("humanCheck");
+      assertThat(human.get("provider").asText()).isEqualTo("hcaptcha");
+      assertThat(human.get("siteKey").asText()).isEqualTo("site-1");
+      assertThat(provider.calls).as("nothing to verify yet").isEmpty();
+
+      var bad = b.get("/", "Anteroom-Human", "forged", "Accept", "application/json");
+      assertThat(JSON.readTree(bad.body()).get("humanCheck").get("refused").asText())
+          .isEqualTo("failed");
+      assertThat(b.cookies).doesNotContainKey(TICKET);
+
+      assertThat(reachedOrigin(b.get("/", "Anteroom-Human", "good-1"))).isTrue();
+      assertThat(b.cookies).containsKey(TICKET);
+      assertThat(provider.calls.getLast())
+          .containsEntry("secret", "s3cret")
+          .containsEntry("response", "good-1")
+          .containsEntry("remoteip", "127.0.0.1");
+      assertThat(reachedOrigin(b.get("/"))).as("a returning user is not asked again").isTrue();
+
+      Browser copy = s.browser();
+      assertThat(reachedOrigin(copy.get("/", "Anteroom-Human", "good-1")))
+          .as("a used token, replayed: the provider refuses it")
+          .isFalse();
+
+      Browser viaCookie = s.browser();
+      viaCookie.cookies.put("__anteroom-human_shop", "good-2");
+      var in = viaCookie.get("/");
+      assertThat(reachedOrigin(in)).isTrue();
+      assertThat(viaCookie.cookies)
+          .as("the used token is cleared")
+          .doesNotContainKey("__anteroom-human_shop");
+    }
+  }
+
+  @Test
+  void aRefusedHumanCheckCanLeadToTheEndlessQueueForTheAddress() throws Exception {
+    try (var provider = new SiteVerifyStandIn("s3cret");
+        var s = start(dataDir, humanRoom(provider, ", onFailure: endlessQueue"))) {
+      Browser bot = s.browser();
+      var refused = bot.get("/", "Anteroom-Human", "forged", "Accept", "application/json");
+      JsonNode json = JSON.readTree(refused.body());
+      assertThat(json.get("inWaitingRoom").asBoolean()).isTrue();
+      assertThat(json.has("humanCheck")).as("the endless queue, not the widget").isFalse();
+
+      var later = s.browser().get("/", "Anteroom-Human", "good-3");
+      assertThat(reachedOrigin(later)).as("the address stays in the endless queue").isFalse();
+      assertThat(provider.calls).hasSize(1);
+    }
+  }
+
+  @Test
+  void whileTheProviderIsDownTheRoomDoesWhatOnUnavailableSays() throws Exception {
+    try (var provider = new SiteVerifyStandIn("s3cret")) {
+      provider.down = true;
+      try (var s = start(dataDir, humanRoom(provider, ""))) {
+        var closed = s.browser().get("/", "Anteroom-Human", "good-4", "Accept", "application/json");
+        assertThat(JSON.readTree(closed.body()).get("humanCheck").get("refused").asText())
+            .as("closed by default: nobody new gets in unchecked")
+            .isEqualTo("unavailable");
+      }
+      java.nio.file.Files.deleteIfExists(dataDir.resolve("anteroom.yaml"));
+      try (var s = start(dataDir, humanRoom(provider, ", onUnavailable: open"))) {
+        assertThat(reachedOrigin(s.browser().get("/", "Anteroom-Human", "good-5")))
+            .as("open: let through while the provider is down")
+            .isTrue();
+      }
+    }
+  }
+
+  @Test
+  void theProofOfWorkGetsHarderForAnAddressThatMintsManyIdentities() throws Exception {
+    String rooms =
+        """
+        trustedProxies: [ 127.0.0.1/32 ]
+        rooms:
+          - id: shop
+            totalActiveUsers: 50
+            proofOfWork: { enabled: true, difficulty: 4, maxExtraBits: 3, extraBitAfter: 2 }""";
+    try (var s = start(dataDir, rooms)) {
+      var difficulties = new java.util.ArrayList<Integer>();
+      for (int i = 0; i < 5; i++) {
+        Browser bot = s.browser();
+        JsonNode pow =
+            JSON.readTree(
+                    bot.get("/", "X-Forwarded-For", "203.0.113.7", "Accept", "application/json")
+                        .body())
+                .get("proofOfWork");
+        int bits = pow.get("difficulty").asInt();
+        difficulties.add(bits);
+        String challenge = pow.get("challenge").asText();
+        String answer = challenge + "." + Work.solve(challenge, bits);
+        assertThat(
+                reachedOrigin(
+                    bot.get("/", "X-Forwarded-For", "203.0.113.7", "Anteroom-Proof", answer)))
+            .isTrue();
+      }
+      assertThat(difficulties).containsExactly(4, 4, 5, 5, 6);
+      JsonNode other =
+          JSON.readTree(
+                  s.browser()
+                      .get("/", "X-Forwarded-For", "198.51.100.1", "Accept", "application/json")
+                      .body())
+              .get("proofOfWork");
+      assertThat(other.get("difficulty").asInt()).as("another address").isEqualTo(4);
     }
   }
 

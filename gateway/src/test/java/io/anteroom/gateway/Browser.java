@@ -39,7 +39,20 @@ public final class Browser {
   }
 
   public CompletableFuture<HttpResponse<String>> getAsync(String path, String... headers) {
+    return sendAsync("GET", path, headers);
+  }
+
+  /** A request with {@code method} (and an empty body). */
+  public HttpResponse<String> send(String method, String path, String... headers) {
+    return sendAsync(method, path, headers).join();
+  }
+
+  private CompletableFuture<HttpResponse<String>> sendAsync(
+      String method, String path, String... headers) {
     var b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    if (!method.equals("GET")) { // a GET exactly as before: no body, no Content-Length
+      b.method(method, HttpRequest.BodyPublishers.ofString(""));
+    }
     if (headers.length > 0) {
       b.headers(headers);
     }

@@ -48,6 +48,11 @@ final class ServletFacts implements RequestFacts {
   }
 
   @Override
+  public String method() {
+    return request.getMethod();
+  }
+
+  @Override
   public String header(String name) {
     return request.getHeader(name);
   }

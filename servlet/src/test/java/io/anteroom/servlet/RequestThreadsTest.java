@@ -33,6 +33,11 @@ class RequestThreadsTest {
       }
 
       @Override
+      public String method() {
+        return "GET";
+      }
+
+      @Override
       public String header(String name) {
         return name.equalsIgnoreCase("Cookie") ? cookie : null;
       }

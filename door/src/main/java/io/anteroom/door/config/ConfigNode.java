@@ -351,6 +351,35 @@ final class ConfigNode {
     return out;
   }
 
+  /** Whether {@code name} is set to a mapping; does not mark it as read. */
+  boolean isObject(String name) {
+    JsonNode v = node.get(name);
+    return v != null && v.isObject();
+  }
+
+  /** Whether {@code name} is set to a list; does not mark it as read. */
+  boolean isList(String name) {
+    JsonNode v = node.get(name);
+    return v != null && v.isArray();
+  }
+
+  /** One string or a list of strings; empty when missing. */
+  List<String> stringOrList(String name) {
+    if (isList(name)) {
+      return strings(name);
+    }
+    String one = string(name, null);
+    return one == null ? List.of() : List.of(one);
+  }
+
+  /** One mapping or a list of mappings; empty when missing. */
+  List<ConfigNode> objectOrList(String name) {
+    if (isObject(name)) {
+      return List.of(object(name));
+    }
+    return objects(name);
+  }
+
   /** A list of strings (scalars); other elements are errors. */
   List<String> strings(String name) {
     JsonNode v = get(name);

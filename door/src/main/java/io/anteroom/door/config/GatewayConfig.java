@@ -209,13 +209,16 @@ public record GatewayConfig(
       Optional<String> template,
       boolean jsonResponse,
       boolean jsonEnvelope,
-      List<BypassRule> bypass,
+      List<Rule> rules,
+      List<Rule> bypass,
       FailMode failMode,
       OriginProtection originProtection,
       int queueStatusMaxQps,
       int queueStatusMaxLatencyMillis,
       int maxQueueRefreshSeconds,
       ProofOfWork proofOfWork,
+      AddressLimit addressLimit,
+      HumanCheck humanCheck,
       Invitations invitations,
       List<EventSettings> events) {
 
@@ -224,8 +227,21 @@ public record GatewayConfig(
 
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
+      rules = List.copyOf(rules);
       bypass = List.copyOf(bypass);
       events = List.copyOf(events);
+    }
+
+    /**
+     * The rules in the order the door looks at them: {@code rules}, then the {@code bypass} list.
+     */
+    public List<Rule> allRules() {
+      if (bypass.isEmpty()) {
+        return rules;
+      }
+      var all = new java.util.ArrayList<Rule>(rules);
+      all.addAll(bypass);
+      return all;
     }
 
     /** The scheduled event whose settings apply at {@code now} (pre-queue included), if any. */
@@ -297,6 +313,7 @@ public record GatewayConfig(
           e.template().isPresent() ? e.template() : template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -304,6 +321,8 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           e.proofOfWork().orElse(proofOfWork),
+          addressLimit,
+          humanCheck,
           new Invitations(
               e.invitationsRequired().orElse(invitations.required()), invitations.keyFile()),
           List.of());
@@ -335,6 +354,7 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -342,6 +362,8 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          addressLimit,
+          humanCheck,
           invitations,
           newEvents);
     }
@@ -384,6 +406,7 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -391,6 +414,8 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          addressLimit,
+          humanCheck,
           invitations,
           events);
     }
@@ -421,6 +446,7 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          rules,
           bypass,
           failMode,
           originProtection,
@@ -428,6 +454,8 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          addressLimit,
+          humanCheck,
           invitations,
           events);
     }
@@ -460,17 +488,88 @@ public record GatewayConfig(
     static final Invitations NONE = new Invitations(false, Optional.empty());
   }
 
+  /** What a matching {@link Rule} does with a request (room keys {@code rules}, {@code bypass}). */
+  public enum RuleAction {
+    /** Skips the room: not queued, not counted, no ticket. */
+    BYPASS("bypass"),
+    /** The room's check (proof of work) for every new identity, even where the room has it off. */
+    CHALLENGE("challenge"),
+    /** 403, never a ticket nor a place in line. */
+    BLOCK("block"),
+    /** Through the room as usual; no later rule is looked at (an exception to a later bypass). */
+    QUEUE("queue");
+
+    private final String configName;
+
+    RuleAction(String configName) {
+      this.configName = configName;
+    }
+
+    /** The value in the YAML file and the admin API. */
+    public String configName() {
+      return configName;
+    }
+  }
+
   /**
-   * Traffic that skips the room entirely and is not counted. Every condition that is set must match
-   * (AND); a room bypasses a request when any of its rules matches (OR).
+   * A condition on one named value of a request (a header, a cookie, a query parameter): present
+   * ({@code value} and {@code glob} empty), equal to {@code value} (case-sensitive), or matching
+   * {@code glob} (case-insensitive {@code *} and {@code ?}); {@code not} negates it (an absent
+   * value then matches).
    */
-  public record BypassRule(
+  public record ValueMatch(
+      String name, Optional<String> value, Optional<String> glob, boolean not) {}
+
+  /**
+   * A signed bypass condition: the request carries in {@code header} a token {@code
+   * <unixSeconds>.<hex HMAC-SHA256>} made with the key in {@code keyFile} over the room id, the
+   * time, the method and the normalised path, no older (nor further ahead) than {@code
+   * maxAgeSeconds}. See {@code docs/bot-defence.md}.
+   */
+  public record SignedCondition(java.nio.file.Path keyFile, String header, int maxAgeSeconds) {
+    /** The default header. */
+    public static final String DEFAULT_HEADER = "Anteroom-Bypass";
+  }
+
+  /**
+   * One rule of a room: an action and its conditions, all on the normalised request. Every
+   * condition that is set must match (AND); a room's rules are looked at in order ({@code rules},
+   * then the {@code bypass} list), and the first that matches decides.
+   *
+   * @param methods request methods, upper case; empty: any
+   * @param userAgent case-insensitive glob on {@code User-Agent}
+   * @param cidrs client address ranges (trusted proxies applied); empty: any client
+   */
+  public record Rule(
+      RuleAction action,
       Optional<String> path,
-      Optional<String> header,
-      Optional<String> headerValue,
-      Optional<String> cookie,
+      List<String> methods,
+      List<ValueMatch> query,
+      List<ValueMatch> headers,
+      List<ValueMatch> cookies,
       Optional<String> userAgent,
-      Optional<String> cidr) {}
+      List<String> cidrs,
+      Optional<SignedCondition> signed) {
+    public Rule {
+      methods = List.copyOf(methods);
+      query = List.copyOf(query);
+      headers = List.copyOf(headers);
+      cookies = List.copyOf(cookies);
+      cidrs = List.copyOf(cidrs);
+    }
+
+    /** Whether the rule has no condition at all (it would match every request). */
+    public boolean unconditional() {
+      return path.isEmpty()
+          && methods.isEmpty()
+          && query.isEmpty()
+          && headers.isEmpty()
+          && cookies.isEmpty()
+          && userAgent.isEmpty()
+          && cidrs.isEmpty()
+          && signed.isEmpty();
+    }
+  }
 
   /**
    * Origin protection (off by default): lowers the effective new users per minute by AIMD when the
@@ -493,7 +592,31 @@ public record GatewayConfig(
       boolean enabled,
       int difficulty,
       int challengeTtlSeconds,
-      OnRepeatedFailure onRepeatedFailure) {
+      OnRepeatedFailure onRepeatedFailure,
+      int maxExtraBits,
+      int extraBitAfter) {
+
+    /** Without rising difficulty ({@code maxExtraBits} 0). */
+    public ProofOfWork(
+        boolean enabled,
+        int difficulty,
+        int challengeTtlSeconds,
+        OnRepeatedFailure onRepeatedFailure) {
+      this(enabled, difficulty, challengeTtlSeconds, onRepeatedFailure, 0, 10);
+    }
+
+    /**
+     * The difficulty for a client address prefix with {@code events} new identities and refused
+     * answers in the last 10 minutes: one extra bit from {@code extraBitAfter} events, one more at
+     * each doubling, at most {@code maxExtraBits}, never above 32.
+     */
+    public int difficultyFor(int events) {
+      if (maxExtraBits == 0 || events < extraBitAfter) {
+        return difficulty;
+      }
+      int doublings = 31 - Integer.numberOfLeadingZeros(events / extraBitAfter);
+      return Math.min(32, difficulty + Math.min(maxExtraBits, 1 + doublings));
+    }
 
     /**
      * The default difficulty: a median of 0.8 s through the door (page, solve, reload) in headless
@@ -504,6 +627,140 @@ public record GatewayConfig(
 
     static final ProofOfWork OFF =
         new ProofOfWork(false, DEFAULT_DIFFICULTY, 120, OnRepeatedFailure.NONE);
+  }
+
+  /**
+   * The limit of new identities (tickets, places in line) per client address prefix and minute, on
+   * each gateway (off: {@code newIdentitiesPerMinute} 0). Addresses are grouped by their first
+   * {@code ipv4PrefixLength} (IPv4) or {@code ipv6PrefixLength} (IPv6) bits. See {@code
+   * docs/bot-defence.md}.
+   */
+  public record AddressLimit(
+      int newIdentitiesPerMinute, int ipv4PrefixLength, int ipv6PrefixLength) {
+    static final AddressLimit OFF = new AddressLimit(0, 32, 64);
+
+    /** Whether the limit is on. */
+    public boolean enabled() {
+      return newIdentitiesPerMinute > 0;
+    }
+  }
+
+  /**
+   * A human check at the door (off by default): every new identity (and every request a {@code
+   * challenge} rule matches) shows the provider's widget, and the token it gives is verified with
+   * the provider's {@code siteverify} endpoint before the room decides; it replaces the proof of
+   * work while it is on. Turnstile, hCaptcha and reCAPTCHA share that protocol. See {@code
+   * docs/bot-defence.md}.
+   *
+   * @param secretFile the file holding the provider's secret (never written back by the admin API)
+   * @param verifyUrl the siteverify endpoint (the provider's by default)
+   * @param scriptUrl the widget's script (the provider's by default)
+   */
+  public record HumanCheck(
+      boolean enabled,
+      HumanProvider provider,
+      String siteKey,
+      java.nio.file.Path secretFile,
+      URI verifyUrl,
+      URI scriptUrl,
+      HumanFailure onFailure,
+      HumanUnavailable onUnavailable,
+      int timeoutMillis) {
+    static final HumanCheck OFF =
+        new HumanCheck(
+            false,
+            HumanProvider.TURNSTILE,
+            "",
+            java.nio.file.Path.of(""),
+            HumanProvider.TURNSTILE.verifyUrl(),
+            HumanProvider.TURNSTILE.scriptUrl(),
+            HumanFailure.RETRY,
+            HumanUnavailable.CLOSED,
+            3000);
+  }
+
+  /** A human-check provider: its widget's class, script and siteverify endpoint. */
+  public enum HumanProvider {
+    TURNSTILE(
+        "turnstile",
+        "cf-turnstile",
+        "https://challenges.cloudflare.com/turnstile/v0/api.js",
+        "https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+    HCAPTCHA(
+        "hcaptcha",
+        "h-captcha",
+        "https://js.hcaptcha.com/1/api.js",
+        "https://api.hcaptcha.com/siteverify"),
+    RECAPTCHA(
+        "recaptcha",
+        "g-recaptcha",
+        "https://www.google.com/recaptcha/api.js",
+        "https://www.google.com/recaptcha/api/siteverify");
+
+    private final String configName;
+    private final String widgetClass;
+    private final URI scriptUrl;
+    private final URI verifyUrl;
+
+    HumanProvider(String configName, String widgetClass, String scriptUrl, String verifyUrl) {
+      this.configName = configName;
+      this.widgetClass = widgetClass;
+      this.scriptUrl = URI.create(scriptUrl);
+      this.verifyUrl = URI.create(verifyUrl);
+    }
+
+    public String configName() {
+      return configName;
+    }
+
+    /** The class of the element the provider's script renders its widget into. */
+    public String widgetClass() {
+      return widgetClass;
+    }
+
+    public URI scriptUrl() {
+      return scriptUrl;
+    }
+
+    public URI verifyUrl() {
+      return verifyUrl;
+    }
+  }
+
+  /** What a token the provider refuses leads to. */
+  public enum HumanFailure {
+    /** The widget again. */
+    RETRY("retry"),
+    /** A queue page that never admits, for the client address, for 10 minutes. */
+    ENDLESS_QUEUE("endlessQueue");
+
+    private final String configName;
+
+    HumanFailure(String configName) {
+      this.configName = configName;
+    }
+
+    public String configName() {
+      return configName;
+    }
+  }
+
+  /** What the door does while the siteverify endpoint cannot answer (down, slow, garbled). */
+  public enum HumanUnavailable {
+    /** Lets the request go on to the room's decision without the check (one log line each). */
+    OPEN("open"),
+    /** The widget again, saying the check is unavailable: nobody new gets in meanwhile. */
+    CLOSED("closed");
+
+    private final String configName;
+
+    HumanUnavailable(String configName) {
+      this.configName = configName;
+    }
+
+    public String configName() {
+      return configName;
+    }
   }
 
   /** What the door does with a client address whose proof-of-work answers fail repeatedly. */

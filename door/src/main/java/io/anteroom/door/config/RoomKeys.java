@@ -2,20 +2,29 @@ package io.anteroom.door.config;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.anteroom.door.config.GatewayConfig.BypassRule;
+import io.anteroom.door.config.GatewayConfig.AddressLimit;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
+import io.anteroom.door.config.GatewayConfig.HumanCheck;
+import io.anteroom.door.config.GatewayConfig.HumanFailure;
+import io.anteroom.door.config.GatewayConfig.HumanProvider;
+import io.anteroom.door.config.GatewayConfig.HumanUnavailable;
 import io.anteroom.door.config.GatewayConfig.Invitations;
 import io.anteroom.door.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.door.config.GatewayConfig.OriginProtection;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.GatewayConfig.Route;
+import io.anteroom.door.config.GatewayConfig.Rule;
+import io.anteroom.door.config.GatewayConfig.RuleAction;
+import io.anteroom.door.config.GatewayConfig.SignedCondition;
+import io.anteroom.door.config.GatewayConfig.ValueMatch;
 import io.anteroom.door.match.Cidr;
 import io.anteroom.room.EventWindow;
 import io.anteroom.room.QueueOrder;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -319,13 +328,24 @@ final class RoomKeys {
   /** The queue JSON inside {@code {"cfWaitingRoom": {...}}}, as the hosted room's JSON has it. */
   static final Key<Boolean> JSON_ENVELOPE = bool("jsonEnvelope", false, RoomSettings::jsonEnvelope);
 
-  static final Key<List<BypassRule>> BYPASS =
+  /** Rules with actions, looked at in order before the {@code bypass} list ({@link Rule}). */
+  static final Key<List<Rule>> RULES =
+      key(
+          "rules",
+          v -> List.of(),
+          (n, k, f, v) -> readRules(n, k, null),
+          (o, k, rules) -> writeRules(o, k, rules, true),
+          RoomSettings::rules);
+
+  /** The older form: rules whose action is always {@code bypass} (kept as they were written). */
+  static final Key<List<Rule>> BYPASS =
       key(
           "bypass",
           v -> List.of(),
-          RoomKeys::readBypass,
-          RoomKeys::writeBypass,
+          (n, k, f, v) -> readRules(n, k, RuleAction.BYPASS),
+          (o, k, rules) -> writeRules(o, k, rules, false),
           RoomSettings::bypass);
+
   static final Key<FailMode> FAIL_MODE =
       choice(
           "failMode",
@@ -371,6 +391,38 @@ final class RoomKeys {
           RoomKeys::writeProofOfWork,
           RoomSettings::proofOfWork);
 
+  /** The limit of new identities per client address prefix; see {@link AddressLimit}. */
+  static final Key<AddressLimit> ADDRESS_LIMIT =
+      key(
+          "addressLimit",
+          v -> AddressLimit.OFF,
+          RoomKeys::readAddressLimit,
+          (o, k, a) ->
+              o.putObject(k)
+                  .put("newIdentitiesPerMinute", a.newIdentitiesPerMinute())
+                  .put("ipv4PrefixLength", a.ipv4PrefixLength())
+                  .put("ipv6PrefixLength", a.ipv6PrefixLength()),
+          RoomSettings::addressLimit);
+
+  /** The human check at the door; see {@link HumanCheck}. */
+  static final Key<HumanCheck> HUMAN_CHECK =
+      key(
+          "humanCheck",
+          v -> HumanCheck.OFF,
+          RoomKeys::readHumanCheck,
+          (o, k, h) ->
+              o.putObject(k)
+                  .put("enabled", h.enabled())
+                  .put("provider", h.provider().configName())
+                  .put("siteKey", h.siteKey())
+                  .put("secretFile", h.secretFile().toString())
+                  .put("verifyUrl", h.verifyUrl().toString())
+                  .put("scriptUrl", h.scriptUrl().toString())
+                  .put("onFailure", h.onFailure().configName())
+                  .put("onUnavailable", h.onUnavailable().configName())
+                  .put("timeoutMillis", h.timeoutMillis()),
+          RoomSettings::humanCheck);
+
   /** Invitations ({@link Invitations}): invite-only rooms and the key that signs the tokens. */
   static final Key<Invitations> INVITATIONS =
       key(
@@ -415,6 +467,7 @@ final class RoomKeys {
           TEMPLATE,
           JSON_RESPONSE,
           JSON_ENVELOPE,
+          RULES,
           BYPASS,
           FAIL_MODE,
           ORIGIN_PROTECTION,
@@ -422,6 +475,8 @@ final class RoomKeys {
           QUEUE_STATUS_MAX_LATENCY_MILLIS,
           MAX_QUEUE_REFRESH_SECONDS,
           PROOF_OF_WORK,
+          ADDRESS_LIMIT,
+          HUMAN_CHECK,
           INVITATIONS,
           EVENTS);
 
@@ -463,6 +518,7 @@ final class RoomKeys {
         v.get(TEMPLATE),
         v.get(JSON_RESPONSE),
         v.get(JSON_ENVELOPE),
+        v.get(RULES),
         v.get(BYPASS),
         v.get(FAIL_MODE),
         v.get(ORIGIN_PROTECTION),
@@ -470,6 +526,8 @@ final class RoomKeys {
         v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS),
         v.get(MAX_QUEUE_REFRESH_SECONDS),
         v.get(PROOF_OF_WORK),
+        v.get(ADDRESS_LIMIT),
+        v.get(HUMAN_CHECK),
         v.get(INVITATIONS),
         v.get(EVENTS));
   }
@@ -575,61 +633,232 @@ final class RoomKeys {
     return extra;
   }
 
-  private static final BypassRule EMPTY_RULE =
-      new BypassRule(
-          Optional.empty(),
-          Optional.empty(),
-          Optional.empty(),
-          Optional.empty(),
-          Optional.empty(),
-          Optional.empty());
+  private static final java.util.regex.Pattern TOKEN =
+      java.util.regex.Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
-  private static List<BypassRule> readBypass(
-      ConfigNode r, String name, List<BypassRule> fallback, Values v) {
-    var bypass = new ArrayList<BypassRule>();
+  /** The shortest signed-bypass key accepted, in characters (e.g. openssl rand -hex 32: 64). */
+  static final int MIN_SIGNED_KEY_CHARS = 32;
+
+  /**
+   * A list of rules; {@code fixed} is the action of every rule of the list ({@code bypass}), null
+   * when each rule names its own ({@code rules}).
+   */
+  private static List<Rule> readRules(ConfigNode r, String name, RuleAction fixed) {
+    var rules = new ArrayList<Rule>();
     for (ConfigNode b : r.objects(name)) {
-      var rule =
-          new BypassRule(
-              b.optional("path"),
-              b.optional("header"),
-              b.optional("headerValue"),
-              b.optional("cookie"),
-              b.optional("userAgent"),
-              b.optional("cidr"));
-      rule.cidr()
-          .ifPresent(
-              c -> {
-                try {
-                  Cidr.parse(c);
-                } catch (IllegalArgumentException e) {
-                  b.error("cidr", e.getMessage());
-                }
-              });
-      if (rule.headerValue().isPresent() && rule.header().isEmpty()) {
-        b.error("headerValue", "needs \"header\" (the header name to compare)");
-      }
-      if (rule.equals(EMPTY_RULE)) {
-        b.error(
-            "",
-            "an empty bypass rule would bypass everything; set at least one of path,"
-                + " header, cookie, userAgent, cidr");
-      }
-      b.rejectUnknown();
-      bypass.add(rule);
+      rules.add(readRule(b, fixed));
     }
-    return bypass;
+    return rules;
   }
 
-  private static void writeBypass(ObjectNode o, String name, List<BypassRule> rules) {
-    var bypass = o.putArray(name);
-    for (BypassRule b : rules) {
-      var bo = bypass.addObject();
+  private static Rule readRule(ConfigNode b, RuleAction fixed) {
+    RuleAction action = RuleAction.BYPASS;
+    List<RuleAction> actions = List.of(RuleAction.values());
+    if (fixed == null) {
+      if (!b.has("action")) {
+        b.error("action", "missing; one of bypass, challenge, block, queue");
+      } else {
+        action = b.choice("action", RuleAction.BYPASS, actions, RuleAction::configName);
+      }
+    } else if (b.has("action")) {
+      RuleAction given = b.choice("action", fixed, actions, RuleAction::configName);
+      if (given != fixed) {
+        b.error(
+            "action",
+            "\""
+                + given.configName()
+                + "\" in a bypass rule: bypass rules always bypass; move the rule to the room's"
+                + " \"rules\" list to "
+                + given.configName()
+                + " matching requests");
+      }
+    }
+    Optional<String> path = b.optional("path");
+    path.ifPresent(
+        p -> {
+          if (!p.startsWith("/")) {
+            b.error("path", "\"" + p + "\" never matches: request paths start with /");
+          }
+        });
+    var methods = new ArrayList<String>();
+    for (String m : b.stringOrList("method")) {
+      if (!TOKEN.matcher(m).matches()) {
+        b.error("method", "\"" + m + "\" is not a request method (e.g. GET, POST)");
+      } else {
+        methods.add(m.toUpperCase(java.util.Locale.ROOT));
+      }
+    }
+    List<ValueMatch> query = valueMatches(b, "query", false);
+    List<ValueMatch> headers = new ArrayList<>();
+    if (b.has("header") && !b.isObject("header") && !b.isList("header")) {
+      String header = b.string("header", "");
+      if (!TOKEN.matcher(header).matches()) {
+        b.error("header", "\"" + header + "\" is not a header name");
+      }
+      headers.add(new ValueMatch(header, b.optional("headerValue"), Optional.empty(), false));
+    } else {
+      headers.addAll(valueMatches(b, "header", true));
+      if (b.has("headerValue")) {
+        b.optional("headerValue");
+        b.error(
+            "headerValue",
+            "needs \"header\" (the header name to compare) as a plain name; with"
+                + " header: { name, value } write the value there");
+      }
+    }
+    List<ValueMatch> cookies;
+    if (b.has("cookie") && !b.isObject("cookie") && !b.isList("cookie")) {
+      cookies =
+          List.of(
+              new ValueMatch(b.string("cookie", ""), Optional.empty(), Optional.empty(), false));
+    } else {
+      cookies = valueMatches(b, "cookie", false);
+    }
+    Optional<String> userAgent = b.optional("userAgent");
+    List<String> cidrs = b.stringOrList("cidr");
+    for (String c : cidrs) {
+      try {
+        Cidr.parse(c);
+      } catch (IllegalArgumentException e) {
+        b.error("cidr", e.getMessage());
+      }
+    }
+    Optional<SignedCondition> signed =
+        b.has("signed") ? Optional.of(readSigned(b.object("signed"))) : Optional.empty();
+    var rule = new Rule(action, path, methods, query, headers, cookies, userAgent, cidrs, signed);
+    if (rule.unconditional()) {
+      b.error(
+          "",
+          "a rule without conditions would match every request; set at least one of path,"
+              + " method, query, header, cookie, userAgent, cidr, signed");
+    }
+    b.rejectUnknown();
+    return rule;
+  }
+
+  /** {@code name: { name, value | glob, not }} or a list of them. */
+  private static List<ValueMatch> valueMatches(ConfigNode b, String key, boolean token) {
+    var out = new ArrayList<ValueMatch>();
+    if (b.has(key) && !b.isObject(key) && !b.isList(key)) {
+      b.string(key, null);
+      b.error(key, "expected a mapping { name, value | glob, not } or a list of them");
+      return out;
+    }
+    for (ConfigNode m : b.objectOrList(key)) {
+      String n = m.string("name", null);
+      if (n == null || n.isEmpty()) {
+        m.error("name", "missing; the " + key + " name to look at");
+        n = "";
+      } else if (token && !TOKEN.matcher(n).matches()) {
+        m.error("name", "\"" + n + "\" is not a header name");
+      }
+      Optional<String> value = Optional.ofNullable(m.string("value", null));
+      Optional<String> glob = Optional.ofNullable(m.string("glob", null));
+      if (value.isPresent() && glob.isPresent()) {
+        m.error("glob", "give value (exact) or glob, not both");
+      }
+      boolean not = m.bool("not", false);
+      m.rejectUnknown();
+      out.add(new ValueMatch(n, value, glob, not));
+    }
+    return out;
+  }
+
+  private static SignedCondition readSigned(ConfigNode s) {
+    String file = s.string("keyFile", null);
+    java.nio.file.Path keyFile = null;
+    if (file == null) {
+      s.error("keyFile", "missing; a file holding the shared key (e.g. openssl rand -hex 32)");
+    } else {
+      keyFile = java.nio.file.Path.of(file);
+      String problem = signedKeyProblem(keyFile);
+      if (problem != null) {
+        s.error("keyFile", problem);
+      }
+    }
+    String header = s.string("header", SignedCondition.DEFAULT_HEADER);
+    if (!TOKEN.matcher(header).matches()) {
+      s.error("header", "\"" + header + "\" is not a header name");
+    }
+    int maxAge = s.integer("maxAgeSeconds", 300, 1, 3600);
+    s.rejectUnknown();
+    return new SignedCondition(
+        keyFile == null ? java.nio.file.Path.of("") : keyFile, header, maxAge);
+  }
+
+  /** Why {@code keyFile} cannot be a signed-bypass key, or null. */
+  static String signedKeyProblem(java.nio.file.Path keyFile) {
+    try {
+      String key = java.nio.file.Files.readString(keyFile).strip();
+      if (key.length() < MIN_SIGNED_KEY_CHARS) {
+        return keyFile
+            + " holds "
+            + key.length()
+            + " characters; a key needs at least "
+            + MIN_SIGNED_KEY_CHARS
+            + " (e.g. openssl rand -hex 32)";
+      }
+      return null;
+    } catch (java.io.IOException | RuntimeException e) {
+      return "cannot read " + keyFile + " (" + e.getClass().getSimpleName() + ")";
+    }
+  }
+
+  private static void writeRules(ObjectNode o, String name, List<Rule> rules, boolean action) {
+    var list = o.putArray(name);
+    for (Rule b : rules) {
+      var bo = list.addObject();
+      if (action) {
+        bo.put("action", b.action().configName());
+      }
       b.path().ifPresent(x -> bo.put("path", x));
-      b.header().ifPresent(x -> bo.put("header", x));
-      b.headerValue().ifPresent(x -> bo.put("headerValue", x));
-      b.cookie().ifPresent(x -> bo.put("cookie", x));
+      if (b.methods().size() == 1) {
+        bo.put("method", b.methods().getFirst());
+      } else if (!b.methods().isEmpty()) {
+        b.methods().forEach(bo.putArray("method")::add);
+      }
+      writeMatches(bo, "query", b.query());
+      ValueMatch h = b.headers().size() == 1 ? b.headers().getFirst() : null;
+      if (h != null && h.glob().isEmpty() && !h.not()) {
+        bo.put("header", h.name());
+        h.value().ifPresent(x -> bo.put("headerValue", x));
+      } else {
+        writeMatches(bo, "header", b.headers());
+      }
+      ValueMatch c = b.cookies().size() == 1 ? b.cookies().getFirst() : null;
+      if (c != null && c.glob().isEmpty() && c.value().isEmpty() && !c.not()) {
+        bo.put("cookie", c.name());
+      } else {
+        writeMatches(bo, "cookie", b.cookies());
+      }
       b.userAgent().ifPresent(x -> bo.put("userAgent", x));
-      b.cidr().ifPresent(x -> bo.put("cidr", x));
+      if (b.cidrs().size() == 1) {
+        bo.put("cidr", b.cidrs().getFirst());
+      } else if (!b.cidrs().isEmpty()) {
+        b.cidrs().forEach(bo.putArray("cidr")::add);
+      }
+      b.signed()
+          .ifPresent(
+              x ->
+                  bo.putObject("signed")
+                      .put("keyFile", x.keyFile().toString())
+                      .put("header", x.header())
+                      .put("maxAgeSeconds", x.maxAgeSeconds()));
+    }
+  }
+
+  private static void writeMatches(ObjectNode o, String name, List<ValueMatch> matches) {
+    if (matches.isEmpty()) {
+      return;
+    }
+    var a = o.putArray(name);
+    for (ValueMatch m : matches) {
+      var mo = a.addObject().put("name", m.name());
+      m.value().ifPresent(x -> mo.put("value", x));
+      m.glob().ifPresent(x -> mo.put("glob", x));
+      if (m.not()) {
+        mo.put("not", true);
+      }
     }
   }
 
@@ -784,7 +1013,106 @@ final class RoomKeys {
         .put("enabled", p.enabled())
         .put("difficulty", p.difficulty())
         .put("challengeTtlSeconds", p.challengeTtlSeconds())
-        .put("onRepeatedFailure", p.onRepeatedFailure().configName());
+        .put("onRepeatedFailure", p.onRepeatedFailure().configName())
+        .put("maxExtraBits", p.maxExtraBits())
+        .put("extraBitAfter", p.extraBitAfter());
+  }
+
+  private static HumanCheck readHumanCheck(
+      ConfigNode r, String name, HumanCheck fallback, Values v) {
+    ConfigNode h = r.object(name);
+    boolean enabled = h.bool("enabled", fallback.enabled());
+    HumanProvider provider =
+        h.choice(
+            "provider",
+            fallback.provider(),
+            List.of(HumanProvider.values()),
+            HumanProvider::configName);
+    String siteKey = h.string("siteKey", fallback.siteKey());
+    String secret = h.string("secretFile", fallback.secretFile().toString());
+    if (enabled && siteKey.isBlank()) {
+      h.error("siteKey", "missing; the site key the provider gave for this site (public)");
+    }
+    if (enabled && secret.isBlank()) {
+      h.error("secretFile", "missing; a file holding the provider's secret key");
+    } else if (enabled) {
+      String problem = humanSecretProblem(java.nio.file.Path.of(secret));
+      if (problem != null) {
+        h.error("secretFile", problem);
+      }
+    }
+    URI verify = webUrl(h, "verifyUrl", provider.verifyUrl());
+    URI script = webUrl(h, "scriptUrl", provider.scriptUrl());
+    var check =
+        new HumanCheck(
+            enabled,
+            provider,
+            siteKey,
+            java.nio.file.Path.of(secret),
+            verify,
+            script,
+            h.choice(
+                "onFailure",
+                fallback.onFailure(),
+                List.of(HumanFailure.values()),
+                HumanFailure::configName),
+            h.choice(
+                "onUnavailable",
+                fallback.onUnavailable(),
+                List.of(HumanUnavailable.values()),
+                HumanUnavailable::configName),
+            h.integer("timeoutMillis", fallback.timeoutMillis(), 100, 30_000));
+    h.rejectUnknown();
+    return check;
+  }
+
+  /** An http(s) URL with a host (a path and query allowed), or {@code fallback} when absent. */
+  private static URI webUrl(ConfigNode n, String key, URI fallback) {
+    String text = n.string(key, null);
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      URI u = new URI(text);
+      if ((u.getScheme() == null
+              || !(u.getScheme().equals("http") || u.getScheme().equals("https")))
+          || u.getHost() == null
+          || u.getRawUserInfo() != null
+          || u.getRawFragment() != null) {
+        throw new URISyntaxException(text, "not http(s)");
+      }
+      return u;
+    } catch (URISyntaxException e) {
+      n.error(
+          key,
+          "\""
+              + text
+              + "\" is not an http:// or https:// URL with a host (and no user"
+              + " information or fragment)");
+      return fallback;
+    }
+  }
+
+  /** Why {@code file} cannot be a human-check secret, or null. */
+  static String humanSecretProblem(java.nio.file.Path file) {
+    try {
+      String secret = java.nio.file.Files.readString(file).strip();
+      return secret.isEmpty() ? file + " is empty; it must hold the provider's secret key" : null;
+    } catch (java.io.IOException | RuntimeException e) {
+      return "cannot read " + file + " (" + e.getClass().getSimpleName() + ")";
+    }
+  }
+
+  private static AddressLimit readAddressLimit(
+      ConfigNode r, String name, AddressLimit fallback, Values v) {
+    ConfigNode a = r.object(name);
+    var limit =
+        new AddressLimit(
+            a.integer("newIdentitiesPerMinute", fallback.newIdentitiesPerMinute(), 0, 1_000_000),
+            a.integer("ipv4PrefixLength", fallback.ipv4PrefixLength(), 8, 32),
+            a.integer("ipv6PrefixLength", fallback.ipv6PrefixLength(), 16, 128));
+    a.rejectUnknown();
+    return limit;
   }
 
   private static OriginProtection readProtection(
@@ -815,7 +1143,9 @@ final class RoomKeys {
                 "onRepeatedFailure",
                 fallback.onRepeatedFailure(),
                 List.of(OnRepeatedFailure.values()),
-                OnRepeatedFailure::configName));
+                OnRepeatedFailure::configName),
+            p.integer("maxExtraBits", fallback.maxExtraBits(), 0, 8),
+            p.integer("extraBitAfter", fallback.extraBitAfter(), 1, 100_000));
     p.rejectUnknown();
     return pow;
   }

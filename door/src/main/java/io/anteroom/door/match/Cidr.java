@@ -43,9 +43,14 @@ public record Cidr(byte[] network, int prefixBits) {
    * strings given to {@link InetAddress#getByName}, which would resolve anything else over DNS.
    */
   public static boolean isLiteral(String text) {
-    return text.matches("\\d{1,3}(\\.\\d{1,3}){3}")
-        || text.indexOf(':') >= 0 && text.matches("[0-9A-Fa-f:.]+");
+    return DOTTED_QUAD.matcher(text).matches()
+        || text.indexOf(':') >= 0 && IPV6_CHARS.matcher(text).matches();
   }
+
+  private static final java.util.regex.Pattern DOTTED_QUAD =
+      java.util.regex.Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+  private static final java.util.regex.Pattern IPV6_CHARS =
+      java.util.regex.Pattern.compile("[0-9A-Fa-f:.]+");
 
   /** Whether the literal IP address {@code ip} lies in this network. */
   public boolean contains(String ip) {
@@ -74,5 +79,33 @@ public record Cidr(byte[] network, int prefixBits) {
     }
     int mask = (0xFF << (8 - rest)) & 0xFF;
     return (candidate[full] & mask) == (network[full] & mask);
+  }
+
+  /**
+   * The network of {@code ip} with the first {@code v4Bits} (IPv4) or {@code v6Bits} (IPv6) bits
+   * kept, written as {@code network/bits} ({@code 203.0.113.0/24}, {@code
+   * 2001:db8:0:1:0:0:0:0/64}); an IPv4-mapped IPv6 address counts as IPv4. Null when {@code ip} is
+   * not a literal address.
+   */
+  public static String prefixOf(String ip, int v4Bits, int v6Bits) {
+    if (ip == null || !isLiteral(ip)) {
+      return null;
+    }
+    byte[] a;
+    try {
+      a = InetAddress.getByName(ip).getAddress(); // a literal: no DNS lookup
+    } catch (UnknownHostException e) {
+      return null;
+    }
+    int bits = a.length == 4 ? v4Bits : v6Bits;
+    for (int i = 0; i < a.length; i++) {
+      int keep = Math.max(0, Math.min(8, bits - i * 8));
+      a[i] = (byte) (a[i] & ((0xFF << (8 - keep)) & 0xFF));
+    }
+    try {
+      return InetAddress.getByAddress(a).getHostAddress() + "/" + bits;
+    } catch (UnknownHostException e) {
+      return null;
+    }
   }
 }

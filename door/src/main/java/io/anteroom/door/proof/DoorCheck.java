@@ -80,6 +80,7 @@ public final class DoorCheck {
   private final ChallengeCodec codec;
   private final UsedChallenges used;
   private final RepeatedFailures failures;
+  private final PrefixActivity activity;
   private final Consumer<byte[]> nonces;
 
   /**
@@ -98,6 +99,7 @@ public final class DoorCheck {
         codec,
         new UsedChallenges(USED_CAPACITY),
         new RepeatedFailures(FAILURES_CAPACITY),
+        new PrefixActivity(FAILURES_CAPACITY),
         nonces);
   }
 
@@ -108,6 +110,7 @@ public final class DoorCheck {
       ChallengeCodec codec,
       UsedChallenges used,
       RepeatedFailures failures,
+      PrefixActivity activity,
       Consumer<byte[]> nonces) {
     this.roomId = roomId;
     this.generation = generation;
@@ -115,6 +118,7 @@ public final class DoorCheck {
     this.codec = codec;
     this.used = used;
     this.failures = failures;
+    this.activity = activity;
     this.nonces = nonces;
   }
 
@@ -142,7 +146,8 @@ public final class DoorCheck {
 
   /** The same memories under new settings (a live settings change). */
   public DoorCheck withSettings(String newRoomId, long newGeneration, ProofOfWork newSettings) {
-    return new DoorCheck(newRoomId, newGeneration, newSettings, codec, used, failures, nonces);
+    return new DoorCheck(
+        newRoomId, newGeneration, newSettings, codec, used, failures, activity, nonces);
   }
 
   /**
@@ -162,6 +167,7 @@ public final class DoorCheck {
     ChallengeCodec.Challenge[] opened = new ChallengeCodec.Challenge[1];
     Refusal refused = check(answer, binding, nowMillis, opened);
     if (refused == null) {
+      recordActivity(binding, nowMillis); // a new identity about to be minted
       ChallengeCodec.Challenge c = opened[0];
       return new Pass(
           java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(c.nonce()),
@@ -169,6 +175,7 @@ public final class DoorCheck {
     }
     if (refused != Refusal.EXPIRED && refused != Refusal.BUSY) {
       failures.failed(binding, nowMillis);
+      recordActivity(binding, nowMillis);
       if (settings.onRepeatedFailure() == OnRepeatedFailure.ENDLESS_QUEUE
           && failures.marked(binding, nowMillis)) {
         return new EndlessQueue();
@@ -184,6 +191,7 @@ public final class DoorCheck {
    */
   public Decision replayed(String binding, long nowMillis) {
     failures.failed(binding, nowMillis);
+    recordActivity(binding, nowMillis);
     if (settings.onRepeatedFailure() == OnRepeatedFailure.ENDLESS_QUEUE
         && failures.marked(binding, nowMillis)) {
       return new EndlessQueue();
@@ -227,6 +235,29 @@ public final class DoorCheck {
     nonces.accept(nonce);
     long expires = Math.floorDiv(nowMillis, 1000) + settings.challengeTtlSeconds();
     return new Challenge(
-        codec.issue(roomId, generation, binding, settings.difficulty(), expires, nonce), refused);
+        codec.issue(roomId, generation, binding, difficulty(binding, nowMillis), expires, nonce),
+        refused);
+  }
+
+  /**
+   * The difficulty of a challenge for {@code binding} now: the room's, plus the extra bits its
+   * prefix earned ({@code maxExtraBits}; IPv4 /32, IPv6 /64).
+   */
+  public int difficulty(String binding, long nowMillis) {
+    if (settings.maxExtraBits() == 0) {
+      return settings.difficulty();
+    }
+    return settings.difficultyFor(activity.events(prefix(binding), nowMillis));
+  }
+
+  private void recordActivity(String binding, long nowMillis) {
+    if (settings.maxExtraBits() > 0) {
+      activity.record(prefix(binding), nowMillis);
+    }
+  }
+
+  private static String prefix(String binding) {
+    String p = io.anteroom.door.match.Cidr.prefixOf(binding, 32, 64);
+    return p == null ? "unknown" : p;
   }
 }

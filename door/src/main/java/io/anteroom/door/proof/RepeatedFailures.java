@@ -26,9 +26,16 @@ public final class RepeatedFailures {
   }
 
   private final LinkedHashMap<String, Count> counts;
+  private final int threshold;
 
   public RepeatedFailures(int capacity) {
-    if (capacity < 1) {
+    this(capacity, THRESHOLD);
+  }
+
+  /** A memory that marks a binding after {@code threshold} failures. */
+  public RepeatedFailures(int capacity, int threshold) {
+    this.threshold = threshold;
+    if (capacity < 1 || threshold < 1) {
       throw new IllegalArgumentException("capacity must be positive");
     }
     this.counts =
@@ -53,6 +60,6 @@ public final class RepeatedFailures {
   /** Whether {@code binding} failed too often lately. */
   public synchronized boolean marked(String binding, long nowMillis) {
     Count c = counts.get(binding);
-    return c != null && c.failures >= THRESHOLD && nowMillis - c.lastMillis < WINDOW_MILLIS;
+    return c != null && c.failures >= threshold && nowMillis - c.lastMillis < WINDOW_MILLIS;
   }
 }

@@ -3,6 +3,7 @@ package io.anteroom.door.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.room.slots.StrategyKind;
 import java.net.URI;
 import java.nio.file.Path;
@@ -192,9 +193,97 @@ class ConfigLoaderTest {
         .hasMessageContaining("rooms[0].path: \"shop\" must start with '/'")
         .hasMessageContaining(
             "rooms[1].bypass[0].cidr: \"10.0.0.0/40\": prefix length must be 0" + " to 32")
-        .hasMessageContaining("rooms[2].bypass[0]: an empty bypass rule would bypass everything")
+        .hasMessageContaining(
+            "rooms[2].bypass[0]: a rule without conditions would match every request")
         .hasMessageContaining("rooms[3].id: duplicate room id \"c\"")
         .hasMessageContaining("rooms[3].cookieSameSite: None requires cookieSecure: true");
+  }
+
+  @Test
+  void everyProblemOfARoomsRulesIsOneLine() {
+    String yaml =
+        """
+        rooms:
+          - id: a
+            rules:
+              - { path: /x }
+              - { action: deny, path: /x }
+              - { action: block, method: "PO ST", query: { glob: "x*" } }
+              - { action: block, header: { name: X-A, value: "1", glob: "1*" }, cidr: 10.0.0.0/33 }
+              - { action: bypass, signed: { keyFile: /nonexistent/monitor.key, maxAgeSeconds: 0 } }
+              - { action: queue, path: static/**, header: "X-A", headerValue: v, colour: red }
+            bypass:
+              - { action: block, path: /y }
+        """;
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, "x"))
+        .hasMessageContaining("rooms[0].rules[0].action: missing; one of bypass, challenge, block")
+        .hasMessageContaining("rooms[0].rules[1].action: \"deny\" is not allowed; allowed: bypass,")
+        .hasMessageContaining("rooms[0].rules[2].method: \"PO ST\" is not a request method")
+        .hasMessageContaining("rooms[0].rules[2].query.name: missing")
+        .hasMessageContaining("rooms[0].rules[3].header.glob: give value (exact) or glob, not both")
+        .hasMessageContaining("rooms[0].rules[3].cidr: \"10.0.0.0/33\"")
+        .hasMessageContaining(
+            "rooms[0].rules[4].signed.keyFile: cannot read /nonexistent/monitor.key")
+        .hasMessageContaining("rooms[0].rules[4].signed.maxAgeSeconds: 0 is out of range")
+        .hasMessageContaining("rooms[0].rules[5].path: \"static/**\" never matches")
+        .hasMessageContaining("rooms[0].rules[5].colour: unknown key")
+        .hasMessageContaining(
+            "rooms[0].bypass[0].action: \"block\" in a bypass rule: bypass rules always bypass;"
+                + " move the rule to the room's \"rules\" list");
+  }
+
+  @Test
+  void aHumanCheckNeedsItsSiteKeyAReadableSecretAndWebUrls() {
+    String yaml =
+        """
+        rooms:
+          - id: a
+            humanCheck: { enabled: true, provider: captcha, secretFile: /nonexistent/secret,
+                          verifyUrl: "ftp://x/siteverify", onFailure: block, timeoutMillis: 5 }
+          - id: b
+            path: /b/
+            addressLimit: { newIdentitiesPerMinute: -1, ipv4PrefixLength: 33, ipv6PrefixLength: 64 }
+        """;
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, "x"))
+        .hasMessageContaining(
+            "rooms[0].humanCheck.provider: \"captcha\" is not allowed; allowed:"
+                + " turnstile, hcaptcha, recaptcha")
+        .hasMessageContaining("rooms[0].humanCheck.siteKey: missing")
+        .hasMessageContaining("rooms[0].humanCheck.secretFile: cannot read /nonexistent/secret")
+        .hasMessageContaining("rooms[0].humanCheck.verifyUrl: \"ftp://x/siteverify\" is not an")
+        .hasMessageContaining("rooms[0].humanCheck.onFailure: \"block\" is not allowed")
+        .hasMessageContaining("rooms[0].humanCheck.timeoutMillis: 5 is out of range")
+        .hasMessageContaining("rooms[1].addressLimit.newIdentitiesPerMinute: -1 is out of range")
+        .hasMessageContaining("rooms[1].addressLimit.ipv4PrefixLength: 33 is out of range");
+  }
+
+  @Test
+  void rulesOfEveryFormReadBackFromTheirJson(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path key = dir.resolve("k");
+    java.nio.file.Files.writeString(key, "0123456789abcdef0123456789abcdef");
+    String yaml =
+        """
+        rooms:
+          - id: a
+            rules:
+              - { action: block, method: [POST, put], query: [ { name: p, glob: "b*" } ] }
+              - { action: challenge, header: { name: X-A, value: v, not: true }, cookie: { name: c, value: "1" } }
+              - { action: bypass, signed: { keyFile: %s } }
+              - { action: queue, cidr: [ 10.0.0.0/8, "2001:db8::/32" ], userAgent: "*x*" }
+            bypass: [ { header: X-Health, headerValue: ok }, { cookie: staff } ]
+        """
+            .formatted(key);
+    RoomSettings r = ConfigLoader.parse(yaml, "x").rooms().getFirst();
+    assertThat(r.rules()).hasSize(4);
+    assertThat(r.rules().getFirst().methods()).containsExactly("POST", "PUT");
+    assertThat(r.allRules()).hasSize(6);
+    assertThat(r.rules().get(2).signed().orElseThrow().header()).isEqualTo("Anteroom-Bypass");
+    var json = RoomKeys.toJson(r);
+    assertThat(json.get("bypass").get(0).get("header").asText()).isEqualTo("X-Health");
+    RoomSettings again =
+        ConfigLoader.parse("rooms: [ " + json.toString() + " ]", "again").rooms().getFirst();
+    assertThat(again).isEqualTo(r);
   }
 
   @Test

@@ -50,6 +50,49 @@ class DoorCheckTest {
   }
 
   @Test
+  void theDifficultyRisesForAPrefixThatMintsOrFailsAndFallsAfterTheWindow() {
+    var rising =
+        new DoorCheck(
+            "shop",
+            0,
+            new ProofOfWork(true, BITS, 60, OnRepeatedFailure.NONE, 2, 2),
+            CODEC,
+            nonces);
+    var difficulties = new java.util.ArrayList<Integer>();
+    for (int i = 0; i < 5; i++) {
+      Challenge c = challenge(rising, CLIENT, T0);
+      difficulties.add(c.challenge().difficulty());
+      assertThat(rising.decide(solved(c), CLIENT, T0)).isInstanceOf(DoorCheck.Pass.class);
+    }
+    assertThat(difficulties)
+        .as("one extra bit from 2 new identities, one more at 4, at most 2")
+        .containsExactly(BITS, BITS, BITS + 1, BITS + 1, BITS + 2);
+    assertThat(rising.difficulty(CLIENT, T0 + 9 * 60_000)).isEqualTo(BITS + 2);
+    assertThat(rising.difficulty("203.0.113.8", T0)).as("another /32").isEqualTo(BITS);
+    assertThat(rising.difficulty("2001:db8:0:1::5", T0)).isEqualTo(BITS);
+    assertThat(rising.difficulty(CLIENT, T0 + PrefixActivity.WINDOW_MILLIS))
+        .as("a new window")
+        .isEqualTo(BITS);
+
+    var failing =
+        new DoorCheck(
+            "shop",
+            0,
+            new ProofOfWork(true, BITS, 60, OnRepeatedFailure.NONE, 2, 2),
+            CODEC,
+            nonces);
+    String v6 = "2001:db8:0:1::5";
+    failing.decide(unsolved(challenge(failing, v6, T0)), v6, T0);
+    failing.decide(unsolved(challenge(failing, "2001:db8:0:1::6", T0)), "2001:db8:0:1::6", T0);
+    assertThat(failing.difficulty("2001:db8:0:1::7", T0))
+        .as("refused answers count, for the whole /64")
+        .isEqualTo(BITS + 1);
+    assertThat(new DoorCheck("shop", 0, POW, CODEC, nonces).difficulty(CLIENT, T0))
+        .as("off by default")
+        .isEqualTo(BITS);
+  }
+
+  @Test
   void aNewUserWithoutAnAnswerGetsAChallengeOfTheRoomsDifficulty() {
     Challenge c = challenge(door, CLIENT, T0);
     assertThat(c.refused()).isNull();

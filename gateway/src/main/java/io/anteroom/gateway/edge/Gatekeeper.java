@@ -79,6 +79,11 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
     }
 
     @Override
+    public String method() {
+      return request.method().name();
+    }
+
+    @Override
     public String header(String name) {
       return request.getHeader(name);
     }

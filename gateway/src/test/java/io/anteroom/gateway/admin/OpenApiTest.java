@@ -146,6 +146,10 @@ class OpenApiTest {
             "queueAll": true, "suspended": false, "disableSessionRenewal": true,
             "cookieSuffix": "x", "cookieSameSite": "Strict", "cookieSecure": true,
             "generation": 3, "jsonResponse": false, "jsonEnvelope": true,
+            "rules": [ { "action": "block", "method": [ "POST", "PUT" ],
+                         "header": { "name": "X-A", "glob": "b*", "not": true },
+                         "query": [ { "name": "q" } ], "cookie": { "name": "c", "value": "1" },
+                         "cidr": [ "10.0.0.0/8", "192.168.0.0/16" ] } ],
             "bypass": [ { "path": "/static/**", "header": "X-K", "headerValue": "v",
                           "cookie": "c", "userAgent": "*bot*", "cidr": "10.0.0.0/8" } ],
             "failMode": "closed",
@@ -154,7 +158,9 @@ class OpenApiTest {
             "queueStatusMaxQps": 10, "queueStatusMaxLatencyMillis": 20,
             "maxQueueRefreshSeconds": 200,
             "proofOfWork": { "enabled": true, "difficulty": 20, "challengeTtlSeconds": 60,
-                             "onRepeatedFailure": "endlessQueue" } }""";
+                             "onRepeatedFailure": "endlessQueue" },
+            "addressLimit": { "newIdentitiesPerMinute": 30, "ipv4PrefixLength": 24,
+                              "ipv6PrefixLength": 56 } }""";
       var created = h.admin("POST", "/api/rooms", everyKey);
       assertThat(created.statusCode()).isEqualTo(201);
       fits(doc, JSON.readTree(created.body()), "#/components/schemas/Room", "room");
@@ -211,6 +217,20 @@ class OpenApiTest {
     while (schema.has("$ref")) {
       schema = doc.at(schema.get("$ref").asText().substring(1));
       assertThat(schema.isMissingNode()).as(where).isFalse();
+    }
+    if (schema.has("oneOf")) { // one value, several accepted forms: exactly one must fit
+      int fitting = 0;
+      var why = new ArrayList<String>();
+      for (JsonNode alternative : schema.get("oneOf")) {
+        try {
+          fits(doc, value, alternative, where);
+          fitting++;
+        } catch (AssertionError e) {
+          why.add(e.getMessage());
+        }
+      }
+      assertThat(fitting).as(where + " fits exactly one form of oneOf: " + why).isEqualTo(1);
+      return;
     }
     String type = schema.path("type").asText("");
     if (schema.path("type").isArray()) { // OpenAPI 3.1: ["object", "null"]

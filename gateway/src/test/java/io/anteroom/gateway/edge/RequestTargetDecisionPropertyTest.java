@@ -6,8 +6,8 @@ import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.match.RequestTarget;
 import io.anteroom.door.match.RequestTargetResult;
-import io.anteroom.door.route.BypassMatcher;
 import io.anteroom.door.route.RoomRouter;
+import io.anteroom.door.route.RuleMatcher;
 import io.anteroom.gateway.edge.TrickyTargets.Attempt;
 import io.anteroom.gateway.edge.TrickyTargets.Expected;
 import java.util.List;
@@ -34,9 +34,9 @@ class RequestTargetDecisionPropertyTest {
   private static final List<RoomSettings> ROOMS =
       ConfigLoader.parse("origin: http://127.0.0.1:1\n" + TrickyTargets.ROOMS, "test").rooms();
   private static final RoomRouter<RoomSettings> ROUTER = RoomRouter.of(ROOMS, RoomSettings::routes);
-  private static final Map<String, BypassMatcher> BYPASS =
+  private static final Map<String, RuleMatcher> BYPASS =
       ROOMS.stream()
-          .collect(Collectors.toMap(RoomSettings::id, s -> new BypassMatcher(s.bypass())));
+          .collect(Collectors.toMap(RoomSettings::id, s -> new RuleMatcher(s.id(), s.allRules())));
 
   private static final String UNRESERVED =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
@@ -47,7 +47,7 @@ class RequestTargetDecisionPropertyTest {
     return TrickyTargets.decide(
         ROUTER,
         RoomSettings::id,
-        (Function<RoomSettings, BypassMatcher>) r -> BYPASS.get(r.id()),
+        (Function<RoomSettings, RuleMatcher>) r -> BYPASS.get(r.id()),
         host,
         path);
   }

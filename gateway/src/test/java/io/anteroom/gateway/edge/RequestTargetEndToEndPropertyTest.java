@@ -119,7 +119,7 @@ class RequestTargetEndToEndPropertyTest {
     String decision =
         parsed instanceof RequestTarget t
             ? TrickyTargets.decide(
-                rooms.router(), r -> r.settings().id(), RoomRuntime::bypass, t.host(), t.path())
+                rooms.router(), r -> r.settings().id(), RoomRuntime::rules, t.host(), t.path())
             : "400 (refused)";
     Statistics.label("decision").collect(decision);
     String what = a + " (" + parsed + ", " + decision + ") answered " + response.head();

@@ -3,11 +3,13 @@ package io.anteroom.gateway.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.door.config.GatewayConfig.BypassRule;
 import io.anteroom.door.config.GatewayConfig.Route;
+import io.anteroom.door.config.GatewayConfig.Rule;
+import io.anteroom.door.config.GatewayConfig.RuleAction;
+import io.anteroom.door.config.GatewayConfig.ValueMatch;
 import io.anteroom.door.match.Cidr;
-import io.anteroom.door.route.BypassMatcher;
 import io.anteroom.door.route.RoomRouter;
+import io.anteroom.door.route.RuleMatcher;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,9 +59,22 @@ class RoutingTest {
   }
 
   record Req(String path, Map<String, String> headers, Map<String, String> cookies, String clientIp)
-      implements BypassMatcher.Request {
-    public String header(String name) {
-      return headers.get(name);
+      implements RuleMatcher.Request {
+    public String method() {
+      return "GET";
+    }
+
+    public String query() {
+      return null;
+    }
+
+    public List<String> headers(String name) {
+      String v = headers.get(name);
+      return v == null ? List.of() : List.of(v);
+    }
+
+    public long nowMillis() {
+      return 0;
     }
 
     public String cookie(String name) {
@@ -67,21 +82,29 @@ class RoutingTest {
     }
   }
 
-  private static BypassRule rule(
+  private static Rule rule(
       String path, String header, String value, String cookie, String ua, String cidr) {
-    return new BypassRule(
+    return new Rule(
+        RuleAction.BYPASS,
         Optional.ofNullable(path),
-        Optional.ofNullable(header),
-        Optional.ofNullable(value),
-        Optional.ofNullable(cookie),
+        List.of(),
+        List.of(),
+        header == null
+            ? List.of()
+            : List.of(new ValueMatch(header, Optional.ofNullable(value), Optional.empty(), false)),
+        cookie == null
+            ? List.of()
+            : List.of(new ValueMatch(cookie, Optional.empty(), Optional.empty(), false)),
         Optional.ofNullable(ua),
-        Optional.ofNullable(cidr));
+        cidr == null ? List.of() : List.of(cidr),
+        Optional.empty());
   }
 
   @Test
   void pathGlobsStayInASegmentUnlessDoubleStar() {
     var m =
-        new BypassMatcher(
+        new RuleMatcher(
+            "r",
             List.of(
                 rule("/static/*.css", null, null, null, null, null),
                 rule("/api/**", null, null, null, null, null)));
@@ -93,7 +116,7 @@ class RoutingTest {
 
   @Test
   void allConditionsOfARuleMustMatch() {
-    var m = new BypassMatcher(List.of(rule("/api/**", "X-Key", "k1", null, null, null)));
+    var m = new RuleMatcher("r", List.of(rule("/api/**", "X-Key", "k1", null, null, null)));
     assertThat(m.bypasses(new Req("/api/x", Map.of("X-Key", "k1"), Map.of(), null))).isTrue();
     assertThat(m.bypasses(new Req("/api/x", Map.of("X-Key", "k2"), Map.of(), null))).isFalse();
     assertThat(m.bypasses(new Req("/api/x", Map.of(), Map.of(), null))).isFalse();
@@ -103,7 +126,8 @@ class RoutingTest {
   @Test
   void cookieUserAgentAndCidrRules() {
     var m =
-        new BypassMatcher(
+        new RuleMatcher(
+            "r",
             List.of(
                 rule(null, null, null, "staff", null, null),
                 rule(null, null, null, null, "*monitoring-bot*", null),

@@ -1,7 +1,7 @@
 package io.anteroom.gateway.edge;
 
-import io.anteroom.door.route.BypassMatcher;
 import io.anteroom.door.route.RoomRouter;
+import io.anteroom.door.route.RuleMatcher;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -482,7 +482,7 @@ final class TrickyTargets {
   static <R> String decide(
       RoomRouter<R> router,
       java.util.function.Function<R, String> id,
-      java.util.function.Function<R, BypassMatcher> bypass,
+      java.util.function.Function<R, RuleMatcher> bypass,
       String host,
       String path) {
     if (host == null && router.hostScoped()) {
@@ -492,16 +492,31 @@ final class TrickyTargets {
     if (room == null) {
       return "forward (no room)";
     }
-    BypassMatcher.Request facts =
-        new BypassMatcher.Request() {
+    RuleMatcher.Request facts =
+        new RuleMatcher.Request() {
           @Override
           public String path() {
             return path;
           }
 
           @Override
-          public String header(String name) {
+          public String method() {
+            return "GET";
+          }
+
+          @Override
+          public String query() {
             return null;
+          }
+
+          @Override
+          public java.util.List<String> headers(String name) {
+            return java.util.List.of();
+          }
+
+          @Override
+          public long nowMillis() {
+            return 0;
           }
 
           @Override
