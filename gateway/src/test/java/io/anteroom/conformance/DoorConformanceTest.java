@@ -472,6 +472,16 @@ abstract class DoorConformanceTest {
   }
 
   /** The pass the origin received with {@code r}, verified with the server's published keys. */
+  /** The pass the origin saw with {@code r}, which must be valid (else: why not, and the answer). */
+  static io.anteroom.pass.PassCheck.Valid validPassOf(Server s, HttpResponse<String> r)
+      throws Exception {
+    io.anteroom.pass.PassCheck check = passOf(s, r);
+    assertThat(check)
+        .as("the origin's pass for %s: %s %s", r.uri(), r.statusCode(), r.headers().map())
+        .isInstanceOf(io.anteroom.pass.PassCheck.Valid.class);
+    return (io.anteroom.pass.PassCheck.Valid) check;
+  }
+
   static io.anteroom.pass.PassCheck passOf(Server s, HttpResponse<String> r) throws Exception {
     var verifier =
         io.anteroom.pass.PassVerifier.builder()
@@ -507,9 +517,9 @@ abstract class DoorConformanceTest {
       var bob = s.browser().get("/");
       var queued = s.browser().get("/");
 
-      var a1 = (io.anteroom.pass.PassCheck.Valid) passOf(s, first);
-      var a2 = (io.anteroom.pass.PassCheck.Valid) passOf(s, second);
-      var b = (io.anteroom.pass.PassCheck.Valid) passOf(s, bob);
+      var a1 = validPassOf(s, first);
+      var a2 = validPassOf(s, second);
+      var b = validPassOf(s, bob);
       assertThat(a1.pass().room()).isEqualTo("shop");
       assertThat(a2.pass().passId())
           .as("one pass id per admitted user")
