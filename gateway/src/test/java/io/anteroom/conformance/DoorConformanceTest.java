@@ -472,7 +472,9 @@ abstract class DoorConformanceTest {
   }
 
   /** The pass the origin received with {@code r}, verified with the server's published keys. */
-  /** The pass the origin saw with {@code r}, which must be valid (else: why not, and the answer). */
+  /**
+   * The pass the origin saw with {@code r}, which must be valid (else: why not, and the answer).
+   */
   static io.anteroom.pass.PassCheck.Valid validPassOf(Server s, HttpResponse<String> r)
       throws Exception {
     io.anteroom.pass.PassCheck check = passOf(s, r);
