@@ -163,6 +163,121 @@ public final class NetworkLab implements AutoCloseable {
   }
 
   /**
+   * A MAC address no interface has: a host told that a peer is there sends its packets to nobody.
+   */
+  private static final String NOWHERE = "02:00:00:de:ad:00";
+
+  /** The pairs of hosts {@link #partition} separated, for {@link #heal}. */
+  private final java.util.Set<List<Host>> separated = new java.util.LinkedHashSet<>();
+
+  /**
+   * Partitions the network between two groups of hosts: no packet passes between a host of {@code
+   * side} and a host of {@code other}, in either direction, silently (as with a firewall that
+   * drops; connections see no reset), while each group keeps its own links and its links to the
+   * hosts in neither group. Each host of a pair is told, by a permanent neighbour entry, that the
+   * other's address is at a MAC address no interface has. Undone by {@link #heal}.
+   */
+  public void partition(Collection<Host> side, Collection<Host> other) {
+    for (Host a : side) {
+      for (Host b : other) {
+        if (a.equals(b)) throw new IllegalArgumentException(a.name() + " is on both sides");
+        pointNowhere(a, b);
+        pointNowhere(b, a);
+        synchronized (this) {
+          separated.add(List.of(a, b));
+        }
+      }
+    }
+  }
+
+  private static void pointNowhere(Host from, Host to) {
+    run(
+        "ip",
+        "-n",
+        from.namespace(),
+        "neigh",
+        "replace",
+        to.address(),
+        "lladdr",
+        NOWHERE,
+        "nud",
+        "permanent",
+        "dev",
+        "eth0");
+  }
+
+  /** Undoes every {@link #partition}: the hosts learn each other's addresses again. */
+  public void heal() {
+    List<List<Host>> pairs;
+    synchronized (this) {
+      pairs = List.copyOf(separated);
+      separated.clear();
+    }
+    for (List<Host> pair : pairs) {
+      for (int i = 0; i < 2; i++) {
+        Host from = pair.get(i);
+        Host to = pair.get(1 - i);
+        run("ip", "-n", from.namespace(), "neigh", "del", to.address(), "dev", "eth0");
+      }
+    }
+  }
+
+  /**
+   * Why {@code tc netem} (delay, loss) cannot be used here, with the probe's output, or empty when
+   * it can: probes a veth pair in a namespace of its own. Kernels built without {@code
+   * CONFIG_NET_SCH_NETEM} say so.
+   */
+  public static Optional<String> netemUnavailable() {
+    String probe = PREFIX + ProcessHandle.current().pid() + "-netem";
+    try {
+      run("ip", "netns", "add", probe);
+    } catch (RuntimeException e) {
+      return Optional.of("cannot create a network namespace: " + e.getMessage());
+    }
+    try {
+      run("ip", "-n", probe, "link", "add", "p0", "type", "veth", "peer", "name", "p1");
+      run(
+          "ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "p0", "root", "netem", "delay",
+          "10ms");
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of("tc netem is not available on this kernel: " + e.getMessage());
+    } finally {
+      remove(probe);
+    }
+  }
+
+  /**
+   * Adds {@code delay} (with 25 % jitter) and {@code lossPercent} packet loss to everything {@code
+   * h} sends ({@code tc netem}; see {@link #netemUnavailable}); {@code null} removes it.
+   */
+  public void netem(Host h, Duration delay, double lossPercent) {
+    String ns = h.namespace();
+    if (delay == null) {
+      run("ip", "netns", "exec", ns, "tc", "qdisc", "del", "dev", "eth0", "root");
+      return;
+    }
+    long ms = delay.toMillis();
+    run(
+        "ip",
+        "netns",
+        "exec",
+        ns,
+        "tc",
+        "qdisc",
+        "replace",
+        "dev",
+        "eth0",
+        "root",
+        "netem",
+        "delay",
+        ms + "ms",
+        Math.max(1, ms / 4) + "ms",
+        "loss",
+        lossPercent + "%");
+  }
+
+  /**
    * {@code h}'s TCP connections as {@code ss -tnoi} lists them (state, queues, retransmission
    * timers and back-off): what a cut did to them.
    */
