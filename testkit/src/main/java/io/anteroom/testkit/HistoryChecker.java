@@ -73,9 +73,18 @@ public final class HistoryChecker {
       long failoverMillis,
       long longestGapMillis,
       List<Room> rooms,
-      List<String> violations) {
+      List<String> violations,
+      List<String> failoverViolations) {
     public boolean ok() {
       return violations.isEmpty();
+    }
+
+    /**
+     * The violations of safety: numbers, lost writes, T (all but the failover's, which is
+     * liveness).
+     */
+    public List<String> safetyViolations() {
+      return violations.stream().filter(v -> !failoverViolations.contains(v)).toList();
     }
 
     @Override
@@ -163,6 +172,7 @@ public final class HistoryChecker {
       }
     }
 
+    List<String> slow = new ArrayList<>();
     long failover = -1;
     for (long mark : majorityMarks) {
       long first =
@@ -172,23 +182,25 @@ public final class HistoryChecker {
               .min()
               .orElse(-1);
       if (first < 0) {
-        violations.add("no call invoked after the majority could talk (at " + mark + ") confirmed");
+        slow.add("no call invoked after the majority could talk (at " + mark + ") confirmed");
         continue;
       }
       long ms = first - mark;
       failover = Math.max(failover, ms);
       if (ms > FAILOVER_LIMIT_MILLIS) {
-        violations.add(
+        slow.add(
             "failover took %d ms after the majority could talk (limit %d ms)"
                 .formatted(ms, FAILOVER_LIMIT_MILLIS));
       }
     }
+    violations.addAll(slow);
 
+    // from the first call on: a history that begins with a failing stretch counts it
     long gap = 0;
-    long previous = -1;
+    long previous = ops.stream().mapToLong(Op::invokedMillis).min().orElse(-1);
     for (long done : confirmed.stream().mapToLong(Op::completedMillis).sorted().toArray()) {
       if (previous >= 0) gap = Math.max(gap, done - previous);
-      previous = done;
+      previous = Math.max(previous, done);
     }
     int failed = (int) ops.stream().filter(o -> o.outcome() == Outcome.FAILED).count();
     int unknown = (int) ops.stream().filter(o -> o.outcome() == Outcome.UNKNOWN).count();
@@ -200,7 +212,8 @@ public final class HistoryChecker {
         failover,
         gap,
         List.copyOf(rooms),
-        List.copyOf(violations));
+        List.copyOf(violations),
+        List.copyOf(slow));
   }
 
   /** Uniqueness and real-time order of one minute's confirmed numbers. */

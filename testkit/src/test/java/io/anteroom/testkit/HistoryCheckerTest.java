@@ -109,6 +109,39 @@ class HistoryCheckerTest {
     assertThat(f.failoverMillis()).isEqualTo(3100);
     assertThat(f.violations())
         .containsExactly("failover took 3100 ms after the majority could talk (limit 3000 ms)");
+    assertThat(f.failoverViolations()).isEqualTo(f.violations());
+    assertThat(f.safetyViolations()).isEmpty();
+  }
+
+  /**
+   * The longest stretch without a confirmation counts from the first call, not the first answer.
+   */
+  @Test
+  void aHistoryThatBeginsWithFailuresCountsThatStretchAsAGap() {
+    HistoryChecker.Figures f =
+        new HistoryChecker()
+            .add(Op.unknown(1000, 3000))
+            .add(Op.unknown(3000, 5000))
+            .add(Op.ok(5000, 9000, M, 0))
+            .add(Op.ok(9000, 9100, M, 1))
+            .check();
+    assertThat(f.longestGapMillis()).isEqualTo(8000);
+  }
+
+  /** Numbers and T are safety, kept apart from the failover's liveness. */
+  @Test
+  void safetyViolationsLeaveTheFailoverOut() {
+    HistoryChecker.Figures f =
+        new HistoryChecker()
+            .add(Op.ok(0, 10, M, 0))
+            .add(Op.ok(20, 30, M, 0))
+            .majorityCanTalkAt(40)
+            .check();
+    assertThat(f.safetyViolations())
+        .anyMatch(v -> v.contains("confirmed twice"))
+        .anyMatch(v -> v.contains("a confirmed number reissued"))
+        .noneMatch(v -> v.startsWith("no call invoked"));
+    assertThat(f.failoverViolations()).singleElement().asString().startsWith("no call invoked");
   }
 
   /** A call invoked before the mark and answered after it does not count as the failover. */
