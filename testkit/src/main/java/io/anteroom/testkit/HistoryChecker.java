@@ -94,7 +94,10 @@ public final class HistoryChecker {
               .append(calls)
               .append(" counter calls: ")
               .append(confirmed)
-              .append(" confirmed, numbers unique and never reissued; ")
+              .append(
+                  safetyViolations().isEmpty()
+                      ? " confirmed, numbers unique and never reissued; "
+                      : " confirmed; ")
               .append(failed)
               .append(" failed (not run), ")
               .append(unknown)
