@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.testkit.ChildProcess;
 import io.anteroom.testkit.NetworkLab;
+import io.anteroom.testkit.SlowFsync;
 import io.anteroom.testkit.TestCertificates;
+import io.anteroom.testkit.Tmpfs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -63,17 +65,34 @@ final class PartitionedCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * What to start: the peers' ids (3 or 5), whether each gateway gets a host of its own (named
+   * after its data center) rather than sharing {@code gw}, and per peer a tmpfs data directory of
+   * {@code diskBytes} ({@link Tmpfs}) and syncs slowed through a control file ({@link SlowFsync});
+   * with a host per gateway, the test reaches the peers' status ports through a host {@code
+   * client}, where a {@link CounterLoad} can run.
+   */
+  record Options(List<String> peers, boolean hostPerGateway, long diskBytes, SlowFsync slowFsync) {
+    static final Options ISSUE_43 = new Options(PEERS, false, 0, null);
+  }
+
   private final NetworkLab lab;
   private final Path logs;
+  private final Options options;
+  private final Map<String, Tmpfs> disks = new LinkedHashMap<>();
+  private final Map<String, ChildProcess.Builder> peerBuilders = new LinkedHashMap<>();
+  private final Map<String, Integer> starts = new LinkedHashMap<>();
+  private Path dir;
   private final Map<String, NetworkLab.Host> hosts = new LinkedHashMap<>();
   private final Map<String, ChildProcess> coordinators = new LinkedHashMap<>();
   private final Map<String, InetSocketAddress> status = new LinkedHashMap<>();
   private final List<Gateway> gateways = new ArrayList<>();
   private final HttpClient client = Browser.newClient();
 
-  private PartitionedCluster(NetworkLab lab, Path logs) {
+  private PartitionedCluster(NetworkLab lab, Path logs, Options options) {
     this.lab = lab;
     this.logs = logs;
+    this.options = options;
   }
 
   /**
@@ -84,24 +103,39 @@ final class PartitionedCluster implements AutoCloseable {
   static PartitionedCluster start(
       Path dir, Path logs, TestOrigin origin, List<String> dataCenters, String rooms)
       throws Exception {
+    return start(dir, logs, origin, dataCenters, rooms, Options.ISSUE_43);
+  }
+
+  /** As above, with {@code options}. */
+  static PartitionedCluster start(
+      Path dir, Path logs, TestOrigin origin, List<String> dataCenters, String rooms, Options o)
+      throws Exception {
     Files.createDirectories(logs);
     Files.createDirectories(dir);
     NetworkLab lab = NetworkLab.create(logs);
-    PartitionedCluster c = new PartitionedCluster(lab, logs);
+    PartitionedCluster c = new PartitionedCluster(lab, logs, o);
+    c.dir = dir;
     try {
-      for (String id : PEERS) c.hosts.put(id, lab.host(id));
-      NetworkLab.Host gw = lab.host("gw");
-      c.hosts.put("gw", gw);
+      for (String id : o.peers()) c.hosts.put(id, lab.host(id));
+      NetworkLab.Host observer;
+      if (o.hostPerGateway()) {
+        for (String dc : dataCenters) c.hosts.put(dc, lab.host(dc));
+        observer = lab.host("client");
+        c.hosts.put("client", observer);
+      } else {
+        observer = lab.host("gw");
+        c.hosts.put("gw", observer);
+      }
       Path secret = dir.resolve("coordinator.secret");
       Files.writeString(secret, SharedSecret.generate("k1").encoded() + "\n");
       List<Path> certificates = c.startCoordinators(dir, secret);
       c.awaitLeader(-1);
-      lab.reach(gw, ORIGIN_PORT, new InetSocketAddress("127.0.0.1", origin.port()));
-      for (String id : PEERS) {
+      for (String id : o.peers()) {
         c.status.put(
-            id, lab.expose(gw, new InetSocketAddress(c.hosts.get(id).address(), STATUS_PORT)));
+            id,
+            lab.expose(observer, new InetSocketAddress(c.hosts.get(id).address(), STATUS_PORT)));
       }
-      c.startGateways(dir, secret, certificates, dataCenters, rooms);
+      c.startGateways(dir, secret, certificates, dataCenters, rooms, origin);
       return c;
     } catch (Exception | Error e) {
       try {
@@ -147,7 +181,7 @@ final class PartitionedCluster implements AutoCloseable {
   /** Starts c1-c3; returns their certificates (what a gateway trusts). */
   private List<Path> startCoordinators(Path dir, Path secret) throws Exception {
     Map<String, String> addresses = new LinkedHashMap<>();
-    for (String id : PEERS) addresses.put(id, hosts.get(id).address());
+    for (String id : options.peers()) addresses.put(id, hosts.get(id).address());
     Map<String, TestCertificates.Pem> pems = certificates(addresses);
     StringBuilder trust = new StringBuilder();
     for (TestCertificates.Pem pem : pems.values())
@@ -155,7 +189,7 @@ final class PartitionedCluster implements AutoCloseable {
     Path peerTrust = dir.resolve("peers.pem");
     Files.writeString(peerTrust, trust);
     StringBuilder yaml = new StringBuilder("name: room\npeers:\n");
-    for (String id : PEERS) {
+    for (String id : options.peers()) {
       String a = hosts.get(id).address();
       yaml.append(
           "  - id: %s\n    raft: %s:%d\n    http: https://%s:%d\n"
@@ -165,10 +199,10 @@ final class PartitionedCluster implements AutoCloseable {
     Files.writeString(file, yaml);
     Path logConfig = dir.resolve("coordinator-logback.xml");
     Files.writeString(logConfig, COORDINATOR_LOGGING);
-    for (String id : PEERS) {
+    for (String id : options.peers()) {
       NetworkLab.Host h = hosts.get(id);
-      coordinators.put(
-          id,
+      if (options.diskBytes() > 0) disks.put(id, Tmpfs.mount(dir.resolve(id), options.diskBytes()));
+      ChildProcess.Builder b =
           ChildProcess.java(Main.class.getName())
               .name(id)
               .launcher(lab.launcher(h))
@@ -193,15 +227,77 @@ final class PartitionedCluster implements AutoCloseable {
                   "--peer-trust",
                   peerTrust.toString(),
                   "--status-listen",
-                  h.address() + ":" + STATUS_PORT)
-              .log(logs.resolve(id + ".log"))
-              .start());
+                  h.address() + ":" + STATUS_PORT);
+      if (options.slowFsync() != null) options.slowFsync().apply(b, fsyncControl(id));
+      peerBuilders.put(id, b);
+      startPeer(id);
     }
     for (var c : coordinators.entrySet()) {
       c.getValue()
           .awaitLine(l -> l.startsWith("anteroom coordinator " + c.getKey() + " of"), PATIENCE);
     }
     return pems.values().stream().map(TestCertificates.Pem::certificate).toList();
+  }
+
+  /** Starts peer {@code id} (again), its log in {@code <id>.log}, {@code <id>-2.log}, ... */
+  private void startPeer(String id) {
+    int n = starts.merge(id, 1, Integer::sum);
+    ChildProcess.Builder b = peerBuilders.get(id);
+    b.log(logs.resolve(n == 1 ? id + ".log" : id + "-" + n + ".log"));
+    coordinators.put(id, b.start());
+  }
+
+  /**
+   * Stops peer {@code id} (SIGKILL, if still alive) and starts it again on the same data; returns
+   * once it serves its object server.
+   */
+  void restartPeer(String id) {
+    ChildProcess old = coordinators.get(id);
+    if (old.alive()) old.killHard();
+    startPeer(id);
+    coordinators
+        .get(id)
+        .awaitLine(l -> l.startsWith("anteroom coordinator " + id + " of"), PATIENCE);
+  }
+
+  /** The file that sets peer {@code id}'s sync delay ({@link SlowFsync#delay}). */
+  Path fsyncControl(String id) {
+    return dir.resolve(id + ".fsync-delay");
+  }
+
+  /** Peer {@code id}'s data disk (with {@link Options#diskBytes}). */
+  Tmpfs disk(String id) {
+    return disks.get(id);
+  }
+
+  /** The peers' ids. */
+  List<String> peers() {
+    return options.peers();
+  }
+
+  /** The lab's host named {@code name} (a peer's id, a data center, {@code client}). */
+  NetworkLab.Host host(String name) {
+    return hosts.get(name);
+  }
+
+  NetworkLab lab() {
+    return lab;
+  }
+
+  /** The peers' object servers, as the gateways list them. */
+  List<String> coordinatorUrls() {
+    return options.peers().stream()
+        .map(id -> "https://" + hosts.get(id).address() + ":" + OBJECT_PORT)
+        .toList();
+  }
+
+  /** The secret and the peers' trust file, as the gateways have them. */
+  Path secretFile() {
+    return dir.resolve("coordinator.secret");
+  }
+
+  Path trustFile() {
+    return dir.resolve("peers.pem");
   }
 
   /**
@@ -223,17 +319,23 @@ final class PartitionedCluster implements AutoCloseable {
       """;
 
   private void startGateways(
-      Path dir, Path secret, List<Path> certificates, List<String> dataCenters, String rooms)
+      Path dir,
+      Path secret,
+      List<Path> certificates,
+      List<String> dataCenters,
+      String rooms,
+      TestOrigin origin)
       throws IOException {
-    NetworkLab.Host gw = hosts.get("gw");
-    String list =
-        String.join(
-            ",",
-            PEERS.stream()
-                .map(id -> "https://" + hosts.get(id).address() + ":" + OBJECT_PORT)
-                .toList());
+    String list = String.join(",", coordinatorUrls());
+    if (!options.hostPerGateway()) {
+      lab.reach(hosts.get("gw"), ORIGIN_PORT, new InetSocketAddress("127.0.0.1", origin.port()));
+    }
     for (int i = 0; i < dataCenters.size(); i++) {
       String dc = dataCenters.get(i);
+      NetworkLab.Host gw = hosts.get(options.hostPerGateway() ? dc : "gw");
+      if (options.hostPerGateway()) {
+        lab.reach(gw, ORIGIN_PORT, new InetSocketAddress("127.0.0.1", origin.port()));
+      }
       int port = 8081 + i;
       int admin = 9081 + i;
       Path config = dir.resolve(dc + ".yaml");
@@ -424,5 +526,12 @@ final class PartitionedCluster implements AutoCloseable {
     for (ChildProcess c : coordinators.values()) c.close();
     client.close();
     lab.close();
+    for (Tmpfs d : disks.values()) {
+      try {
+        d.close();
+      } catch (RuntimeException e) {
+        System.out.println("PartitionedCluster: unmounting " + d.dir() + ": " + e.getMessage());
+      }
+    }
   }
 }

@@ -392,11 +392,19 @@ final class ObjectStorage implements Storage {
         open.bytes += bytes;
         unflushedBytes += bytes;
       }
-      if (!options.allowUnconfirmed()) output.holdOutputsUntil(writeSeq);
+      if (holdsOutputs(options)) output.holdOutputsUntil(writeSeq);
       overLimit = unflushedBytes > runtime.maxUnflushedBytes && txns.isEmpty();
     }
     if (delta != 0) runtime.cacheBudget.charge(delta);
     if (overLimit) awaitBackpressure();
+  }
+
+  /**
+   * Whether a write made with {@code options} holds the event's outputs until it is durable: always
+   * on an engine that does not allow unconfirmed outputs (a replicated one).
+   */
+  private boolean holdsOutputs(StorageOptions options) {
+    return !options.allowUnconfirmed() || !runtime.allowsUnconfirmedOutputs;
   }
 
   /** Too much unflushed data: seal what we have and wait (gate closed) until it drains. */
@@ -426,7 +434,7 @@ final class ObjectStorage implements Storage {
       open.deleteAll = true;
       open.writes = new LinkedHashMap<>();
       open.maxSeq = seq;
-      if (!options.allowUnconfirmed()) output.holdOutputsUntil(seq);
+      if (holdsOutputs(options)) output.holdOutputsUntil(seq);
     }
     runtime.cacheBudget.charge(-released);
   }

@@ -74,6 +74,9 @@ public final class Runtime implements AutoCloseable {
   /** The engine's {@link StorageEngine#commitConfirmsReads}, asked once. */
   final boolean commitConfirmsReads;
 
+  /** The engine's {@link StorageEngine#allowsUnconfirmedOutputs}, asked once. */
+  final boolean allowsUnconfirmedOutputs;
+
   final Scheduler scheduler;
   private final boolean ownsScheduler;
   private final Clock clock;
@@ -116,6 +119,7 @@ public final class Runtime implements AutoCloseable {
   private Runtime(Builder b) {
     this.engine = b.engine;
     this.commitConfirmsReads = engine.commitConfirmsReads();
+    this.allowsUnconfirmedOutputs = engine.allowsUnconfirmedOutputs();
     engine.fenceWith(this::resetAll);
     this.clock =
         b.clock != null ? b.clock : (b.scheduler != null ? b.scheduler.clock() : Clock.systemUTC());

@@ -7,7 +7,9 @@ package io.anteroom.objects;
  * <ul>
  *   <li>{@code allowConcurrency} (reads): other events may run while this read waits on disk.
  *   <li>{@code allowUnconfirmed} (writes): outgoing messages do not wait for this write to be
- *       durable; a failure of the write still resets the object.
+ *       durable; a failure of the write still resets the object. Ignored on a replicated engine
+ *       ({@link io.anteroom.objects.storage.StorageEngine#allowsUnconfirmedOutputs}): there the
+ *       reply always waits for the commit.
  *   <li>{@code noCache}: drop the entry from the cache once it is clean. Never changes results.
  * </ul>
  *

@@ -73,6 +73,13 @@ class FencingTest {
       return commitConfirmsReads;
     }
 
+    volatile boolean allowsUnconfirmedOutputs = true;
+
+    @Override
+    public boolean allowsUnconfirmedOutputs() {
+      return allowsUnconfirmedOutputs;
+    }
+
     @Override
     public void close() {}
   }
@@ -206,6 +213,61 @@ class FencingTest {
       assertThat(write).as("held by its round").isNotDone();
       confirming.complete(null);
       assertThat(write.get()).isZero();
+    }
+  }
+
+  /** A counter's one method. */
+  public interface Next {
+    long next();
+  }
+
+  /** The naive counter, writing with {@code allowUnconfirmed} as the room's counters do. */
+  static final class UnconfirmedCounter implements Next {
+    private final Storage storage;
+
+    UnconfirmedCounter(ObjectContext ctx) {
+      this.storage = ctx.storage();
+    }
+
+    @Override
+    public long next() {
+      long v = storage.get("counter", Long.class).orElse(0L);
+      storage.put("counter", v + 1, StorageOptions.DEFAULT.withAllowUnconfirmed());
+      return v;
+    }
+  }
+
+  /**
+   * On the only copy a reply may leave before its {@code allowUnconfirmed} write is durable (the
+   * option's purpose); on an engine that does not allow it (a replicated one) the reply waits for
+   * the commit, so a fence while the commit is held fails the call and its number is never handed
+   * out (issue 40's partition suite found numbers issued twice without it).
+   */
+  @Test
+  void anAllowUnconfirmedWriteHoldsTheReplyOnAnEngineThatDoesNotAllowUnconfirmedOutputs()
+      throws Exception {
+    FencingEngine loose = new FencingEngine();
+    try (Fixture f = new Fixture(b -> b.storage(loose))) {
+      Next counter = f.runtime.namespace("counter", Next.class, UnconfirmedCounter::new).get("c");
+      InMemoryStorageEngine.Hold commits = loose.data.holdCommits();
+      CompletableFuture<Long> early = f.async(counter::next);
+      assertThat(early.get()).as("the only copy: the reply leaves before the write").isZero();
+      commits.release();
+    }
+
+    FencingEngine replicated = new FencingEngine();
+    replicated.allowsUnconfirmedOutputs = false;
+    try (Fixture f = new Fixture(b -> b.storage(replicated))) {
+      Next counter = f.runtime.namespace("counter", Next.class, UnconfirmedCounter::new).get("c");
+      InMemoryStorageEngine.Hold commits = replicated.data.holdCommits();
+      CompletableFuture<Long> held = f.async(counter::next);
+      commits.awaitBlocked();
+      f.runtime.resetAll("leadership lost");
+      assertThatThrownBy(held::get)
+          .as("the number whose write had not committed is never handed out")
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(ObjectResetException.class);
+      commits.release();
     }
   }
 }

@@ -163,6 +163,150 @@ public final class NetworkLab implements AutoCloseable {
   }
 
   /**
+   * A MAC address no interface has: a host told that a peer is there sends its packets to nobody.
+   */
+  private static final String NOWHERE = "02:00:00:de:ad:00";
+
+  /** The pairs of hosts {@link #partition} separated, for {@link #heal}. */
+  private final java.util.Set<List<Host>> separated = new java.util.LinkedHashSet<>();
+
+  /**
+   * Partitions the network between two groups of hosts: no packet passes between a host of {@code
+   * side} and a host of {@code other}, in either direction, silently (as with a firewall that
+   * drops; connections see no reset), while each group keeps its own links and its links to the
+   * hosts in neither group. Each host of a pair is told, by a permanent neighbour entry, that the
+   * other's address is at a MAC address no interface has. Undone by {@link #heal}.
+   */
+  public void partition(Collection<Host> side, Collection<Host> other) {
+    Map<Host, List<String>> commands = new LinkedHashMap<>();
+    for (Host a : side) {
+      for (Host b : other) {
+        if (a.equals(b)) throw new IllegalArgumentException(a.name() + " is on both sides");
+        commands.computeIfAbsent(a, h -> new ArrayList<>()).add(nowhere(b));
+        commands.computeIfAbsent(b, h -> new ArrayList<>()).add(nowhere(a));
+        synchronized (this) {
+          separated.add(List.of(a, b));
+        }
+      }
+    }
+    batch(commands);
+  }
+
+  /** The neighbour entry that sends {@code to}'s packets nowhere. */
+  private static String nowhere(Host to) {
+    return "neigh replace " + to.address() + " lladdr " + NOWHERE + " nud permanent dev eth0";
+  }
+
+  /**
+   * Runs each host's {@code ip} commands in one {@code ip -batch} process of its own, all hosts at
+   * once: a partition takes effect within milliseconds, not one command after the other.
+   */
+  private static void batch(Map<Host, List<String>> commands) {
+    List<Thread> threads = new ArrayList<>();
+    List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    for (var e : commands.entrySet()) {
+      threads.add(
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    try {
+                      runWithInput(
+                          String.join("\n", e.getValue()) + "\n",
+                          "ip",
+                          "-n",
+                          e.getKey().namespace(),
+                          "-batch",
+                          "-");
+                    } catch (RuntimeException failure) {
+                      failures.add(failure);
+                    }
+                  }));
+    }
+    for (Thread t : threads) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    if (!failures.isEmpty()) throw failures.get(0);
+  }
+
+  /** Undoes every {@link #partition}: the hosts learn each other's addresses again. */
+  public void heal() {
+    List<List<Host>> pairs;
+    synchronized (this) {
+      pairs = List.copyOf(separated);
+      separated.clear();
+    }
+    Map<Host, List<String>> commands = new LinkedHashMap<>();
+    for (List<Host> pair : pairs) {
+      for (int i = 0; i < 2; i++) {
+        commands
+            .computeIfAbsent(pair.get(i), h -> new ArrayList<>())
+            .add("neigh del " + pair.get(1 - i).address() + " dev eth0");
+      }
+    }
+    batch(commands);
+  }
+
+  /**
+   * Why {@code tc netem} (delay, loss) cannot be used here, with the probe's output, or empty when
+   * it can: probes a veth pair in a namespace of its own. Kernels built without {@code
+   * CONFIG_NET_SCH_NETEM} say so.
+   */
+  public static Optional<String> netemUnavailable() {
+    String probe = PREFIX + ProcessHandle.current().pid() + "-netem";
+    try {
+      run("ip", "netns", "add", probe);
+    } catch (RuntimeException e) {
+      return Optional.of("cannot create a network namespace: " + e.getMessage());
+    }
+    try {
+      run("ip", "-n", probe, "link", "add", "p0", "type", "veth", "peer", "name", "p1");
+      run(
+          "ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "p0", "root", "netem", "delay",
+          "10ms");
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of("tc netem is not available on this kernel: " + e.getMessage());
+    } finally {
+      remove(probe);
+    }
+  }
+
+  /**
+   * Adds {@code delay} (with 25 % jitter) and {@code lossPercent} packet loss to everything {@code
+   * h} sends ({@code tc netem}; see {@link #netemUnavailable}); {@code null} removes it.
+   */
+  public void netem(Host h, Duration delay, double lossPercent) {
+    String ns = h.namespace();
+    if (delay == null) {
+      run("ip", "netns", "exec", ns, "tc", "qdisc", "del", "dev", "eth0", "root");
+      return;
+    }
+    long ms = delay.toMillis();
+    run(
+        "ip",
+        "netns",
+        "exec",
+        ns,
+        "tc",
+        "qdisc",
+        "replace",
+        "dev",
+        "eth0",
+        "root",
+        "netem",
+        "delay",
+        ms + "ms",
+        Math.max(1, ms / 4) + "ms",
+        "loss",
+        lossPercent + "%");
+  }
+
+  /**
    * {@code h}'s TCP connections as {@code ss -tnoi} lists them (state, queues, retransmission
    * timers and back-off): what a cut did to them.
    */
@@ -321,8 +465,16 @@ public final class NetworkLab implements AutoCloseable {
 
   /** Runs a command to its end; its output, or an exception naming it and its output. */
   static String run(String... command) {
+    return runWithInput(null, command);
+  }
+
+  /** {@link #run} with {@code input} (null: none) on the command's standard input. */
+  static String runWithInput(String input, String... command) {
     try {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      try (var in = p.getOutputStream()) {
+        if (input != null) in.write(input.getBytes(StandardCharsets.UTF_8));
+      }
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();

@@ -234,6 +234,16 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   }
 
   /**
+   * No: a reply that left before its write committed could hand out a state a new leader does not
+   * have (issue 40's partition suite: a counter's numbers issued twice after a minority-majority
+   * split). Every reply waits for its event's writes to commit.
+   */
+  @Override
+  public boolean allowsUnconfirmedOutputs() {
+    return false;
+  }
+
+  /**
    * Completes once this peer is confirmed, after the call, as the shard's leader with every entry
    * committed before applied (a linearizable read index, by lease when valid); exceptionally
    * ({@link NotShardLeaderException}, or a timeout after {@code commitTimeout}) otherwise. Calls

@@ -93,6 +93,18 @@ public interface StorageEngine extends AutoCloseable {
   }
 
   /**
+   * Whether a reply may leave before the writes its event made with {@code allowUnconfirmed} are
+   * committed. True of the only copy (the default): a crash loses at most the last unflushed
+   * writes, whose replies may have left. False of a replicated engine: a reply that left before its
+   * write committed hands out a state that a new leader does not have (a counter's number issued
+   * again after a failover, found by the partition suite), so the runtime holds every reply for its
+   * event's writes, whatever the option.
+   */
+  default boolean allowsUnconfirmedOutputs() {
+    return true;
+  }
+
+  /**
    * The answer of {@link #confirmReads} of an engine that needs no check: already completed (and
    * immutable); the runtime then releases replies without any extra step.
    */
