@@ -97,6 +97,7 @@ public final class Main implements Runnable {
     COMMANDS.put("run", Run::new);
     COMMANDS.put("demo", Demo::new);
     COMMANDS.put("coordinator", Coordinator::new);
+    COMMANDS.put("cluster", ClusterCommand::new);
     COMMANDS.put("gateway", Edge::new);
     COMMANDS.put("check", Check::new);
   }

@@ -210,6 +210,12 @@ public final class ClusterAdmin implements AutoCloseable {
         out.add(current.members);
         continue;
       }
+      String leader = current.members.leader();
+      if (target.stream().noneMatch(p -> p.id().equals(leader))) {
+        // the leader leaves: hand its leadership to a peer that stays first, as a transfer (the
+        // successor campaigns at once) instead of an election timeout after the leader steps down
+        current = handOver(current, target);
+      }
       List<RaftPeer> targetPeers = new ArrayList<>();
       for (ClusterConfig.Peer p : target) {
         RaftPeer known = current.raft.get(p.id());
@@ -245,6 +251,29 @@ public final class ClusterAdmin implements AutoCloseable {
       out.add(read(shard).members);
     }
     return out;
+  }
+
+  /**
+   * Transfers the shard's leadership from its leader, which {@code target} does not keep, to a
+   * member that stays; returns the shard as read afterwards. Best effort: if no transfer succeeds,
+   * the change goes on from the old leader, which steps down once it is committed.
+   */
+  private Read handOver(Read current, List<ClusterConfig.Peer> target) {
+    for (ClusterConfig.Peer successor : target) {
+      if (!current.raft.containsKey(successor.id())) continue; // a new peer: not caught up yet
+      try (RaftClient client = client(current, Duration.ofSeconds(10))) {
+        RaftClientReply reply =
+            client.admin().transferLeadership(RaftPeerId.valueOf(successor.id()), 5_000);
+        if (reply.isSuccess()) {
+          Read after = tryRead(current.members.shard());
+          if (after != null && !after.members.leader().equals(current.members.leader()))
+            return after;
+        }
+      } catch (IOException | RuntimeException e) {
+        // try the next one
+      }
+    }
+    return current;
   }
 
   private static boolean sameIds(List<ClusterConfig.Peer> a, List<ClusterConfig.Peer> b) {
