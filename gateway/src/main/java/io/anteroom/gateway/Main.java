@@ -449,14 +449,26 @@ public final class Main implements Runnable {
                 + " address is a loopback address")
     Path peerTrust;
 
+    @Option(
+        names = "--join",
+        description =
+            "with --cluster: this peer joins a running cluster (on an empty --data-dir it waits"
+                + " for `anteroom cluster add` or `replace` instead of campaigning with the file's"
+                + " peers); no effect once it has data")
+    boolean join;
+
     @Override
     public Integer call() throws InterruptedException {
       if (cluster != null) {
         return clustered();
       }
-      if (id != null || statusListen != null || peerTrust != null) {
+      if (id != null || statusListen != null || peerTrust != null || join) {
         throw new IllegalArgumentException(
-            (id != null ? "--id" : statusListen != null ? "--status-listen" : "--peer-trust")
+            (id != null
+                    ? "--id"
+                    : statusListen != null
+                        ? "--status-listen"
+                        : peerTrust != null ? "--peer-trust" : "--join")
                 + " needs --cluster FILE (a single coordinator has no peers)");
       }
       HostPort at = hostPort("--listen", listen != null ? listen : DEFAULT_LISTEN);
@@ -528,7 +540,7 @@ public final class Main implements Runnable {
                 + SECRET_ENV
                 + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE)");
       }
-      PeerOptions options = PeerOptions.defaults();
+      PeerOptions.Builder options = PeerOptions.builder().join(join);
       if (peerTrust != null) {
         if (tlsCert == null || tlsKey == null) {
           throw new IllegalArgumentException(
@@ -536,7 +548,7 @@ public final class Main implements Runnable {
                   + id
                   + " presents that certificate to the other peers");
         }
-        options = PeerOptions.builder().tls(PeerTls.load(tlsCert, tlsKey, peerTrust)).build();
+        options.tls(PeerTls.load(tlsCert, tlsKey, peerTrust));
       } else if (!HttpObjectServer.isLoopback(self.host())) {
         throw new IllegalArgumentException(
             "peer "
@@ -559,7 +571,7 @@ public final class Main implements Runnable {
               secrets,
               tlsCert,
               tlsKey,
-              options,
+              options.build(),
               line -> out.println("anteroom coordinator: " + line));
       ClusterStatusServer statusServer = null;
       try {

@@ -406,16 +406,17 @@ class MainTest {
     Files.writeString(one, "peers:\n" + c1);
     Path two = dir.resolve("two.yaml");
     Files.writeString(two, "peers:\n" + c1 + c2);
-    var options =
-        io.anteroom.objects.ratis.PeerOptions.builder()
-            .electionTimeout(java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(600))
-            .build();
     List<io.anteroom.objects.ratis.ClusterNode> nodes = new java.util.ArrayList<>();
     try {
       for (var start : List.of(new Object[] {one, "c1"}, new Object[] {two, "c2"})) {
         var file = io.anteroom.objects.ratis.ClusterFile.load((Path) start[0]);
         String id = (String) start[1];
         var self = file.http().get(id);
+        var peerOptions =
+            io.anteroom.objects.ratis.PeerOptions.builder()
+                .electionTimeout(java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(600))
+                .join(id.equals("c2")) // a new peer of a running cluster waits to be added
+                .build();
         nodes.add(
             io.anteroom.host.ObjectCoordination.serveCluster(
                 file,
@@ -426,7 +427,7 @@ class MainTest {
                 List.of(),
                 null,
                 null,
-                options,
+                peerOptions,
                 line -> {}));
       }
       org.awaitility.Awaitility.await("c1 leads")

@@ -236,8 +236,17 @@ public final class ClusterAdmin implements AutoCloseable {
         reply = null;
         Read after = tryRead(shard);
         if (after == null || !sameIds(after.members.members(), target)) {
+          Throwable cause = e;
+          while (cause.getCause() != null) cause = cause.getCause();
           throw new IllegalStateException(
-              "shard " + shard + ": " + what + " failed: " + e.getMessage(), e);
+              "shard "
+                  + shard
+                  + ": "
+                  + what
+                  + " failed: "
+                  + firstLine(cause)
+                  + " (was the new peer started with --join, and can the leader reach it?)",
+              e);
         }
       }
       if (reply != null && !reply.isSuccess()) {

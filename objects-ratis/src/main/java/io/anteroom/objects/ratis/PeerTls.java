@@ -32,9 +32,12 @@ import org.apache.ratis.grpc.GrpcTlsConfig;
  * certificate chains to one of the trusted certificates, which must also name the address it was
  * dialled at (its {@code raft} host, as a subject alternative name) when it is the server.
  *
- * <p>Without it the Raft port is plain text and unauthenticated. What it authenticates is "a holder
- * of a trusted certificate", not which peer id it claims: give the trusted certificates (a private
- * CA, or the peers' own self-signed certificates) to the coordinators only.
+ * <p>Without it the Raft port is plain text and unauthenticated. With it, a peer's certificate must
+ * also name its id (or its unshared raft host): {@link PeerIdentity} checks the sender of each Raft
+ * message on the accepting side, and a peer dialling another checks that the certificate names the
+ * peer at that address. Any trusted certificate may still use the admin service (membership
+ * changes): give the trusted certificates (a private CA, or the peers' own self-signed
+ * certificates) to the coordinators and their operators only.
  *
  * <pre>{@code
  * PeerTls tls = PeerTls.load(Path.of("c1.pem"), Path.of("c1-key.pem"), Path.of("peers-ca.pem"));

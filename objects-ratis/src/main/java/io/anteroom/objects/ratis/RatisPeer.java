@@ -35,9 +35,10 @@ import org.apache.ratis.util.TimeDuration;
  * its data directory.
  *
  * <p>Layout of {@code dataDir}: {@code raft/} (Ratis: one directory per group with its log,
- * metadata and snapshots) and {@code shards/<n>/objects.db} (the copy of shard {@code n}).
- * Membership is static: a peer started on an empty directory joins the groups of the config; a
- * restarted peer recovers them from {@code raft/} and catches up from the leader's log or, if the
+ * metadata and snapshots) and {@code shards/<n>/objects.db} (the copy of shard {@code n}). The
+ * config is the bootstrap membership: a peer started on an empty directory joins the groups with
+ * the config's peers; a restarted peer recovers them from {@code raft/}, with the membership of its
+ * log (changed online by {@link ClusterAdmin}), and catches up from the leader's log or, if the
  * leader purged it, from a snapshot.
  *
  * <pre>{@code
@@ -255,7 +256,9 @@ public final class RatisPeer implements AutoCloseable {
                     adminClient,
                     server.getId(),
                     adminCalls.incrementAndGet(),
-                    RaftGroup.valueOf(id, peers)));
+                    // joining: no membership until a leader adds this peer (its appends carry
+                    // the configuration); a peer in no configuration never campaigns
+                    options.join() ? RaftGroup.valueOf(id) : RaftGroup.valueOf(id, peers)));
         if (!reply.isSuccess())
           throw new IOException(
               "peer " + self.id() + " cannot join shard " + shard + ": " + reply.getException());

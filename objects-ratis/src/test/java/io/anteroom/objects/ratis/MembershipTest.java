@@ -73,12 +73,22 @@ class MembershipTest {
   }
 
   private ClusterNode start(ClusterFile file, String id) {
+    return start(file, id, false);
+  }
+
+  /** A new peer of a running cluster: it waits to be added. */
+  private ClusterNode join(ClusterFile file, String id) {
+    return start(file, id, true);
+  }
+
+  private ClusterNode start(ClusterFile file, String id, boolean join) {
     ClusterNode node =
         ClusterNode.builder(file, id, dir.resolve(id))
             .options(
                 TestCluster.testOptions()
                     .localStorage(PeerOptions.LocalStorage.MEMORY)
                     .snapshotEveryEntries(50)
+                    .join(join)
                     .build())
             .objects(runtime -> runtime.namespace("counter", Counter.class, CounterObject::new))
             .server(server -> server.export("counter").secret(SECRET))
@@ -213,7 +223,7 @@ class MembershipTest {
       Thread.sleep(2_000); // a steady baseline for the first change // NOPMD measurement window
 
       // grow: n3 from an empty directory, with the file that lists it
-      start(slots.file(4), "n3");
+      join(slots.file(4), "n3");
       long t0 = System.nanoTime();
       List<ClusterAdmin.ShardMembers> added = admin.add(slots.file(4).peer("n3"));
       long t1 = System.nanoTime();
@@ -241,7 +251,7 @@ class MembershipTest {
               .findFirst()
               .orElseThrow();
       kill(dead);
-      start(slots.file(5), "n4");
+      join(slots.file(5), "n4");
       t0 = System.nanoTime();
       List<ClusterAdmin.ShardMembers> replaced = admin.replace(dead, slots.file(5).peer("n4"));
       t1 = System.nanoTime();
@@ -304,7 +314,7 @@ class MembershipTest {
     ClusterFile three = slots.file(3);
     for (int i = 0; i < 3; i++) start(three, "n" + i);
     awaitServing();
-    start(slots.file(4), "n3");
+    join(slots.file(4), "n3");
     try (ClusterAdmin admin = ClusterAdmin.connect(three.config(), null)) {
       admin.replace("n2", slots.file(4).peer("n3"));
     }
