@@ -344,6 +344,10 @@ class MainTest {
     Outcome idAlone = run("coordinator", "--id", "c1", "--data-dir", dir.toString());
     assertThat(idAlone.exit()).isEqualTo(2);
     assertThat(idAlone.err()).contains("--id needs --cluster FILE");
+
+    Outcome joinAlone = run("coordinator", "--join", "--data-dir", dir.toString());
+    assertThat(joinAlone.exit()).isEqualTo(2);
+    assertThat(joinAlone.err()).contains("--join needs --cluster FILE");
   }
 
   @Test
