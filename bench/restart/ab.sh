@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Coordinator restart A/B: two distributions started in alternating order, ROUNDS times each, on
-# their own data directories and AOT caches (each recorded first by a start ended with SIGTERM,
-# then written by a second start; an older distribution that writes it at the first stop has it
-# already).
+# their own data directories and AOT caches (a first start trains each in the background, or for
+# older distributions records it at its stop and a second start writes it: the warm-up waits until
+# the cache is there either way).
 # Prints "round variant wall_ms cpu_ms" per start, then each variant's median and the paired
 # differences (B - A). Listens on 127.0.0.1 only; stops by itself.
 #   bench/restart/ab.sh A.tar.gz B.tar.gz [ROUNDS]     (ROUNDS default 12)
@@ -25,13 +25,18 @@ start() {
     --listen "127.0.0.1:$port" --data-dir "$work/$1/data" >"$work/$1/log" 2>&1 &
   pid=$!
 }
-for v in A B; do # records each variant's AOT cache, then (a second start) writes it
-  start "$v"
-  for _ in $(seq 1 600); do answering && break; sleep 0.1; done
-  kill -TERM "$pid"; wait "$pid" || true
-  start "$v"
-  for _ in $(seq 1 1800); do compgen -G "$work/$v/aot/*.aotconf" >/dev/null || break; sleep 0.1; done
-  kill -TERM "$pid"; wait "$pid" || true
+has() { compgen -G "$work/$1/aot/*.$2" >/dev/null; }
+for v in A B; do # each variant's AOT cache, until it is there
+  for _ in 1 2 3; do
+    start "$v"
+    for _ in $(seq 1 600); do answering && break; sleep 0.1; done
+    # older distributions write it while a start serves, from the recording of an earlier stop
+    for _ in $(seq 1 1800); do has "$v" aotconf || break; sleep 0.1; done
+    kill -TERM "$pid"; wait "$pid" || true
+    # newer ones train it in the background after a start
+    for _ in $(seq 1 1800); do { has "$v" aot || has "$v" failed || has "$v" aotconf; } && break; sleep 0.1; done
+    has "$v" aot && break
+  done
 done
 for r in $(seq "$rounds"); do
   order=(A B); ((r % 2 == 0)) && order=(B A)

@@ -8,8 +8,7 @@
 # on this machine (io.anteroom.bench.StartFloor, each with its own AOT cache): the JDK's own HTTP
 # server, and a bare Vert.x HTTP server (the coordinator's HTTP stack, nothing of Anteroom); it
 # needs `./mvnw -q -DskipTests package -pl bench -am` too.
-# The first start records the AOT cache's classes only if a clean exit follows, so one warm-up
-# run is stopped with SIGTERM first, and a second one runs until it has written the cache. Listens on 127.0.0.1 only; stops by itself. KEEP_WORK=1 keeps the
+# The first start trains the AOT cache in the background; the warm-up waits until it is written. Listens on 127.0.0.1 only; stops by itself. KEEP_WORK=1 keeps the
 # temporary directory (logs, data, caches) for a look afterwards.
 set -euo pipefail
 rounds=${1:-5}
@@ -46,15 +45,15 @@ cpu_ms() { awk -v t="$tick" '{ print int(($14 + $15) * 1000 / t) }' "/proc/$1/st
 aot() { echo "-XX:AOTCache=$work/floor-$1.aot"; }
 
 kinds=(coordinator)
-# warm-up of each kind: ends cleanly, so the classes of its AOT cache (Java 25+) are recorded
+# warm-up: the first start trains the coordinator's AOT cache (Java 25+) in the background; wait
+# until it is written (the training's lock is free and the .aot file is there)
 start coordinator
 for _ in $(seq 1 600); do answering && break; sleep 0.1; done
 kill -TERM "$pid"; wait "$pid" || true
-# the next start writes the coordinator's cache from that recording, in the background: until
-# the recording (*.aotconf) is gone
-start coordinator
-for _ in $(seq 1 1800); do compgen -G "$ANTEROOM_AOT_DIR/*.aotconf" >/dev/null || break; sleep 0.1; done
-kill -TERM "$pid"; wait "$pid" || true
+for _ in $(seq 1 3000); do
+  if compgen -G "$ANTEROOM_AOT_DIR/*.aot" >/dev/null || compgen -G "$ANTEROOM_AOT_DIR/*.failed" >/dev/null; then break; fi
+  sleep 0.1
+done
 if [[ "$floor" == 1 ]]; then
   [[ -f "${floor_cp%%:*}" ]] || { echo "FLOOR=1 needs the bench module built" >&2; exit 1; }
   for kind in jdk vertx; do

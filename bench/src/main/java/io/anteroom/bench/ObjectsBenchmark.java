@@ -1,6 +1,7 @@
 package io.anteroom.bench;
 
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectTransport;
@@ -158,7 +159,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
               + " http-spread, cluster-1, cluster, ratis-reference (Ratis alone: an in-memory counter"
               + " on three servers, no Anteroom), cluster-spread, cluster-tls, cluster-spread-tls"
               + " (the cluster's peers speaking mutual TLS, as across machines), http-pinned,"
-              + " cluster-processes, cluster-pinned. "
+              + " cluster-processes, cluster-pinned, rooms-1shard, rooms-3shards (100 rooms' draws on"
+              + " 3 peers with 1 or 3 shards). "
               + "Default: ${DEFAULT-VALUE}.")
   List<String> scenarios;
 
@@ -184,7 +186,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           "cluster-tls",
           "http-spread",
           "cluster-spread",
-          "cluster-spread-tls");
+          "cluster-spread-tls",
+          "rooms-1shard",
+          "rooms-3shards");
 
   /**
    * The same scenarios without {@code --rounds}: every single-node scenario before every cluster
@@ -200,7 +204,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           "ratis-reference",
           "cluster-spread",
           "cluster-tls",
-          "cluster-spread-tls");
+          "cluster-spread-tls",
+          "rooms-1shard",
+          "rooms-3shards");
 
   private final List<LoadRun.Measurement> results = new ArrayList<>();
 
@@ -268,6 +274,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             case "ratis-reference" -> ratisReference(d);
             case "cluster-spread" -> cluster(d, objects, 3, false);
             case "cluster-spread-tls" -> cluster(d, objects, 3, true);
+            case "rooms-1shard" -> rooms(d, 1);
+            case "rooms-3shards" -> rooms(d, 3);
             default -> throw new IllegalStateException("not a round scenario: " + scenario);
           }
           rates.put(scenario, results.get(before).opsPerSecond());
@@ -474,6 +482,107 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     } finally {
       for (ClusterNode n : nodes) n.close();
     }
+  }
+
+  /** Rooms of the {@code rooms-*} scenarios. */
+  static final int ROOMS = 100;
+
+  /**
+   * {@value #ROOMS} rooms on the room objects of a 3-peer replicated coordinator ({@code anteroom
+   * coordinator --cluster}'s assembly: {@link ObjectCoordination#serveCluster}, SQLite copies,
+   * default Raft options, in this JVM) with {@code shards} shards; once every shard is served by
+   * its preferred leader (with 3 shards, three different peers), 64 callers draw from the Anywhere
+   * counter of a random room through a gateway's link ({@link ObjectCoordination#remote} over all
+   * three peers): each call one confirmed counter grant.
+   */
+  private void rooms(Path dir, int shards) throws Exception {
+    ClusterFile file =
+        ClusterFile.parse(
+            clusterYaml(3, "s").replace("shards: 1\n", "shards: " + shards + "\n"), "rooms");
+    List<ClusterNode> nodes = new ArrayList<>();
+    try {
+      for (var peer : file.config().peers()) {
+        var uri = file.http().get(peer.id());
+        nodes.add(
+            ObjectCoordination.serveCluster(
+                file,
+                peer.id(),
+                dir.resolve(peer.id()),
+                uri.getHost(),
+                uri.getPort(),
+                List.of(),
+                null,
+                null,
+                List.of(),
+                PeerOptions.defaults(),
+                line -> System.err.println("rooms: " + line)));
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+      while (!spread(nodes, file, shards)) {
+        if (System.nanoTime() > deadline)
+          throw new IllegalStateException("the shards' preferred leaders do not serve in 120 s");
+        Thread.sleep(50); // polling for the elections and hand-overs, before any measurement
+      }
+      ObjectCoordination link =
+          ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(30), null, List.of());
+      try {
+        List<Counter> draws = new ArrayList<>(ROOMS);
+        for (int i = 0; i < ROOMS; i++) {
+          String room = "room" + i;
+          link.configure(
+                  io.anteroom.room.RoomConfig.builder(room)
+                      .totalActiveUsers(1_000_000)
+                      .newUsersPerMinute(1_000_000)
+                      .sessionDurationMinutes(10)
+                      .build())
+              .toCompletableFuture()
+              .join();
+          draws.add(
+              () -> {
+                long minute = java.time.Instant.now().getEpochSecond() / 60;
+                io.anteroom.room.Grant g =
+                    link.take(io.anteroom.room.CounterKey.anywhere(room, minute), 1L << 40, null)
+                        .toCompletableFuture()
+                        .join();
+                if (!g.granted()) throw new IllegalStateException("not granted: " + g);
+                return (minute % 1024) << 30 | g.number(); // unique per room
+              });
+        }
+        spreadOver(
+            "rooms: " + ROOMS + " rooms, confirmed draws, 3 peers, " + shards + " shard(s)",
+            draws,
+            null,
+            () -> {
+              long entries = 0; // every shard's log, at its leader now
+              for (int s = 0; s < shards; s++) {
+                for (ClusterNode n : nodes) {
+                  if (n.serves(s)) {
+                    entries += n.peer().engine(s).commitIndex();
+                    break;
+                  }
+                }
+              }
+              return entries;
+            });
+      } finally {
+        link.close();
+      }
+    } finally {
+      for (ClusterNode n : nodes) n.close();
+    }
+  }
+
+  /** Whether every shard is served, with several shards each by its preferred leader. */
+  private static boolean spread(List<ClusterNode> nodes, ClusterFile file, int shards) {
+    for (int s = 0; s < shards; s++) {
+      var preferred = ClusterNode.preferredLeader(file.config(), s);
+      boolean served = false;
+      for (ClusterNode n : nodes) {
+        if (n.serves(s) && preferred.map(p -> p.equals(n.peer().id())).orElse(true)) served = true;
+      }
+      if (!served) return false;
+    }
+    return true;
   }
 
   /**
@@ -878,7 +987,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             new String[] {"cluster-tls", "http"},
             new String[] {"ratis-reference", "http"},
             new String[] {"cluster-spread", "http-spread"},
-            new String[] {"cluster-spread-tls", "http-spread"});
+            new String[] {"cluster-spread-tls", "http-spread"},
+            new String[] {"rooms-3shards", "rooms-1shard"});
     StringBuilder sb = new StringBuilder("\n| round |");
     StringBuilder rule = new StringBuilder("|---|");
     List<String[]> present = new ArrayList<>();

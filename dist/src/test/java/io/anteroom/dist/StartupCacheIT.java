@@ -17,14 +17,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Java 25+ start-up (AOT) cache of {@code bin/anteroom}, as an operator meets it: quiet (no JVM
- * warning, no class path in the output, one line per start saying what became of the cache), one
- * recording and one cache per install even when three processes start and stop together, and two
- * installs sharing a cache directory never remove each other's files.
+ * warning, no class path in the output, one line per start saying what became of the cache),
+ * trained in the background so that the process the operator started never records (its stop is
+ * never a recording's), one training and one cache per install even when three processes start
+ * together, and two installs sharing a cache directory never remove each other's files.
  */
 class StartupCacheIT {
   /** What the JVM printed before: warnings per skipped class, the training child's class path. */
@@ -35,7 +37,8 @@ class StartupCacheIT {
           "[error  ][aot]",
           "Picked up JAVA_TOOL_OPTIONS",
           "Error occurred during initialization of VM",
-          "Must be a valid AOT configuration");
+          "Must be a valid AOT configuration",
+          "AOTConfiguration recorded");
 
   @TempDir Path dir;
   private Path cacheDir;
@@ -44,6 +47,7 @@ class StartupCacheIT {
   private record Started(Process process, Path log) {}
 
   @Test
+  @Tag("slow") // three trainings of a minute or more each on 2 busy cores
   void threeProcessesOfAnInstallShareOneQuietCacheAndASecondInstallKeepsItsOwn() throws Exception {
     // the launcher picks the newest JDK; the cache needs Java 25 (the CI image has it)
     Assumptions.assumeTrue(Runtime.version().feature() >= 25, "the JDK's AOT cache is Java 25+");
@@ -51,72 +55,120 @@ class StartupCacheIT {
     Path b = unpack("b");
     cacheDir = Files.createDirectories(dir.resolve("cache"));
 
-    // 1. three at once: one records, the other two run without (the lock is taken)
+    // 1. three at once: one start trains the cache in the background, the other two run without
     List<String> first = runTogether(a, 3, "1");
     assertThat(first)
-        .filteredOn(o -> o.contains("start-up cache: none yet; this run records"))
+        .filteredOn(o -> o.contains("start-up cache: none yet; a short run of this command"))
         .hasSize(1);
     assertThat(first)
         .filteredOn(o -> o.contains("start-up cache: none yet; another process of this install"))
         .hasSize(2);
-    assertThat(files("*.aotconf")).hasSize(1);
 
-    // 2. the next start writes the cache from that recording, in the background
-    Started writer = start(a, "2");
-    try {
-      await("the cache written")
-          .atMost(Duration.ofMinutes(3))
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> files("*.aot").size() == 1 && files("*.aotconf").isEmpty());
-    } finally {
-      stop(writer);
-    }
-    assertThat(Files.readString(writer.log()))
-        .contains("start-up cache: writing ")
-        .contains("in the background from the classes an earlier run used");
+    // 2. the training ends by itself, after the processes it came with stopped: the cache is there
+    awaitTrainingEnded();
+    assertThat(files("*.aot")).hasSize(1);
+    assertThat(files("*.failed")).isEmpty();
+    assertThat(files("*.training")).as("its temporary directory removed").isEmpty();
 
     // 3. three at once again: each loads it
     List<String> third = runTogether(a, 3, "3");
     assertThat(third).allSatisfy(o -> assertThat(o).contains("start-up cache: loaded "));
     assertThat(files("*.tmp")).isEmpty();
 
-    // 4. a second install in the same directory records its own and leaves the first one's cache
+    // 4. a second install in the same directory trains its own and leaves the first one's cache
     Path cacheOfA = files("*.aot").getFirst();
     List<String> other = runTogether(b, 1, "4");
-    assertThat(other.getFirst()).contains("start-up cache: none yet; this run records");
+    assertThat(other.getFirst()).contains("start-up cache: none yet; a short run of this command");
+    awaitTrainingEnded();
     assertThat(cacheOfA).exists();
-    assertThat(files("*.aotconf")).hasSize(1).noneMatch(f -> f.equals(cacheOfA));
+    assertThat(files("*.aot")).hasSize(2);
 
     for (String output : concat(first, third, other)) {
       assertThat(output).doesNotContain(NOISE);
     }
-    assertThat(Files.readString(writer.log())).doesNotContain(NOISE);
   }
 
   @Test
-  void aRecordingThatCannotBeMadeIntoACacheIsNotRecordedAgain() throws Exception {
+  void aTrainingStoppedWithTheServiceIsTriedAgainAndOneThatFailsIsNot() throws Exception {
     Assumptions.assumeTrue(Runtime.version().feature() >= 25, "the JDK's AOT cache is Java 25+");
     Path home = unpack("c");
     cacheDir = Files.createDirectories(dir.resolve("cache-c"));
-    runTogether(home, 1, "c1"); // records
-    Path recording = files("*.aotconf").getFirst();
-    Files.writeString(recording, "cut short by a kill during the stop"); // what a SIGKILL leaves
 
-    Started writer = start(home, "c2");
-    try {
-      await("the attempt given up")
-          .atMost(Duration.ofMinutes(3))
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> files("*.failed").size() == 1 && files("*.aotconf").isEmpty());
-    } finally {
-      stop(writer);
-    }
+    // a stop of the service (systemd's SIGTERM to every process of its group) during the training
+    List<String> first = runTogether(home, 1, "c1");
+    assertThat(first.getFirst()).contains("start-up cache: none yet; a short run");
+    signalTraining("TERM");
+    awaitTrainingEnded();
+    assertThat(files("*.failed")).as("a stopped training is no failure").isEmpty();
+    assertThat(files("*.aot")).isEmpty();
+
+    // so the next start trains again; a training that dies (here: killed alone) failed
+    List<String> second = runTogether(home, 1, "c2");
+    assertThat(second.getFirst()).contains("start-up cache: none yet; a short run");
+    signalTraining("KILL-JAVA");
+    awaitTrainingEnded();
+    assertThat(files("*.failed")).hasSize(1);
+
     List<String> next = runTogether(home, 1, "c3");
     assertThat(next.getFirst())
-        .contains("start-up cache: none; writing it from an earlier run's recording failed")
+        .contains("start-up cache: none; training it failed")
         .doesNotContain(NOISE);
-    assertThat(files("*.aotconf")).as("no run records in vain").isEmpty();
+    assertThat(trainingProcesses()).as("not tried again").isEmpty();
     assertThat(files("*.aot")).isEmpty();
+  }
+
+  /**
+   * The processes of trainings into this test's cache directories: the launcher's subshells and the
+   * training JVMs (whose command lines name the cache directory).
+   */
+  private List<ProcessHandle> trainingProcesses() {
+    return ProcessHandle.allProcesses()
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .filter(c -> c.contains(cacheDir.toString()) && c.contains("AOTMode"))
+                    .isPresent())
+        .toList();
+  }
+
+  /**
+   * TERM: the training JVM and the launcher's subshell that waits for it, as systemd does at a
+   * stop; KILL-JAVA: the training JVM alone, with SIGKILL.
+   */
+  private void signalTraining(String how) throws Exception {
+    await("the training running")
+        .atMost(Duration.ofMinutes(1))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> !trainingProcesses().isEmpty());
+    for (ProcessHandle java : trainingProcesses()) {
+      if (how.equals("KILL-JAVA")) {
+        java.destroyForcibly();
+      } else {
+        java.parent().ifPresent(ProcessHandle::destroy); // the subshell (SIGTERM)
+        java.destroy();
+      }
+    }
+  }
+
+  /** Until no training holds an install's lock (its subshell holds it to its last step). */
+  private void awaitTrainingEnded() {
+    await("the training ended")
+        .atMost(Duration.ofMinutes(5))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> files("*.lock").stream().allMatch(StartupCacheIT::unlocked));
+  }
+
+  private static boolean unlocked(Path lock) {
+    try {
+      Process flock = new ProcessBuilder("flock", "-n", lock.toString(), "true").start();
+      return flock.waitFor() == 0;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   @SafeVarargs
@@ -124,10 +176,12 @@ class StartupCacheIT {
     return Stream.of(lists).flatMap(List::stream).toList();
   }
 
-  private List<Path> files(String glob) throws IOException {
+  private List<Path> files(String glob) {
     List<Path> out = new ArrayList<>();
     try (var s = Files.newDirectoryStream(cacheDir, glob)) {
       s.forEach(out::add);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
     return out;
   }

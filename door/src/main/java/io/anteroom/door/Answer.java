@@ -16,8 +16,8 @@ public sealed interface Answer {
 
   /**
    * The decision, as the access log writes it: {@code admitted}, {@code session}, {@code
-   * passthrough}, {@code queued}, {@code rejected}, {@code challenge}, {@code bypass}, {@code
-   * suspended}, {@code no_room}, {@code bad_request}.
+   * passthrough}, {@code queued}, {@code rejected}, {@code challenge}, {@code invitation}, {@code
+   * bypass}, {@code suspended}, {@code no_room}, {@code bad_request}.
    */
   String decision();
 

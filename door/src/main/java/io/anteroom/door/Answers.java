@@ -7,7 +7,9 @@ import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.admission.RoomGate.Verdict;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.queue.InvitationResponder;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.ticket.TicketCookie;
@@ -217,6 +219,40 @@ final class Answers {
     }
     return new Respond(
         200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
+  }
+
+  /**
+   * 403 for a request an invite-only room turns away ({@code refused}: no token, or why the one
+   * given was not accepted): the page, or the queue JSON ({@code inWaitingRoom: false}) with an
+   * {@code invitation} member. No ticket, nothing counted.
+   */
+  static Respond invitation(Visit v, Invitations.Refusal refused) {
+    RoomRuntime room = v.room;
+    QueuePacing pacing = room.pacing();
+    boolean throttle = pacing.throttle();
+    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
+    cookies(v, headers);
+    headers.add(NO_STORE);
+    headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    byte[] body;
+    if (wantsJson(v)) {
+      QueueResponder responder = room.responder();
+      Map<String, Object> fields =
+          responder.fields(
+              false,
+              QueueView.unknown(v.now),
+              room.settings().queueAll(),
+              pacing.refreshIntervalSeconds(),
+              throttle);
+      fields.put("invitation", InvitationResponder.json(refused));
+      headers.add(new Header("Content-Type", JSON));
+      body = utf8(responder.json(fields));
+    } else {
+      headers.add(new Header("Content-Type", HTML));
+      body = utf8(InvitationResponder.html(refused));
+    }
+    return new Respond(
+        403, headers, body, false, room.settings().id(), "invitation", v.ticket, NOTHING);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.anteroom.door;
 
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
@@ -8,6 +9,7 @@ import io.anteroom.door.admission.RoomControl;
 import io.anteroom.door.admission.RoomGate;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.route.BypassMatcher;
@@ -19,7 +21,8 @@ import io.anteroom.door.ticket.TicketCookie;
  * pacing and meters, and its chain of stages. Immutable; a settings change builds a new runtime
  * around the same {@link RoomControl} (so counts survive) and swaps it into {@link Rooms}. {@code
  * protection} is null unless the room's origin protection is enabled; {@code door} is null unless
- * its {@code proofOfWork} (or an event's) is.
+ * its {@code proofOfWork} (or an event's) is; {@code invitations} is null unless the room or an
+ * event requires invitations.
  */
 public final class RoomRuntime {
   private final RoomSettings settings;
@@ -32,6 +35,7 @@ public final class RoomRuntime {
   private final Meters meters;
   private final OriginProtection protection;
   private final DoorCheck door;
+  private final Invitations invitations;
   private final Step entrance;
 
   RoomRuntime(
@@ -44,6 +48,7 @@ public final class RoomRuntime {
       Meters meters,
       OriginProtection protection,
       DoorCheck door,
+      Invitations invitations,
       Answers answers) {
     this.settings = settings;
     this.control = control;
@@ -55,6 +60,7 @@ public final class RoomRuntime {
     this.meters = meters;
     this.protection = protection;
     this.door = door;
+    this.invitations = invitations;
     this.entrance = Stages.chain(this, answers);
   }
 
@@ -102,6 +108,14 @@ public final class RoomRuntime {
     return door;
   }
 
+  /**
+   * The room's invitations, or null when neither the room nor an event requires them (see {@code
+   * invitations}).
+   */
+  public Invitations invitations() {
+    return invitations;
+  }
+
   /** The first stage of the room's chain. */
   Step entrance() {
     return entrance;
@@ -126,7 +140,15 @@ public final class RoomRuntime {
           registry.meter(p + "rejected"),
           registry.meter(p + "bypassed"),
           registry.meter(p + "revoked"),
-          registry.timer(p + "origin_latency"));
+          registry.timer(p + "origin_latency", Meters::originTimer));
+    }
+
+    /**
+     * The origin's latency: the default exponentially decaying reservoir's sampling (1,028 samples,
+     * alpha 0.015), without its lock and sorted map (it is updated on every passed request).
+     */
+    private static Timer originTimer() {
+      return new Timer(LockFreeExponentiallyDecayingReservoir.builder().build());
     }
 
     static void unregister(MetricRegistry registry, String roomId) {

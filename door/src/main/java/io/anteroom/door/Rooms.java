@@ -6,10 +6,12 @@ import io.anteroom.door.admission.RoomControl;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.GatewayConfig.Route;
+import io.anteroom.door.config.InvitationKey;
 import io.anteroom.door.config.LiveOverrides;
 import io.anteroom.door.config.TemplateDirectory;
 import io.anteroom.door.proof.ChallengeCodec;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.route.BypassMatcher;
@@ -338,6 +340,7 @@ public final class Rooms implements AutoCloseable {
         meters,
         protection,
         door(s, previous),
+        invitations(s, previous),
         answers);
   }
 
@@ -356,6 +359,24 @@ public final class Rooms implements AutoCloseable {
     }
     return new DoorCheck(
         s.id(), s.generation(), s.proofOfWork(), challenges, DoorCheck.secureNonces());
+  }
+
+  /**
+   * The room's invitations, keeping the previous memory of used ones across a change; present when
+   * the room or any of its events requires invitations.
+   *
+   * @throws IllegalArgumentException when the key file cannot be read (any more)
+   */
+  private static Invitations invitations(RoomSettings s, RoomRuntime previous) {
+    boolean anyEvent = s.events().stream().anyMatch(e -> e.invitationsRequired().orElse(false));
+    if (!s.invitations().required() && !anyEvent || s.invitations().keyFile().isEmpty()) {
+      return null;
+    }
+    byte[] key = InvitationKey.read(s.invitations().keyFile().get());
+    if (previous != null && previous.invitations() != null) {
+      return previous.invitations().withKey(s.id(), key);
+    }
+    return new Invitations(s.id(), key);
   }
 
   private void publish(Map<String, RoomRuntime> byId) {

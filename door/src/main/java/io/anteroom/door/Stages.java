@@ -7,6 +7,7 @@ import io.anteroom.door.admission.RoomGate.Verdict;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
+import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
 import io.anteroom.door.ticket.TicketCookie;
 import java.time.Instant;
@@ -19,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The stages of a room's door, in their fixed order, and the one place that chains them ({@link
  * #chain}): a suspended room skips everything; bypass rules (only when the room has any); the
- * ticket, opened once; the proof of work (only when the room or one of its events turns it on);
- * admission, whose verdict {@link Answers} turns into the answer.
+ * ticket, opened once; the invitation (only when the room or one of its events requires them),
+ * checked; the proof of work (only when the room or one of its events turns it on); the invitation,
+ * used; admission, whose verdict {@link Answers} turns into the answer.
  */
 final class Stages {
   private static final Logger LOG = LoggerFactory.getLogger(Door.class);
@@ -33,8 +35,10 @@ final class Stages {
       return v -> CompletableFuture.completedFuture(Answers.skip(v, "suspended"));
     }
     Step admission = new Admission(room.gate(), room.settings(), answers);
-    Step proof = room.door() == null ? admission : new ProofOfWorkCheck(room, answers, admission);
-    Step open = new OpenTicket(room.cookie(), proof);
+    Step claim = room.invitations() == null ? admission : new InvitationClaim(room, admission);
+    Step proof = room.door() == null ? claim : new ProofOfWorkCheck(room, answers, claim);
+    Step invited = room.invitations() == null ? proof : new InvitationCheck(room, proof);
+    Step open = new OpenTicket(room.cookie(), invited);
     return room.bypass().isEmpty() ? open : new Bypass(room, open);
   }
 
@@ -142,6 +146,118 @@ final class Stages {
             default -> answers.endlessQueue(v);
           });
     }
+  }
+
+  /**
+   * Whether the visit would get a new identity in the room (no ticket, or one the room no longer
+   * honours): what the door's checks are for.
+   */
+  private static boolean startsOver(RoomRuntime room, Visit v) {
+    return v.ticket == null || room.gate().startsOver(v.ticket, v.now);
+  }
+
+  /**
+   * The invitation check of an invite-only room or event, for every request the room would give a
+   * new identity (as for the proof of work): the token from the {@value Invitations#HEADER} header
+   * or else the {@value Invitations#QUERY_PARAMETER} query parameter must be valid for the room and
+   * the event in force now. Without one the answer says why and nothing is counted; with one the
+   * visit goes on, and the invitation is used only after the other checks ({@link
+   * InvitationClaim}), so that a proof-of-work challenge on the way does not spend it.
+   */
+  private record InvitationCheck(RoomRuntime room, Step next) implements Step {
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      RoomSettings s = room.settings();
+      Instant now = Instant.ofEpochMilli(v.now);
+      RoomSettings inForce = s.events().isEmpty() ? s : s.at(now);
+      if (!inForce.invitations().required() || !startsOver(room, v)) {
+        return next.enter(v);
+      }
+      String token = v.facts.header(Invitations.HEADER);
+      if (token == null) {
+        token = queryParameter(v.target.query(), Invitations.QUERY_PARAMETER);
+      }
+      String event = s.eventAt(now).map(e -> e.window().name()).orElse(null);
+      return switch (room.invitations().verify(token, event, v.now)) {
+        case Invitations.Valid valid -> {
+          v.invitation = valid;
+          yield next.enter(v);
+        }
+        case Invitations.Refused r ->
+            CompletableFuture.completedFuture(Answers.invitation(v, r.reason()));
+      };
+    }
+  }
+
+  /**
+   * Uses the visit's checked invitation just before admission: once on this gateway, then claimed
+   * at the room's coordinator (as a proof-of-work answer is), so that it gives one place in line in
+   * the whole deployment. A copy is refused as {@code replayed}; if the coordinator cannot answer,
+   * the gateway's own memory decides (the room is degraded).
+   */
+  private record InvitationClaim(RoomRuntime room, Step next) implements Step {
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      Invitations.Valid invitation = v.invitation;
+      if (invitation == null) {
+        return next.enter(v);
+      }
+      Invitations.Refusal here = room.invitations().useHere(invitation, v.now);
+      if (here != null) {
+        return CompletableFuture.completedFuture(Answers.invitation(v, here));
+      }
+      CompletableFuture<Boolean> claimed =
+          room.gate()
+              .claimChallenge(invitation.claim(), invitation.expiresAtMillis())
+              .toCompletableFuture();
+      if (claimed.isDone()) {
+        return afterClaim(v, claimed.isCompletedExceptionally() || claimed.join());
+      }
+      return claimed
+          .handle((first, failure) -> failure != null || first)
+          .thenComposeAsync(first -> afterClaim(v, first), v.resume);
+    }
+
+    private CompletionStage<Answer> afterClaim(Visit v, boolean first) {
+      if (!first) {
+        LOG.info(
+            "room {}: invitation {} refused: already used at another gateway",
+            room.settings().id(),
+            v.invitation.id());
+        return CompletableFuture.completedFuture(
+            Answers.invitation(v, Invitations.Refusal.REPLAYED));
+      }
+      return next.enter(v);
+    }
+  }
+
+  /**
+   * The value of parameter {@code name} in {@code query} (the first occurrence), percent-decoded;
+   * null when absent or not decodable.
+   */
+  static String queryParameter(String query, String name) {
+    if (query == null) {
+      return null;
+    }
+    int from = 0;
+    while (from <= query.length()) {
+      int end = query.indexOf('&', from);
+      if (end < 0) {
+        end = query.length();
+      }
+      if (query.startsWith(name, from)
+          && (from + name.length() == end || query.charAt(from + name.length()) == '=')) {
+        String raw =
+            from + name.length() == end ? "" : query.substring(from + name.length() + 1, end);
+        try {
+          return java.net.URLDecoder.decode(raw, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+          return raw; // refused as malformed by the check
+        }
+      }
+      from = end + 1;
+    }
+    return null;
   }
 
   /**

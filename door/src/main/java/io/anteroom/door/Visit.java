@@ -28,6 +28,9 @@ final class Visit implements BypassMatcher.Request {
   /** The cookie held an older layout: seal the ticket again. */
   boolean reseal;
 
+  /** The request's invitation, checked but not yet used ({@code Stages}); null: none needed. */
+  io.anteroom.door.proof.Invitations.Valid invitation;
+
   /** {@code Set-Cookie} values every answer to this request carries. */
   List<String> setCookies = List.of();
 

@@ -12,6 +12,7 @@ import io.anteroom.door.ticket.TicketKeys;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.demo.DemoCrowd;
 import io.anteroom.gateway.demo.DemoOrigin;
+import io.anteroom.host.CoordinatorLink;
 import io.anteroom.host.ObjectCoordination;
 import io.anteroom.host.RoomHost;
 import io.anteroom.objects.http.HttpObjectServer;
@@ -49,6 +50,7 @@ import picocli.CommandLine.Option;
  * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator
  * anteroom gateway --coordinator URL[,URL...] --datacenter NAME   a stateless edge node
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
+ * anteroom pass-keys create|list|rotate|retire KID [--data-dir DIR]   the pass keys
  * anteroom simulate ...                                    the traffic simulator (sim module)
  * anteroom help COMMAND                                    a command's options
  * </pre>
@@ -100,6 +102,8 @@ public final class Main implements Runnable {
     COMMANDS.put("cluster", ClusterCommand::new);
     COMMANDS.put("gateway", Edge::new);
     COMMANDS.put("check", Check::new);
+    COMMANDS.put("pass-keys", PassKeysCommand::new);
+    COMMANDS.put("invite", InviteCommand::new);
   }
 
   /**
@@ -571,6 +575,7 @@ public final class Main implements Runnable {
               secrets,
               tlsCert,
               tlsKey,
+              peerTrust != null ? List.of(peerTrust) : List.of(),
               options.build(),
               line -> out.println("anteroom coordinator: " + line));
       ClusterStatusServer statusServer = null;
@@ -664,81 +669,50 @@ public final class Main implements Runnable {
     @Override
     public Integer call() {
       GatewayConfig config = options.load();
-      List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
-      for (URI coordinator : coordinators) {
-        if (coordinator.getScheme() == null
-            || !(coordinator.getScheme().equals("http") || coordinator.getScheme().equals("https"))
-            || coordinator.getHost() == null) {
-          throw new IllegalArgumentException(
-              "--coordinator " + coordinator + " is not an http(s)://HOST:PORT URL");
-        }
-        if (secrets.isEmpty() && !HttpObjectServer.isLoopback(coordinator.getHost())) {
-          throw new IllegalArgumentException(
-              "--coordinator "
-                  + coordinator
-                  + " is not on this host:"
-                  + " give the deployment's shared secret (--coordinator-secret-file FILE or $"
-                  + SECRET_ENV
-                  + ")");
-        }
+      var link =
+          new CoordinatorLink(
+              coordinators, dataCenter, secretFile, trust, CoordinatorLink.Names.CLI);
+      Coordination coordination = link.connect(config, System.getenv(SECRET_ENV));
+      String unreachable;
+      try {
+        unreachable = link.probe(coordination, config);
+      } catch (IllegalArgumentException e) {
+        coordination.close();
+        throw e;
       }
-      DataDirectory.claim(config.dataDir());
-      TicketKeys.requireShared(config.ticketKeys(), config.dataDir());
-      return serve(
-          config,
-          ObjectCoordination.remote(
-              coordinators,
-              Duration.ofSeconds(2),
-              secrets.isEmpty() ? null : secrets.getFirst(),
-              trust),
-          dataCenter,
-          List.of(),
-          null);
+      if (unreachable != null) {
+        System.err.println("anteroom gateway: " + unreachable);
+      }
+      return serve(config, coordination, dataCenter, List.of(), null);
     }
   }
 
   /** The environment variable holding the shared secret when no file is given. */
-  static final String SECRET_ENV = "ANTEROOM_COORDINATOR_SECRET";
+  static final String SECRET_ENV = CoordinatorLink.SECRET_ENV;
 
-  /**
-   * The deployment's shared secrets: the file's non-blank lines that are not comments ({@code #}),
-   * else the environment value, else none. Messages never echo a key.
-   */
+  /** The deployment's shared secrets ({@link CoordinatorLink#secrets}). */
   static List<SharedSecret> coordinatorSecrets(Path file, String env) {
-    var secrets = new ArrayList<SharedSecret>();
-    if (file != null) {
-      List<String> lines;
-      try {
-        lines = Files.readAllLines(file);
-      } catch (java.io.IOException e) {
-        throw new IllegalArgumentException("cannot read the secret file " + file + ": " + e, e);
-      }
-      for (String line : lines) {
-        if (!line.isBlank() && !line.strip().startsWith("#")) {
-          try {
-            secrets.add(SharedSecret.parse(line));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
-          }
-        }
-      }
-      if (secrets.isEmpty()) {
-        throw new IllegalArgumentException(
-            file + ": no secret in it (expected a line" + " keyId:base64 of at least 32 bytes)");
-      }
-    } else if (env != null && !env.isBlank()) {
-      try {
-        secrets.add(SharedSecret.parse(env));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("$" + SECRET_ENV + ": " + e.getMessage(), e);
-      }
-    }
-    return secrets;
+    return CoordinatorLink.secrets(file, env);
   }
 
   /** Gateway and room objects in one process: SQLite in {@code dataDir} ({@link RoomHost}). */
   static Coordination embedded(GatewayConfig config) {
     return RoomHost.embedded(config);
+  }
+
+  /**
+   * A started gateway of {@code config}'s rooms on {@code coordination}: what {@link #serve} runs.
+   */
+  static Gateway startGateway(GatewayConfig config, Coordination coordination, String dataCenter) {
+    Clock clock = Clock.systemUTC();
+    var metrics = new MetricRegistry();
+    coordination.objectMetrics().ifPresent(metrics::registerAll); // the embedded objects runtime's
+    return Gateway.start(
+        config,
+        RoomHost.gates(config, coordination, dataCenter, clock),
+        clock,
+        s -> new MonitoredQueuePacing(s, clock),
+        metrics);
   }
 
   /** Runs a gateway until the process is asked to stop, then drains it. */
@@ -748,16 +722,7 @@ public final class Main implements Runnable {
       String dataCenter,
       List<AutoCloseable> extras,
       java.util.function.Consumer<Gateway> started) {
-    Clock clock = Clock.systemUTC();
-    var metrics = new MetricRegistry();
-    coordination.objectMetrics().ifPresent(metrics::registerAll); // the embedded objects runtime's
-    Gateway gw =
-        Gateway.start(
-            config,
-            RoomHost.gates(config, coordination, dataCenter, clock),
-            clock,
-            s -> new MonitoredQueuePacing(s, clock),
-            metrics);
+    Gateway gw = startGateway(config, coordination, dataCenter);
     var out = new PrintWriter(System.out, true);
     out.printf(
         "anteroom gateway on http://%s:%d (admin http://%s:%d), %d room(s), origin %s%n",

@@ -9,14 +9,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one line a start logs about the JDK's AOT cache (Java 25+), which {@code bin/anteroom}
- * manages and names in the system property {@value #PROPERTY} as {@code STEP:PATH}: {@code record}
- * (this run records the classes it uses, at a clean stop), {@code create} (the launcher writes the
- * cache from an earlier recording, in the background), {@code use} (this JVM was given the cache),
- * {@code busy} (another process of the install records or writes it), {@code failed} (writing it
- * failed once for this version: not tried again). The JVM's own messages about the cache are off
- * (they are warnings about classes it skips, or errors about a cache it cannot map); whether it
- * mapped the cache shows in {@code java.vm.info} ("sharing"). A cache this JVM could not use is
- * removed, so that the next clean stop records a new one.
+ * manages and names in the system property {@value #PROPERTY} as {@code STEP:PATH}: {@code train}
+ * (no cache yet: the launcher trains one in the background, with {@link StartupTraining}), {@code
+ * use} (this JVM was given the cache), {@code busy} (another process of the install trains it),
+ * {@code failed} (training failed once for this version: not tried again). The JVM's own messages
+ * about the cache are off (they are warnings about classes it skips, or errors about a cache it
+ * cannot map); whether it mapped the cache shows in {@code java.vm.info} ("sharing"). A cache this
+ * JVM could not use is removed, so that the next start trains a new one.
  */
 final class StartupCache {
   static final String PROPERTY = "anteroom.aot";
@@ -64,33 +63,25 @@ final class StartupCache {
                       "start-up cache: "
                           + path
                           + " does not fit this JVM (another JDK build, or other JVM options):"
-                          + " removed; the next clean stop records a new one",
+                          + " removed; the next start trains a new one",
                       path);
-          case "record" ->
+          case "train" ->
               new Line(
-                  "start-up cache: none yet; this run records the classes it uses into "
+                  "start-up cache: none yet; a short run of this command on loopback ports trains"
+                      + " it in the background (niced, about a minute) and writes "
                       + path
-                      + " when it stops cleanly, and the next start writes the cache from them",
-                  null);
-          case "create" ->
-              new Line(
-                  "start-up cache: writing "
-                      + path
-                      + " in the background from the classes an earlier run used; the next start"
-                      + " loads it",
+                      + "; the next start loads it",
                   null);
           case "failed" ->
               new Line(
-                  "start-up cache: none; writing it from an earlier run's recording failed (see "
+                  "start-up cache: none; training it failed (see "
                       + path
                       + "), and it is not tried again for this version; remove the .failed file"
                       + " beside it to try again",
                   null);
           case "busy" ->
               new Line(
-                  "start-up cache: none yet; another process of this install records or writes "
-                      + path,
-                  null);
+                  "start-up cache: none yet; another process of this install trains " + path, null);
           default -> null;
         });
   }

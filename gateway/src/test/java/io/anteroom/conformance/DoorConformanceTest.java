@@ -255,4 +255,39 @@ abstract class DoorConformanceTest {
       assertThat(replay.cookies.get(TICKET)).as("no new identity for free").isEqualTo(ticket);
     }
   }
+
+  @Test
+  void anInviteOnlyRoomGivesOnePlacePerInvitationAndNoneWithout() throws Exception {
+    byte[] key = new byte[32];
+    new java.security.SecureRandom().nextBytes(key);
+    java.nio.file.Files.createDirectories(dataDir);
+    Path keyFile = dataDir.resolve("invite.key");
+    java.nio.file.Files.writeString(keyFile, java.util.Base64.getEncoder().encodeToString(key));
+    String rooms =
+        "rooms: [ { id: shop, totalActiveUsers: 100, invitations: { required: true, keyFile: "
+            + keyFile
+            + " } } ]";
+    try (var s = start(dataDir, rooms)) {
+      Browser stranger = s.browser();
+      var turnedAway = stranger.get("/", "Accept", "application/json");
+      assertThat(turnedAway.statusCode()).isEqualTo(403);
+      assertThat(JSON.readTree(turnedAway.body()).get("invitation").get("refused").asText())
+          .isEqualTo("missing");
+      assertThat(stranger.cookies).doesNotContainKey(TICKET);
+
+      String token =
+          io.anteroom.door.proof.Invitations.sign(
+              key, "shop", null, null, "guest-1", s.clock().instant().plusSeconds(3600));
+      Browser guest = s.browser();
+      assertThat(reachedOrigin(guest.get("/?anteroom-invite=" + token))).isTrue();
+      assertThat(reachedOrigin(guest.get("/cart"))).as("the ticket does the rest").isTrue();
+
+      Browser copy = s.browser();
+      var replayed = copy.get("/", "Accept", "application/json", "Anteroom-Invite", token);
+      assertThat(replayed.statusCode()).isEqualTo(403);
+      assertThat(JSON.readTree(replayed.body()).get("invitation").get("refused").asText())
+          .isEqualTo("replayed");
+      assertThat(copy.cookies).doesNotContainKey(TICKET);
+    }
+  }
 }

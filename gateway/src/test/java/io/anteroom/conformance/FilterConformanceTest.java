@@ -36,6 +36,19 @@ class FilterConformanceTest extends DoorConformanceTest {
 
   @Override
   Server start(Path dataDir, String roomsYaml) throws Exception {
+    return start(dataDir, roomsYaml, java.util.Map.of(), () -> {});
+  }
+
+  /**
+   * The filter in a Tomcat, with the init parameters {@code topology} besides the config file;
+   * {@code alsoClose} is closed after the Tomcat.
+   */
+  Server start(
+      Path dataDir,
+      String roomsYaml,
+      java.util.Map<String, String> topology,
+      AutoCloseable alsoClose)
+      throws Exception {
     Path config = dataDir.resolve("anteroom.yaml");
     Files.writeString(config, "dataDir: " + dataDir.resolve("data") + "\n" + roomsYaml + "\n");
     var tomcat = new Tomcat();
@@ -51,6 +64,7 @@ class FilterConformanceTest extends DoorConformanceTest {
     filter.setFilterName("anteroom");
     filter.setFilterClass(AnteroomFilter.class.getName());
     filter.addInitParameter(AnteroomFilter.CONFIG_PARAMETER, config.toString());
+    topology.forEach(filter::addInitParameter);
     context.addFilterDef(filter);
     var mapping = new FilterMap();
     mapping.setFilterName("anteroom");
@@ -73,6 +87,7 @@ class FilterConformanceTest extends DoorConformanceTest {
       public void close() throws Exception {
         tomcat.stop();
         tomcat.destroy();
+        alsoClose.close();
       }
     };
   }

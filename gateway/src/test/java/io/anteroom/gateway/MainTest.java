@@ -431,6 +431,7 @@ class MainTest {
                 List.of(),
                 null,
                 null,
+                List.of(),
                 peerOptions,
                 line -> {}));
       }

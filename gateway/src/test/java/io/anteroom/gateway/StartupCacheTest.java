@@ -16,29 +16,28 @@ class StartupCacheTest {
   }
 
   @Test
-  void aCacheTheJvmCouldNotMapIsReportedAndRemovedSoThatANewOneIsRecorded() {
+  void aCacheTheJvmCouldNotMapIsReportedAndRemovedSoThatANewOneIsTrained() {
     var line = StartupCache.line("use:/c/x.aot", false).orElseThrow();
     assertThat(line.text())
         .isEqualTo(
             "start-up cache: /c/x.aot does not fit this JVM (another JDK build, or other JVM"
-                + " options): removed; the next clean stop records a new one");
+                + " options): removed; the next start trains a new one");
     assertThat(line.remove()).isEqualTo(Path.of("/c/x.aot"));
   }
 
   @Test
-  void recordingWritingAndWaitingForAnotherProcessEachSayWhatHappensNext() {
-    assertThat(StartupCache.line("record:/c/x.aotconf", true).orElseThrow().text())
-        .startsWith(
-            "start-up cache: none yet; this run records the classes it uses into /c/x.aotconf");
-    assertThat(StartupCache.line("create:/c/x.aot", true).orElseThrow().text())
-        .startsWith("start-up cache: writing /c/x.aot in the background");
-    assertThat(StartupCache.line("busy:/c/x.aot", true).orElseThrow().text())
+  void trainingWaitingForAnotherProcessAndAFailedTrainingEachSayWhatHappensNext() {
+    assertThat(StartupCache.line("train:/c/x.aot", true).orElseThrow().text())
         .isEqualTo(
-            "start-up cache: none yet; another process of this install records or writes /c/x.aot");
+            "start-up cache: none yet; a short run of this command on loopback ports trains it in"
+                + " the background (niced, about a minute) and writes /c/x.aot; the next start"
+                + " loads it");
+    assertThat(StartupCache.line("busy:/c/x.aot", true).orElseThrow().text())
+        .isEqualTo("start-up cache: none yet; another process of this install trains /c/x.aot");
     assertThat(StartupCache.line("failed:/c/x.log", true).orElseThrow().text())
         .startsWith(
-            "start-up cache: none; writing it from an earlier run's recording failed (see"
-                + " /c/x.log), and it is not tried again for this version");
+            "start-up cache: none; training it failed (see /c/x.log), and it is not tried again"
+                + " for this version");
     assertThat(StartupCache.line("nonsense", true)).isEmpty();
   }
 }

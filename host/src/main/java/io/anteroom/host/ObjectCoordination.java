@@ -272,13 +272,18 @@ public final class ObjectCoordination implements Coordination {
     }
   }
 
+  /** How long a room object waits for an object of another shard (its room's global object). */
+  static final Duration CROSS_SHARD_TIMEOUT = Duration.ofSeconds(5);
+
   /**
    * Serves the room objects as peer {@code id} of the replicated coordinator described by {@code
-   * file} ({@code anteroom coordinator --cluster}): a {@link ClusterNode} whose runtime on the
-   * shard this peer leads holds the room objects, behind an object server with the same
-   * authentication and TLS as {@link #serve} on {@code host:port}. Needs {@code shards: 1}: a data
-   * center object calls its room's global object in its own runtime, so both must live in one
-   * shard.
+   * file} ({@code anteroom coordinator --cluster}): a {@link ClusterNode} whose runtime on each
+   * shard this peer leads holds the room objects of that shard, behind an object server with the
+   * same authentication and TLS as {@link #serve} on {@code host:port}. Each object lives on the
+   * shard its name hashes to; a data-center object reaches its room's global object on another
+   * shard through the peers' object servers (signed with the first of {@code secrets}; {@code
+   * https} peers' certificates checked against {@code peerTrust}), so the server also exports the
+   * global objects.
    *
    * @param events where the node's leadership lines go
    */
@@ -291,15 +296,9 @@ public final class ObjectCoordination implements Coordination {
       List<SharedSecret> secrets,
       Path tlsCert,
       Path tlsKey,
+      List<Path> peerTrust,
       PeerOptions options,
       java.util.function.Consumer<String> events) {
-    if (file.config().shards() != 1) {
-      throw new IllegalArgumentException(
-          "the cluster file has shards: "
-              + file.config().shards()
-              + "; the room objects need shards: 1 (a data center object calls its room's global"
-              + " object in its own runtime, so both must be in one shard)");
-    }
     if ((tlsCert == null) != (tlsKey == null)) {
       throw new IllegalArgumentException(
           "coordinator TLS needs both a PEM certificate and its PEM private key");
@@ -324,10 +323,18 @@ public final class ObjectCoordination implements Coordination {
     return ClusterNode.builder(file, id, dataDir)
         .options(options)
         .objects(runtime -> register(runtime, REPORT_MAX_QPS))
+        .peerCalls(
+            calls -> {
+              calls.timeout(CROSS_SHARD_TIMEOUT).trust(peerTrust.toArray(Path[]::new));
+              if (!secrets.isEmpty()) calls.secret(secrets.getFirst());
+            })
         .server(
             server -> {
               server
-                  .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+                  .export(
+                      RoomObjects.DATA_CENTER_NAMESPACE,
+                      RoomObjects.COUNTER_NAMESPACE,
+                      RoomObjects.GLOBAL_NAMESPACE)
                   .secret(secrets.toArray(SharedSecret[]::new))
                   .host(host)
                   .port(port);

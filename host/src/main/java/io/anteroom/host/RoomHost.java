@@ -75,6 +75,31 @@ public final class RoomHost implements AutoCloseable {
   }
 
   /**
+   * The rooms of {@code config} as a gateway of the coordinators {@code link} names (the remote
+   * topology, as {@code anteroom gateway}): the settings checked, the data directory claimed, the
+   * deployment's ticket keys required, and one call to the coordinator ({@link
+   * CoordinatorLink#probe}): a refused signature stops the start, an unreachable coordinator is one
+   * warning (the rooms run degraded until it answers).
+   *
+   * @param env the value of {@value CoordinatorLink#SECRET_ENV} (null when unset)
+   * @throws IllegalArgumentException one line saying what is wrong
+   */
+  public static RoomHost remote(
+      GatewayConfig config, CoordinatorLink link, String env, Clock clock) {
+    Coordination coordination = link.connect(config, env);
+    try {
+      String unreachable = link.probe(coordination, config);
+      if (unreachable != null) {
+        LOG.warn("anteroom: {}", unreachable);
+      }
+      return start(config, coordination, link.dataCenter(), clock);
+    } catch (RuntimeException e) {
+      coordination.close();
+      throw e;
+    }
+  }
+
+  /**
    * The admission of each room of a process: a {@link CoordinatedRoomGate} over {@code
    * coordination} in data center {@code dataCenter}, with the deployment's lottery key (derived
    * from its first ticket key, so every gateway of a deployment draws the same lots).

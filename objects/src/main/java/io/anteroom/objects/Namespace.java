@@ -88,6 +88,13 @@ public final class Namespace<T> {
   /** A typed stub of object {@code id}; the object is created on its first call. */
   public T stub(ObjectId id) {
     Objects.requireNonNull(id, "id");
+    ObjectTransport elsewhere = runtime.elsewhere(name, id);
+    if (elsewhere != null) {
+      // served by another runtime (another shard): through its transport, obeying our gates
+      return caller != null
+          ? caller.context.stub(iface, name, id, elsewhere)
+          : Stubs.create(iface, name, id, elsewhere);
+    }
     Codec codec = runtime.codec;
     InvocationHandler handler =
         (proxy, method, args) -> {

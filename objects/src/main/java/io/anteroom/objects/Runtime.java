@@ -96,6 +96,9 @@ public final class Runtime implements AutoCloseable {
   private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
   private final LocalTransport transport = new LocalTransport(this);
 
+  /** Which objects this runtime serves itself; null: all of them. */
+  private final Placement placement;
+
   /** The group of a runtime's own {@link #incarnation}: all its objects. */
   public static final String INCARNATION_GROUP = "runtime";
 
@@ -124,6 +127,7 @@ public final class Runtime implements AutoCloseable {
     this.maxQueuedEvents = b.maxQueuedEvents;
     this.idleTimeout = b.idleTimeout;
     this.blockConcurrencyTimeout = b.blockConcurrencyTimeout;
+    this.placement = b.placement;
     this.cacheBudget =
         new ObjectCache.Budget(
             b.cacheBudgetBytes, () -> hosts.values().stream().map(h -> h.storage.cache).toList());
@@ -229,6 +233,29 @@ public final class Runtime implements AutoCloseable {
    */
   public int alarmsRunning() {
     return alarms.running();
+  }
+
+  /**
+   * The transport that reaches object {@code id} of {@code namespace} when another runtime serves
+   * it ({@link Builder#placement}); null when this runtime serves it.
+   */
+  ObjectTransport elsewhere(String namespace, ObjectId id) {
+    Placement p = placement;
+    return p == null || p.here(namespace, id) ? null : p.elsewhere();
+  }
+
+  /**
+   * Where a runtime that serves only some objects (one shard of a cluster) sends calls to the
+   * others: stubs of this runtime's namespaces ({@link Namespace#get}, {@link
+   * ObjectContext#namespace}) for an object that is not {@link #here} go through {@link
+   * #elsewhere}, still obeying the calling object's gates.
+   */
+  public interface Placement {
+    /** Whether this runtime serves object {@code id} of {@code namespace}. */
+    boolean here(String namespace, ObjectId id);
+
+    /** The transport to the runtimes that serve the other objects. */
+    ObjectTransport elsewhere();
   }
 
   Namespace<?> namespaceOrNull(String name) {
@@ -524,6 +551,7 @@ public final class Runtime implements AutoCloseable {
     private Duration idleTimeout = Duration.ofSeconds(30);
     private Duration blockConcurrencyTimeout = Duration.ofSeconds(30);
     private ManualScheduler virtualTime;
+    private Placement placement;
 
     private Builder() {}
 
@@ -572,6 +600,16 @@ public final class Runtime implements AutoCloseable {
       this.virtualTime = Objects.requireNonNull(time, "time");
       this.clock = time.clock();
       this.scheduler = time;
+      return this;
+    }
+
+    /**
+     * Serve only the objects {@code placement} says are here; stubs of this runtime's namespaces
+     * for any other object call it through {@link Placement#elsewhere} (default: every object is
+     * here). A cluster peer's runtime of one shard uses it for calls to objects of other shards.
+     */
+    public Builder placement(Placement placement) {
+      this.placement = Objects.requireNonNull(placement, "placement");
       return this;
     }
 

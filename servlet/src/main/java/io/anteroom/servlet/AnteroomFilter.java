@@ -4,6 +4,7 @@ import io.anteroom.door.Answer;
 import io.anteroom.door.Door;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
+import io.anteroom.host.CoordinatorLink;
 import io.anteroom.host.RoomHost;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -14,8 +15,11 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +32,12 @@ import org.slf4j.LoggerFactory;
  * proof-of-work challenge, 429, 400) and never reaches the application.
  *
  * <p>It reads the same YAML as {@code anteroom run} (same loader, keys, defaults and messages): the
- * init parameter {@value #CONFIG_PARAMETER} names the file. The room's coordinating objects run in
- * this JVM with SQLite in the file's {@code dataDir} (the embedded topology: one instance of the
- * application). A bad file fails {@link #init} with one line per problem.
+ * init parameter {@value #CONFIG_PARAMETER} names the file. By default the room's coordinating
+ * objects run in this JVM with SQLite in the file's {@code dataDir} (the embedded topology: one
+ * instance of the application). With the init parameter {@value #COORDINATOR_PARAMETER} every
+ * instance of the application is a gateway of a coordinator or of a replicated cluster, as {@code
+ * anteroom gateway} is (the same checks and messages: {@link CoordinatorLink}). A bad file or
+ * setting fails {@link #init} with one line per problem.
  *
  * <pre>{@code
  * FilterRegistration.Dynamic f = context.addFilter("anteroom", AnteroomFilter.class);
@@ -45,6 +52,22 @@ public final class AnteroomFilter implements Filter {
 
   /** The init parameter naming the YAML file. */
   public static final String CONFIG_PARAMETER = "config";
+
+  /**
+   * The init parameter naming the coordinator (remote topology, as {@code anteroom gateway
+   * --coordinator}): one URL, or every peer's of a replicated coordinator, comma-separated. Without
+   * it the room's objects are embedded.
+   */
+  public static final String COORDINATOR_PARAMETER = "coordinator";
+
+  /** This instance's data center (as {@code --datacenter}); required with a coordinator. */
+  public static final String DATACENTER_PARAMETER = "datacenter";
+
+  /** The deployment's shared secret file (as {@code --coordinator-secret-file}). */
+  public static final String SECRET_FILE_PARAMETER = "coordinator-secret-file";
+
+  /** PEM certificates to trust for an {@code https://} coordinator, comma-separated. */
+  public static final String TRUST_PARAMETER = "coordinator-trust";
 
   /**
    * Where the filter answers {@code GET} with the public keys of the signed pass ({@code
@@ -83,7 +106,12 @@ public final class AnteroomFilter implements Filter {
               + CONFIG_PARAMETER
               + "' must name the YAML configuration file (the same file as anteroom run --config)");
     }
-    host = start(load(Path.of(file)));
+    GatewayConfig config = load(Path.of(file));
+    String coordinator = filterConfig.getInitParameter(COORDINATOR_PARAMETER);
+    host =
+        coordinator == null || coordinator.isBlank()
+            ? start(config)
+            : start(config, link(filterConfig, coordinator));
     ownsHost = true;
     door = host.door();
   }
@@ -106,6 +134,43 @@ public final class AnteroomFilter implements Filter {
     }
   }
 
+  /** The remote topology's settings of the init parameters (checked by {@link RoomHost#remote}). */
+  static CoordinatorLink link(FilterConfig params, String coordinator) throws ServletException {
+    try {
+      String trust = params.getInitParameter(TRUST_PARAMETER);
+      String secret = params.getInitParameter(SECRET_FILE_PARAMETER);
+      return new CoordinatorLink(
+          list(coordinator).stream().map(URI::create).toList(),
+          params.getInitParameter(DATACENTER_PARAMETER),
+          secret == null || secret.isBlank() ? null : Path.of(secret.strip()),
+          list(trust).stream().map(Path::of).toList(),
+          CoordinatorLink.Names.FILTER);
+    } catch (IllegalArgumentException e) {
+      throw new ServletException(
+          "anteroom: init parameter " + COORDINATOR_PARAMETER + ": " + e.getMessage());
+    }
+  }
+
+  private static List<String> list(String commaSeparated) {
+    if (commaSeparated == null) {
+      return List.of();
+    }
+    return Arrays.stream(commaSeparated.split(","))
+        .map(String::strip)
+        .filter(v -> !v.isEmpty())
+        .toList();
+  }
+
+  /** The rooms of {@code config}, a gateway of the coordinators {@code link} names. */
+  static RoomHost start(GatewayConfig config, CoordinatorLink link) throws ServletException {
+    try {
+      return RoomHost.remote(
+          config, link, System.getenv(CoordinatorLink.SECRET_ENV), Clock.systemUTC());
+    } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
+      throw new ServletException("anteroom: " + e.getMessage());
+    }
+  }
+
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
@@ -114,8 +179,8 @@ public final class AnteroomFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    if ("GET".equals(http.getMethod())
-        && JWKS_PATH.equals(http.getRequestURI().substring(http.getContextPath().length()))) {
+    String uri = http.getRequestURI();
+    if (isJwks(http, uri)) {
       out.setContentType("application/jwk-set+json");
       out.setHeader("Cache-Control", "max-age=300");
       out.getOutputStream().write(host.jwks().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -123,7 +188,7 @@ public final class AnteroomFilter implements Filter {
     }
     Answer answer;
     try {
-      answer = door.enter(new ServletFacts(http), Runnable::run).toCompletableFuture().join();
+      answer = door.enter(new ServletFacts(http, uri), Runnable::run).toCompletableFuture().join();
     } catch (CompletionException e) {
       // the door never fails a request on purpose: this is a defect, not a decision
       LOG.error("anteroom: the door failed on a request", e.getCause());
@@ -134,6 +199,15 @@ public final class AnteroomFilter implements Filter {
       case Answer.Pass pass -> pass(http, out, chain, pass);
       case Answer.Respond respond -> respond(http, out, respond);
     }
+  }
+
+  /** A {@code GET} of {@link #JWKS_PATH} below the context path (no copy of the path). */
+  private static boolean isJwks(HttpServletRequest request, String uri) {
+    if (uri == null || !uri.endsWith(JWKS_PATH) || !"GET".equals(request.getMethod())) {
+      return false;
+    }
+    int context = request.getContextPath().length();
+    return uri.length() - context == JWKS_PATH.length();
   }
 
   private void pass(

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The request as the application receives it on a pass: the one place the filter builds the headers
@@ -23,8 +22,19 @@ final class OriginRequest extends HttpServletRequestWrapper {
     this.added = added;
   }
 
+  /** {@link Door#RESERVED_REQUEST_HEADERS}, compared without a lower-case copy of every name. */
+  private static final String[] RESERVED = Door.RESERVED_REQUEST_HEADERS.toArray(String[]::new);
+
   private static boolean reserved(String name) {
-    return Door.RESERVED_REQUEST_HEADERS.contains(name.toLowerCase(Locale.ROOT));
+    if (name == null) {
+      return false;
+    }
+    for (String r : RESERVED) {
+      if (r.equalsIgnoreCase(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.anteroom.spring;
 
 import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.host.CoordinatorLink;
 import io.anteroom.host.RoomHost;
 import io.anteroom.servlet.AnteroomFilter;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -20,11 +21,13 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Auto-configuration of the waiting room in a servlet web application, when {@code anteroom.config}
  * names its YAML file: the rooms (their objects embedded in the application, SQLite in the file's
- * {@code dataDir}), the {@link AnteroomFilter} on {@code /*} at {@code anteroom.filter-order},
- * Micrometer meters ({@code anteroom.requests}, {@code anteroom.users}) when Micrometer is present,
- * and the health indicator {@code anteroom} when Spring Boot's health module is. Each bean backs
- * off when the application defines its own (a {@link RoomHost}, an {@link AnteroomFilter} or its
- * registration). A file with problems stops the application at start with one line per problem.
+ * {@code dataDir}; or, with {@code anteroom.coordinator}, every instance a gateway of a coordinator
+ * or a replicated cluster, as {@code anteroom gateway}), the {@link AnteroomFilter} on {@code /*}
+ * at {@code anteroom.filter-order}, Micrometer meters ({@code anteroom.requests}, {@code
+ * anteroom.users}) when Micrometer is present, and the health indicator {@code anteroom} when
+ * Spring Boot's health module is. Each bean backs off when the application defines its own (a
+ * {@link RoomHost}, an {@link AnteroomFilter} or its registration). A file with problems stops the
+ * application at start with one line per problem.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -33,13 +36,27 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(AnteroomProperties.class)
 public class AnteroomAutoConfiguration {
 
-  /** The rooms of {@code anteroom.config}, embedded; closed with the application. */
+  /**
+   * The rooms of {@code anteroom.config}: embedded, or a gateway of {@code anteroom.coordinator};
+   * closed with the application.
+   */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public RoomHost anteroomRoomHost(AnteroomProperties properties) {
     try {
       var config = ConfigLoader.load(properties.getConfig());
-      return RoomHost.start(config, RoomHost.embedded(config), "local", Clock.systemUTC());
+      if (properties.getCoordinator().isEmpty()) {
+        return RoomHost.start(config, RoomHost.embedded(config), "local", Clock.systemUTC());
+      }
+      var link =
+          new CoordinatorLink(
+              properties.getCoordinator(),
+              properties.getDatacenter(),
+              properties.getCoordinatorSecretFile(),
+              properties.getCoordinatorTrust(),
+              CoordinatorLink.Names.SPRING);
+      return RoomHost.remote(
+          config, link, System.getenv(CoordinatorLink.SECRET_ENV), Clock.systemUTC());
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("anteroom: " + e.getMessage());
     }

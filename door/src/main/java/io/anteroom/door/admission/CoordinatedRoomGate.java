@@ -43,10 +43,11 @@ import org.slf4j.LoggerFactory;
  * tickets, counter calls and reports, and applies the room's {@code failMode} when the coordination
  * fails.
  *
- * <p>Invariants: a shard worker is used only by its own thread for {@code decide}; its {@code
- * onCounterReply} may run on the coordination's thread (the worker is synchronized). The degraded
- * fallback (even split from the last known state) is one worker per gate, shared by all event
- * loops: one share of the free slots for the whole process, never one per loop. A report that
+ * <p>Invariants: a shard worker decides for the threads assigned to it (one event loop each; at
+ * most {@link #MAX_SHARDS} shards, so the threads of a thread-per-request server share them); its
+ * {@code onCounterReply} may run on the coordination's thread (the worker is synchronized). The
+ * degraded fallback (even split from the last known state) is one worker per gate, shared by all
+ * event loops: one share of the free slots for the whole process, never one per loop. A report that
  * failed is resent as the same object before the worker's later deltas (the data center applies
  * each report once). Settings changes flush the old workers' deltas into the pending reports before
  * new workers replace them. The gate is degraded ({@link Outages}) from a failed coordination call
@@ -98,25 +99,36 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   }
 
   /**
-   * The workers of one room configuration: one per event-loop thread with the configured strategy,
-   * and the process's single degraded fallback ({@link RoomWorker#withoutCoordinator}: an even
-   * split of the last known state's free slots for the whole outage). The fallback reports only
-   * when it has something to report, so an unused fallback is not counted as an active worker and
-   * does not shrink the shards' even-split shares.
+   * The workers of one room configuration: one per deciding thread with the configured strategy, up
+   * to {@link #MAX_SHARDS} (threads beyond that share them, in turn), and the process's single
+   * degraded fallback ({@link RoomWorker#withoutCoordinator}: an even split of the last known
+   * state's free slots for the whole outage). The fallback reports only when it has something to
+   * report, so an unused fallback is not counted as an active worker and does not shrink the
+   * shards' even-split shares.
    */
   private record Workers(
       RoomConfig config,
-      Map<Thread, RoomWorker> shards,
+      List<RoomWorker> shards,
+      ThreadLocal<RoomWorker> assigned,
       RoomWorker fallback,
       CounterMemory counters) {
 
     /** Every worker that decides or reports: the shards and the fallback. */
     List<RoomWorker> all() {
-      var all = new ArrayList<RoomWorker>(shards.values());
+      var all = new ArrayList<RoomWorker>(shards);
       all.add(fallback);
       return all;
     }
   }
+
+  /**
+   * At most this many worker shards per room configuration: an event-loop server (Vert.x: twice the
+   * cores by default) gets one per loop; a thread-per-request server (a servlet container's pool of
+   * up to hundreds of threads, which it renews, or a virtual thread per request) shares them, so
+   * that the shards, their reports and the active workers the room counts do not grow with the
+   * threads. A shard is a synchronized worker: sharing it costs at most a contended monitor.
+   */
+  public static final int MAX_SHARDS = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
 
   public static final Duration MAX_REPORT_INTERVAL = Duration.ofSeconds(20);
 
@@ -127,6 +139,10 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
 
   private final Clock clock;
   private final AtomicLong shardIds = new AtomicLong();
+
+  /** Which shard a thread beyond {@link #MAX_SHARDS} shares next. */
+  private final java.util.concurrent.atomic.AtomicInteger shardTurn =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /**
    * The ticket ids this process admitted or ended, for all workers of the room, kept across
@@ -334,31 +350,51 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
             });
   }
 
-  /** How many worker shards exist: one per event-loop thread that has decided for this room. */
+  /**
+   * How many worker shards exist: one per thread that has decided for this room (an event loop), at
+   * most {@link #MAX_SHARDS}.
+   */
   public int shardCount() {
     return workers.shards().size();
   }
 
-  /** The calling thread's worker of the current configuration, created on first use. */
+  /**
+   * The calling thread's worker of the current configuration: assigned on the thread's first
+   * decision, a new one while there are fewer than {@link #MAX_SHARDS}, else the existing ones in
+   * turn. The assignment lives and dies with the thread (a thread-local of this configuration).
+   */
   private RoomWorker shard() {
     Workers current = workers;
-    Thread t = Thread.currentThread();
-    RoomWorker w = current.shards().get(t);
+    RoomWorker w = current.assigned().get();
     if (w == null) {
-      w = current.shards().computeIfAbsent(t, k -> newWorker(current.config(), ""));
+      w = assign(current);
+      current.assigned().set(w);
     }
     return w;
+  }
+
+  private RoomWorker assign(Workers current) {
+    synchronized (current) {
+      List<RoomWorker> shards = current.shards();
+      if (shards.size() < MAX_SHARDS) {
+        RoomWorker w = newWorker(current.config(), "");
+        shards.add(w);
+        return w;
+      }
+      return shards.get(Math.floorMod(shardTurn.getAndIncrement(), MAX_SHARDS));
+    }
   }
 
   private Workers newWorkers(RoomConfig config) {
     // failMode degrade decides from the last known state with even split: no counter calls
     // the process's one share also covers what its shards admitted since the state
-    Map<Thread, RoomWorker> shards = new ConcurrentHashMap<>();
+    List<RoomWorker> shards = new java.util.concurrent.CopyOnWriteArrayList<>();
     RoomWorker fallback =
         newWorker(config.withStrategy(StrategyKind.EVEN_SPLIT), "/degraded")
             .withoutCoordinator(
-                () -> shards.values().stream().mapToLong(RoomWorker::admittedSinceState).sum());
-    return new Workers(config, shards, fallback, new CounterMemory(config.rules()));
+                () -> shards.stream().mapToLong(RoomWorker::admittedSinceState).sum());
+    return new Workers(
+        config, shards, new ThreadLocal<>(), fallback, new CounterMemory(config.rules()));
   }
 
   private RoomWorker newWorker(RoomConfig config, String suffix) {
@@ -462,7 +498,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
                 Decision late =
                     outages.settleLateGrant(
                         worker,
-                        shards.shards().containsValue(worker),
+                        shards.shards().contains(worker),
                         shards.fallback(),
                         draw,
                         grant,

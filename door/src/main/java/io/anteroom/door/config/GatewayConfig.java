@@ -216,6 +216,7 @@ public record GatewayConfig(
       int queueStatusMaxLatencyMillis,
       int maxQueueRefreshSeconds,
       ProofOfWork proofOfWork,
+      Invitations invitations,
       List<EventSettings> events) {
 
     /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
@@ -303,6 +304,8 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           e.proofOfWork().orElse(proofOfWork),
+          new Invitations(
+              e.invitationsRequired().orElse(invitations.required()), invitations.keyFile()),
           List.of());
     }
 
@@ -339,6 +342,7 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          invitations,
           newEvents);
     }
 
@@ -387,6 +391,7 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          invitations,
           events);
     }
 
@@ -423,6 +428,7 @@ public record GatewayConfig(
           queueStatusMaxLatencyMillis,
           maxQueueRefreshSeconds,
           proofOfWork,
+          invitations,
           events);
     }
   }
@@ -440,7 +446,19 @@ public record GatewayConfig(
       Optional<QueueingMethod> queueingMethod,
       Optional<Boolean> disableSessionRenewal,
       Optional<String> template,
-      Optional<ProofOfWork> proofOfWork) {}
+      Optional<ProofOfWork> proofOfWork,
+      Optional<Boolean> invitationsRequired) {}
+
+  /**
+   * Invitations (room key {@code invitations}, off by default): with {@code required}, a request
+   * that would get a new identity in the room needs a signed invitation token, used once across the
+   * deployment; {@code keyFile} holds the HMAC key the operator's backend signs tokens with (an
+   * event may require invitations for its own time only, signed with the room's key). See {@code
+   * docs/bot-defence.md}.
+   */
+  public record Invitations(boolean required, Optional<java.nio.file.Path> keyFile) {
+    static final Invitations NONE = new Invitations(false, Optional.empty());
+  }
 
   /**
    * Traffic that skips the room entirely and is not counted. Every condition that is set must match

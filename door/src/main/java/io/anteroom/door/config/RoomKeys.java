@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.door.config.GatewayConfig.BypassRule;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
+import io.anteroom.door.config.GatewayConfig.Invitations;
 import io.anteroom.door.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.door.config.GatewayConfig.OriginProtection;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
@@ -370,6 +371,15 @@ final class RoomKeys {
           RoomKeys::writeProofOfWork,
           RoomSettings::proofOfWork);
 
+  /** Invitations ({@link Invitations}): invite-only rooms and the key that signs the tokens. */
+  static final Key<Invitations> INVITATIONS =
+      key(
+          "invitations",
+          v -> Invitations.NONE,
+          RoomKeys::readInvitations,
+          RoomKeys::writeInvitations,
+          RoomSettings::invitations);
+
   /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
   static final Key<List<EventSettings>> EVENTS =
       key(
@@ -412,6 +422,7 @@ final class RoomKeys {
           QUEUE_STATUS_MAX_LATENCY_MILLIS,
           MAX_QUEUE_REFRESH_SECONDS,
           PROOF_OF_WORK,
+          INVITATIONS,
           EVENTS);
 
   /** Reads a room; problems are recorded on {@code r}, the result is then not to be used. */
@@ -459,6 +470,7 @@ final class RoomKeys {
         v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS),
         v.get(MAX_QUEUE_REFRESH_SECONDS),
         v.get(PROOF_OF_WORK),
+        v.get(INVITATIONS),
         v.get(EVENTS));
   }
 
@@ -658,13 +670,29 @@ final class RoomKeys {
           e.has("proofOfWork")
               ? Optional.of(readProofOfWork(e, "proofOfWork", v.get(PROOF_OF_WORK), v))
               : Optional.empty();
+      // an event may require invitations for its own time; the room's key signs them
+      Optional<Boolean> invite = Optional.empty();
+      if (e.has("invitations")) {
+        ConfigNode i = e.object("invitations");
+        invite = Optional.of(i.bool("required", false));
+        if (i.has("keyFile")) {
+          i.error("keyFile", "the room's invitations.keyFile signs every event's invitations");
+        }
+        i.rejectUnknown();
+        if (invite.get() && v.get(INVITATIONS).keyFile().isEmpty()) {
+          i.error(
+              "required",
+              "needs the room's invitations.keyFile (the HMAC key the invitations are signed"
+                  + " with)");
+        }
+      }
       e.rejectUnknown();
       if (eventName == null || eventName.isBlank() || start == null || end == null) {
         continue;
       }
       try {
         var window = new EventWindow(eventName, prequeue, start, end, shuffle);
-        events.add(new EventSettings(window, t, n, sd, method, disable, template, pow));
+        events.add(new EventSettings(window, t, n, sd, method, disable, template, pow, invite));
       } catch (IllegalArgumentException x) {
         e.error("", x.getMessage());
       }
@@ -721,7 +749,34 @@ final class RoomKeys {
       e.disableSessionRenewal().ifPresent(x -> eo.put("disableSessionRenewal", x));
       e.template().ifPresent(x -> eo.put("template", x));
       e.proofOfWork().ifPresent(x -> writeProofOfWork(eo, "proofOfWork", x));
+      e.invitationsRequired().ifPresent(x -> eo.putObject("invitations").put("required", x));
     }
+  }
+
+  private static Invitations readInvitations(
+      ConfigNode r, String name, Invitations fallback, Values v) {
+    ConfigNode i = r.object(name);
+    boolean required = i.bool("required", fallback.required());
+    Optional<java.nio.file.Path> keyFile = Optional.empty();
+    String file = i.string("keyFile", null);
+    if (file != null) {
+      try {
+        InvitationKey.read(java.nio.file.Path.of(file));
+        keyFile = Optional.of(java.nio.file.Path.of(file));
+      } catch (IllegalArgumentException e) {
+        i.error("keyFile", e.getMessage());
+      }
+    } else if (required) {
+      i.error(
+          "keyFile", "missing; required invitations need the HMAC key file they are signed with");
+    }
+    i.rejectUnknown();
+    return new Invitations(required, keyFile);
+  }
+
+  private static void writeInvitations(ObjectNode o, String k, Invitations i) {
+    var io = o.putObject(k).put("required", i.required());
+    i.keyFile().ifPresent(f -> io.put("keyFile", f.toString()));
   }
 
   private static void writeProofOfWork(ObjectNode o, String k, ProofOfWork p) {

@@ -71,6 +71,7 @@ class ClusterCoordinationTest {
               List.of(SECRET),
               null,
               null,
+              List.of(),
               options,
               line -> {}));
     }

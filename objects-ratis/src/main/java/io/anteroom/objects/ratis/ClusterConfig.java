@@ -138,6 +138,11 @@ public record ClusterConfig(String name, List<Peer> peers, int shards) {
   /** The Raft group id of a shard: derived from the cluster name and the shard number. */
   UUID groupUuid(int shard) {
     checkShard(shard);
+    return groupUuid(name, shard);
+  }
+
+  /** The Raft group id of shard {@code shard} of a cluster called {@code name}. */
+  static UUID groupUuid(String name, int shard) {
     return UUID.nameUUIDFromBytes(
         ("anteroom-objects/" + name + "/shard/" + shard).getBytes(StandardCharsets.UTF_8));
   }

@@ -5,6 +5,7 @@ import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.Runtime;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.LeaderLookup;
+import io.anteroom.objects.http.RoutingObjectTransport;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,6 +70,21 @@ public final class ClusterNode implements AutoCloseable {
    */
   public static final String FOLLOWS = "follows shard ";
 
+  /**
+   * The start of the event line printed when this peer hands a shard's leadership to the shard's
+   * preferred leader ({@link #preferredLeader}).
+   */
+  public static final String HANDS = "hands shard ";
+
+  /** How long a leader serves before it hands its shard to the preferred leader. */
+  static final java.time.Duration HAND_OVER_AFTER = java.time.Duration.ofSeconds(2);
+
+  /** The least time between two hand-overs of one shard by this peer. */
+  static final java.time.Duration HAND_OVER_RETRY = java.time.Duration.ofSeconds(10);
+
+  /** A preferred leader this far behind the leader's commit index (or further) is not caught up. */
+  static final long HAND_OVER_MAX_LAG = 16;
+
   private final ClusterFile file;
   private final RatisPeer peer;
   private final Consumer<Runtime> objects;
@@ -77,12 +93,29 @@ public final class ClusterNode implements AutoCloseable {
   private final ScheduledExecutorService checker;
   private final HttpObjectServer server;
 
+  /** Calls to objects of shards other peers lead (null with one shard: every object is local). */
+  private final RoutingObjectTransport peers;
+
+  /** Calls from a shard's objects to objects of another shard ({@link Runtime.Placement}). */
+  private final ObjectTransport crossShard = new CrossShard();
+
   private ClusterNode(Builder b) {
     this.file = b.file;
     this.objects = b.objects;
     this.events = b.events;
     this.peer = RatisPeer.start(file.config(), b.id, b.dataDir, b.options);
     this.shards = new Shard[file.config().shards()];
+    RoutingObjectTransport.Builder routing = null;
+    if (shards.length > 1) {
+      routing = RoutingObjectTransport.builder(List.copyOf(file.http().values()));
+      try {
+        b.peerCalls.accept(routing);
+      } catch (RuntimeException e) {
+        peer.close();
+        throw e;
+      }
+    }
+    this.peers = routing == null ? null : routing.build();
     this.checker =
         Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("anteroom-cluster-check").unstarted(r));
@@ -113,6 +146,7 @@ public final class ClusterNode implements AutoCloseable {
           () -> {
             boolean leaderless = false;
             for (Shard shard : shards) leaderless |= shard.check();
+            for (Shard shard : shards) shard.handOver();
             // during an election, let votes reach peers whose channels back off after an outage
             if (leaderless) peer.resetConnectBackoff();
             // as a leader, do not wait out TCP's retransmission back-off on a silent connection
@@ -125,6 +159,7 @@ public final class ClusterNode implements AutoCloseable {
       checker.shutdownNow();
       for (Shard shard : shards) if (shard != null) shard.stop();
       if (started != null) started.close();
+      if (peers != null) peers.close();
       try {
         peer.close();
       } catch (RuntimeException closing) {
@@ -142,8 +177,20 @@ public final class ClusterNode implements AutoCloseable {
     return new Builder(file, id, dataDir);
   }
 
-  private int shardOf(String namespace, ObjectId id) {
+  /** The shard of object {@code id} of {@code namespace} ({@link ClusterConfig#shardOf}). */
+  public int shardOf(String namespace, ObjectId id) {
     return file.config().shardOf(namespace + "/" + id);
+  }
+
+  /**
+   * The peer that should lead {@code shard} when it can, so that the leaders of several shards (and
+   * the rooms on them) spread over the peers: the file's peers in turn (shard {@code s}: the peer
+   * at {@code s mod peers}); none with one shard, where a restarted peer does not take the
+   * leadership back.
+   */
+  public static java.util.Optional<String> preferredLeader(ClusterConfig config, int shard) {
+    if (config.shards() == 1) return java.util.Optional.empty();
+    return java.util.Optional.of(config.peers().get(shard % config.peers().size()).id());
   }
 
   /** This node's peer (its shards' engines, leadership and progress). */
@@ -196,12 +243,33 @@ public final class ClusterNode implements AutoCloseable {
     }
     for (Shard shard : shards) shard.stop();
     try {
+      if (peers != null) peers.close();
+    } catch (RuntimeException e) {
+      if (failure == null) failure = e;
+      else failure.addSuppressed(e);
+    }
+    try {
       peer.close();
     } catch (RuntimeException e) {
       if (failure == null) failure = e;
       else failure.addSuppressed(e);
     }
     if (failure != null) throw failure;
+  }
+
+  /**
+   * Where an object calls an object of another shard: that shard's runtime on this peer when this
+   * peer serves it, otherwise the shard's leader through the routing transport (which follows 421
+   * answers and sends a call again only when it certainly did not run).
+   */
+  private final class CrossShard implements ObjectTransport {
+    @Override
+    public CompletableFuture<byte[]> call(
+        String namespace, ObjectId id, String method, byte[] encodedArgs) {
+      Runtime local = shards[shardOf(namespace, id)].runtime;
+      if (local != null) return local.transport().call(namespace, id, method, encodedArgs);
+      return peers.call(namespace, id, method, encodedArgs);
+    }
   }
 
   /** The object server's transport: each call goes to the runtime of its object's shard. */
@@ -246,6 +314,14 @@ public final class ClusterNode implements AutoCloseable {
     volatile Runtime runtime;
     long runtimeTerm = -1;
 
+    /** This shard's preferred leader, if it is another peer. */
+    final String preferred;
+
+    /** When this peer's runtime of the shard started, and when it last handed the shard over. */
+    volatile long leadingSince;
+
+    long lastHandOver;
+
     /**
      * The leader and term of the last follows line ({@code leader@term}); written on the lifecycle
      * thread, read by the check too.
@@ -254,6 +330,8 @@ public final class ClusterNode implements AutoCloseable {
 
     Shard(int shard) {
       this.shard = shard;
+      this.preferred =
+          preferredLeader(file.config(), shard).filter(p -> !p.equals(peer.id())).orElse(null);
       this.watch = peer.engine(shard);
       this.lifecycle =
           Executors.newSingleThreadExecutor(
@@ -280,6 +358,69 @@ public final class ClusterNode implements AutoCloseable {
                     }
                   }));
       submit(this::reconcile); // it may have been elected before the listener was added
+    }
+
+    /** The objects of this shard are served here, the others through {@link CrossShard}. */
+    final Runtime.Placement placement =
+        new Runtime.Placement() {
+          @Override
+          public boolean here(String namespace, ObjectId id) {
+            return shardOf(namespace, id) == shard;
+          }
+
+          @Override
+          public ObjectTransport elsewhere() {
+            return crossShard;
+          }
+        };
+
+    /**
+     * As the shard's serving leader for {@link #HAND_OVER_AFTER}, hands the shard to its preferred
+     * leader once that one answers and is caught up (a transfer of leadership: calls meanwhile are
+     * answered 421 and retried by the routing transport), at most once per {@link
+     * #HAND_OVER_RETRY}. Runs on the checker thread; the transfer on its own thread.
+     */
+    void handOver() {
+      if (preferred == null || runtime == null) return;
+      long now = System.nanoTime();
+      if (now - leadingSince < HAND_OVER_AFTER.toNanos()) return;
+      if (lastHandOver != 0 && now - lastHandOver < HAND_OVER_RETRY.toNanos()) return;
+      try {
+        Long quiet = watch.followerQuietMillis().get(preferred);
+        Map<String, Long> commits = watch.commitIndices();
+        Long mine = commits.get(peer.id());
+        Long theirs = commits.get(preferred);
+        if (quiet == null || quiet > peer.options().electionTimeoutMin().toMillis()) return;
+        if (mine == null || theirs == null || mine - theirs >= HAND_OVER_MAX_LAG) return;
+      } catch (RuntimeException e) {
+        return; // closing, or not the leader any more
+      }
+      lastHandOver = now;
+      events.accept(
+          "peer "
+              + peer.id()
+              + " "
+              + HANDS
+              + shard
+              + " to "
+              + preferred
+              + ", its preferred leader (it answers and is caught up)");
+      Thread.ofVirtual()
+          .name("hand-over-" + shard)
+          .start(
+              () -> {
+                try {
+                  watch.transferLeadership(preferred);
+                } catch (RuntimeException e) {
+                  LOG.warn(
+                      "peer {}: handing shard {} to {} failed, trying again in {} s: {}",
+                      peer.id(),
+                      shard,
+                      preferred,
+                      HAND_OVER_RETRY.toSeconds(),
+                      e.getMessage());
+                }
+              });
     }
 
     /** Repairs a missed change; returns whether this peer knows no leader of the shard. */
@@ -338,7 +479,9 @@ public final class ClusterNode implements AutoCloseable {
       ReplicatedStorageEngine engine = peer.engine(shard);
       Runtime r;
       try {
-        r = Runtime.builder().storage(engine).build();
+        Runtime.Builder runtime = Runtime.builder().storage(engine);
+        if (shards.length > 1) runtime.placement(placement);
+        r = runtime.build();
       } catch (RuntimeException e) {
         engine.close(); // e.g. deposed while building: a later change or the check retries
         throw e;
@@ -359,6 +502,7 @@ public final class ClusterNode implements AutoCloseable {
         LOG.warn("the event sink failed on \"{}\": {}", line, e.toString(), e);
       }
       runtimeTerm = term;
+      leadingSince = System.nanoTime();
       runtime = r;
       started.incrementAndGet();
     }
@@ -426,6 +570,7 @@ public final class ClusterNode implements AutoCloseable {
     private Consumer<Runtime> objects = r -> {};
     private Consumer<HttpObjectServer.Builder> server = s -> {};
     private Consumer<String> events = LOG::info;
+    private Consumer<RoutingObjectTransport.Builder> peerCalls = r -> {};
 
     private Builder(ClusterFile file, String id, Path dataDir) {
       this.file = Objects.requireNonNull(file, "file");
@@ -452,6 +597,16 @@ public final class ClusterNode implements AutoCloseable {
      */
     public Builder server(Consumer<HttpObjectServer.Builder> options) {
       this.server = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /**
+     * Sets the options (secret, trust, timeout) of the transport by which objects call objects of
+     * other shards at the peers' object servers (the {@code http} addresses of the file); used with
+     * more than one shard. The servers must export the namespaces so called.
+     */
+    public Builder peerCalls(Consumer<RoutingObjectTransport.Builder> options) {
+      this.peerCalls = Objects.requireNonNull(options, "options");
       return this;
     }
 

@@ -71,6 +71,7 @@ public final class RatisPeer implements AutoCloseable {
     this.counters = new ShardCounters[config.shards()];
     for (int shard = 0; shard < counters.length; shard++) counters[shard] = new ShardCounters();
     Files.createDirectories(dataDir.resolve("raft"));
+    checkShardCount(config, selfId, dataDir.resolve("raft"));
     this.server =
         RaftServer.newBuilder()
             .setServerId(RaftPeerId.valueOf(self.id()))
@@ -78,6 +79,55 @@ public final class RatisPeer implements AutoCloseable {
             .setParameters(parameters())
             .setStateMachineRegistry(this::newStateMachine)
             .build();
+  }
+
+  /**
+   * The file in {@code raft/} that records the shard count the directory's groups were made for.
+   */
+  static final String SHARDS_FILE = "anteroom-shards";
+
+  /**
+   * Refuses a data directory made for another shard count: each object's shard is a hash of its
+   * name modulo the count, so with another count the objects would be looked for in shards that do
+   * not hold them (a room's counters and state would start afresh). The count is recorded in {@code
+   * raft/anteroom-shards} once the peer has joined its groups; a directory from before that file is
+   * judged by its groups.
+   */
+  static void checkShardCount(ClusterConfig config, String selfId, Path raft) throws IOException {
+    Path recorded = raft.resolve(SHARDS_FILE);
+    int had;
+    if (Files.exists(recorded)) {
+      had = Integer.parseInt(Files.readString(recorded).strip());
+    } else {
+      java.util.Set<String> groups = new java.util.HashSet<>();
+      try (var dirs = Files.list(raft)) {
+        dirs.filter(Files::isDirectory).forEach(d -> groups.add(d.getFileName().toString()));
+      }
+      had = 0;
+      while (had < 4096
+          && groups.contains(ClusterConfig.groupUuid(config.name(), had).toString())) {
+        had++;
+      }
+      if (had == 0) return; // a new (or emptied) directory: no objects to lose
+    }
+    if (had != config.shards()) {
+      throw new IllegalStateException(
+          "peer "
+              + selfId
+              + ": its data directory "
+              + raft.getParent()
+              + " holds "
+              + had
+              + " shard(s) of cluster "
+              + config.name()
+              + " but the cluster file says shards: "
+              + config.shards()
+              + ". The shard count of a cluster cannot change while it has data (every object's"
+              + " shard would change, and the rooms would start afresh): put shards: "
+              + had
+              + " back in the file, or follow \"Changing the shard count\" in docs/cluster.md"
+              + " (a new cluster on empty directories)");
+    }
   }
 
   /**
@@ -267,6 +317,8 @@ public final class RatisPeer implements AutoCloseable {
       }
       machines.get(shard).attach(server.getDivision(id));
     }
+    Path recorded = dataDir.resolve("raft").resolve(SHARDS_FILE);
+    if (!Files.exists(recorded)) Files.writeString(recorded, config.shards() + "\n");
   }
 
   /**

@@ -407,6 +407,22 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   }
 
   /**
+   * On the leader: per follower, the milliseconds since it last answered this leader; empty on any
+   * other peer.
+   */
+  public Map<String, Long> followerQuietMillis() {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    RaftServer.Division d = division();
+    if (!d.getInfo().isLeader()) return out;
+    org.apache.ratis.proto.RaftProtos.RoleInfoProto role = d.getInfo().getRoleInfoProto();
+    if (!role.hasLeaderInfo()) return out;
+    for (var f : role.getLeaderInfo().getFollowerInfoList()) {
+      out.put(f.getId().getId().toStringUtf8(), f.getLastRpcElapsedTimeMs());
+    }
+    return out;
+  }
+
+  /**
    * The first index still in this peer's log: greater than 1 once a snapshot let it purge the log.
    */
   public long logStartIndex() {
