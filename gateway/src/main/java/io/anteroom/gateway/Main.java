@@ -99,6 +99,7 @@ public final class Main implements Runnable {
     COMMANDS.put("run", Run::new);
     COMMANDS.put("demo", Demo::new);
     COMMANDS.put("coordinator", Coordinator::new);
+    COMMANDS.put("cluster", ClusterCommand::new);
     COMMANDS.put("gateway", Edge::new);
     COMMANDS.put("check", Check::new);
     COMMANDS.put("pass-keys", PassKeysCommand::new);
@@ -452,14 +453,26 @@ public final class Main implements Runnable {
                 + " address is a loopback address")
     Path peerTrust;
 
+    @Option(
+        names = "--join",
+        description =
+            "with --cluster: this peer joins a running cluster (on an empty --data-dir it waits"
+                + " for `anteroom cluster add` or `replace` instead of campaigning with the file's"
+                + " peers); no effect once it has data")
+    boolean join;
+
     @Override
     public Integer call() throws InterruptedException {
       if (cluster != null) {
         return clustered();
       }
-      if (id != null || statusListen != null || peerTrust != null) {
+      if (id != null || statusListen != null || peerTrust != null || join) {
         throw new IllegalArgumentException(
-            (id != null ? "--id" : statusListen != null ? "--status-listen" : "--peer-trust")
+            (id != null
+                    ? "--id"
+                    : statusListen != null
+                        ? "--status-listen"
+                        : peerTrust != null ? "--peer-trust" : "--join")
                 + " needs --cluster FILE (a single coordinator has no peers)");
       }
       HostPort at = hostPort("--listen", listen != null ? listen : DEFAULT_LISTEN);
@@ -531,7 +544,7 @@ public final class Main implements Runnable {
                 + SECRET_ENV
                 + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE)");
       }
-      PeerOptions options = PeerOptions.defaults();
+      PeerOptions.Builder options = PeerOptions.builder().join(join);
       if (peerTrust != null) {
         if (tlsCert == null || tlsKey == null) {
           throw new IllegalArgumentException(
@@ -539,7 +552,7 @@ public final class Main implements Runnable {
                   + id
                   + " presents that certificate to the other peers");
         }
-        options = PeerOptions.builder().tls(PeerTls.load(tlsCert, tlsKey, peerTrust)).build();
+        options.tls(PeerTls.load(tlsCert, tlsKey, peerTrust));
       } else if (!HttpObjectServer.isLoopback(self.host())) {
         throw new IllegalArgumentException(
             "peer "
@@ -563,7 +576,7 @@ public final class Main implements Runnable {
               tlsCert,
               tlsKey,
               peerTrust != null ? List.of(peerTrust) : List.of(),
-              options,
+              options.build(),
               line -> out.println("anteroom coordinator: " + line));
       ClusterStatusServer statusServer = null;
       try {

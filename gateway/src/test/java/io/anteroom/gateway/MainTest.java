@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -343,6 +344,123 @@ class MainTest {
     Outcome idAlone = run("coordinator", "--id", "c1", "--data-dir", dir.toString());
     assertThat(idAlone.exit()).isEqualTo(2);
     assertThat(idAlone.err()).contains("--id needs --cluster FILE");
+
+    Outcome joinAlone = run("coordinator", "--join", "--data-dir", dir.toString());
+    assertThat(joinAlone.exit()).isEqualTo(2);
+    assertThat(joinAlone.err()).contains("--join needs --cluster FILE");
+  }
+
+  @Test
+  void clusterCommandsRefuseWhatTheyCannotDoAndNameIt(@TempDir Path dir) throws Exception {
+    Path remote = dir.resolve("remote.yaml");
+    Files.writeString(
+        remote,
+        """
+        peers:
+          - { id: c1, raft: "10.0.1.1:7071", http: "https://10.0.0.1:7070" }
+        """);
+    Outcome noTrust = run("cluster", "members", "--cluster", remote.toString());
+    assertThat(noTrust.exit()).isEqualTo(2);
+    assertThat(noTrust.err())
+        .contains("peer c1 speaks Raft on 10.0.1.1:7071: the peers accept only mutual TLS there");
+
+    Path local = dir.resolve("local.yaml");
+    int[] ports = io.anteroom.testkit.FreePorts.take(2);
+    Files.writeString(
+        local,
+        "peers:\n  - { id: c1, raft: \"127.0.0.1:"
+            + ports[0]
+            + "\", http: \"http://127.0.0.1:"
+            + ports[1]
+            + "\" }\n");
+    Outcome unknown = run("cluster", "add", "c9", "--cluster", local.toString());
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).contains("no peer c9 in cluster anteroom; peers: [c1]");
+
+    Outcome nobody = run("cluster", "members", "--cluster", local.toString());
+    assertThat(nobody.exit()).isEqualTo(2);
+    assertThat(nobody.err())
+        .contains("shard 0 of cluster anteroom: no leader among the reachable peers (c1: ");
+
+    Outcome bare = run("cluster");
+    assertThat(bare.exit()).isEqualTo(2);
+    assertThat(bare.err()).contains("name a subcommand: members, add, remove or replace");
+  }
+
+  /**
+   * {@code anteroom cluster} against running peers (in this JVM, plain text on loopback): one peer
+   * alone, then a second one added online; both report the same membership.
+   */
+  @Test
+  void clusterAddMakesARunningPeerAMemberAndMembersShowsIt(@TempDir Path dir) throws Exception {
+    int[] ports = io.anteroom.testkit.FreePorts.take(4);
+    String c1 =
+        "  - { id: c1, raft: \"127.0.0.1:"
+            + ports[0]
+            + "\", http: \"http://127.0.0.1:"
+            + ports[1]
+            + "\" }\n";
+    String c2 =
+        "  - { id: c2, raft: \"127.0.0.1:"
+            + ports[2]
+            + "\", http: \"http://127.0.0.1:"
+            + ports[3]
+            + "\" }\n";
+    Path one = dir.resolve("one.yaml");
+    Files.writeString(one, "peers:\n" + c1);
+    Path two = dir.resolve("two.yaml");
+    Files.writeString(two, "peers:\n" + c1 + c2);
+    List<io.anteroom.objects.ratis.ClusterNode> nodes = new java.util.ArrayList<>();
+    try {
+      for (var start : List.of(new Object[] {one, "c1"}, new Object[] {two, "c2"})) {
+        var file = io.anteroom.objects.ratis.ClusterFile.load((Path) start[0]);
+        String id = (String) start[1];
+        var self = file.http().get(id);
+        var peerOptions =
+            io.anteroom.objects.ratis.PeerOptions.builder()
+                .electionTimeout(java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(600))
+                .join(id.equals("c2")) // a new peer of a running cluster waits to be added
+                .build();
+        nodes.add(
+            io.anteroom.host.ObjectCoordination.serveCluster(
+                file,
+                id,
+                dir.resolve(id),
+                self.getHost(),
+                self.getPort(),
+                List.of(),
+                null,
+                null,
+                List.of(),
+                peerOptions,
+                line -> {}));
+      }
+      org.awaitility.Awaitility.await("c1 leads")
+          .atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> nodes.getFirst().serves(0));
+      Outcome alone = run("cluster", "members", "--cluster", one.toString());
+      assertThat(alone.exit()).as(alone.err()).isZero();
+      assertThat(alone.out())
+          .startsWith("shard 0: leader c1 (term ")
+          .contains("  c1 raft 127.0.0.1:" + ports[0] + " http http://127.0.0.1:" + ports[1])
+          .doesNotContain("c2");
+
+      Outcome added = run("cluster", "add", "c2", "--cluster", two.toString());
+      assertThat(added.exit()).as(added.err()).isZero();
+      assertThat(added.out())
+          .startsWith("anteroom cluster: c2 added\nshard 0: leader c1 (term ")
+          .contains("  c2 raft 127.0.0.1:" + ports[2] + " http http://127.0.0.1:" + ports[3]);
+      Outcome again = run("cluster", "add", "c2", "--cluster", two.toString());
+      assertThat(again.exit()).as("adding a member again changes nothing").isZero();
+      // the file of one peer still finds the membership, c2 included
+      assertThat(run("cluster", "members", "--cluster", one.toString()).out())
+          .contains("  c2 raft 127.0.0.1:" + ports[2]);
+      assertThat(nodes.get(1).peer().members(0))
+          .extracting(io.anteroom.objects.ratis.ClusterConfig.Peer::id)
+          .containsExactly("c1", "c2");
+    } finally {
+      for (var n : nodes) n.close();
+    }
   }
 
   @Test

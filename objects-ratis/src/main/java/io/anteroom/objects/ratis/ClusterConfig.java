@@ -34,10 +34,16 @@ public record ClusterConfig(String name, List<Peer> peers, int shards) {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   /**
-   * A peer: its id (stable across restarts; names its data) and the address its Raft RPC listens
-   * on.
+   * A peer: its id (stable across restarts; names its data), the address its Raft RPC listens on,
+   * and the base URI of its object server ({@code null} where unknown: it then travels with the
+   * membership only if a peer that knows it added it).
    */
-  public record Peer(String id, String host, int port) {
+  public record Peer(String id, String host, int port, java.net.URI http) {
+    /** A peer whose object server URI is not known here. */
+    public Peer(String id, String host, int port) {
+      this(id, host, port, null);
+    }
+
     public Peer {
       if (id == null || !ID.matcher(id).matches()) {
         throw new IllegalArgumentException(
@@ -52,6 +58,30 @@ public record ClusterConfig(String name, List<Peer> peers, int shards) {
     /** {@code host:port}. */
     public String address() {
       return host + ":" + port;
+    }
+
+    /** {@code id (host:port)}, as membership lines name a peer. */
+    public String describe() {
+      return id + " (" + address() + ")";
+    }
+
+    /**
+     * Parses a Raft address {@code HOST:PORT} ({@code [v6]:PORT} too).
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static Peer parse(String id, String address, java.net.URI http) {
+      int colon = address == null ? -1 : address.lastIndexOf(':');
+      if (colon <= 0) throw new IllegalArgumentException("not HOST:PORT");
+      String host = address.substring(0, colon);
+      if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+      int port;
+      try {
+        port = Integer.parseInt(address.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("not HOST:PORT");
+      }
+      return new Peer(id, host, port, http);
     }
   }
 

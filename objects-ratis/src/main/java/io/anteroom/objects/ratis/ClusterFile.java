@@ -114,24 +114,6 @@ public record ClusterFile(ClusterConfig config, Map<String, URI> http) {
         String base = text(p, "http", where, errors);
         if (id == null || raft == null || base == null) continue;
         where = where + " (" + id + ")";
-        try {
-          int colon = raft.lastIndexOf(':');
-          if (colon <= 0) throw new IllegalArgumentException("not HOST:PORT");
-          String host = raft.substring(0, colon);
-          if (host.startsWith("[") && host.endsWith("]"))
-            host = host.substring(1, host.length() - 1);
-          int port;
-          try {
-            port = Integer.parseInt(raft.substring(colon + 1));
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not HOST:PORT");
-          }
-          peers.add(new ClusterConfig.Peer(id, host, port));
-        } catch (IllegalArgumentException e) {
-          errors.add(
-              where + ".raft: \"" + raft + "\": " + e.getMessage() + " (e.g. 10.0.0.1:7071)");
-          continue;
-        }
         URI uri;
         try {
           uri = new URI(base);
@@ -149,6 +131,15 @@ public record ClusterFile(ClusterConfig config, Map<String, URI> http) {
                   + base
                   + "\" must be http(s)://HOST:PORT with an explicit port and no path"
                   + " (e.g. http://10.0.0.1:7070)");
+          continue;
+        }
+        try {
+          peers.add(
+              ClusterConfig.Peer.parse(
+                  id, raft, URI.create(uri.getScheme() + "://" + uri.getRawAuthority())));
+        } catch (IllegalArgumentException e) {
+          errors.add(
+              where + ".raft: \"" + raft + "\": " + e.getMessage() + " (e.g. 10.0.0.1:7071)");
           continue;
         }
         if (!httpBases.add(uri.getHost().toLowerCase(java.util.Locale.ROOT) + ":" + uri.getPort()))

@@ -27,6 +27,11 @@ import java.util.Objects;
  *     leave unflushed); costs a log write buffer of this size per shard on each peer
  * @param tls mutual TLS between the peers ({@link PeerTls}), or {@code null}: plain text, no
  *     authentication (only for a Raft network no one else can reach)
+ * @param join this peer joins a running cluster: on an empty data directory it starts with no
+ *     membership and waits for a leader to add it ({@link ClusterAdmin#add}, {@link
+ *     ClusterAdmin#replace}), instead of taking the cluster file's peers and campaigning among
+ *     members that do not know it (they would tell it to shut down). No effect on a directory that
+ *     has the groups already.
  */
 public record PeerOptions(
     LocalStorage localStorage,
@@ -36,7 +41,8 @@ public record PeerOptions(
     Duration electionTimeoutMax,
     Duration commitTimeout,
     int maxEntryBytes,
-    PeerTls tls) {
+    PeerTls tls,
+    boolean join) {
 
   /** Where a peer keeps its copies. */
   public enum LocalStorage {
@@ -100,6 +106,7 @@ public record PeerOptions(
     private Duration commitTimeout = Duration.ofSeconds(10);
     private int maxEntryBytes = 16 << 20;
     private PeerTls tls;
+    private boolean join;
 
     private Builder() {}
 
@@ -146,6 +153,12 @@ public record PeerOptions(
       return this;
     }
 
+    /** Default false: an empty data directory bootstraps with the cluster file's peers. */
+    public Builder join(boolean join) {
+      this.join = join;
+      return this;
+    }
+
     public PeerOptions build() {
       return new PeerOptions(
           localStorage,
@@ -155,7 +168,8 @@ public record PeerOptions(
           electionTimeoutMax,
           commitTimeout,
           maxEntryBytes,
-          tls);
+          tls,
+          join);
     }
   }
 }

@@ -32,9 +32,12 @@ import org.apache.ratis.grpc.GrpcTlsConfig;
  * certificate chains to one of the trusted certificates, which must also name the address it was
  * dialled at (its {@code raft} host, as a subject alternative name) when it is the server.
  *
- * <p>Without it the Raft port is plain text and unauthenticated. What it authenticates is "a holder
- * of a trusted certificate", not which peer id it claims: give the trusted certificates (a private
- * CA, or the peers' own self-signed certificates) to the coordinators only.
+ * <p>Without it the Raft port is plain text and unauthenticated. With it, a peer's certificate must
+ * also name its id (or its unshared raft host): {@link PeerIdentity} checks the sender of each Raft
+ * message on the accepting side, and a peer dialling another checks that the certificate names the
+ * peer at that address. Any trusted certificate may still use the admin service (membership
+ * changes): give the trusted certificates (a private CA, or the peers' own self-signed
+ * certificates) to the coordinators and their operators only.
  *
  * <pre>{@code
  * PeerTls tls = PeerTls.load(Path.of("c1.pem"), Path.of("c1-key.pem"), Path.of("peers-ca.pem"));
@@ -103,9 +106,120 @@ public final class PeerTls {
     }
   }
 
-  /** The configuration for Ratis' gRPC server and its channels to the other peers. */
+  /** The configuration for a client of the peers (no check of the peer ids). */
   GrpcTlsConfig grpc() {
     return new GrpcTlsConfig(keyManager, trustManager, true);
+  }
+
+  /**
+   * The configuration for Ratis' gRPC server and its channels to the other peers: on a channel it
+   * dials, a peer accepts the other's certificate only if it also names the peer at the dialled
+   * address ({@code peerAt}: host and port to peer id, in the current membership; {@link
+   * PeerIdentity#names}).
+   */
+  GrpcTlsConfig grpc(
+      String self,
+      java.util.function.BiFunction<String, Integer, java.util.Optional<String>> peerAt,
+      java.util.function.Function<String, java.util.Optional<String>> hostOf,
+      java.util.function.Supplier<java.util.Map<String, Integer>> peersPerHost) {
+    if (!(trustManager instanceof javax.net.ssl.X509ExtendedTrustManager extended)) return grpc();
+    return new GrpcTlsConfig(
+        keyManager, new DialledPeerCheck(self, extended, peerAt, hostOf, peersPerHost), true);
+  }
+
+  /** The trust manager of a peer's channels: the chain, then the dialled peer's name in it. */
+  private static final class DialledPeerCheck extends javax.net.ssl.X509ExtendedTrustManager {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PeerTls.class);
+    private final String self;
+    private final javax.net.ssl.X509ExtendedTrustManager delegate;
+    private final java.util.function.BiFunction<String, Integer, java.util.Optional<String>> peerAt;
+    private final java.util.function.Function<String, java.util.Optional<String>> hostOf;
+    private final java.util.function.Supplier<java.util.Map<String, Integer>> peersPerHost;
+    private final java.util.Set<String> reported =
+        java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    DialledPeerCheck(
+        String self,
+        javax.net.ssl.X509ExtendedTrustManager delegate,
+        java.util.function.BiFunction<String, Integer, java.util.Optional<String>> peerAt,
+        java.util.function.Function<String, java.util.Optional<String>> hostOf,
+        java.util.function.Supplier<java.util.Map<String, Integer>> peersPerHost) {
+      this.self = self;
+      this.delegate = delegate;
+      this.peerAt = peerAt;
+      this.hostOf = hostOf;
+      this.peersPerHost = peersPerHost;
+    }
+
+    private void checkNames(X509Certificate[] chain, String host, int port)
+        throws java.security.cert.CertificateException {
+      if (host == null || chain == null || chain.length == 0) return;
+      java.util.Optional<String> id = peerAt.apply(host, port);
+      if (id.isEmpty()) return; // not a member's address: the chain and host checks apply
+      java.util.Optional<String> peerHost = hostOf.apply(id.get());
+      boolean unique = peerHost.map(h -> peersPerHost.get().getOrDefault(h, 0) <= 1).orElse(false);
+      if (PeerIdentity.names(chain[0], id.get(), peerHost, unique)) return;
+      String subject = chain[0].getSubjectX500Principal().getName();
+      if (reported.size() < 1024 && reported.add(subject + "|" + id.get())) {
+        LOG.warn(
+            "peer {}: refused the Raft port at {}:{} (peer {}): its certificate ({}) does not name"
+                + " that peer (a peer's certificate must name its id as CN or DNS name, or its"
+                + " raft host when no other peer shares it)",
+            self,
+            host,
+            port,
+            id.get(),
+            subject);
+      }
+      throw new java.security.cert.CertificateException(
+          "the certificate " + subject + " does not name peer " + id.get());
+    }
+
+    @Override
+    public void checkServerTrusted(
+        X509Certificate[] chain, String authType, javax.net.ssl.SSLEngine engine)
+        throws java.security.cert.CertificateException {
+      delegate.checkServerTrusted(chain, authType, engine);
+      if (engine != null) checkNames(chain, engine.getPeerHost(), engine.getPeerPort());
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, java.net.Socket socket)
+        throws java.security.cert.CertificateException {
+      delegate.checkServerTrusted(chain, authType, socket);
+      if (socket != null && socket.getInetAddress() != null)
+        checkNames(chain, socket.getInetAddress().getHostAddress(), socket.getPort());
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType)
+        throws java.security.cert.CertificateException {
+      delegate.checkServerTrusted(chain, authType);
+    }
+
+    @Override
+    public void checkClientTrusted(
+        X509Certificate[] chain, String authType, javax.net.ssl.SSLEngine engine)
+        throws java.security.cert.CertificateException {
+      delegate.checkClientTrusted(chain, authType, engine);
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, java.net.Socket socket)
+        throws java.security.cert.CertificateException {
+      delegate.checkClientTrusted(chain, authType, socket);
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType)
+        throws java.security.cert.CertificateException {
+      delegate.checkClientTrusted(chain, authType);
+    }
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return delegate.getAcceptedIssuers();
+    }
   }
 
   @Override

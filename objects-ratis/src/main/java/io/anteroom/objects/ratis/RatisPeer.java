@@ -35,9 +35,10 @@ import org.apache.ratis.util.TimeDuration;
  * its data directory.
  *
  * <p>Layout of {@code dataDir}: {@code raft/} (Ratis: one directory per group with its log,
- * metadata and snapshots) and {@code shards/<n>/objects.db} (the copy of shard {@code n}).
- * Membership is static: a peer started on an empty directory joins the groups of the config; a
- * restarted peer recovers them from {@code raft/} and catches up from the leader's log or, if the
+ * metadata and snapshots) and {@code shards/<n>/objects.db} (the copy of shard {@code n}). The
+ * config is the bootstrap membership: a peer started on an empty directory joins the groups with
+ * the config's peers; a restarted peer recovers them from {@code raft/}, with the membership of its
+ * log (changed online by {@link ClusterAdmin}), and catches up from the leader's log or, if the
  * leader purged it, from a snapshot.
  *
  * <pre>{@code
@@ -244,11 +245,16 @@ public final class RatisPeer implements AutoCloseable {
   private Parameters parameters() {
     Parameters parameters = new Parameters();
     if (options.tls() != null) {
-      GrpcTlsConfig tls = options.tls().grpc();
+      GrpcTlsConfig tls =
+          options.tls().grpc(self.id(), this::peerAt, this::hostOf, this::peersPerHost);
       GrpcConfigKeys.TLS.setConf(parameters, tls);
       GrpcConfigKeys.Server.setTlsConf(parameters, tls);
       GrpcConfigKeys.Admin.setTlsConf(parameters, tls);
       GrpcConfigKeys.Client.setTlsConf(parameters, tls);
+      // and a peer's messages are accepted only under the id its certificate names
+      PeerIdentity identity = new PeerIdentity(self.id(), this::hostOf, this::peersPerHost);
+      GrpcConfigKeys.Server.setServicesCustomizer(
+          parameters, (builder, types) -> builder.intercept(identity));
     }
     return parameters;
   }
@@ -288,10 +294,7 @@ public final class RatisPeer implements AutoCloseable {
   }
 
   private void joinGroups() throws IOException {
-    List<RaftPeer> peers =
-        config.peers().stream()
-            .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
-            .toList();
+    List<RaftPeer> peers = config.peers().stream().map(RatisPeer::raftPeer).toList();
     java.util.Set<RaftGroupId> existing = new java.util.HashSet<>();
     server.getGroupIds().forEach(existing::add);
     for (int shard = 0; shard < config.shards(); shard++) {
@@ -303,16 +306,186 @@ public final class RatisPeer implements AutoCloseable {
                     adminClient,
                     server.getId(),
                     adminCalls.incrementAndGet(),
-                    RaftGroup.valueOf(id, peers)));
+                    // joining: no membership until a leader adds this peer (its appends carry
+                    // the configuration); a peer in no configuration never campaigns
+                    options.join() ? RaftGroup.valueOf(id) : RaftGroup.valueOf(id, peers)));
         if (!reply.isSuccess())
           throw new IOException(
               "peer " + self.id() + " cannot join shard " + shard + ": " + reply.getException());
+      } else {
+        reportPersistedMembership(shard);
       }
       machines.get(shard).attach(server.getDivision(id));
     }
     Path recorded = dataDir.resolve("raft").resolve(SHARDS_FILE);
     if (!Files.exists(recorded)) Files.writeString(recorded, config.shards() + "\n");
   }
+
+  /**
+   * A restarted peer's membership of a shard comes from its log (the last configuration entry, or
+   * the snapshot's): the cluster file only bootstraps an empty data directory. Says so once when
+   * the two differ, so that an operator who changed the membership online and kept an old file sees
+   * which one counts.
+   */
+  private void reportPersistedMembership(int shard) throws IOException {
+    List<ClusterConfig.Peer> persisted = members(shard);
+    java.util.Set<String> fromLog = new java.util.TreeSet<>();
+    persisted.forEach(p -> fromLog.add(p.describe()));
+    java.util.Set<String> fromFile = new java.util.TreeSet<>();
+    config.peers().forEach(p -> fromFile.add(p.describe()));
+    if (fromLog.equals(fromFile)) return;
+    boolean member = persisted.stream().anyMatch(p -> p.id().equals(self.id()));
+    MEMBERSHIP_LOG.warn(
+        "peer {}: shard {}'s membership from its log is {}; the cluster file lists {}: the log"
+            + " wins (the file only bootstraps an empty data directory; update it when convenient){}",
+        self.id(),
+        shard,
+        fromLog,
+        fromFile,
+        member
+            ? ""
+            : "; this peer is not a member any more (it was removed): stop it, and clear its data"
+                + " directory before it joins again");
+  }
+
+  /** The Raft record of a peer: its id, its Raft address, and its object server's URI. */
+  static RaftPeer raftPeer(ClusterConfig.Peer p) {
+    RaftPeer.Builder b = RaftPeer.newBuilder().setId(p.id()).setAddress(p.address());
+    // the object server's URI rides in the data-stream address, a field Anteroom does not
+    // otherwise use (no Ratis data streams): so a peer added online is known to every member,
+    // also to one whose cluster file does not list it
+    if (p.http() != null) b.setDataStreamAddress(p.http().toString());
+    return b.build();
+  }
+
+  /** The peer a Raft record names ({@link #raftPeer}'s inverse). */
+  static ClusterConfig.Peer peerOf(RaftPeer p) {
+    java.net.URI http = null;
+    String stream = p.getDataStreamAddress();
+    if (stream != null && (stream.startsWith("http://") || stream.startsWith("https://"))) {
+      http = java.net.URI.create(stream);
+    }
+    return ClusterConfig.Peer.parse(p.getId().toString(), p.getAddress(), http);
+  }
+
+  /**
+   * The voting members of {@code shard} as this peer knows them now (its latest configuration,
+   * committed or not), sorted by id; during a membership change, those of the new configuration.
+   */
+  public List<ClusterConfig.Peer> members(int shard) {
+    config.checkShard(shard);
+    try {
+      return server.getDivision(groupId(shard)).getRaftConf().getCurrentPeers().stream()
+          .map(RatisPeer::peerOf)
+          .sorted(java.util.Comparator.comparing(ClusterConfig.Peer::id))
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "peer " + self.id() + " does not serve shard " + shard + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Every peer this one talks to, over all shards: the members of each shard's current and previous
+   * configurations (previous: during a change), without this one. Not the file's: a peer removed
+   * online may still be listed there.
+   */
+  private java.util.Set<String> otherPeers() {
+    java.util.Set<String> ids = new java.util.TreeSet<>();
+    try {
+      for (RaftGroupId g : server.getGroupIds()) {
+        for (RaftPeer p : server.getDivision(g).getRaftConf().getAllPeers()) {
+          ids.add(p.getId().toString());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return java.util.Set.of(); // closing
+    }
+    ids.remove(self.id());
+    return ids;
+  }
+
+  /**
+   * The object server URI of peer {@code id}: from the membership (a peer added online carries it),
+   * else from the cluster file.
+   */
+  public java.util.Optional<java.net.URI> httpOf(String id) {
+    try {
+      for (RaftGroupId g : server.getGroupIds()) {
+        RaftPeer p = server.getDivision(g).getRaftConf().getPeer(RaftPeerId.valueOf(id));
+        if (p != null) {
+          java.net.URI http = peerOf(p).http();
+          if (http != null) return java.util.Optional.of(http);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // closing: the file's
+    }
+    return config.peers().stream()
+        .filter(p -> p.id().equals(id))
+        .map(ClusterConfig.Peer::http)
+        .filter(Objects::nonNull)
+        .findFirst();
+  }
+
+  /**
+   * The Raft host of peer {@code id} in the current membership of any shard (else the file's), for
+   * the identity check of {@link PeerIdentity}.
+   */
+  java.util.Optional<String> hostOf(String id) {
+    try {
+      for (RaftGroupId g : server.getGroupIds()) {
+        RaftPeer p = server.getDivision(g).getRaftConf().getPeer(RaftPeerId.valueOf(id));
+        if (p != null) return java.util.Optional.of(peerOf(p).host());
+      }
+    } catch (IOException | RuntimeException e) {
+      // closing: the file's
+    }
+    return config.peers().stream()
+        .filter(p -> p.id().equals(id))
+        .map(ClusterConfig.Peer::host)
+        .findFirst();
+  }
+
+  /** The member (or file peer) whose Raft address is {@code host:port}, if any. */
+  java.util.Optional<String> peerAt(String host, int port) {
+    try {
+      for (RaftGroupId g : server.getGroupIds()) {
+        for (RaftPeer p : server.getDivision(g).getRaftConf().getAllPeers()) {
+          ClusterConfig.Peer peer = peerOf(p);
+          if (peer.port() == port && peer.host().equalsIgnoreCase(host))
+            return java.util.Optional.of(peer.id());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // closing: the file's
+    }
+    return config.peers().stream()
+        .filter(p -> p.port() == port && p.host().equalsIgnoreCase(host))
+        .map(ClusterConfig.Peer::id)
+        .findFirst();
+  }
+
+  /** How many peers of the membership (and the file) use each Raft host. */
+  java.util.Map<String, Integer> peersPerHost() {
+    Map<String, String> hostById = new HashMap<>();
+    for (ClusterConfig.Peer p : config.peers()) hostById.put(p.id(), p.host());
+    try {
+      for (RaftGroupId g : server.getGroupIds()) {
+        for (RaftPeer p : server.getDivision(g).getRaftConf().getAllPeers()) {
+          hostById.put(p.getId().toString(), peerOf(p).host());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // closing: the file's
+    }
+    Map<String, Integer> count = new HashMap<>();
+    for (String host : hostById.values()) count.merge(host, 1, Integer::sum);
+    return count;
+  }
+
+  private static final org.slf4j.Logger MEMBERSHIP_LOG =
+      org.slf4j.LoggerFactory.getLogger(RatisPeer.class);
 
   private RaftGroupId groupId(int shard) {
     return RaftGroupId.valueOf(config.groupUuid(shard));
@@ -378,9 +551,8 @@ public final class RatisPeer implements AutoCloseable {
         backoffResetUnavailable = true;
         return;
       }
-      for (ClusterConfig.Peer p : config.peers()) {
-        if (p.id().equals(self.id())) continue;
-        Object proxy = rpc.getProxies().getProxy(RaftPeerId.valueOf(p.id()));
+      for (String other : otherPeers()) {
+        Object proxy = rpc.getProxies().getProxy(RaftPeerId.valueOf(other));
         java.lang.reflect.Method reset = proxy.getClass().getMethod("resetConnectBackoff");
         reset.setAccessible(true); // public method of a package-private Ratis class
         reset.invoke(proxy);
@@ -456,9 +628,7 @@ public final class RatisPeer implements AutoCloseable {
     }
     java.util.List<String> started = new java.util.ArrayList<>();
     long now = System.nanoTime();
-    for (ClusterConfig.Peer p : config.peers()) {
-      String id = p.id();
-      if (id.equals(self.id())) continue;
+    for (String id : otherPeers()) {
       Long quiet = quietMs.get(id);
       if (quiet == null || quiet < silenceMs) {
         if (silentFollowers.remove(id) && quiet != null) {

@@ -50,6 +50,14 @@ public final class ShardLeaderLookup implements LeaderLookup {
     for (int s = 0; s < shards.length; s++) shards[s] = peer.engine(s);
   }
 
+  /**
+   * The leader's coordinator URI: as the membership carries it (a peer added online is in no older
+   * file), else as given; {@code null} (no redirect) if neither knows it.
+   */
+  private URI uriOf(String leader) {
+    return peer.httpOf(leader).orElseGet(() -> coordinators.get(leader));
+  }
+
   @Override
   public Leader leaderOf(String namespace, ObjectId id) {
     ReplicatedStorageEngine shard = shards[peer.config().shardOf(namespace + "/" + id)];
@@ -57,7 +65,7 @@ public final class ShardLeaderLookup implements LeaderLookup {
     return shard
         .leader()
         .filter(leader -> !leader.equals(peer.id()))
-        .map(coordinators::get)
+        .map(this::uriOf)
         .map(Leader::at)
         .orElse(Leader.UNKNOWN);
   }

@@ -62,6 +62,10 @@ final class ShardStateMachine extends BaseStateMachine {
   private volatile long copyApplied;
 
   private volatile String peerId = "?";
+
+  /** The last configuration seen in the log ({@link #notifyConfigurationChanged}). */
+  private volatile String lastConfiguration;
+
   private volatile RaftServer.Division division;
   private final AtomicLong skippedOnReplay = new AtomicLong();
 
@@ -248,6 +252,45 @@ final class ShardStateMachine extends BaseStateMachine {
   @Override
   public void notifyLeaderReady() {
     fire(new LeaderChange(shard, peerId, Optional.of(peerId), currentTerm(), true, true));
+  }
+
+  /**
+   * A membership change reached this peer's log (one line for the operator; during a change, the
+   * joint configuration first, then the new one).
+   */
+  @Override
+  public void notifyConfigurationChanged(
+      long term, long index, org.apache.ratis.proto.RaftProtos.RaftConfigurationProto conf) {
+    java.util.List<String> now = new java.util.ArrayList<>();
+    conf.getPeersList().forEach(p -> now.add(p.getId().toStringUtf8()));
+    java.util.Collections.sort(now);
+    String seen = conf.getOldPeersCount() + "|" + now;
+    // a new leader's first entry repeats the configuration: one line per change, not per election
+    if (seen.equals(lastConfiguration)) return;
+    boolean first = lastConfiguration == null;
+    lastConfiguration = seen;
+    if (first && conf.getOldPeersCount() == 0) return; // the membership it started with
+    if (conf.getOldPeersCount() > 0) {
+      java.util.List<String> old = new java.util.ArrayList<>();
+      conf.getOldPeersList().forEach(p -> old.add(p.getId().toStringUtf8()));
+      java.util.Collections.sort(old);
+      log.info(
+          "peer {}: shard {} is changing its membership from {} to {} (log index {}, term {})",
+          peerId,
+          shard,
+          old,
+          now,
+          index,
+          term);
+    } else {
+      log.info(
+          "peer {}: shard {}'s members are now {} (log index {}, term {})",
+          peerId,
+          shard,
+          now,
+          index,
+          term);
+    }
   }
 
   /**

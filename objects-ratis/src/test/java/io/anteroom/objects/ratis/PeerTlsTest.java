@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -125,6 +127,76 @@ class PeerTlsTest {
     await("p2 with a trusted certificate catches up")
         .atMost(TestCluster.PATIENCE)
         .until(() -> p2.engine(0).appliedIndex() >= committed);
+  }
+
+  /**
+   * Peer identity: p2 presents p1's certificate, trusted by everyone but naming p1. Its votes are
+   * refused by the others (their Raft port checks that the certificate names the peer a message
+   * says it comes from), and the leader refuses p2's port when it dials it (the certificate must
+   * name the peer at the address dialled), so p2 gets no entry and does not count towards a
+   * majority; the same p2 with its own certificate catches up. Fails without {@link PeerIdentity}
+   * (p2 would receive every entry and vote as p2).
+   */
+  @Test
+  void aPeerPresentingAnotherPeersTrustedCertificateIsRefusedAndGetsNoEntry() {
+    int[] ports = FreePorts.take(3);
+    List<ClusterConfig.Peer> peers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) peers.add(new ClusterConfig.Peer("p" + i, "127.0.0.1", ports[i]));
+    ClusterConfig config = new ClusterConfig("tls", peers, 1);
+    RatisPeer p0 = start(config, "p0", "p0");
+    RatisPeer p1 = start(config, "p1", "p1");
+    RatisPeer leader =
+        await("a leader over mutual TLS")
+            .atMost(TestCluster.PATIENCE)
+            .ignoreExceptions()
+            .until(
+                () -> p0.engine(0).isLeaderReady() ? p0 : p1.engine(0).isLeaderReady() ? p1 : null,
+                p -> p != null);
+    ReplicatedStorageEngine engine = leader.engine(0);
+    for (int i = 0; i < 5; i++) engine.commit(put("before-" + i));
+    long term = engine.term();
+
+    RatisPeer impostor = start(config, "p2", "p1");
+    ReplicatedStorageEngine impostorShard = impostor.engine(0);
+    await("p2 campaigns: no append of the leader was accepted")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> impostorShard.elections() > 0);
+    for (int i = 0; i < 5; i++) engine.commit(put("during-" + i));
+    assertThat(impostorShard.appliedIndex()).as("entries p2 received").isLessThanOrEqualTo(0);
+    assertThat(impostorShard.leader()).as("the leader p2 knows of").isEmpty();
+    assertThat(engine.term()).as("the leader's term, undisturbed by p2's votes").isEqualTo(term);
+    running.remove(impostor);
+    impostor.close();
+
+    RatisPeer p2 = start(config, "p2", "p2");
+    engine.commit(put("after"));
+    long committed = engine.commitIndex();
+    await("p2 with its own certificate catches up")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> p2.engine(0).appliedIndex() >= committed);
+  }
+
+  @Test
+  void aCertificateNamesAPeerByCommonNameByDnsNameOrByAnUnsharedRaftHost() throws Exception {
+    X509Certificate p0 = certificate("p0");
+    assertThat(PeerIdentity.names(p0, "p0", Optional.of("127.0.0.1"), false)).isTrue();
+    assertThat(PeerIdentity.names(p0, "p1", Optional.of("127.0.0.1"), false))
+        .as("another id, on a host other peers share")
+        .isFalse();
+    assertThat(PeerIdentity.names(p0, "p1", Optional.of("127.0.0.1"), true))
+        .as("another id at the certificate's own address, which no other peer uses")
+        .isTrue();
+    assertThat(PeerIdentity.names(p0, "p1", Optional.of("10.0.0.9"), true))
+        .as("another id at another address")
+        .isFalse();
+    assertThat(PeerIdentity.names(p0, "p1", Optional.empty(), true)).isFalse();
+  }
+
+  private static X509Certificate certificate(String name) throws Exception {
+    try (var in = Files.newInputStream(PEMS.get(name).certificate())) {
+      return (X509Certificate)
+          java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
   }
 
   @Test
