@@ -48,9 +48,12 @@ import picocli.CommandLine.Option;
  * anteroom demo                                            run + demo origin + low limits
  * anteroom coordinator [--listen 127.0.0.1:7070]           the coordinating objects, over HTTP
  * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator
+ * anteroom coordinator --cluster FILE --id ID --join      a new peer, waiting to be added
  * anteroom gateway --coordinator URL[,URL...] --datacenter NAME   a stateless edge node
+ * anteroom cluster members|add|remove|replace --cluster FILE   a cluster's membership, online
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
  * anteroom pass-keys create|list|rotate|retire KID [--data-dir DIR]   the pass keys
+ * anteroom invite --config FILE --room ID --count N       signed invitations, as CSV
  * anteroom simulate ...                                    the traffic simulator (sim module)
  * anteroom help COMMAND                                    a command's options
  * </pre>
