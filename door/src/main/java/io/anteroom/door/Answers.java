@@ -193,6 +193,29 @@ final class Answers {
 
   /** A challenge to solve: the page, or the queue JSON with a {@code proofOfWork} member. */
   static Respond challenge(Visit v, DoorCheck.Challenge c, String cookieName, int ttl) {
+    return pageOrQueueJson(
+        v,
+        200,
+        true,
+        "proofOfWork",
+        () -> ChallengeResponder.json(c, cookieName, ttl),
+        () -> ChallengeResponder.html(c, cookieName, ttl),
+        "challenge");
+  }
+
+  /**
+   * An answer the door writes itself to a request that gets no place yet: its own HTML page, or the
+   * queue JSON ({@code inWaitingRoom} as given) with one member of its own; {@code no-store}, the
+   * throttle header, the visit's pending cookies, nothing counted.
+   */
+  private static Respond pageOrQueueJson(
+      Visit v,
+      int status,
+      boolean inWaitingRoom,
+      String member,
+      java.util.function.Supplier<Object> memberJson,
+      java.util.function.Supplier<String> html,
+      String decision) {
     RoomRuntime room = v.room;
     QueuePacing pacing = room.pacing();
     boolean throttle = pacing.throttle();
@@ -205,20 +228,20 @@ final class Answers {
       QueueResponder responder = room.responder();
       Map<String, Object> fields =
           responder.fields(
-              true,
+              inWaitingRoom,
               QueueView.unknown(v.now),
               room.settings().queueAll(),
               pacing.refreshIntervalSeconds(),
               throttle);
-      fields.put("proofOfWork", ChallengeResponder.json(c, cookieName, ttl));
+      fields.put(member, memberJson.get());
       headers.add(new Header("Content-Type", JSON));
       body = utf8(responder.json(fields));
     } else {
       headers.add(new Header("Content-Type", HTML));
-      body = utf8(ChallengeResponder.html(c, cookieName, ttl));
+      body = utf8(html.get());
     }
     return new Respond(
-        200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
+        status, headers, body, false, room.settings().id(), decision, v.ticket, NOTHING);
   }
 
   /**
@@ -227,32 +250,14 @@ final class Answers {
    * {@code invitation} member. No ticket, nothing counted.
    */
   static Respond invitation(Visit v, Invitations.Refusal refused) {
-    RoomRuntime room = v.room;
-    QueuePacing pacing = room.pacing();
-    boolean throttle = pacing.throttle();
-    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
-    cookies(v, headers);
-    headers.add(NO_STORE);
-    headers.add(throttle ? THROTTLED : UNTHROTTLED);
-    byte[] body;
-    if (wantsJson(v)) {
-      QueueResponder responder = room.responder();
-      Map<String, Object> fields =
-          responder.fields(
-              false,
-              QueueView.unknown(v.now),
-              room.settings().queueAll(),
-              pacing.refreshIntervalSeconds(),
-              throttle);
-      fields.put("invitation", InvitationResponder.json(refused));
-      headers.add(new Header("Content-Type", JSON));
-      body = utf8(responder.json(fields));
-    } else {
-      headers.add(new Header("Content-Type", HTML));
-      body = utf8(InvitationResponder.html(refused));
-    }
-    return new Respond(
-        403, headers, body, false, room.settings().id(), "invitation", v.ticket, NOTHING);
+    return pageOrQueueJson(
+        v,
+        403,
+        false,
+        "invitation",
+        () -> InvitationResponder.json(refused),
+        () -> InvitationResponder.html(refused),
+        "invitation");
   }
 
   /**
@@ -305,33 +310,14 @@ final class Answers {
       io.anteroom.door.config.GatewayConfig.HumanCheck h,
       String cookieName,
       String refused) {
-    RoomRuntime room = v.room;
-    QueuePacing pacing = room.pacing();
-    boolean throttle = pacing.throttle();
-    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
-    cookies(v, headers);
-    headers.add(NO_STORE);
-    headers.add(throttle ? THROTTLED : UNTHROTTLED);
-    byte[] body;
-    if (wantsJson(v)) {
-      QueueResponder responder = room.responder();
-      Map<String, Object> fields =
-          responder.fields(
-              true,
-              QueueView.unknown(v.now),
-              room.settings().queueAll(),
-              pacing.refreshIntervalSeconds(),
-              throttle);
-      fields.put(
-          "humanCheck", io.anteroom.door.queue.HumanCheckResponder.json(h, cookieName, refused));
-      headers.add(new Header("Content-Type", JSON));
-      body = utf8(responder.json(fields));
-    } else {
-      headers.add(new Header("Content-Type", HTML));
-      body = utf8(io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused));
-    }
-    return new Respond(
-        200, headers, body, false, room.settings().id(), "challenge", v.ticket, NOTHING);
+    return pageOrQueueJson(
+        v,
+        200,
+        true,
+        "humanCheck",
+        () -> io.anteroom.door.queue.HumanCheckResponder.json(h, cookieName, refused),
+        () -> io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused),
+        "challenge");
   }
 
   /**
