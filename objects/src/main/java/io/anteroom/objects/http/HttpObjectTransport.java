@@ -106,7 +106,14 @@ public final class HttpObjectTransport implements ObjectTransport {
             // never closes a pooled connection just as a call is sent on it
             .setKeepAliveTimeout(5)
             .setTcpNoDelay(true)
-            .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis()));
+            .setConnectTimeout(
+                (int)
+                    Math.min(
+                        Integer.MAX_VALUE,
+                        (b.connectTimeout != null && b.connectTimeout.compareTo(b.timeout) < 0
+                                ? b.connectTimeout
+                                : b.timeout)
+                            .toMillis()));
     if (https) {
       options.setSsl(true).setVerifyHost(true);
       if (!b.trust.isEmpty()) {
@@ -365,6 +372,7 @@ public final class HttpObjectTransport implements ObjectTransport {
     private final URI baseUri;
     private int poolSize = 64;
     private Duration timeout = Duration.ofSeconds(30);
+    private Duration connectTimeout;
     private Vertx vertx;
     private SharedSecret secret;
     private Clock clock = Clock.systemUTC();
@@ -411,6 +419,21 @@ public final class HttpObjectTransport implements ObjectTransport {
         throw new IllegalArgumentException("timeout must be positive, got " + timeout);
       }
       this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * How long a new connection may take to open before the call fails as not sent (default: the
+     * call's whole {@link #timeout}). A {@link RoutingObjectTransport} gives a quarter of it, so
+     * that a coordinator cut off silently (its packets dropped: no refusal) costs a call a short
+     * wait and the call goes on to another coordinator, instead of its whole time.
+     */
+    public Builder connectTimeout(Duration connectTimeout) {
+      if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+        throw new IllegalArgumentException(
+            "connect timeout must be positive, got " + connectTimeout);
+      }
+      this.connectTimeout = connectTimeout;
       return this;
     }
 

@@ -76,7 +76,11 @@ public final class RoutingObjectTransport implements ObjectTransport {
     this.vertx = ownsVertx ? Vertx.vertx() : b.vertx;
     for (URI uri : b.coordinators) {
       HttpObjectTransport.Builder t =
-          HttpObjectTransport.builder(uri).poolSize(b.poolSize).timeout(b.timeout).vertx(vertx);
+          HttpObjectTransport.builder(uri)
+              .poolSize(b.poolSize)
+              .timeout(b.timeout)
+              .connectTimeout(connectTimeout(b.timeout, b.coordinators.size()))
+              .vertx(vertx);
       if (b.secret != null) t.secret(b.secret);
       if (!b.trust.isEmpty()) t.trust(b.trust.toArray(Path[]::new));
       if (b.incarnations != null) t.incarnations(b.incarnations); // one for all: leaders differ
@@ -90,6 +94,19 @@ public final class RoutingObjectTransport implements ObjectTransport {
   }
 
   /** A builder over these coordinators' base URIs ({@code http(s)://host:port}), at least one. */
+  /**
+   * The connect timeout of each coordinator's transport: with several coordinators a quarter of the
+   * call's timeout (at least 250 ms), so that a call whose coordinator is cut off silently still
+   * has time to reach another one; with one coordinator, the whole timeout.
+   */
+  static Duration connectTimeout(Duration timeout, int coordinators) {
+    if (coordinators < 2) return timeout;
+    Duration quarter = timeout.dividedBy(4);
+    Duration floor = Duration.ofMillis(250);
+    Duration chosen = quarter.compareTo(floor) < 0 ? floor : quarter;
+    return chosen.compareTo(timeout) < 0 ? chosen : timeout;
+  }
+
   public static Builder builder(List<URI> coordinators) {
     return new Builder(coordinators);
   }

@@ -114,6 +114,48 @@ class RoutingObjectTransportTest {
   }
 
   @Test
+  void aCoordinatorThatDropsConnectionsSilentlyCostsACallItsConnectTimeoutOnlyAndAnotherRunsIt()
+      throws IOException {
+    HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    try (ServerSocket cut = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      // its accept queue filled: the kernel drops further SYNs, as a cut link does (no refusal)
+      List<Socket> queued = new ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          Socket s = new Socket();
+          try {
+            s.connect(
+                new java.net.InetSocketAddress(cut.getInetAddress(), cut.getLocalPort()), 200);
+          } catch (IOException full) {
+            // the queue is full: the later SYNs are dropped
+          }
+          queued.add(s);
+        }
+        URI silent = URI.create("http://127.0.0.1:" + cut.getLocalPort());
+        RoutingObjectTransport routing = route(Duration.ofSeconds(4), silent, leader.uri());
+
+        // before, the connect waited the call's whole timeout and the call failed, not run
+        assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+        assertThat(leaderSide.delivered("next")).isEqualTo(1);
+      } finally {
+        for (Socket s : queued) s.close();
+      }
+    }
+  }
+
+  @Test
+  void theConnectTimeoutIsAQuarterOfTheCallsWithSeveralCoordinatorsAndAllOfItWithOne() {
+    assertThat(RoutingObjectTransport.connectTimeout(Duration.ofSeconds(2), 3))
+        .isEqualTo(Duration.ofMillis(500));
+    assertThat(RoutingObjectTransport.connectTimeout(Duration.ofMillis(600), 3))
+        .isEqualTo(Duration.ofMillis(250));
+    assertThat(RoutingObjectTransport.connectTimeout(Duration.ofMillis(200), 3))
+        .isEqualTo(Duration.ofMillis(200));
+    assertThat(RoutingObjectTransport.connectTimeout(Duration.ofSeconds(2), 1))
+        .isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
   void aCallWhoseServerDiesAfterReceivingItIsNotRetriedAndSaysItMayHaveRun() throws Exception {
     HttpObjectServer other = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
     try (ServerSocket dying = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
