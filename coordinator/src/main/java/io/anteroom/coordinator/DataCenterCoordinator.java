@@ -75,6 +75,10 @@ public interface DataCenterCoordinator {
   CompletableFuture<GlobalCoordinator.ClaimReply> claimAsync(
       String roomId, String nonce, long expiresAtMillis);
 
+  /** An account's one place, at the room's global object ({@link GlobalCoordinator#place}). */
+  CompletableFuture<GlobalCoordinator.PlaceReply> placeAsync(
+      String roomId, String account, io.anteroom.room.AccountPlaces.Place offer, long replacesId);
+
   CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
       String roomId, long fromMinute, long toMinute);
 }

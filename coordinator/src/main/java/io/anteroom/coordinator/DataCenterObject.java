@@ -224,6 +224,12 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   }
 
   @Override
+  public CompletableFuture<GlobalCoordinator.PlaceReply> placeAsync(
+      String roomId, String account, io.anteroom.room.AccountPlaces.Place offer, long replacesId) {
+    return CompletableFuture.completedFuture(global(roomId).place(account, offer, replacesId));
+  }
+
+  @Override
   public CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
       String roomId, long fromMinute, long toMinute) {
     return CompletableFuture.completedFuture(global(roomId).history(fromMinute, toMinute));

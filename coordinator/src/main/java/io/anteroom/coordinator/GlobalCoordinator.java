@@ -83,4 +83,21 @@ public interface GlobalCoordinator {
    * @param first true when this was the first use
    */
   record ClaimReply(boolean first) {}
+
+  /**
+   * An account's one place in the room ({@link io.anteroom.room.AccountPlaces#place}): looks the
+   * place of account key {@code account} up and, with an {@code offer}, stores it when the account
+   * has none or its place is {@code replacesId}. Kept in memory: a restarted coordinator forgets
+   * the places, and each gateway's own memory holds until then.
+   */
+  PlaceReply place(String account, io.anteroom.room.AccountPlaces.Place offer, long replacesId);
+
+  /**
+   * The answer of a {@link #place}.
+   *
+   * @param place the account's place now, or null
+   * @param stored whether the offer is now the account's place
+   * @param full the coordinator's memory was full: the offer was not stored
+   */
+  record PlaceReply(io.anteroom.room.AccountPlaces.Place place, boolean stored, boolean full) {}
 }

@@ -78,6 +78,12 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
 
   static final int CLAIMED_CAPACITY = 1 << 18;
 
+  /** Each account's one place in the room (in memory; see {@link #place}). */
+  private final io.anteroom.room.AccountPlaces places =
+      new io.anteroom.room.AccountPlaces(PLACES_CAPACITY);
+
+  static final int PLACES_CAPACITY = 1 << 18;
+
   GlobalObject(ObjectContext ctx, ThresholdMonitor monitor) {
     this.ctx = ctx;
     this.storage = ctx.storage();
@@ -218,6 +224,25 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     }
     long now = ctx.clock().millis();
     return new ClaimReply(claimed.use(bytes, expiresAtMillis, now) == UsedChallenges.Use.FIRST);
+  }
+
+  @Override
+  public PlaceReply place(
+      String account, io.anteroom.room.AccountPlaces.Place offer, long replacesId) {
+    byte[] bytes;
+    try {
+      bytes = java.util.Base64.getUrlDecoder().decode(account);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("account: not base64url", e);
+    }
+    if (bytes.length != 12) {
+      throw new IllegalArgumentException("account: 12 bytes expected, found " + bytes.length);
+    }
+    if (offer != null && (offer.sealed() == null || offer.sealed().length() > 1024)) {
+      throw new IllegalArgumentException("offer: a sealed ticket of at most 1024 characters");
+    }
+    var r = places.place(account, offer, replacesId, ctx.clock().millis());
+    return new PlaceReply(r.place(), r.stored(), r.full());
   }
 
   @Override

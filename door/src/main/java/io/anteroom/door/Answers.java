@@ -133,7 +133,12 @@ final class Answers {
         new Header(
             Door.PASS_HEADER,
             v.passes.passFor(
-                s.id(), event, admitted.id(), admitted.acceptedAt().toEpochMilli(), sessionEnds)));
+                s.id(),
+                event,
+                v.account,
+                admitted.id(),
+                admitted.acceptedAt().toEpochMilli(),
+                sessionEnds)));
   }
 
   /** The session duration S in force at {@code now} (a running event may set its own). */
@@ -258,6 +263,82 @@ final class Answers {
         () -> InvitationResponder.json(refused),
         () -> InvitationResponder.html(refused),
         "invitation");
+  }
+
+  /**
+   * 403 for a request whose assertion of its account was missing (a room that requires accounts) or
+   * not accepted: the page, or the queue JSON ({@code inWaitingRoom: false}) with an {@code
+   * account} member. No ticket, nothing counted.
+   */
+  static Respond account(
+      Visit v, io.anteroom.door.proof.Accounts.Refusal refused, boolean required, String header) {
+    return pageOrQueueJson(
+        v,
+        403,
+        false,
+        "account",
+        () -> io.anteroom.door.queue.AccountResponder.json(refused, required, header),
+        () -> io.anteroom.door.queue.AccountResponder.html(refused),
+        "account");
+  }
+
+  /** {@code answer} with one more {@code Set-Cookie}. */
+  static Answer withCookie(Answer answer, String setCookie) {
+    return switch (answer) {
+      case Pass p -> {
+        var cookies = new ArrayList<String>(p.setCookies().size() + 1);
+        cookies.addAll(p.setCookies());
+        cookies.add(setCookie);
+        yield new Pass(
+            p.room(),
+            p.target(),
+            p.seal(),
+            p.session(),
+            List.copyOf(cookies),
+            p.originHeaders(),
+            p.decision(),
+            p.ticket());
+      }
+      case Respond r -> {
+        var headers = new ArrayList<Header>(r.headers().size() + 1);
+        headers.addAll(r.headers());
+        headers.add(new Header(TicketCookie.SET_COOKIE, setCookie));
+        yield new Respond(
+            r.status(),
+            List.copyOf(headers),
+            r.body(),
+            r.closeConnection(),
+            r.roomId(),
+            r.decision(),
+            r.ticket(),
+            r::written);
+      }
+    };
+  }
+
+  /**
+   * 307 to the request's own target with the account's place (its ticket cookie and account
+   * cookie): another browser of the account made the account's place first.
+   */
+  static Respond toOwnPlace(Visit v, String ticketCookie, String accountCookie) {
+    String location =
+        v.target.query() == null ? v.target.path() : v.target.path() + "?" + v.target.query();
+    var headers = new ArrayList<Header>(6);
+    headers.add(new Header(TicketCookie.SET_COOKIE, ticketCookie));
+    headers.add(new Header(TicketCookie.SET_COOKIE, accountCookie));
+    headers.add(new Header("Location", location));
+    headers.add(NO_STORE);
+    headers.add(v.room.pacing().throttle() ? THROTTLED : UNTHROTTLED);
+    headers.add(new Header("Content-Type", TEXT));
+    return new Respond(
+        307,
+        headers,
+        utf8("307: your account already has its place in line; this is it.\n"),
+        false,
+        v.room.settings().id(),
+        "account",
+        v.ticket,
+        NOTHING);
   }
 
   /**

@@ -39,6 +39,7 @@ public final class RoomRuntime {
   private final io.anteroom.door.proof.HumanVerifier human;
   private final io.anteroom.door.proof.RepeatedFailures humanFailures;
   private final Invitations invitations;
+  private final RoomAccounts accounts;
   private final Step entrance;
 
   RoomRuntime(
@@ -55,6 +56,7 @@ public final class RoomRuntime {
       io.anteroom.door.proof.HumanVerifier human,
       io.anteroom.door.proof.RepeatedFailures humanFailures,
       Invitations invitations,
+      RoomAccounts accounts,
       Answers answers) {
     this.settings = settings;
     this.control = control;
@@ -70,6 +72,7 @@ public final class RoomRuntime {
     this.human = human;
     this.humanFailures = humanFailures;
     this.invitations = invitations;
+    this.accounts = accounts;
     this.entrance = Stages.chain(this, answers);
   }
 
@@ -140,6 +143,11 @@ public final class RoomRuntime {
    */
   public Invitations invitations() {
     return invitations;
+  }
+
+  /** The room's accounts, or null when it does not know its users' accounts ({@code account}). */
+  RoomAccounts accounts() {
+    return accounts;
   }
 
   /** The first stage of the room's chain. */

@@ -346,6 +346,7 @@ public final class Rooms implements AutoCloseable {
             ? previous.humanFailures()
             : new io.anteroom.door.proof.RepeatedFailures(65_536, 1),
         invitations(s, previous),
+        RoomAccounts.of(s, codec, previous == null ? null : previous.accounts()),
         answers);
   }
 

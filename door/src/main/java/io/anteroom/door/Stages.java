@@ -16,6 +16,7 @@ import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
 import io.anteroom.door.queue.HumanCheckResponder;
 import io.anteroom.door.ticket.TicketCookie;
+import io.anteroom.room.AccountPlaces;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -27,11 +28,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The stages of a room's door, in their fixed order, and the one place that chains them ({@link
  * #chain}): a suspended room skips everything; the room's rules (only when it has any: bypass,
- * block, challenge, queue); the ticket, opened once; the invitation (only when the room or one of
- * its events requires them), checked; the room's check: the human check when it is on, else the
- * proof of work (only when the room, one of its events or a {@code challenge} rule turns it on);
- * the limit per address; the invitation, used; admission, whose verdict {@link Answers} turns into
- * the answer.
+ * block, challenge, queue); the ticket, opened once; the account (only when the room knows its
+ * users' accounts): the account's own place; the invitation (only when the room or one of its
+ * events requires them), checked; the room's check: the human check when it is on, else the proof
+ * of work (only when the room, one of its events or a {@code challenge} rule turns it on); the
+ * limit per address; the invitation, used; admission, whose verdict {@link Answers} turns into the
+ * answer.
  */
 final class Stages {
   private static final Logger LOG = LoggerFactory.getLogger(Door.class);
@@ -51,7 +53,8 @@ final class Stages {
             ? new HumanCheckStage(room, answers, limited)
             : room.door() == null ? limited : new ProofOfWorkCheck(room, answers, limited);
     Step invited = room.invitations() == null ? proof : new InvitationCheck(room, proof);
-    Step open = new OpenTicket(room.cookie(), invited);
+    Step known = room.accounts() == null ? invited : new AccountPlace(room, invited);
+    Step open = new OpenTicket(room.cookie(), known);
     return room.rules().isEmpty() ? open : new Rules(room, answers, open);
   }
 
@@ -323,6 +326,13 @@ final class Stages {
       String event = s.eventAt(now).map(e -> e.window().name()).orElse(null);
       return switch (room.invitations().verify(token, event, v.now)) {
         case Invitations.Valid valid -> {
+          if (room.accounts() != null
+              && valid.account() != null
+              && !valid.account().equals(v.account)) {
+            // an invitation sent to one account is that account's only (none: anonymous)
+            yield CompletableFuture.completedFuture(
+                Answers.invitation(v, Invitations.Refusal.OTHER_ACCOUNT));
+          }
           v.invitation = valid;
           yield next.enter(v);
         }
@@ -371,6 +381,191 @@ final class Stages {
             Answers.invitation(v, Invitations.Refusal.REPLAYED));
       }
       return next.enter(v);
+    }
+  }
+
+  /**
+   * One place per account, in a room that knows its users' accounts ({@code account}): the
+   * application's assertion of who the user is is checked on every request (a missing one, where
+   * the room requires accounts, or one not accepted, is answered 403 with the reason: no ticket);
+   * the request's ticket stands for the account only while the account cookie binds the two ({@link
+   * io.anteroom.door.ticket.AccountCookie}), which costs no call. Otherwise (a new browser of the
+   * account, a cookie of another account, a ticket that is over) the account's place is asked of
+   * the room's coordinator: a live one becomes the request's ticket (another browser of the account
+   * gets the same place, with no check to pay again); without one the request goes on as a new
+   * identity (the room's checks apply), and the place the room then gives it is offered to the
+   * coordinator. If another browser of the account offered its place first, the request is answered
+   * 307 to itself with that place's cookies. A place that gets admitted is offered again (the same
+   * id, admitted), so that the account's other browsers share its session. If the coordinator
+   * cannot answer, this gateway's own memory of places decides.
+   */
+  private static final class AccountPlace implements Step {
+    /** How long the coordinator remembers a place: the longest a ticket can live. */
+    static final long PLACE_TTL_MILLIS = java.time.Duration.ofHours(24).toMillis();
+
+    private final RoomRuntime room;
+    private final RoomAccounts accounts;
+    private final Step next;
+
+    AccountPlace(RoomRuntime room, Step next) {
+      this.room = room;
+      this.accounts = room.accounts();
+      this.next = next;
+    }
+
+    @Override
+    public CompletionStage<Answer> enter(Visit v) {
+      var a = accounts.settings;
+      String token =
+          io.anteroom.door.proof.Accounts.tokenOf(
+              a.header(), v.facts.header(a.header()), a.cookie().map(v::cookie).orElse(null));
+      if (token == null && !a.required()) {
+        return next.enter(v); // an anonymous user in a room that lets them in
+      }
+      switch (accounts.accounts.verify(token, v.now)) {
+        case io.anteroom.door.proof.Accounts.Refused r -> {
+          LOG.debug("room {}: identity refused ({})", room.settings().id(), r.reason().jsonName());
+          return CompletableFuture.completedFuture(
+              Answers.account(v, r.reason(), a.required(), a.header()));
+        }
+        case io.anteroom.door.proof.Accounts.Known k -> {
+          v.account = k.account();
+          v.placeKey = io.anteroom.door.proof.Accounts.placeKey(room.settings().id(), k.account());
+        }
+      }
+      if (v.ticket != null
+          && accounts.cookie.binds(v.cookie(accounts.cookie.name()), v.ticket.id(), v.placeKey)
+          && !v.newIdentity()) {
+        v.placeId = v.ticket.id(); // the account's own place, as its browser holds it
+        return after(v, next.enter(v));
+      }
+      return ask(v, null, 0, reply -> fromPlace(v, reply));
+    }
+
+    /** The account's place as the coordinator (else this gateway) knows it. */
+    private CompletionStage<Answer> fromPlace(Visit v, AccountPlaces.Reply reply) {
+      AccountPlaces.Place p = reply.place();
+      if (p != null) {
+        io.anteroom.room.Ticket own =
+            v.ticket != null && v.ticket.id() == p.ticketId() ? v.ticket : null;
+        if (own == null) {
+          TicketCookie.Opened opened = room.cookie().openValue(p.sealed());
+          own = opened == null ? null : opened.ticket();
+        }
+        if (own != null && !room.gate().startsOver(own, v.now)) {
+          if (own != v.ticket) {
+            v.replaceTicket(own);
+            v.reseal = true; // the browser gets the place's cookie
+          }
+          v.placeId = own.id();
+          v.setCookies = with(v.setCookies, accounts.cookie.set(own.id(), v.placeKey));
+          return after(v, next.enter(v));
+        }
+        v.replacesId = p.ticketId(); // over: the new place replaces it
+      }
+      // no live place: a new identity for the account, whatever ticket came with the request (a
+      // cookie of another account's place gives this account nothing)
+      v.replaceTicket(null);
+      return after(v, next.enter(v));
+    }
+
+    /** Offers the place the answer gives the account, when it is new or newly admitted. */
+    private CompletionStage<Answer> after(Visit v, CompletionStage<Answer> answered) {
+      CompletableFuture<Answer> f = answered.toCompletableFuture();
+      if (f.isDone() && !f.isCompletedExceptionally()) {
+        return afterAnswer(v, f.join());
+      }
+      return f.thenCompose(answer -> afterAnswer(v, answer));
+    }
+
+    private CompletionStage<Answer> afterAnswer(Visit v, Answer answer) {
+      io.anteroom.room.Ticket t = answer.ticket();
+      if (t == null || v.account == null || !carriesTicket(answer)) {
+        return CompletableFuture.completedFuture(answer);
+      }
+      if (t.id() == v.placeId) {
+        if (t.admitted() && v.ticket != null && !v.ticket.admitted()) {
+          // admitted just now: the account's other browsers get the session, not the waiting
+          // ticket (which the room would treat as a copy let in before)
+          ask(v, offer(t, v.now), t.id(), reply -> CompletableFuture.completedFuture(answer));
+        }
+        return CompletableFuture.completedFuture(answer);
+      }
+      // a new place for the account
+      return ask(
+          v,
+          offer(t, v.now),
+          v.replacesId,
+          reply -> {
+            AccountPlaces.Place won = reply.place();
+            if (reply.stored() || won == null || reply.full()) {
+              return CompletableFuture.completedFuture(
+                  Answers.withCookie(answer, accounts.cookie.set(t.id(), v.placeKey)));
+            }
+            // another browser of the account made its place first: that one is the account's
+            return CompletableFuture.completedFuture(
+                Answers.toOwnPlace(
+                    v,
+                    room.cookie().setSealed(won.sealed()),
+                    accounts.cookie.set(won.ticketId(), v.placeKey)));
+          });
+    }
+
+    /** Whether the answer gives the browser a ticket (a place): a pass, or the queue. */
+    private static boolean carriesTicket(Answer answer) {
+      return switch (answer) {
+        case Answer.Pass p -> p.seal() != null || p.session() != null;
+        case Answer.Respond r ->
+            r.status() == 200 && "queued".equals(r.decision()) || "admitted".equals(r.decision());
+      };
+    }
+
+    private AccountPlaces.Place offer(io.anteroom.room.Ticket t, long now) {
+      return new AccountPlaces.Place(t.id(), room.cookie().sealValue(t), now + PLACE_TTL_MILLIS);
+    }
+
+    /**
+     * Asks the coordinator (else this gateway's memory) about the visit's account, then goes on
+     * with {@code then} on the request's own thread.
+     */
+    private CompletionStage<Answer> ask(
+        Visit v,
+        AccountPlaces.Place offer,
+        long replacesId,
+        java.util.function.Function<AccountPlaces.Reply, CompletionStage<Answer>> then) {
+      CompletableFuture<AccountPlaces.Reply> asked;
+      try {
+        asked = room.gate().place(v.placeKey, offer, replacesId).toCompletableFuture();
+      } catch (RuntimeException e) {
+        asked = CompletableFuture.failedFuture(e);
+      }
+      java.util.function.BiFunction<AccountPlaces.Reply, Throwable, AccountPlaces.Reply> settle =
+          (reply, failure) -> {
+            if (failure != null || reply == null) {
+              return accounts.local.place(v.placeKey, offer, replacesId, v.now);
+            }
+            if (reply.place() != null) {
+              accounts.local.remember(v.placeKey, reply.place(), v.now);
+            }
+            return reply;
+          };
+      if (asked.isDone()) {
+        AccountPlaces.Reply reply;
+        try {
+          reply = settle.apply(asked.join(), null);
+        } catch (RuntimeException e) {
+          reply = settle.apply(null, e);
+        }
+        return then.apply(reply);
+      }
+      return asked.handle(settle).thenComposeAsync(then, v.resume);
+    }
+
+    private static List<String> with(List<String> cookies, String cookie) {
+      var all = new java.util.ArrayList<String>(cookies.size() + 1);
+      all.addAll(cookies);
+      all.add(cookie);
+      return List.copyOf(all);
     }
   }
 

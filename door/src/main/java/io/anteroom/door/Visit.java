@@ -34,6 +34,18 @@ final class Visit implements RuleMatcher.Request {
   /** The request's invitation, checked but not yet used ({@code Stages}); null: none needed. */
   io.anteroom.door.proof.Invitations.Valid invitation;
 
+  /** The account the application asserted for this request ({@code account}), or null. */
+  String account;
+
+  /** The account's place key ({@link io.anteroom.door.proof.Accounts#placeKey}). */
+  String placeKey;
+
+  /** The ticket id this request knows as the account's place (0: none yet). */
+  long placeId;
+
+  /** The account's place that is over, which a new place replaces (0: none). */
+  long replacesId;
+
   /** {@code Set-Cookie} values every answer to this request carries. */
   List<String> setCookies = List.of();
 
@@ -120,6 +132,15 @@ final class Visit implements RuleMatcher.Request {
       newIdentity = ticket == null || room.gate().startsOver(ticket, now);
     }
     return newIdentity;
+  }
+
+  /**
+   * The visit's ticket replaced (the account's own place, or none): asks {@link #newIdentity}
+   * again.
+   */
+  void replaceTicket(Ticket replacement) {
+    ticket = replacement;
+    newIdentity = null;
   }
 
   /** The client's address (trusted proxies applied), resolved once. */

@@ -408,6 +408,24 @@ public final class ObjectCoordination implements Coordination {
   }
 
   @Override
+  public CompletionStage<io.anteroom.room.AccountPlaces.Reply> place(
+      String roomId,
+      String dataCenter,
+      String account,
+      io.anteroom.room.AccountPlaces.Place offer,
+      long replacesId) {
+    try {
+      return stubs
+          .dataCenter(roomId, dataCenter)
+          .placeAsync(roomId, account, offer, replacesId)
+          .thenApply(
+              r -> new io.anteroom.room.AccountPlaces.Reply(r.place(), r.stored(), r.full()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
   public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
       String roomId, String dataCenter, long fromMinute, long toMinute) {
     try {

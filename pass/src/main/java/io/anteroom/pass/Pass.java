@@ -13,10 +13,26 @@ import java.util.Optional;
  *     gateway; use it to allow one order per pass
  * @param admittedAt when the user was admitted (whole seconds)
  * @param expiresAt when this pass expires (whole seconds; the next request carries a newer one)
+ * @param account the account the application asserted for the user, in a room that knows its users'
+ *     accounts ({@code account} room setting): one place per account, so use it to allow one order
+ *     per account (and check it is the account of the user checking out)
  */
 public record Pass(
-    String room, Optional<String> event, String passId, Instant admittedAt, Instant expiresAt) {
+    String room,
+    Optional<String> event,
+    String passId,
+    Instant admittedAt,
+    Instant expiresAt,
+    Optional<String> account) {
+
+  /** A pass that names no account. */
+  public Pass(
+      String room, Optional<String> event, String passId, Instant admittedAt, Instant expiresAt) {
+    this(room, event, passId, admittedAt, expiresAt, Optional.empty());
+  }
+
   public Pass {
+    Objects.requireNonNull(account, "account");
     Objects.requireNonNull(room, "room");
     Objects.requireNonNull(event, "event");
     Objects.requireNonNull(passId, "passId");

@@ -9,6 +9,9 @@ final class PassClaims {
   static final String EVENT = "event";
   static final String ADMITTED_AT = "admitted_at";
 
+  /** The account the application asserted for the user (rooms with {@code account} only). */
+  static final String ACCOUNT = "account";
+
   // the pass id is the standard "sub"; issue and expiry times the standard "iat" and "exp"
 
   private PassClaims() {}

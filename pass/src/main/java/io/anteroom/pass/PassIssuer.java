@@ -107,6 +107,23 @@ public final class PassIssuer {
    */
   public String passFor(
       String room, String event, long ticketId, long admittedAtMillis, long sessionEndsAtMillis) {
+    return passFor(room, event, null, ticketId, admittedAtMillis, sessionEndsAtMillis);
+  }
+
+  /**
+   * The {@value PassVerifier#HEADER} header value for one admitted request of a room that knows its
+   * users' accounts: as {@link #passFor(String, String, long, long, long)}, and the pass names
+   * {@code account} (claim {@code account}), so that checkout can allow one order per account.
+   *
+   * @param account the account the application asserted for this request's user, or null
+   */
+  public String passFor(
+      String room,
+      String event,
+      String account,
+      long ticketId,
+      long admittedAtMillis,
+      long sessionEndsAtMillis) {
     Objects.requireNonNull(room, "room");
     if (sessionEndsAtMillis < admittedAtMillis) {
       throw new IllegalArgumentException(
@@ -127,6 +144,7 @@ public final class PassIssuer {
         && cached.admittedAtMillis == admittedAtMillis
         && cached.room.equals(room)
         && Objects.equals(cached.event, event)
+        && Objects.equals(cached.account, account)
         && cached.expires <= sessionEnds
         && cached.expires >= expires - reuseSeconds
         && cached.expires > now) {
@@ -136,11 +154,12 @@ public final class PassIssuer {
         sign(
             room,
             event,
+            account,
             passId(room, ticketId),
             Math.floorDiv(admittedAtMillis, 1000),
             now,
             expires);
-    cache[slot] = new Entry(room, event, ticketId, admittedAtMillis, expires, pass);
+    cache[slot] = new Entry(room, event, account, ticketId, admittedAtMillis, expires, pass);
     return pass;
   }
 
@@ -165,7 +184,13 @@ public final class PassIssuer {
   }
 
   private String sign(
-      String room, String event, String passId, long admittedAt, long now, long expires) {
+      String room,
+      String event,
+      String account,
+      String passId,
+      long admittedAt,
+      long now,
+      long expires) {
     var claims =
         new JWTClaimsSet.Builder()
             .claim(PassClaims.ROOM, room)
@@ -175,6 +200,9 @@ public final class PassIssuer {
             .expirationTime(new Date(expires * 1000));
     if (event != null) {
       claims.claim(PassClaims.EVENT, event);
+    }
+    if (account != null) {
+      claims.claim(PassClaims.ACCOUNT, account);
     }
     var jwt = new SignedJWT(header, claims.build());
     try {
@@ -191,7 +219,13 @@ public final class PassIssuer {
   }
 
   private record Entry(
-      String room, String event, long ticketId, long admittedAtMillis, long expires, String pass) {}
+      String room,
+      String event,
+      String account,
+      long ticketId,
+      long admittedAtMillis,
+      long expires,
+      String pass) {}
 
   /** Settings of a {@link PassIssuer}, each with its default. */
   public static final class Builder {

@@ -205,6 +205,7 @@ public final class PassVerifier {
       String room = claims.getStringClaim(PassClaims.ROOM);
       String event = claims.getStringClaim(PassClaims.EVENT);
       String passId = claims.getSubject();
+      String account = claims.getStringClaim(PassClaims.ACCOUNT);
       Date admittedAt = claims.getDateClaim(PassClaims.ADMITTED_AT);
       Date expires = claims.getExpirationTime();
       if (room == null
@@ -220,7 +221,8 @@ public final class PassVerifier {
               Optional.ofNullable(event),
               passId,
               admittedAt.toInstant(),
-              expires.toInstant());
+              expires.toInstant(),
+              Optional.ofNullable(account));
     } catch (ParseException | RuntimeException e) {
       throw refusal(PassRefusal.CLAIMS, "malformed claims: " + safe(e.getMessage()));
     }

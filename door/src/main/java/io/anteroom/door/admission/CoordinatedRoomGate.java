@@ -772,6 +772,25 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   }
 
   @Override
+  public CompletionStage<io.anteroom.room.AccountPlaces.Reply> place(
+      String account, io.anteroom.room.AccountPlaces.Place offer, long replacesId) {
+    return coordination
+        .place(setup.settings().id(), dataCenter, account, offer, replacesId)
+        .whenComplete(
+            (r, failure) -> {
+              if (failure != null && !(unwrap(failure) instanceof UnsupportedOperationException)) {
+                goDegraded(failure);
+              }
+            });
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    return t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+        ? t.getCause()
+        : t;
+  }
+
+  @Override
   public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
       long fromMinute, long toMinute) {
     return coordination.history(setup.settings().id(), dataCenter, fromMinute, toMinute);

@@ -68,6 +68,21 @@ public interface Coordination extends AutoCloseable {
       String roomId, String dataCenter, String nonce, long expiresAtMillis);
 
   /**
+   * An account's one place in the room, through the data center {@code dataCenter}'s object (which
+   * asks the room's global object; {@link io.anteroom.room.AccountPlaces#place}). Coordinations
+   * without it fail the call (the gateway's own memory decides).
+   */
+  default CompletionStage<io.anteroom.room.AccountPlaces.Reply> place(
+      String roomId,
+      String dataCenter,
+      String account,
+      io.anteroom.room.AccountPlaces.Place offer,
+      long replacesId) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this coordination keeps no account places"));
+  }
+
+  /**
    * {@code take(limit)} on the counter object named by {@code key}, counting its numbers of the
    * previous minute consumed at or after {@code carriedSince} ({@link
    * io.anteroom.room.Decision.Draw#carriedSince}; {@code null}: none).

@@ -44,6 +44,17 @@ public interface RoomGate {
     return java.util.concurrent.CompletableFuture.completedFuture(true);
   }
 
+  /**
+   * An account's one place in the room for the whole deployment ({@link
+   * io.anteroom.room.AccountPlaces#place}). A gate without shared coordination fails the call: the
+   * door's own memory of places decides.
+   */
+  default CompletionStage<io.anteroom.room.AccountPlaces.Reply> place(
+      String account, io.anteroom.room.AccountPlaces.Place offer, long replacesId) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("no shared coordination"));
+  }
+
   /** What to do with one request. */
   enum Outcome {
     /** A returning user whose session is live (renewed ticket). */

@@ -220,6 +220,7 @@ public record GatewayConfig(
       AddressLimit addressLimit,
       HumanCheck humanCheck,
       Invitations invitations,
+      Account account,
       List<EventSettings> events) {
 
     /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
@@ -325,6 +326,7 @@ public record GatewayConfig(
           humanCheck,
           new Invitations(
               e.invitationsRequired().orElse(invitations.required()), invitations.keyFile()),
+          account,
           List.of());
     }
 
@@ -365,6 +367,7 @@ public record GatewayConfig(
           addressLimit,
           humanCheck,
           invitations,
+          account,
           newEvents);
     }
 
@@ -417,6 +420,7 @@ public record GatewayConfig(
           addressLimit,
           humanCheck,
           invitations,
+          account,
           events);
     }
 
@@ -457,6 +461,7 @@ public record GatewayConfig(
           addressLimit,
           humanCheck,
           invitations,
+          account,
           events);
     }
   }
@@ -487,6 +492,49 @@ public record GatewayConfig(
   public record Invitations(boolean required, Optional<java.nio.file.Path> keyFile) {
     static final Invitations NONE = new Invitations(false, Optional.empty());
   }
+
+  /**
+   * The user's account as the application asserts it (room key {@code account}, off by default):
+   * one place in line and one session per account. The assertion is a JWT in request header {@code
+   * header} (an {@code Authorization} header's {@code Bearer } prefix is dropped) or else in cookie
+   * {@code cookie}: signed with HS256 under the key in {@code hs256SecretFile} (the application
+   * signs it), or an OIDC ID token signed with RS256 or ES256 by a key of the identity provider's
+   * JWKS ({@code oidc}). With {@code required}, a request without a valid assertion gets no place.
+   * See {@code docs/bot-defence.md}.
+   *
+   * @param clockSkewSeconds how far {@code exp}, {@code nbf} and {@code iat} may be off
+   */
+  public record Account(
+      boolean required,
+      String header,
+      Optional<String> cookie,
+      Optional<java.nio.file.Path> hs256SecretFile,
+      Optional<Oidc> oidc,
+      int clockSkewSeconds) {
+    /** The default request header of the assertion. */
+    public static final String DEFAULT_HEADER = "Anteroom-Account";
+
+    static final Account NONE =
+        new Account(
+            false, DEFAULT_HEADER, Optional.empty(), Optional.empty(), Optional.empty(), 60);
+
+    /** Whether the room knows its users' accounts (a way to verify assertions is configured). */
+    public boolean enabled() {
+      return hs256SecretFile.isPresent() || oidc.isPresent();
+    }
+  }
+
+  /**
+   * The identity provider whose ID tokens name the account ({@code account.oidc}): the token's
+   * {@code iss} must be {@code issuer}, its {@code aud} contain {@code audience} (the client id the
+   * provider gave the application), its signature verify with a key of the JWKS in {@code jwksFile}
+   * or at {@code jwksUrl} (exactly one of them).
+   */
+  public record Oidc(
+      String issuer,
+      String audience,
+      Optional<java.nio.file.Path> jwksFile,
+      Optional<URI> jwksUrl) {}
 
   /** What a matching {@link Rule} does with a request (room keys {@code rules}, {@code bypass}). */
   public enum RuleAction {

@@ -27,6 +27,15 @@ public final class InvitationKey {
    * @throws IllegalArgumentException naming the file and what is wrong with it
    */
   public static byte[] read(Path file) {
+    return read(file, "an invitation key");
+  }
+
+  /**
+   * The HS256 key in {@code file}, {@code what} naming it in messages ("an identity key").
+   *
+   * @throws IllegalArgumentException naming the file and what is wrong with it
+   */
+  public static byte[] read(Path file, String what) {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.US_ASCII).strip();
@@ -50,7 +59,9 @@ public final class InvitationKey {
               + file
               + "\" holds a key of "
               + key.length
-              + " bytes; an invitation key needs at least "
+              + " bytes; "
+              + what
+              + " needs at least "
               + MIN_BYTES
               + " (write one with: openssl rand -base64 32)");
     }

@@ -2,6 +2,7 @@ package io.anteroom.door.config;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.anteroom.door.config.GatewayConfig.Account;
 import io.anteroom.door.config.GatewayConfig.AddressLimit;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
 import io.anteroom.door.config.GatewayConfig.HumanCheck;
@@ -9,6 +10,7 @@ import io.anteroom.door.config.GatewayConfig.HumanFailure;
 import io.anteroom.door.config.GatewayConfig.HumanProvider;
 import io.anteroom.door.config.GatewayConfig.HumanUnavailable;
 import io.anteroom.door.config.GatewayConfig.Invitations;
+import io.anteroom.door.config.GatewayConfig.Oidc;
 import io.anteroom.door.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.door.config.GatewayConfig.OriginProtection;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
@@ -432,6 +434,15 @@ final class RoomKeys {
           RoomKeys::writeInvitations,
           RoomSettings::invitations);
 
+  /** The user's account as the application asserts it ({@link Account}); off by default. */
+  static final Key<Account> ACCOUNT =
+      key(
+          "account",
+          v -> Account.NONE,
+          RoomKeys::readAccount,
+          RoomKeys::writeAccount,
+          RoomSettings::account);
+
   /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
   static final Key<List<EventSettings>> EVENTS =
       key(
@@ -478,6 +489,7 @@ final class RoomKeys {
           ADDRESS_LIMIT,
           HUMAN_CHECK,
           INVITATIONS,
+          ACCOUNT,
           EVENTS);
 
   /** Reads a room; problems are recorded on {@code r}, the result is then not to be used. */
@@ -529,6 +541,7 @@ final class RoomKeys {
         v.get(ADDRESS_LIMIT),
         v.get(HUMAN_CHECK),
         v.get(INVITATIONS),
+        v.get(ACCOUNT),
         v.get(EVENTS));
   }
 
@@ -1001,6 +1014,139 @@ final class RoomKeys {
     }
     i.rejectUnknown();
     return new Invitations(required, keyFile);
+  }
+
+  private static Account readAccount(ConfigNode r, String name, Account fallback, Values v) {
+    ConfigNode a = r.object(name);
+    boolean required = a.bool("required", fallback.required());
+    String header = a.string("header", fallback.header());
+    if (!isToken(header)) {
+      a.error(
+          "header", "\"" + header + "\" is not a header name (letters, digits, - and the like)");
+      header = fallback.header();
+    }
+    Optional<String> cookie = a.optional("cookie");
+    if (cookie.isPresent() && !isToken(cookie.get())) {
+      a.error("cookie", "\"" + cookie.get() + "\" is not a cookie name");
+      cookie = Optional.empty();
+    }
+    Optional<java.nio.file.Path> secretFile = Optional.empty();
+    String file = a.string("hs256SecretFile", null);
+    if (file != null) {
+      try {
+        InvitationKey.read(java.nio.file.Path.of(file), "an identity key");
+        secretFile = Optional.of(java.nio.file.Path.of(file));
+      } catch (IllegalArgumentException e) {
+        a.error("hs256SecretFile", e.getMessage());
+      }
+    }
+    Optional<Oidc> oidc = Optional.empty();
+    if (a.has("oidc")) {
+      oidc = readOidc(a.object("oidc"));
+      if (file != null) {
+        a.error(
+            "oidc",
+            "give either hs256SecretFile (the application signs the identity) or oidc (ID tokens"
+                + " of an identity provider), not both");
+      }
+    } else if (file == null && required) {
+      a.error(
+          "required",
+          "required accounts need hs256SecretFile (the application signs the identity) or oidc"
+              + " (ID tokens of an identity provider)");
+    }
+    int skew = a.integer("clockSkewSeconds", fallback.clockSkewSeconds(), 0, 300);
+    a.rejectUnknown();
+    return new Account(required, header, cookie, secretFile, oidc, skew);
+  }
+
+  private static Optional<Oidc> readOidc(ConfigNode o) {
+    String issuer = o.string("issuer", null);
+    String audience = o.string("audience", null);
+    if (issuer == null || issuer.isBlank()) {
+      o.error("issuer", "missing; the identity provider's issuer (the tokens' iss claim)");
+    }
+    if (audience == null || audience.isBlank()) {
+      o.error("audience", "missing; the client id the provider gave the application (aud claim)");
+    }
+    String file = o.string("jwksFile", null);
+    boolean hasUrl = o.has("jwksUrl");
+    URI url = hasUrl ? webUrl(o, "jwksUrl", null) : null;
+    Optional<java.nio.file.Path> jwksFile = Optional.empty();
+    if (file != null && hasUrl) {
+      o.error("jwksUrl", "give either jwksFile or jwksUrl, not both");
+    } else if (file == null && !hasUrl) {
+      o.error(
+          "jwksFile",
+          "missing; the provider's public keys: jwksFile (a JWKS document) or jwksUrl (its"
+              + " jwks_uri)");
+    } else if (file != null) {
+      String problem = jwksProblem(java.nio.file.Path.of(file));
+      if (problem != null) {
+        o.error("jwksFile", problem);
+      } else {
+        jwksFile = Optional.of(java.nio.file.Path.of(file));
+      }
+    }
+    o.rejectUnknown();
+    if (issuer == null || audience == null || issuer.isBlank() || audience.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Oidc(issuer, audience, jwksFile, Optional.ofNullable(url)));
+  }
+
+  /**
+   * What is wrong with a JWKS file of an identity provider (unreadable, not a JWKS, no RSA or EC
+   * public key in it), or null.
+   */
+  static String jwksProblem(java.nio.file.Path file) {
+    com.nimbusds.jose.jwk.JWKSet set;
+    try {
+      set = com.nimbusds.jose.jwk.JWKSet.load(file.toFile());
+    } catch (java.io.IOException e) {
+      return "cannot read \"" + file + "\": " + e.getClass().getSimpleName() + " " + e.getMessage();
+    } catch (java.text.ParseException e) {
+      return "\"" + file + "\" is not a JWKS document: " + e.getMessage();
+    }
+    boolean usable =
+        set.getKeys().stream()
+            .anyMatch(
+                k ->
+                    k instanceof com.nimbusds.jose.jwk.RSAKey
+                        || k instanceof com.nimbusds.jose.jwk.ECKey);
+    return usable ? null : "\"" + file + "\" holds no RSA or EC public key";
+  }
+
+  /** An HTTP token (RFC 9110): what a header or cookie name may be. */
+  private static boolean isToken(String s) {
+    if (s == null || s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!(c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || "!#$%&'*+-.^_`|~".indexOf(c) >= 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void writeAccount(ObjectNode o, String k, Account a) {
+    var ao = o.putObject(k).put("required", a.required()).put("header", a.header());
+    a.cookie().ifPresent(c -> ao.put("cookie", c));
+    a.hs256SecretFile().ifPresent(f -> ao.put("hs256SecretFile", f.toString()));
+    a.oidc()
+        .ifPresent(
+            oi -> {
+              var oo =
+                  ao.putObject("oidc").put("issuer", oi.issuer()).put("audience", oi.audience());
+              oi.jwksFile().ifPresent(f -> oo.put("jwksFile", f.toString()));
+              oi.jwksUrl().ifPresent(u -> oo.put("jwksUrl", u.toString()));
+            });
+    ao.put("clockSkewSeconds", a.clockSkewSeconds());
   }
 
   private static void writeInvitations(ObjectNode o, String k, Invitations i) {

@@ -64,7 +64,9 @@ public final class Invitations {
     OTHER_ROOM("otherRoom"),
     OTHER_EVENT("otherEvent"),
     REPLAYED("replayed"),
-    BUSY("busy");
+    BUSY("busy"),
+    /** It names an account ({@code sub}) and the room knows the request's: another one. */
+    OTHER_ACCOUNT("otherAccount");
 
     private final String jsonName;
 

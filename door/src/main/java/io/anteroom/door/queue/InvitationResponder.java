@@ -65,6 +65,9 @@ public final class InvitationResponder {
           "This invitation has already been used: each invitation gives one place in line. If"
               + " you joined already, go on in the browser you joined with.";
       case BUSY -> "Too many invitations are in use right now. Please try again in a minute.";
+      case OTHER_ACCOUNT ->
+          "This invitation was sent to another account. Please sign in with the account it was"
+              + " sent to.";
     };
   }
 }

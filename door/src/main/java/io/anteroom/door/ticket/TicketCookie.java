@@ -112,6 +112,16 @@ public final class TicketCookie {
     return name + '=' + codec.seal(scope, TicketBytes.encode(ticket)) + attributes;
   }
 
+  /** The cookie value of {@code ticket} sealed (what {@link #set} puts after the name). */
+  public String sealValue(Ticket ticket) {
+    return codec.seal(scope, TicketBytes.encode(ticket));
+  }
+
+  /** The {@code Set-Cookie} value carrying an already sealed cookie value. */
+  public String setSealed(String sealed) {
+    return name + '=' + sealed + attributes;
+  }
+
   /** The {@code Set-Cookie} value that removes the cookie ({@code Max-Age=0}). */
   public String clear() {
     return clear;
