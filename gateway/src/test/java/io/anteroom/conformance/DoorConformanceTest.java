@@ -607,4 +607,79 @@ abstract class DoorConformanceTest {
       assertThat(copy.cookies).doesNotContainKey(TICKET);
     }
   }
+
+  private Path identityKey(byte[] key) throws Exception {
+    new java.security.SecureRandom().nextBytes(key);
+    java.nio.file.Files.createDirectories(dataDir);
+    Path file = dataDir.resolve("identity.key");
+    java.nio.file.Files.writeString(file, java.util.Base64.getEncoder().encodeToString(key));
+    return file;
+  }
+
+  private static String refusedAccount(HttpResponse<String> r) throws Exception {
+    assertThat(r.statusCode()).isEqualTo(403);
+    assertThat(reachedOrigin(r)).isFalse();
+    return JSON.readTree(r.body()).get("account").get("refused").asText();
+  }
+
+  @Test
+  void everyBrowserOfOneAccountSharesItsOnePlaceAndTheSessionAndThePassNamesIt() throws Exception {
+    byte[] key = new byte[32];
+    Path keyFile = identityKey(key);
+    String rooms =
+        "rooms: [ { id: shop, totalActiveUsers: 1, account: { required: true, hs256SecretFile: "
+            + keyFile
+            + " } } ]";
+    try (var s = start(dataDir, rooms)) {
+      java.time.Instant later = s.clock().instant().plusSeconds(3600);
+      String alice = io.anteroom.door.proof.Accounts.sign(key, "alice", later, null);
+      String bob = io.anteroom.door.proof.Accounts.sign(key, "bob", later, null);
+
+      Browser anonymous = s.browser();
+      assertThat(refusedAccount(anonymous.get("/", "Accept", "application/json")))
+          .isEqualTo("missing");
+      assertThat(anonymous.cookies).doesNotContainKey(TICKET);
+
+      Browser laptop = s.browser();
+      var in = laptop.get("/", "Anteroom-Account", alice);
+      assertThat(reachedOrigin(in)).as("alice takes the one place").isTrue();
+      var laptopPass = validPassOf(s, in).pass();
+      assertThat(laptopPass.account()).contains("alice");
+
+      Browser phone = s.browser(); // alice again, in a browser that never saw the room
+      var alsoIn = phone.get("/", "Anteroom-Account", alice);
+      assertThat(reachedOrigin(alsoIn)).as("alice's second browser: the same session").isTrue();
+      assertThat(validPassOf(s, alsoIn).pass().passId()).isEqualTo(laptopPass.passId());
+      assertThat(phone.cookies).containsKey(TICKET);
+
+      Browser bobs = s.browser();
+      assertThat(reachedOrigin(bobs.get("/", "Anteroom-Account", bob)))
+          .as("bob: the room is full, alice took one place only")
+          .isFalse();
+
+      Browser bought = s.browser(); // alice's cookies, sold to bob
+      bought.cookies.putAll(laptop.cookies);
+      var resold = bought.get("/", "Anteroom-Account", bob);
+      assertThat(reachedOrigin(resold)).as("the identity wins: bob's own place").isFalse();
+
+      String expired =
+          io.anteroom.door.proof.Accounts.sign(
+              key, "alice", s.clock().instant().minusSeconds(3600), null);
+      Browser stale = s.browser();
+      stale.cookies.putAll(laptop.cookies);
+      assertThat(
+              refusedAccount(
+                  stale.get("/", "Accept", "application/json", "Anteroom-Account", expired)))
+          .isEqualTo("expired");
+      assertThat(
+              refusedAccount(
+                  stale.get(
+                      "/",
+                      "Accept",
+                      "application/json",
+                      "Anteroom-Account",
+                      io.anteroom.door.proof.Accounts.sign(new byte[32], "alice", later, null))))
+          .isEqualTo("forged");
+    }
+  }
 }
