@@ -236,4 +236,19 @@ class PassIssuerTest {
     assertThatThrownBy(() -> issuer.passFor("shop", null, 42L, SESSION_ENDS, ADMITTED))
         .hasMessageContaining("before its admission");
   }
+
+  @Test
+  void aPassOfARoomThatKnowsItsUsersAccountsNamesTheAccountAndOthersNone() {
+    var named =
+        verifier.requireValid(issuer.passFor("shop", null, "alice", 42L, ADMITTED, SESSION_ENDS));
+    var anonymous =
+        verifier.requireValid(issuer.passFor("shop", null, 42L, ADMITTED, SESSION_ENDS));
+    var other =
+        verifier.requireValid(issuer.passFor("shop", null, "bob", 42L, ADMITTED, SESSION_ENDS));
+
+    assertThat(named.account()).contains("alice");
+    assertThat(anonymous.account()).isEmpty();
+    assertThat(other.account()).as("never another account's cached pass").contains("bob");
+    assertThat(other.passId()).isEqualTo(named.passId());
+  }
 }

@@ -104,8 +104,10 @@ public final class Accounts {
   private final long skewMillis;
   private final Supplier<JWKSet> refetch;
   private volatile JWKSet keys;
-  private volatile long lastFetchMillis = Long.MIN_VALUE;
+  private volatile long lastFetchMillis = Long.MIN_VALUE / 2;
   private volatile boolean fetching;
+  private volatile java.util.concurrent.CompletableFuture<Void> lastFetch =
+      java.util.concurrent.CompletableFuture.completedFuture(null);
 
   private Accounts(
       MACVerifier mac,
@@ -288,6 +290,11 @@ public final class Accounts {
     }
   }
 
+  /** The last fetch of the provider's keys: done once its keys are in use (tests). */
+  java.util.concurrent.CompletableFuture<Void> lastFetch() {
+    return lastFetch;
+  }
+
   /** Fetches the provider's keys again on a thread of its own, at most once a minute. */
   private void fetchAgain(long nowMillis) {
     if (refetch == null || fetching || nowMillis - lastFetchMillis < REFETCH_MILLIS) {
@@ -300,6 +307,8 @@ public final class Accounts {
       fetching = true;
       lastFetchMillis = nowMillis;
     }
+    var done = new java.util.concurrent.CompletableFuture<Void>();
+    lastFetch = done;
     Thread.ofVirtual()
         .name("anteroom-jwks-fetch")
         .start(
@@ -316,6 +325,7 @@ public final class Accounts {
                     e.getMessage());
               } finally {
                 fetching = false;
+                done.complete(null);
               }
             });
   }
