@@ -486,8 +486,9 @@ final class Stages {
       if (t.id() == v.placeId) {
         if (t.admitted() && v.ticket != null && !v.ticket.admitted()) {
           // admitted just now: the account's other browsers get the session, not the waiting
-          // ticket (which the room would treat as a copy let in before)
-          ask(v, offer(t, v.now), t.id(), reply -> CompletableFuture.completedFuture(answer));
+          // ticket (which the room would treat as a copy let in before); once per place
+          return ask(
+              v, offer(t, v.now), t.id(), reply -> CompletableFuture.completedFuture(answer));
         }
         return CompletableFuture.completedFuture(answer);
       }
