@@ -437,9 +437,31 @@ final class Stages {
           && accounts.cookie.binds(v.cookie(accounts.cookie.name()), v.ticket.id(), v.placeKey)
           && !v.newIdentity()) {
         v.placeId = v.ticket.id(); // the account's own place, as its browser holds it
+        if (!v.ticket.admitted()) {
+          admittedMeanwhile(v); // waiting: another browser of the account may have been let in
+        }
         return after(v, next.enter(v));
       }
       return ask(v, null, 0, reply -> fromPlace(v, reply));
+    }
+
+    /**
+     * A waiting browser of an account whose place another browser got admitted with on this gateway
+     * (which remembers the admitted place): the session, not a waiting copy the room would queue.
+     * Costs no call; only waiting tickets are looked at.
+     */
+    private void admittedMeanwhile(Visit v) {
+      AccountPlaces.Place p = accounts.local.place(v.placeKey, null, 0, v.now).place();
+      if (p == null || p.ticketId() != v.ticket.id()) {
+        return;
+      }
+      TicketCookie.Opened opened = room.cookie().openValue(p.sealed());
+      if (opened != null
+          && opened.ticket().admitted()
+          && !room.gate().startsOver(opened.ticket(), v.now)) {
+        v.replaceTicket(opened.ticket());
+        v.reseal = true;
+      }
     }
 
     /** The account's place as the coordinator (else this gateway) knows it. */

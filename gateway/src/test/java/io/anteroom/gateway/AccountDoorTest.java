@@ -119,6 +119,33 @@ class AccountDoorTest {
   }
 
   @Test
+  void whenTheAccountsPlaceIsLetInItsOtherBrowserSharesTheSession() throws Exception {
+    try (var h = new Harness(dataDir, room(1, ""))) {
+      Browser carol = h.browser();
+      assertThat(Browser.reachedOrigin(carol.get("/", "Anteroom-Account", identity("carol"))))
+          .isTrue();
+      Browser laptop = h.browser();
+      Browser phone = h.browser();
+      assertThat(Browser.reachedOrigin(laptop.get("/", "Anteroom-Account", identity("alice"))))
+          .isFalse();
+      assertThat(Browser.reachedOrigin(phone.get("/", "Anteroom-Account", identity("alice"))))
+          .isFalse();
+
+      carol.get("/revoke", "Anteroom-Account", identity("carol")); // the one place is free again
+      h.scheduler.advance(Duration.ofMinutes(1));
+      h.report("shop");
+      var in = laptop.get("/", "Anteroom-Account", identity("alice"));
+      assertThat(Browser.reachedOrigin(in)).as("alice's place is let in").isTrue();
+
+      var alsoIn = phone.get("/", "Anteroom-Account", identity("alice"));
+      assertThat(Browser.reachedOrigin(alsoIn))
+          .as("the phone's waiting copy: the account's session, not a new place")
+          .isTrue();
+      assertThat(pass(h, alsoIn).pass().passId()).isEqualTo(pass(h, in).pass().passId());
+    }
+  }
+
+  @Test
   void anAccountsPlaceIsTheSameOnEveryGatewayOfTheDeployment() throws Exception {
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     try (var coordination =
