@@ -71,7 +71,7 @@ final class Answers {
 
   /** A request that skips its room (a bypass rule, a suspended room): counted, never judged. */
   static Pass skip(Visit v, String why) {
-    v.room.meters().bypassed().mark();
+    v.room.meters().bypassed().inc();
     return new Pass(v.room, v.target, null, null, List.of(), List.of(), why, null);
   }
 
@@ -81,7 +81,7 @@ final class Answers {
     Ticket logged = verdict.ticket() != null ? verdict.ticket() : v.ticket;
     return switch (verdict.outcome()) {
       case ADMIT_SESSION -> {
-        room.meters().admittedReturning().mark();
+        room.meters().admittedReturning().inc();
         // a renewal that changes no count and shortens the session by at most S/60 keeps the
         // user's cookie: a page's burst of requests is not re-sealed request by request
         Ticket renewed = verdict.ticket();
@@ -89,7 +89,7 @@ final class Answers {
         yield pass(v, keep ? null : renewed, renewed, "session", logged);
       }
       case ADMIT -> {
-        room.meters().admittedNew().mark();
+        room.meters().admittedNew().inc();
         if (v.facts.header(POLL_HEADER) != null && wantsJson(v)) {
           // the page's own status poll: tell the script to reload instead of fetching the page
           // from the origin twice
@@ -98,11 +98,11 @@ final class Answers {
         yield pass(v, verdict.ticket(), verdict.ticket(), "admitted", logged);
       }
       case PASS_THROUGH -> {
-        room.meters().admittedNew().mark();
+        room.meters().admittedNew().inc();
         yield pass(v, verdict.ticket(), null, "passthrough", logged);
       }
       case QUEUE -> {
-        room.meters().queued().mark();
+        room.meters().queued().inc();
         yield queue(v, verdict, true, "queued", logged);
       }
       case REJECT -> reject(v, logged);
@@ -267,7 +267,7 @@ final class Answers {
    */
   Respond reject(Visit v, Ticket logged) {
     RoomRuntime room = v.room;
-    room.meters().rejected().mark();
+    room.meters().rejected().inc();
     QueuePacing pacing = room.pacing();
     int retry = pacing.refreshIntervalSeconds();
     boolean throttle = pacing.throttle();

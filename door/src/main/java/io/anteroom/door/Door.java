@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The waiting room's door, for any server: request facts in, an {@link Answer} out. Every server
@@ -113,7 +112,7 @@ public final class Door {
       response.set(THROTTLE_HEADER, "0");
       return;
     }
-    room.meters().origin().update(tookNanos, TimeUnit.NANOSECONDS);
+    room.meters().origin().update(tookNanos);
     if (room.protection() != null) {
       room.protection().record(response.status(), tookNanos);
     }
@@ -122,7 +121,7 @@ public final class Door {
     if (command != null) {
       response.remove(COMMAND_HEADER);
       if (command.trim().equalsIgnoreCase("revoke")) {
-        room.meters().revoked().mark();
+        room.meters().revoked().inc();
         if (pass.session() != null) {
           room.gate().revoke(pass.session(), clock.millis());
         }
