@@ -79,7 +79,8 @@ public final class Door {
     switch (request.target()) {
       case RequestTarget t -> target = t;
       case RequestTargetResult.Rejected r -> {
-        return CompletableFuture.completedFuture(Answers.badRequest(r.reason()));
+        return CompletableFuture.completedFuture(
+            Answers.badRequest(r.reason(), request.header("Accept-Language")));
       }
     }
     Rooms.Snapshot snapshot = rooms.snapshot();
@@ -87,7 +88,8 @@ public final class Door {
       // without a host the request could be any site's: never let it reach a host-scoped room's
       // origin unjudged (HTTP/1.0 without Host, an empty Host)
       return CompletableFuture.completedFuture(
-          Answers.badRequest("the request names no host (send a Host header)"));
+          Answers.badRequest(
+              "the request names no host (send a Host header)", request.header("Accept-Language")));
     }
     RoomRuntime room = snapshot.router().route(target.host(), target.path());
     if (room == null) {

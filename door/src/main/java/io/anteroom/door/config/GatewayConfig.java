@@ -209,6 +209,9 @@ public record GatewayConfig(
       Optional<String> template,
       boolean jsonResponse,
       boolean jsonEnvelope,
+      List<String> languages,
+      String language,
+      int queueingStatusCode,
       List<Rule> rules,
       List<Rule> bypass,
       FailMode failMode,
@@ -227,6 +230,7 @@ public record GatewayConfig(
 
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
+      languages = List.copyOf(languages);
       rules = List.copyOf(rules);
       bypass = List.copyOf(bypass);
       events = List.copyOf(events);
@@ -313,6 +317,9 @@ public record GatewayConfig(
           e.template().isPresent() ? e.template() : template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -354,6 +361,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -406,6 +416,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -446,6 +459,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
