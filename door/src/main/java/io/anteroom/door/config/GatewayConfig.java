@@ -209,6 +209,9 @@ public record GatewayConfig(
       Optional<String> template,
       boolean jsonResponse,
       boolean jsonEnvelope,
+      List<String> languages,
+      String language,
+      int queueingStatusCode,
       List<Rule> rules,
       List<Rule> bypass,
       FailMode failMode,
@@ -228,6 +231,7 @@ public record GatewayConfig(
 
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
+      languages = List.copyOf(languages);
       rules = List.copyOf(rules);
       bypass = List.copyOf(bypass);
       events = List.copyOf(events);
@@ -314,6 +318,9 @@ public record GatewayConfig(
           e.template().isPresent() ? e.template() : template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -356,6 +363,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -409,6 +419,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -450,6 +463,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,

@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * What a request gets when its room knows its users' accounts and the request's assertion of who
  * the user is was missing (a room that requires accounts) or not accepted: the built-in page saying
- * why in plain words, or for JSON clients an {@code account} member with the reason's code ({@code
- * refused}) and where the assertion goes. Never a ticket. Stateless.
+ * why in plain words (in the request's language), or for JSON clients an {@code account} member
+ * with the reason's code ({@code refused}) and where the assertion goes. Never a ticket. Stateless;
+ * the compiled page is safe for concurrent use.
  */
 public final class AccountResponder {
 
@@ -36,26 +37,26 @@ public final class AccountResponder {
     return m;
   }
 
-  /** The page. */
-  public static String html(Refusal refused) {
-    var scope = new LinkedHashMap<String, Object>();
+  /** The page, in {@code language}. */
+  public static String html(Refusal refused, String language) {
+    PageTexts texts = PageTexts.of(language);
+    var scope = texts.scope();
     scope.put("refused", refused.jsonName());
-    scope.put("title", refused == Refusal.MISSING ? "Please sign in" : "Please sign in again");
-    scope.put("message", message(refused));
+    scope.put(
+        "title",
+        texts.text(refused == Refusal.MISSING ? "accountTitleMissing" : "accountTitleRefused"));
+    scope.put("message", texts.text(messageKey(refused)));
     var out = new StringWriter(4096);
     PAGE.execute(out, scope);
     return out.toString();
   }
 
-  /** The reason in a user's words. */
-  static String message(Refusal refused) {
+  /** The key of the reason in a user's words. */
+  static String messageKey(Refusal refused) {
     return switch (refused) {
-      case MISSING -> "Please sign in to the site to get your place in line.";
-      case EXPIRED, NOT_YET, UNKNOWN_KEY ->
-          "Your sign-in could not be used just now (it has expired or is not valid yet). Please"
-              + " sign in again.";
-      case MALFORMED, FORGED, OTHER_ISSUER, OTHER_AUDIENCE ->
-          "Your sign-in is not valid for this site. Please sign in again.";
+      case MISSING -> "accountMissing";
+      case EXPIRED, NOT_YET, UNKNOWN_KEY -> "accountStale";
+      case MALFORMED, FORGED, OTHER_ISSUER, OTHER_AUDIENCE -> "accountInvalid";
     };
   }
 }

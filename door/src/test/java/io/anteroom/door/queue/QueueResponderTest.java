@@ -125,4 +125,36 @@ class QueueResponderTest {
     Map<String, Object> f = fields(3, AT);
     assertThat(responder.html(f, AT)).isEqualTo(text(responder.htmlBytes(f, AT)));
   }
+
+  @Test
+  void aCustomTemplatesLanguageVariantServesThatLanguageAndTheTemplateTheOthers(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Files.writeString(
+        dir.resolve("page.html"), "<html lang=\"{{lang}}\" dir=\"{{dir}}\">{{t.queueTitle}}");
+    java.nio.file.Files.writeString(dir.resolve("page.fr.html"), "français: {{waitTimeFormatted}}");
+    var custom =
+        new QueueResponder(
+            ConfigLoader.parseRoom("{ id: shop, template: page.html }"),
+            new TemplateDirectory(Optional.of(dir)));
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+
+    assertThat(text(custom.body(false, "fr", AT, true, view, false, 6, false)))
+        .isEqualTo("français: 7 minutes");
+    assertThat(text(custom.body(false, "ar", AT, true, view, false, 6, false)))
+        .isEqualTo("<html lang=\"ar\" dir=\"rtl\">أنت في قائمة الانتظار");
+    assertThat(QueueResponder.languageVariant("queue", "de")).isEqualTo("queue.de");
+    assertThat(QueueResponder.languageVariant("pages/q.mustache", "ja"))
+        .isEqualTo("pages/q.ja.mustache");
+  }
+
+  @Test
+  void theSameFiguresInTwoLanguagesAreTwoPages() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+    byte[] en = responder.body(false, "en", AT, true, view, false, 6, false);
+    byte[] ko = responder.body(false, "ko", AT, true, view, false, 6, false);
+
+    assertThat(text(en)).contains("7 minutes");
+    assertThat(text(ko)).contains("7분").contains("lang=\"ko\"");
+    assertThat(responder.body(false, "ko", AT, true, view, false, 6, false)).isSameAs(ko);
+  }
 }
