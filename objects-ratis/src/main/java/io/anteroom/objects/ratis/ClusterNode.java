@@ -82,6 +82,12 @@ public final class ClusterNode implements AutoCloseable {
   /** The least time between two hand-overs of one shard by this peer. */
   static final java.time.Duration HAND_OVER_RETRY = java.time.Duration.ofSeconds(10);
 
+  /**
+   * The start of the event line printed when this peer gives up a shard whose entries its own copy
+   * applies too late ({@link Shard#stepDownIfApplyLags}).
+   */
+  public static final String GIVES_UP = "gives up shard ";
+
   /** A preferred leader this far behind the leader's commit index (or further) is not caught up. */
   static final long HAND_OVER_MAX_LAG = 16;
 
@@ -147,6 +153,7 @@ public final class ClusterNode implements AutoCloseable {
             boolean leaderless = false;
             for (Shard shard : shards) leaderless |= shard.check();
             for (Shard shard : shards) shard.handOver();
+            for (Shard shard : shards) shard.stepDownIfApplyLags();
             // during an election, let votes reach peers whose channels back off after an outage
             if (leaderless) peer.resetConnectBackoff();
             // as a leader, do not wait out TCP's retransmission back-off on a silent connection
@@ -184,13 +191,24 @@ public final class ClusterNode implements AutoCloseable {
 
   /**
    * The peer that should lead {@code shard} when it can, so that the leaders of several shards (and
-   * the rooms on them) spread over the peers: the file's peers in turn (shard {@code s}: the peer
-   * at {@code s mod peers}); none with one shard, where a restarted peer does not take the
-   * leadership back.
+   * the rooms on them) spread over the peers: the shard's members in turn, by id (shard {@code s}:
+   * the member at {@code s mod members}); none with one shard, where a restarted peer does not take
+   * the leadership back. The members are the live ones ({@link RatisPeer#members}): after a peer is
+   * added, removed or replaced online, the shards spread over the new membership.
    */
-  public static java.util.Optional<String> preferredLeader(ClusterConfig config, int shard) {
-    if (config.shards() == 1) return java.util.Optional.empty();
-    return java.util.Optional.of(config.peers().get(shard % config.peers().size()).id());
+  public static java.util.Optional<String> preferredLeader(
+      int shards, List<String> members, int shard) {
+    if (shards == 1 || members.isEmpty()) return java.util.Optional.empty();
+    List<String> sorted = members.stream().sorted().toList();
+    return java.util.Optional.of(sorted.get(shard % sorted.size()));
+  }
+
+  /** {@link #preferredLeader(int, List, int)} with the peer's live membership of {@code shard}. */
+  public static java.util.Optional<String> preferredLeader(RatisPeer peer, int shard) {
+    return preferredLeader(
+        peer.config().shards(),
+        peer.members(shard).stream().map(ClusterConfig.Peer::id).toList(),
+        shard);
   }
 
   /** This node's peer (its shards' engines, leadership and progress). */
@@ -314,9 +332,6 @@ public final class ClusterNode implements AutoCloseable {
     volatile Runtime runtime;
     long runtimeTerm = -1;
 
-    /** This shard's preferred leader, if it is another peer. */
-    final String preferred;
-
     /** When this peer's runtime of the shard started, and when it last handed the shard over. */
     volatile long leadingSince;
 
@@ -330,8 +345,6 @@ public final class ClusterNode implements AutoCloseable {
 
     Shard(int shard) {
       this.shard = shard;
-      this.preferred =
-          preferredLeader(file.config(), shard).filter(p -> !p.equals(peer.id())).orElse(null);
       this.watch = peer.engine(shard);
       this.lifecycle =
           Executors.newSingleThreadExecutor(
@@ -381,11 +394,14 @@ public final class ClusterNode implements AutoCloseable {
      * #HAND_OVER_RETRY}. Runs on the checker thread; the transfer on its own thread.
      */
     void handOver() {
-      if (preferred == null || runtime == null) return;
+      if (runtime == null) return;
       long now = System.nanoTime();
       if (now - leadingSince < HAND_OVER_AFTER.toNanos()) return;
       if (lastHandOver != 0 && now - lastHandOver < HAND_OVER_RETRY.toNanos()) return;
+      String preferred;
       try {
+        preferred = preferredLeader(peer, shard).filter(p -> !p.equals(peer.id())).orElse(null);
+        if (preferred == null) return;
         Long quiet = watch.followerQuietMillis().get(preferred);
         Map<String, Long> commits = watch.commitIndices();
         Long mine = commits.get(peer.id());
@@ -417,6 +433,110 @@ public final class ClusterNode implements AutoCloseable {
                       peer.id(),
                       shard,
                       preferred,
+                      HAND_OVER_RETRY.toSeconds(),
+                      e.getMessage());
+                }
+              });
+    }
+
+    /** When the last sample of the commit index was taken (System.nanoTime()), and its value. */
+    private long sampledAt;
+
+    private long sampledCommit = -1;
+
+    /** The last check found the copy late already (one late check may be a pause of this JVM). */
+    private boolean late;
+
+    /**
+     * As the shard's serving leader, hands the shard to the most caught-up follower that answers
+     * when this peer's own copy has not applied, for longer than the maximal election timeout, an
+     * entry that was already committed then: its disk is too slow for the load (a slow {@code
+     * fsync}, measured: 500 ms per sync made every call time out for as long as it lasted, with no
+     * election, since the leader still sends heartbeats). The followers commit without it (the
+     * leader's copy answers the calls, so they waited for it). At most once per {@link
+     * #HAND_OVER_RETRY}. Runs on the checker thread; the transfer on its own thread.
+     */
+    void stepDownIfApplyLags() {
+      if (runtime == null) {
+        sampledCommit = -1;
+        return;
+      }
+      long now = System.nanoTime();
+      long commit;
+      long applied;
+      try {
+        commit = watch.commitIndex();
+        applied = watch.appliedIndex();
+      } catch (RuntimeException e) {
+        return; // closing
+      }
+      if (sampledCommit < 0 || applied >= sampledCommit) {
+        sampledAt = now;
+        sampledCommit = commit;
+        late = false;
+        return;
+      }
+      long lateFor = now - sampledAt;
+      if (lateFor < peer.options().electionTimeoutMax().toNanos()) return;
+      // late at two checks in a row: after a pause of this JVM the copy catches up in between
+      if (!late) {
+        late = true;
+        return;
+      }
+      if (lastHandOver != 0 && now - lastHandOver < HAND_OVER_RETRY.toNanos()) return;
+      String target = null;
+      try {
+        Map<String, Long> quiet = watch.followerQuietMillis();
+        long best = -1;
+        for (Map.Entry<String, Long> c : watch.commitIndices().entrySet()) {
+          Long q = quiet.get(c.getKey());
+          if (c.getKey().equals(peer.id()) || q == null) continue;
+          if (q > peer.options().electionTimeoutMin().toMillis()) continue;
+          if (c.getValue() > best) {
+            best = c.getValue();
+            target = c.getKey();
+          }
+        }
+      } catch (RuntimeException e) {
+        return; // not the leader any more
+      }
+      if (target == null) return; // no follower to take it: serving late beats not serving
+      lastHandOver = now;
+      sampledCommit = -1;
+      late = false;
+      String to = target;
+      String line =
+          "peer "
+              + peer.id()
+              + " "
+              + GIVES_UP
+              + shard
+              + " to "
+              + to
+              + ": its own copy has not applied for "
+              + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(lateFor)
+              + " ms an entry the followers had committed (applied "
+              + applied
+              + ", committed "
+              + commit
+              + "): is its disk slow?";
+      try {
+        events.accept(line);
+      } catch (RuntimeException e) {
+        LOG.warn("the event sink failed on \"{}\": {}", line, e.toString());
+      }
+      Thread.ofVirtual()
+          .name("give-up-" + shard)
+          .start(
+              () -> {
+                try {
+                  watch.transferLeadership(to);
+                } catch (RuntimeException e) {
+                  LOG.warn(
+                      "peer {}: giving shard {} to {} failed, trying again in {} s: {}",
+                      peer.id(),
+                      shard,
+                      to,
                       HAND_OVER_RETRY.toSeconds(),
                       e.getMessage());
                 }

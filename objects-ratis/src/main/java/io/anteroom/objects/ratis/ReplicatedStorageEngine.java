@@ -90,7 +90,6 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   private final RatisPeer peer;
   private final int shard;
   private final RaftGroupId groupId;
-  private final ShardStateMachine machine;
   private final ClientId clientId = ClientId.randomId();
   private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
@@ -102,12 +101,10 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   /** Callers that came after {@link #roundInFlight} was sent: they need the next round. */
   private CompletableFuture<Void> nextRound;
 
-  ReplicatedStorageEngine(
-      RatisPeer peer, int shard, RaftGroupId groupId, ShardStateMachine machine) {
+  ReplicatedStorageEngine(RatisPeer peer, int shard, RaftGroupId groupId) {
     this.peer = peer;
     this.shard = shard;
     this.groupId = groupId;
-    this.machine = machine;
   }
 
   // ---- StorageEngine ----
@@ -330,7 +327,7 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   @Override
   public void close() {
     closed = true;
-    listeners.forEach(machine::removeListener);
+    listeners.forEach(machine()::removeListener);
     listeners.clear();
   }
 
@@ -446,12 +443,12 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   public void addLeaderListener(Consumer<LeaderChange> listener) {
     checkOpen();
     listeners.add(listener);
-    machine.addListener(listener);
+    machine().addListener(listener);
   }
 
   public void removeLeaderListener(Consumer<LeaderChange> listener) {
     listeners.remove(listener);
-    machine.removeListener(listener);
+    machine().removeListener(listener);
   }
 
   /**
@@ -496,7 +493,9 @@ public final class ReplicatedStorageEngine implements StorageEngine {
    */
   public void transferLeadership(String peerId) {
     checkOpen();
-    peer.config().peer(peerId);
+    if (peer.members(shard).stream().noneMatch(p -> p.id().equals(peerId)))
+      throw new IllegalArgumentException(
+          "transfer of shard " + shard + " to " + peerId + ": not a member of the shard");
     try {
       RaftClientReply reply =
           peer.server()
@@ -535,11 +534,12 @@ public final class ReplicatedStorageEngine implements StorageEngine {
 
   /** This peer's copy, whatever its role. For tests. */
   StorageEngine localCopy() {
-    return machine.replica().engine();
+    return machine().replica().engine();
   }
 
+  /** The state machine of the shard's current division on this peer. */
   ShardStateMachine machine() {
-    return machine;
+    return peer.machine(shard);
   }
 
   // ---- internals ----
@@ -550,7 +550,7 @@ public final class ReplicatedStorageEngine implements StorageEngine {
     if (!d.getInfo().isLeader()) throw notLeader(d, "reads are served by the leader only", false);
     if (!d.getInfo().isLeaderReady())
       throw notLeader(d, "it was just elected and is still applying earlier entries", false);
-    return machine.replica().engine();
+    return machine().replica().engine();
   }
 
   private RaftServer.Division division() {

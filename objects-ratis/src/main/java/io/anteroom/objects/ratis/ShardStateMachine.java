@@ -51,8 +51,12 @@ final class ShardStateMachine extends BaseStateMachine {
   private final int shard;
   private final Supplier<LocalReplica> openReplica;
   private final SnapshotStorage storage = new SnapshotStorage();
-  private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<LeaderChange>> listeners;
+  private final Consumer<StorageFailure> onStorageFailure;
   private volatile LocalReplica replica;
+
+  /** When a snapshot last failed (System.nanoTime()), 0 if the last one did not. */
+  private volatile long snapshotFailedAt;
 
   /**
    * The index the local copy records as applied ({@link LocalReplica#appliedIndex}), kept here so
@@ -69,9 +73,49 @@ final class ShardStateMachine extends BaseStateMachine {
   private volatile RaftServer.Division division;
   private final AtomicLong skippedOnReplay = new AtomicLong();
 
+  /** A machine with listeners of its own and no reaction to a storage failure (tests). */
   ShardStateMachine(int shard, Supplier<LocalReplica> openReplica) {
+    this(shard, openReplica, new CopyOnWriteArrayList<>(), f -> {});
+  }
+
+  /**
+   * @param listeners the shard's leader listeners, shared by every machine the peer makes for the
+   *     shard (a machine lives as long as the shard's Raft division, which a storage failure ends)
+   * @param onStorageFailure told when this peer's copy or log of the shard could not be written;
+   *     the division stops at once (Ratis closes it), the peer starts it again ({@link RatisPeer})
+   */
+  ShardStateMachine(
+      int shard,
+      Supplier<LocalReplica> openReplica,
+      List<Consumer<LeaderChange>> listeners,
+      Consumer<StorageFailure> onStorageFailure) {
     this.shard = shard;
     this.openReplica = openReplica;
+    this.listeners = listeners;
+    this.onStorageFailure = onStorageFailure;
+  }
+
+  /**
+   * Why this peer's copy (or log) of a shard could not be written, and whether the disk is full.
+   */
+  record StorageFailure(int shard, String what, boolean diskFull) {}
+
+  /** Whether {@code e} or one of its causes says the disk (or the database) is full. */
+  static boolean diskFull(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (m.contains("SQLITE_FULL")
+          || m.contains("No space left on device")
+          || m.contains("database or disk is full")) return true;
+    }
+    return false;
+  }
+
+  /** The innermost message of {@code e}: what went wrong, without the layers. */
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) t = t.getCause();
+    return t.getMessage() == null ? t.toString() : t.getMessage();
   }
 
   int shard() {
@@ -165,18 +209,13 @@ final class ShardStateMachine extends BaseStateMachine {
         replica.apply(BatchCodec.decode(data), entry.getTerm(), index);
         copyApplied = index;
       } catch (RuntimeException e) {
-        throw new IllegalStateException(
-            "shard "
-                + shard
-                + " on peer "
-                + peerId
-                + ": cannot apply log entry "
-                + index
-                + " to the local copy ("
-                + replica
-                + "); this peer stops serving the shard: "
-                + e.getMessage(),
-            e);
+        // stop this peer's division of the shard rather than let its copy silently diverge: Ratis
+        // closes it, and the peer starts it again from its log once the copy can be written
+        String what =
+            "cannot apply log entry " + index + " to its copy (" + replica + "): " + rootMessage(e);
+        onStorageFailure.accept(new StorageFailure(shard, what, diskFull(e)));
+        throw new ShardStoppedException(
+            "shard " + shard + " on peer " + peerId + " stopped: " + what);
       }
     } else {
       skippedOnReplay.incrementAndGet();
@@ -195,13 +234,42 @@ final class ShardStateMachine extends BaseStateMachine {
     return CompletableFuture.completedFuture(Message.EMPTY);
   }
 
+  /** How long after a failed snapshot the next one is tried. */
+  static final java.time.Duration SNAPSHOT_RETRY = java.time.Duration.ofSeconds(10);
+
   @Override
   public long takeSnapshot() throws IOException {
     TermIndex last = getLastAppliedTermIndex();
     if (last == null || last.getIndex() <= 0) return -1;
+    long failedAt = snapshotFailedAt;
+    if (failedAt != 0 && System.nanoTime() - failedAt < SNAPSHOT_RETRY.toNanos()) return -1;
     File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-    if (!file.exists()) replica.snapshotTo(file.toPath());
-    FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
+    FileInfo info;
+    try {
+      if (!file.exists()) replica.snapshotTo(file.toPath());
+      info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
+    } catch (IOException | RuntimeException e) {
+      // Ratis would log the failure with its stack trace and try again after every entry applied:
+      // one line, and the next try after SNAPSHOT_RETRY; the log is kept meanwhile
+      java.nio.file.Files.deleteIfExists(file.toPath());
+      if (failedAt == 0) {
+        log.warn(
+            "shard {} on peer {}: cannot take a snapshot at {}{}: {}; the log is kept, next try"
+                + " in {} s",
+            shard,
+            peerId,
+            last,
+            diskFull(e) ? " (the disk is full)" : "",
+            rootMessage(e),
+            SNAPSHOT_RETRY.toSeconds());
+      }
+      snapshotFailedAt = System.nanoTime();
+      return -1;
+    }
+    if (failedAt != 0) {
+      log.info("shard {} on peer {}: snapshots work again (at {})", shard, peerId, last);
+      snapshotFailedAt = 0;
+    }
     storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
     log.debug("shard {} on peer {}: snapshot at {}", shard, peerId, last);
     return last.getIndex();
@@ -291,6 +359,21 @@ final class ShardStateMachine extends BaseStateMachine {
           index,
           term);
     }
+  }
+
+  /**
+   * This peer's Raft log of the shard could not be written (e.g. the disk is full): the peer stops
+   * the division and starts it again from what the log holds once it can be written ({@link
+   * RatisPeer}).
+   */
+  @Override
+  public void notifyLogFailed(Throwable cause, LogEntryProto failedEntry) {
+    String what =
+        "cannot write its Raft log"
+            + (failedEntry == null ? "" : " (entry " + failedEntry.getIndex() + ")")
+            + ": "
+            + rootMessage(cause);
+    onStorageFailure.accept(new StorageFailure(shard, what, diskFull(cause)));
   }
 
   /**
