@@ -83,8 +83,8 @@ public final class ClusterNode implements AutoCloseable {
   static final java.time.Duration HAND_OVER_RETRY = java.time.Duration.ofSeconds(10);
 
   /**
-   * The start of the event line printed when this peer gives up a shard whose entries its own copy
-   * applies too late ({@link Shard#stepDownIfApplyLags}).
+   * The start of the event line printed when this peer gives up a shard whose requests wait too
+   * long in its log ({@link Shard#stepDownIfStalled}).
    */
   public static final String GIVES_UP = "gives up shard ";
 
@@ -153,7 +153,7 @@ public final class ClusterNode implements AutoCloseable {
             boolean leaderless = false;
             for (Shard shard : shards) leaderless |= shard.check();
             for (Shard shard : shards) shard.handOver();
-            for (Shard shard : shards) shard.stepDownIfApplyLags();
+            for (Shard shard : shards) shard.stepDownIfStalled();
             // during an election, let votes reach peers whose channels back off after an outage
             if (leaderless) peer.resetConnectBackoff();
             // as a leader, do not wait out TCP's retransmission back-off on a silent connection
@@ -439,46 +439,35 @@ public final class ClusterNode implements AutoCloseable {
               });
     }
 
-    /** When the last sample of the commit index was taken (System.nanoTime()), and its value. */
-    private long sampledAt;
-
-    private long sampledCommit = -1;
-
-    /** The last check found the copy late already (one late check may be a pause of this JVM). */
+    /** The last check found a request waiting too long already (it may have been a pause). */
     private boolean late;
 
     /**
      * As the shard's serving leader, hands the shard to the most caught-up follower that answers
-     * when this peer's own copy has not applied, for longer than the maximal election timeout, an
-     * entry that was already committed then: its disk is too slow for the load (a slow {@code
-     * fsync}, measured: 500 ms per sync made every call time out for as long as it lasted, with no
-     * election, since the leader still sends heartbeats). The followers commit without it (the
-     * leader's copy answers the calls, so they waited for it). At most once per {@link
-     * #HAND_OVER_RETRY}. Runs on the checker thread; the transfer on its own thread.
+     * when a commit or read-index round this peer sent has waited for longer than the maximal
+     * election timeout, at two checks in a row (250 ms apart: after a pause of this JVM the
+     * requests are answered in between): this leader cannot serve, though it still sends
+     * heartbeats, so no election would come. Measured with every {@code fsync} of the leader slowed
+     * to 500 ms: every call timed out for as long as that lasted (10 s outages), while the
+     * followers could have served. At most once per {@link #HAND_OVER_RETRY}. Runs on the checker
+     * thread; the transfer on its own thread.
      */
-    void stepDownIfApplyLags() {
+    void stepDownIfStalled() {
       if (runtime == null) {
-        sampledCommit = -1;
-        return;
-      }
-      long now = System.nanoTime();
-      long commit;
-      long applied;
-      try {
-        commit = watch.commitIndex();
-        applied = watch.appliedIndex();
-      } catch (RuntimeException e) {
-        return; // closing
-      }
-      if (sampledCommit < 0 || applied >= sampledCommit) {
-        sampledAt = now;
-        sampledCommit = commit;
         late = false;
         return;
       }
-      long lateFor = now - sampledAt;
-      if (lateFor < peer.options().electionTimeoutMax().toNanos()) return;
-      // late at two checks in a row: after a pause of this JVM the copy catches up in between
+      long now = System.nanoTime();
+      long waited;
+      try {
+        waited = watch.oldestRequestNanos();
+      } catch (RuntimeException e) {
+        return; // closing
+      }
+      if (waited < peer.options().electionTimeoutMax().toNanos()) {
+        late = false;
+        return;
+      }
       if (!late) {
         late = true;
         return;
@@ -502,7 +491,6 @@ public final class ClusterNode implements AutoCloseable {
       }
       if (target == null) return; // no follower to take it: serving late beats not serving
       lastHandOver = now;
-      sampledCommit = -1;
       late = false;
       String to = target;
       String line =
@@ -513,13 +501,11 @@ public final class ClusterNode implements AutoCloseable {
               + shard
               + " to "
               + to
-              + ": its own copy has not applied for "
-              + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(lateFor)
-              + " ms an entry the followers had committed (applied "
-              + applied
-              + ", committed "
-              + commit
-              + "): is its disk slow?";
+              + ": a request it sent to the shard's log has waited "
+              + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(waited)
+              + " ms, while "
+              + to
+              + " answers and is caught up (is this peer's disk slow?)";
       try {
         events.accept(line);
       } catch (RuntimeException e) {

@@ -160,6 +160,8 @@ public final class ReplicatedStorageEngine implements StorageEngine {
             .build();
     RaftClientReply reply;
     long timeoutMillis = peer.options().commitTimeout().toMillis();
+    ShardCounters counters = peer.counters(shard);
+    long inFlight = counters.started();
     try {
       reply =
           peer.server().submitClientRequestAsync(request).get(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -174,6 +176,8 @@ public final class ReplicatedStorageEngine implements StorageEngine {
         throw notLeader(division, cause.getMessage(), true);
       }
       throw unconfirmed(batches, cause.toString(), cause);
+    } finally {
+      counters.finished(inFlight);
     }
     if (!reply.isSuccess()) {
       if (reply.getNotLeaderException() != null) {
@@ -299,9 +303,12 @@ public final class ReplicatedStorageEngine implements StorageEngine {
               .setType(RaftClientRequest.readRequestType())
               .build();
       long timeoutMillis = peer.options().commitTimeout().toMillis();
+      ShardCounters counters = peer.counters(shard);
+      long inFlight = counters.started();
       return peer.server()
           .submitClientRequestAsync(request)
           .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+          .whenComplete((reply, failure) -> counters.finished(inFlight))
           .thenApply(
               reply -> {
                 if (reply.isSuccess()) return null;
@@ -370,6 +377,14 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   /** The index of the last log entry this peer knows to be committed. */
   public long commitIndex() {
     return division().getRaftLog().getLastCommittedIndex();
+  }
+
+  /**
+   * How long the oldest commit or read-index round this peer sent for the shard has waited for its
+   * answer, in nanoseconds; 0 if none is in flight.
+   */
+  public long oldestRequestNanos() {
+    return peer.counters(shard).oldestInFlightNanos();
   }
 
   /** The index of the last log entry applied to this peer's copy. */
