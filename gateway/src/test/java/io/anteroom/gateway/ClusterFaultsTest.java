@@ -56,8 +56,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * failover (a call invoked after a majority can talk is confirmed within 3 s), and its room's users
  * (at most T, or T plus the degraded gateway's share where {@code docs/room.md} documents one: a
  * partial outage). The last test checks the whole run's calls. Each prints the checker's figures.
- * Numbers, lost writes and T are asserted; the failover limit only with {@code
- * -Dfaults.strictFailover=true} (see {@link #STRICT_FAILOVER}).
+ * Numbers, lost writes, T and the failover limit are asserted; the failover limit not in a fault
+ * where it is known not to hold, unless {@code -Dfaults.strictFailover=true} (see {@link
+ * #STRICT_FAILOVER}).
  *
  * <p>Needs root and iproute2 (skipped with the reason otherwise). The disk-full fault needs a tmpfs
  * mount, the slow-fsync fault a C compiler, the delay-and-loss fault {@code tc netem}: each is
@@ -83,9 +84,9 @@ class ClusterFaultsTest {
   private static final Path LOGS = Path.of("target", "cluster-faults-logs").toAbsolutePath();
 
   /**
-   * Whether a failover over 3 s fails the test. Off by default: on this project's loaded 2-core
-   * machines the failovers measured 4-19 s in some faults (docs/cluster.md), not yet explained;
-   * they are printed in every fault's line. Numbers, lost writes and T are always asserted.
+   * Whether a failover over 3 s fails the test also in a fault where it is known not to hold
+   * ({@link Fault#failoverNotAsserted}: measured and documented in docs/cluster.md). In every other
+   * fault the failover limit is asserted, as are numbers, lost writes and T in every fault.
    */
   private static final boolean STRICT_FAILOVER = Boolean.getBoolean("faults.strictFailover");
 
@@ -430,6 +431,7 @@ class ClusterFaultsTest {
     final List<Long> marks = new ArrayList<>();
     int share;
     String why = "";
+    String failoverExempt;
 
     Fault(String what, String room) {
       this.what = what;
@@ -450,6 +452,15 @@ class ClusterFaultsTest {
       why =
           "a partial outage at %s: its share, at most the %d free slots of its state (docs/room.md)"
               .formatted(dataCenter, share);
+    }
+
+    /**
+     * The failover limit cannot hold in this fault, for the reason given (measured and documented
+     * in docs/cluster.md): the failover is reported, not asserted, unless {@code
+     * -Dfaults.strictFailover=true}.
+     */
+    void failoverNotAsserted(String reason) {
+      failoverExempt = reason;
     }
 
     /** The fault lasts {@code d} more. */
@@ -518,13 +529,16 @@ class ClusterFaultsTest {
     h.room(room, usersAtOrigin(room), T, f.share, f.why);
     HistoryChecker.Figures figures = h.check();
     String line = what + ": " + figures + " (" + (end - start) / 1000 + " s)";
-    if (!figures.failoverViolations().isEmpty() && !STRICT_FAILOVER) {
+    boolean failoverAsserted = STRICT_FAILOVER || f.failoverExempt == null;
+    if (!failoverAsserted) {
       line +=
-          " [failover over the limit: reported, asserted only with -Dfaults.strictFailover=true]";
+          " [failover reported, not asserted in this fault: "
+              + f.failoverExempt
+              + "; -Dfaults.strictFailover=true asserts it]";
     }
     summary.add(line);
     System.out.println("ClusterFaultsTest " + line);
-    assertThat(STRICT_FAILOVER ? figures.violations() : figures.safetyViolations())
+    assertThat(failoverAsserted ? figures.violations() : figures.safetyViolations())
         .as(line + "; logs in " + LOGS)
         .isEmpty();
   }

@@ -439,39 +439,49 @@ public final class ClusterNode implements AutoCloseable {
               });
     }
 
-    /** The last check found a request waiting too long already (it may have been a pause). */
-    private boolean late;
+    /** Consecutive checks that found this leader slow ({@link #stepDownIfStalled}). */
+    private int lateChecks;
 
     /**
      * As the shard's serving leader, hands the shard to the most caught-up follower that answers
-     * when a commit or read-index round this peer sent has waited for longer than the maximal
-     * election timeout, at two checks in a row (250 ms apart: after a pause of this JVM the
-     * requests are answered in between): this leader cannot serve, though it still sends
-     * heartbeats, so no election would come. Measured with every {@code fsync} of the leader slowed
-     * to 500 ms: every call timed out for as long as that lasted (10 s outages), while the
-     * followers could have served. At most once per {@link #HAND_OVER_RETRY}. Runs on the checker
-     * thread; the transfer on its own thread.
+     * when this peer cannot serve it, though it still sends heartbeats (so no election would come):
+     *
+     * <ul>
+     *   <li>its own copy is slow: with requests waiting, applying one entry to it has taken at
+     *       least half the minimal election timeout (250 ms by default; a few ms on a healthy disk)
+     *       at four checks in a row (1 s). Measured with every {@code fsync} of the leader slowed
+     *       to 500 ms: each entry took a sync, calls queued behind them and timed out for as long
+     *       as it lasted (10 s outages), while the followers, whose disks were fine, committed;
+     *   <li>or a commit or read-index round it sent has waited longer than the maximal election
+     *       timeout, at two checks in a row (250 ms apart: after a pause of this JVM the requests
+     *       are answered in between).
+     * </ul>
+     *
+     * At most once per {@link #HAND_OVER_RETRY}. Runs on the checker thread; the transfer on its
+     * own thread.
      */
     void stepDownIfStalled() {
       if (runtime == null) {
-        late = false;
+        lateChecks = 0;
         return;
       }
       long now = System.nanoTime();
       long waited;
+      long apply;
       try {
         waited = watch.oldestRequestNanos();
+        apply = watch.applyNanos();
       } catch (RuntimeException e) {
         return; // closing
       }
-      if (waited < peer.options().electionTimeoutMax().toNanos()) {
-        late = false;
+      boolean stuck = waited >= peer.options().electionTimeoutMax().toNanos();
+      boolean slowCopy = waited > 0 && apply >= peer.options().electionTimeoutMin().toNanos() / 2;
+      if (!stuck && !slowCopy) {
+        lateChecks = 0;
         return;
       }
-      if (!late) {
-        late = true;
-        return;
-      }
+      lateChecks++;
+      if (!(stuck && lateChecks >= 2) && lateChecks < 4) return;
       if (lastHandOver != 0 && now - lastHandOver < HAND_OVER_RETRY.toNanos()) return;
       String target = null;
       try {
@@ -491,7 +501,7 @@ public final class ClusterNode implements AutoCloseable {
       }
       if (target == null) return; // no follower to take it: serving late beats not serving
       lastHandOver = now;
-      late = false;
+      lateChecks = 0;
       String to = target;
       String line =
           "peer "
@@ -501,8 +511,10 @@ public final class ClusterNode implements AutoCloseable {
               + shard
               + " to "
               + to
-              + ": a request it sent to the shard's log has waited "
+              + ": its oldest request to the shard's log has waited "
               + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(waited)
+              + " ms and applying an entry to its copy takes "
+              + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(apply)
               + " ms, while "
               + to
               + " answers and is caught up (is this peer's disk slow?)";

@@ -387,6 +387,14 @@ public final class ReplicatedStorageEngine implements StorageEngine {
     return peer.counters(shard).oldestInFlightNanos();
   }
 
+  /**
+   * How long applying one entry to this peer's copy takes now (the last apply, or the one in
+   * progress if longer), in nanoseconds.
+   */
+  public long applyNanos() {
+    return machine().recentApplyNanos();
+  }
+
   /** The index of the last log entry applied to this peer's copy. */
   public long appliedIndex() {
     return division().getInfo().getLastAppliedIndex();

@@ -67,6 +67,12 @@ final class ShardStateMachine extends BaseStateMachine {
 
   private volatile String peerId = "?";
 
+  /** When the apply in progress started (System.nanoTime()), 0 if none is. */
+  private volatile long applyingSince;
+
+  /** How long the last completed apply of an entry to the copy took. */
+  private volatile long lastApplyNanos;
+
   /** The last configuration seen in the log ({@link #notifyConfigurationChanged}). */
   private volatile String lastConfiguration;
 
@@ -205,6 +211,8 @@ final class ShardStateMachine extends BaseStateMachine {
     long index = entry.getIndex();
     if (index > copyApplied) {
       byte[] data = entry.getStateMachineLogEntry().getLogData().toByteArray();
+      long started = System.nanoTime();
+      applyingSince = started;
       try {
         replica.apply(BatchCodec.decode(data), entry.getTerm(), index);
         copyApplied = index;
@@ -216,6 +224,9 @@ final class ShardStateMachine extends BaseStateMachine {
         onStorageFailure.accept(new StorageFailure(shard, what, diskFull(e)));
         throw new ShardStoppedException(
             "shard " + shard + " on peer " + peerId + " stopped: " + what);
+      } finally {
+        applyingSince = 0;
+        lastApplyNanos = System.nanoTime() - started;
       }
     } else {
       skippedOnReplay.incrementAndGet();
@@ -273,6 +284,17 @@ final class ShardStateMachine extends BaseStateMachine {
     storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
     log.debug("shard {} on peer {}: snapshot at {}", shard, peerId, last);
     return last.getIndex();
+  }
+
+  /**
+   * How long applying one entry to this peer's copy takes now: the longer of the last completed
+   * apply and the one in progress, in nanoseconds. A few milliseconds on a healthy disk (one SQLite
+   * commit, fsynced); the fsync's time on a slow one.
+   */
+  long recentApplyNanos() {
+    long since = applyingSince;
+    long inProgress = since == 0 ? 0 : System.nanoTime() - since;
+    return Math.max(lastApplyNanos, inProgress);
   }
 
   /**
