@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * together with its index in one local transaction, and entries at or below the replica's recorded
  * index are skipped, so a replay after a restart (Ratis replays from the last snapshot) neither
  * applies an entry twice nor skips one. The apply is synchronous: when the leader answers a commit,
- * the entry is in its local copy. A failed apply throws, which stops this peer's division of the
- * shard (Ratis closes it) rather than let the copy silently diverge.
+ * the entry is in its local copy. A failed apply (a full disk) throws, which stops this peer's
+ * division of the shard (Ratis closes it) rather than let the copy silently diverge; the peer is
+ * told first ({@code onStorageFailure}) and starts the division again from its log once the copy
+ * can be written ({@link RatisPeer}).
  *
  * <p>Snapshots are whole copies of the replica ({@link LocalReplica#snapshotTo}) named by the term
  * and index of the last applied entry; Ratis purges the log up to them and sends them to peers that
