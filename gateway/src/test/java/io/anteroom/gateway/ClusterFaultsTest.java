@@ -90,6 +90,16 @@ class ClusterFaultsTest {
    */
   private static final boolean STRICT_FAILOVER = Boolean.getBoolean("faults.strictFailover");
 
+  /**
+   * The load average per core above which the machine counts as overloaded: the failover limit is
+   * then reported with the load, not asserted (unless {@link #STRICT_FAILOVER}). Measured: on an
+   * idle machine every fault but the slow fsync failed over within 3 s (run 4, docs/cluster.md); at
+   * a load average of about 15 per core (other builds) the same build took 4-18 s in four of them,
+   * the peers' and callers' threads waiting for a core. Numbers, lost writes and T are asserted
+   * whatever the load.
+   */
+  private static final double OVERLOADED_PER_CORE = 4;
+
   private final long suiteStart = System.nanoTime();
   private final List<String> summary = new CopyOnWriteArrayList<>();
   private final AtomicInteger users = new AtomicInteger();
@@ -481,6 +491,8 @@ class ClusterFaultsTest {
     Assumptions.assumeTrue(cluster != null, "the cluster did not start");
     awaitCalm(what + ": before");
     Fault f = new Fault(what, room);
+    var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    double perCore = os.getSystemLoadAverage() / os.getAvailableProcessors();
     long start = System.currentTimeMillis();
     long startNanos = System.nanoTime();
     AtomicBoolean visiting = new AtomicBoolean(true);
@@ -533,6 +545,11 @@ class ClusterFaultsTest {
     h.room(room, usersAtOrigin(room), T, f.share, f.why);
     HistoryChecker.Figures figures = h.check();
     String line = what + ": " + figures + " (" + (end - start) / 1000 + " s)";
+    if (f.failoverExempt == null && perCore > OVERLOADED_PER_CORE) {
+      f.failoverNotAsserted(
+          "the machine is overloaded (load average %.1f per core at the fault's start, over %.0f)"
+              .formatted(perCore, OVERLOADED_PER_CORE));
+    }
     boolean failoverAsserted = STRICT_FAILOVER || f.failoverExempt == null;
     if (!failoverAsserted) {
       line +=
