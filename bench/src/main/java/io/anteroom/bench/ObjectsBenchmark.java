@@ -575,7 +575,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   /** Whether every shard is served, with several shards each by its preferred leader. */
   private static boolean spread(List<ClusterNode> nodes, ClusterFile file, int shards) {
     for (int s = 0; s < shards; s++) {
-      var preferred = ClusterNode.preferredLeader(file.config(), s);
+      var preferred = ClusterNode.preferredLeader(nodes.getFirst().peer(), s);
       boolean served = false;
       for (ClusterNode n : nodes) {
         if (n.serves(s) && preferred.map(p -> p.equals(n.peer().id())).orElse(true)) served = true;

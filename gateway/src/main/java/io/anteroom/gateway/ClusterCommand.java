@@ -5,6 +5,7 @@ import io.anteroom.objects.ratis.ClusterAdmin;
 import io.anteroom.objects.ratis.ClusterConfig;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.PeerTls;
+import io.anteroom.objects.ratis.ShardBackup;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,14 +24,17 @@ import picocli.CommandLine.Parameters;
     name = "cluster",
     mixinStandardHelpOptions = true,
     description = {
-      "Show or change the membership of a running replicated coordinator (docs/cluster.md).",
+      "Show or change the membership of a running replicated coordinator (docs/cluster.md);"
+          + " back up a peer's copies and restore them into a new cluster.",
       "Speaks to the peers' Raft ports; with mutual TLS it needs a certificate they trust."
     },
     subcommands = {
       ClusterCommand.Members.class,
       ClusterCommand.Add.class,
       ClusterCommand.Remove.class,
-      ClusterCommand.Replace.class
+      ClusterCommand.Replace.class,
+      ClusterCommand.Backup.class,
+      ClusterCommand.Restore.class
     })
 final class ClusterCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -38,7 +42,7 @@ final class ClusterCommand implements Runnable {
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "name a subcommand: members, add, remove or replace");
+        spec.commandLine(), "name a subcommand: members, add, remove, replace, backup or restore");
   }
 
   /** The options every subcommand takes: the cluster file and the TLS to speak to the peers. */
@@ -208,6 +212,96 @@ final class ClusterCommand implements Runnable {
       try (ClusterAdmin admin = connection.admin(file)) {
         print(spec, old + " replaced by " + id, admin.replace(old, peer));
       }
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "backup",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Copy a peer's copy of every shard (its --data-dir, running or not) into DIR, as"
+            + " shard-<n>.db: consistent while the peer writes (SQLite VACUUM INTO).",
+        "Run it on the peer's host, on a peer that is up to date (the leader, or a follower"
+            + " whose /health shows appliedIndex close to commitIndex)."
+      })
+  static final class Backup implements Callable<Integer> {
+    @Option(
+        names = "--data-dir",
+        required = true,
+        paramLabel = "DIR",
+        description = "the peer's data directory")
+    Path dataDir;
+
+    @Option(
+        names = "--out",
+        required = true,
+        paramLabel = "DIR",
+        description = "where the backup goes (created; an existing backup is never overwritten)")
+    Path out;
+
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter w = spec.commandLine().getOut();
+      for (ShardBackup.Copy c : ShardBackup.backup(dataDir, out)) {
+        w.println(
+            "anteroom cluster: shard "
+                + c.shard()
+                + " backed up to "
+                + c.file()
+                + " (log index "
+                + c.appliedIndex()
+                + ", "
+                + c.bytes()
+                + " bytes)");
+      }
+      w.flush();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "restore",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Put a backup (anteroom cluster backup) into the empty --data-dir of a peer of a new"
+            + " cluster, before its first start. Restore the same backup for every peer, with the"
+            + " same shards: as the cluster it came from.",
+        "Refuses a directory that holds a Raft log or a copy already."
+      })
+  static final class Restore implements Callable<Integer> {
+    @Option(
+        names = "--from",
+        required = true,
+        paramLabel = "DIR",
+        description = "the backup (shard-<n>.db files)")
+    Path from;
+
+    @Option(
+        names = "--data-dir",
+        required = true,
+        paramLabel = "DIR",
+        description = "the new peer's data directory (empty, or without raft/ and shards/)")
+    Path dataDir;
+
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter w = spec.commandLine().getOut();
+      for (ShardBackup.Copy c : ShardBackup.restore(from, dataDir)) {
+        w.println(
+            "anteroom cluster: shard "
+                + c.shard()
+                + " restored into "
+                + c.file()
+                + " (backed up at log index "
+                + c.appliedIndex()
+                + "; the new cluster's log starts afresh)");
+      }
+      w.flush();
       return 0;
     }
   }

@@ -56,8 +56,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * failover (a call invoked after a majority can talk is confirmed within 3 s), and its room's users
  * (at most T, or T plus the degraded gateway's share where {@code docs/room.md} documents one: a
  * partial outage). The last test checks the whole run's calls. Each prints the checker's figures.
- * Numbers, lost writes and T are asserted; the failover limit only with {@code
- * -Dfaults.strictFailover=true} (see {@link #STRICT_FAILOVER}).
+ * Numbers, lost writes, T and the failover limit are asserted; the failover limit not in a fault
+ * where it is known not to hold, unless {@code -Dfaults.strictFailover=true} (see {@link
+ * #STRICT_FAILOVER}).
  *
  * <p>Needs root and iproute2 (skipped with the reason otherwise). The disk-full fault needs a tmpfs
  * mount, the slow-fsync fault a C compiler, the delay-and-loss fault {@code tc netem}: each is
@@ -83,11 +84,21 @@ class ClusterFaultsTest {
   private static final Path LOGS = Path.of("target", "cluster-faults-logs").toAbsolutePath();
 
   /**
-   * Whether a failover over 3 s fails the test. Off by default: on this project's loaded 2-core
-   * machines the failovers measured 4-19 s in some faults (docs/cluster.md), not yet explained;
-   * they are printed in every fault's line. Numbers, lost writes and T are always asserted.
+   * Whether a failover over 3 s fails the test also in a fault where it is known not to hold
+   * ({@link Fault#failoverNotAsserted}: measured and documented in docs/cluster.md). In every other
+   * fault the failover limit is asserted, as are numbers, lost writes and T in every fault.
    */
   private static final boolean STRICT_FAILOVER = Boolean.getBoolean("faults.strictFailover");
+
+  /**
+   * The load average per core above which the machine counts as overloaded: the failover limit is
+   * then reported with the load, not asserted (unless {@link #STRICT_FAILOVER}). Measured: on an
+   * idle machine every fault but the slow fsync failed over within 3 s (run 4, docs/cluster.md); at
+   * a load average of about 15 per core (other builds) the same build took 4-18 s in four of them,
+   * the peers' and callers' threads waiting for a core. Numbers, lost writes and T are asserted
+   * whatever the load.
+   */
+  private static final double OVERLOADED_PER_CORE = 4;
 
   private final long suiteStart = System.nanoTime();
   private final List<String> summary = new CopyOnWriteArrayList<>();
@@ -361,6 +372,10 @@ class ClusterFaultsTest {
         f -> {
           String leader = leader();
           f.partialOutage("dublin");
+          f.failoverNotAsserted(
+              "the slow leader gives the shard up after about 1 s and another is elected, but the"
+                  + " callers' calls kept taking 2-3.5 s for about 10 s more (12.0 s on"
+                  + " 2026-11-29, docs/cluster.md); cause not found");
           f.note("fsync of " + leader + " takes " + SLOW_SYNC_MILLIS + " ms more");
           SlowFsync.delay(cluster.fsyncControl(leader), SLOW_SYNC_MILLIS);
           f.majority();
@@ -371,8 +386,10 @@ class ClusterFaultsTest {
 
   /**
    * The leader's data disk fills up (its tmpfs, to the last byte): its log and its copy cannot be
-   * written. The other four are a majority. After the fault the disk is emptied; a peer that
-   * stopped is started again on its data and must catch up.
+   * written. Once a write fails, the peer stops its division of the shard (one line) and the other
+   * four, a majority, elect a leader. After the fault the disk is emptied: the peer starts the
+   * division again by itself and catches up (the calm wait after the fault needs it: every peer
+   * must name the leader).
    */
   @Test
   @Order(8)
@@ -384,17 +401,6 @@ class ClusterFaultsTest {
           System.out.println("ClusterFaultsTest " + line);
         });
     Assumptions.assumeTrue(noTmpfs.isEmpty(), () -> noTmpfs.orElseThrow());
-    if (!Boolean.getBoolean("faults.diskFull")) {
-      // a known defect, pinned: when the leader's writes hit the full disk, that peer stays out of
-      // service after the space is freed (the cluster not calm within 3 min; 2026-11-29 12:32 UTC)
-      String line =
-          "a peer whose disk is full: NOT RUN by default: a leader whose writes fail on a full disk"
-              + " stays out of service until it is restarted (a known defect, docs/cluster.md);"
-              + " -Dfaults.diskFull=true runs it";
-      summary.add(line);
-      System.out.println("ClusterFaultsTest " + line);
-      Assumptions.abort(line);
-    }
     fault(
         "full",
         "the leader's disk full",
@@ -409,15 +415,8 @@ class ClusterFaultsTest {
           f.hold(FAULT);
           disk.free();
           ChildProcess p = cluster.coordinator(leader);
-          f.note(
-              leader
-                  + (p.alive() ? " still runs" : " exited")
-                  + "; its last lines: "
-                  + lastLines(p, 5));
-          if (!p.alive()) {
-            cluster.restartPeer(leader);
-            f.note(leader + " restarted on its data");
-          }
+          assertThat(p.alive()).as(leader + " still runs").isTrue();
+          f.note(leader + " still runs; its lines of the fault: " + shardLines(p));
         });
   }
 
@@ -446,6 +445,7 @@ class ClusterFaultsTest {
     final List<Long> marks = new ArrayList<>();
     int share;
     String why = "";
+    String failoverExempt;
 
     Fault(String what, String room) {
       this.what = what;
@@ -468,6 +468,15 @@ class ClusterFaultsTest {
               .formatted(dataCenter, share);
     }
 
+    /**
+     * The failover limit cannot hold in this fault, for the reason given (measured and documented
+     * in docs/cluster.md): the failover is reported, not asserted, unless {@code
+     * -Dfaults.strictFailover=true}.
+     */
+    void failoverNotAsserted(String reason) {
+      failoverExempt = reason;
+    }
+
     /** The fault lasts {@code d} more. */
     void hold(Duration d) throws InterruptedException {
       Thread.sleep(d); // the fault's length, not a wait for anything
@@ -482,6 +491,8 @@ class ClusterFaultsTest {
     Assumptions.assumeTrue(cluster != null, "the cluster did not start");
     awaitCalm(what + ": before");
     Fault f = new Fault(what, room);
+    var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    double perCore = os.getSystemLoadAverage() / os.getAvailableProcessors();
     long start = System.currentTimeMillis();
     long startNanos = System.nanoTime();
     AtomicBoolean visiting = new AtomicBoolean(true);
@@ -534,13 +545,21 @@ class ClusterFaultsTest {
     h.room(room, usersAtOrigin(room), T, f.share, f.why);
     HistoryChecker.Figures figures = h.check();
     String line = what + ": " + figures + " (" + (end - start) / 1000 + " s)";
-    if (!figures.failoverViolations().isEmpty() && !STRICT_FAILOVER) {
+    if (f.failoverExempt == null && perCore > OVERLOADED_PER_CORE) {
+      f.failoverNotAsserted(
+          "the machine is overloaded (load average %.1f per core at the fault's start, over %.0f)"
+              .formatted(perCore, OVERLOADED_PER_CORE));
+    }
+    boolean failoverAsserted = STRICT_FAILOVER || f.failoverExempt == null;
+    if (!failoverAsserted) {
       line +=
-          " [failover over the limit: reported, asserted only with -Dfaults.strictFailover=true]";
+          " [failover reported, not asserted in this fault: "
+              + f.failoverExempt
+              + "; -Dfaults.strictFailover=true asserts it]";
     }
     summary.add(line);
     System.out.println("ClusterFaultsTest " + line);
-    assertThat(STRICT_FAILOVER ? figures.violations() : figures.safetyViolations())
+    assertThat(failoverAsserted ? figures.violations() : figures.safetyViolations())
         .as(line + "; logs in " + LOGS)
         .isEmpty();
   }
@@ -639,9 +658,13 @@ class ClusterFaultsTest {
     return cluster.roomStatus(g, room).get("estimatedTotalActiveUsers").asInt();
   }
 
-  private static String lastLines(ChildProcess p, int n) {
-    List<String> lines = p.lines();
-    return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+  /** The peer's lines about its shards stopping and starting again. */
+  private static String shardLines(ChildProcess p) {
+    return String.join(
+        " | ",
+        p.lines().stream()
+            .filter(l -> l.contains("stops on this peer") || l.contains("started again"))
+            .toList());
   }
 
   private void note(String what) {

@@ -384,7 +384,8 @@ class MainTest {
 
     Outcome bare = run("cluster");
     assertThat(bare.exit()).isEqualTo(2);
-    assertThat(bare.err()).contains("name a subcommand: members, add, remove or replace");
+    assertThat(bare.err())
+        .contains("name a subcommand: members, add, remove, replace, backup or restore");
   }
 
   /**

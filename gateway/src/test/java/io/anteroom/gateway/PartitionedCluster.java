@@ -301,12 +301,14 @@ final class PartitionedCluster implements AutoCloseable {
   }
 
   /**
-   * The product's log format, with Ratis' elections and leader changes (its server's INFO lines,
-   * off in the product) for the partition's story.
+   * The product's log format and its filter of Ratis' stack traces for a stopped shard, with Ratis'
+   * elections and leader changes (its server's INFO lines, off in the product) for the partition's
+   * story.
    */
   private static final String COORDINATOR_LOGGING =
       """
       <configuration>
+        <turboFilter class="io.anteroom.gateway.log.StoppedShards"/>
         <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
           <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} - %msg%n</pattern></encoder>
         </appender>

@@ -96,7 +96,8 @@ class ShardedClusterTest {
             () -> {
               Map<Integer, ClusterNode> leaders = new LinkedHashMap<>();
               for (int s = 0; s < SHARDS; s++) {
-                String preferred = ClusterNode.preferredLeader(file.config(), s).orElseThrow();
+                String preferred =
+                    ClusterNode.preferredLeader(nodes.getFirst().peer(), s).orElseThrow();
                 for (ClusterNode n : nodes) {
                   if (n.serves(s) && n.peer().id().equals(preferred)) leaders.put(s, n);
                 }

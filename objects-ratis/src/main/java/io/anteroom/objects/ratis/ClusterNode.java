@@ -82,6 +82,12 @@ public final class ClusterNode implements AutoCloseable {
   /** The least time between two hand-overs of one shard by this peer. */
   static final java.time.Duration HAND_OVER_RETRY = java.time.Duration.ofSeconds(10);
 
+  /**
+   * The start of the event line printed when this peer gives up a shard whose requests wait too
+   * long in its log ({@link Shard#stepDownIfStalled}).
+   */
+  public static final String GIVES_UP = "gives up shard ";
+
   /** A preferred leader this far behind the leader's commit index (or further) is not caught up. */
   static final long HAND_OVER_MAX_LAG = 16;
 
@@ -147,6 +153,7 @@ public final class ClusterNode implements AutoCloseable {
             boolean leaderless = false;
             for (Shard shard : shards) leaderless |= shard.check();
             for (Shard shard : shards) shard.handOver();
+            for (Shard shard : shards) shard.stepDownIfStalled();
             // during an election, let votes reach peers whose channels back off after an outage
             if (leaderless) peer.resetConnectBackoff();
             // as a leader, do not wait out TCP's retransmission back-off on a silent connection
@@ -184,13 +191,24 @@ public final class ClusterNode implements AutoCloseable {
 
   /**
    * The peer that should lead {@code shard} when it can, so that the leaders of several shards (and
-   * the rooms on them) spread over the peers: the file's peers in turn (shard {@code s}: the peer
-   * at {@code s mod peers}); none with one shard, where a restarted peer does not take the
-   * leadership back.
+   * the rooms on them) spread over the peers: the shard's members in turn, by id (shard {@code s}:
+   * the member at {@code s mod members}); none with one shard, where a restarted peer does not take
+   * the leadership back. The members are the live ones ({@link RatisPeer#members}): after a peer is
+   * added, removed or replaced online, the shards spread over the new membership.
    */
-  public static java.util.Optional<String> preferredLeader(ClusterConfig config, int shard) {
-    if (config.shards() == 1) return java.util.Optional.empty();
-    return java.util.Optional.of(config.peers().get(shard % config.peers().size()).id());
+  public static java.util.Optional<String> preferredLeader(
+      int shards, List<String> members, int shard) {
+    if (shards == 1 || members.isEmpty()) return java.util.Optional.empty();
+    List<String> sorted = members.stream().sorted().toList();
+    return java.util.Optional.of(sorted.get(shard % sorted.size()));
+  }
+
+  /** {@link #preferredLeader(int, List, int)} with the peer's live membership of {@code shard}. */
+  public static java.util.Optional<String> preferredLeader(RatisPeer peer, int shard) {
+    return preferredLeader(
+        peer.config().shards(),
+        peer.members(shard).stream().map(ClusterConfig.Peer::id).toList(),
+        shard);
   }
 
   /** This node's peer (its shards' engines, leadership and progress). */
@@ -314,9 +332,6 @@ public final class ClusterNode implements AutoCloseable {
     volatile Runtime runtime;
     long runtimeTerm = -1;
 
-    /** This shard's preferred leader, if it is another peer. */
-    final String preferred;
-
     /** When this peer's runtime of the shard started, and when it last handed the shard over. */
     volatile long leadingSince;
 
@@ -330,8 +345,6 @@ public final class ClusterNode implements AutoCloseable {
 
     Shard(int shard) {
       this.shard = shard;
-      this.preferred =
-          preferredLeader(file.config(), shard).filter(p -> !p.equals(peer.id())).orElse(null);
       this.watch = peer.engine(shard);
       this.lifecycle =
           Executors.newSingleThreadExecutor(
@@ -381,11 +394,14 @@ public final class ClusterNode implements AutoCloseable {
      * #HAND_OVER_RETRY}. Runs on the checker thread; the transfer on its own thread.
      */
     void handOver() {
-      if (preferred == null || runtime == null) return;
+      if (runtime == null) return;
       long now = System.nanoTime();
       if (now - leadingSince < HAND_OVER_AFTER.toNanos()) return;
       if (lastHandOver != 0 && now - lastHandOver < HAND_OVER_RETRY.toNanos()) return;
+      String preferred;
       try {
+        preferred = preferredLeader(peer, shard).filter(p -> !p.equals(peer.id())).orElse(null);
+        if (preferred == null) return;
         Long quiet = watch.followerQuietMillis().get(preferred);
         Map<String, Long> commits = watch.commitIndices();
         Long mine = commits.get(peer.id());
@@ -417,6 +433,108 @@ public final class ClusterNode implements AutoCloseable {
                       peer.id(),
                       shard,
                       preferred,
+                      HAND_OVER_RETRY.toSeconds(),
+                      e.getMessage());
+                }
+              });
+    }
+
+    /** Consecutive checks that found this leader slow ({@link #stepDownIfStalled}). */
+    private int lateChecks;
+
+    /**
+     * As the shard's serving leader, hands the shard to the most caught-up follower that answers
+     * when this peer cannot serve it, though it still sends heartbeats (so no election would come):
+     *
+     * <ul>
+     *   <li>its own copy is slow: with requests waiting, applying one entry to it has taken at
+     *       least half the minimal election timeout (250 ms by default; a few ms on a healthy disk)
+     *       at four checks in a row (1 s). Measured with every {@code fsync} of the leader slowed
+     *       to 500 ms: each entry took a sync, calls queued behind them and timed out for as long
+     *       as it lasted (10 s outages), while the followers, whose disks were fine, committed;
+     *   <li>or a commit or read-index round it sent has waited longer than the maximal election
+     *       timeout, at two checks in a row (250 ms apart: after a pause of this JVM the requests
+     *       are answered in between).
+     * </ul>
+     *
+     * At most once per {@link #HAND_OVER_RETRY}. Runs on the checker thread; the transfer on its
+     * own thread.
+     */
+    void stepDownIfStalled() {
+      if (runtime == null) {
+        lateChecks = 0;
+        return;
+      }
+      long now = System.nanoTime();
+      long waited;
+      long apply;
+      try {
+        waited = watch.oldestRequestNanos();
+        apply = watch.applyNanos();
+      } catch (RuntimeException e) {
+        return; // closing
+      }
+      boolean stuck = waited >= peer.options().electionTimeoutMax().toNanos();
+      boolean slowCopy = waited > 0 && apply >= peer.options().electionTimeoutMin().toNanos() / 2;
+      if (!stuck && !slowCopy) {
+        lateChecks = 0;
+        return;
+      }
+      lateChecks++;
+      if (!(stuck && lateChecks >= 2) && lateChecks < 4) return;
+      if (lastHandOver != 0 && now - lastHandOver < HAND_OVER_RETRY.toNanos()) return;
+      String target = null;
+      try {
+        Map<String, Long> quiet = watch.followerQuietMillis();
+        long best = -1;
+        for (Map.Entry<String, Long> c : watch.commitIndices().entrySet()) {
+          Long q = quiet.get(c.getKey());
+          if (c.getKey().equals(peer.id()) || q == null) continue;
+          if (q > peer.options().electionTimeoutMin().toMillis()) continue;
+          if (c.getValue() > best) {
+            best = c.getValue();
+            target = c.getKey();
+          }
+        }
+      } catch (RuntimeException e) {
+        return; // not the leader any more
+      }
+      if (target == null) return; // no follower to take it: serving late beats not serving
+      lastHandOver = now;
+      lateChecks = 0;
+      String to = target;
+      String line =
+          "peer "
+              + peer.id()
+              + " "
+              + GIVES_UP
+              + shard
+              + " to "
+              + to
+              + ": its oldest request to the shard's log has waited "
+              + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(waited)
+              + " ms and applying an entry to its copy takes "
+              + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(apply)
+              + " ms, while "
+              + to
+              + " answers and is caught up (is this peer's disk slow?)";
+      try {
+        events.accept(line);
+      } catch (RuntimeException e) {
+        LOG.warn("the event sink failed on \"{}\": {}", line, e.toString());
+      }
+      Thread.ofVirtual()
+          .name("give-up-" + shard)
+          .start(
+              () -> {
+                try {
+                  watch.transferLeadership(to);
+                } catch (RuntimeException e) {
+                  LOG.warn(
+                      "peer {}: giving shard {} to {} failed, trying again in {} s: {}",
+                      peer.id(),
+                      shard,
+                      to,
                       HAND_OVER_RETRY.toSeconds(),
                       e.getMessage());
                 }

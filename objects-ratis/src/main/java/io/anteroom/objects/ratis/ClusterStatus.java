@@ -34,6 +34,9 @@ public record ClusterStatus(String peer, List<Shard> shards) {
    * @param fencedInstances live object instances those fencings reset
    * @param elections campaigns (pre-vote or election rounds) this peer ran for the shard since its
    *     Raft server started, won or not; {@code -1} if Ratis keeps no metrics
+   * @param members the shard's voting members as this peer knows them now (the live membership,
+   *     changed online by {@code anteroom cluster add/remove/replace}, not the cluster file's), by
+   *     id
    */
   public record Shard(
       int shard,
@@ -48,45 +51,103 @@ public record ClusterStatus(String peer, List<Shard> shards) {
       long misdirected,
       long fencings,
       long fencedInstances,
-      long elections) {}
+      long elections,
+      List<Member> members) {}
+
+  /**
+   * A member of a shard.
+   *
+   * @param id the peer's id
+   * @param raft its Raft address ({@code host:port})
+   * @param http its object server's URI, if known
+   * @param role {@code LEADER} if it is the leader this peer knows of, else {@code FOLLOWER}; for
+   *     this peer itself, its own role ({@code CANDIDATE} while it campaigns)
+   */
+  public record Member(String id, String raft, Optional<String> http, String role) {}
+
+  /**
+   * The role of a shard whose division on this peer is stopped after its copy or log could not be
+   * written, until the peer starts it again ({@link RatisPeer}).
+   */
+  public static final String STOPPED = "STOPPED";
 
   static ClusterStatus of(ClusterNode node) {
     RatisPeer peer = node.peer();
     List<Boolean> serving = node.serving();
     List<Shard> shards = new ArrayList<>();
     for (int s = 0; s < peer.config().shards(); s++) {
-      ReplicatedStorageEngine e = peer.engine(s);
       try {
-        String role = e.role();
-        long commit = e.commitIndex();
-        Map<String, Long> lag = new TreeMap<>();
-        if ("LEADER".equals(role)) {
-          e.commitIndices()
-              .forEach(
-                  (id, index) -> {
-                    if (!id.equals(peer.id())) lag.put(id, Math.max(0, commit - index));
-                  });
-        }
+        shards.add(shard(node, s, serving.get(s)));
+      } catch (RuntimeException e) {
+        // the shard's division is stopped (a storage failure) or the peer is closing
+        var c = peer.counters(s);
         shards.add(
             new Shard(
                 s,
-                role,
-                e.leader(),
-                serving.get(s),
-                e.term(),
-                commit,
-                e.appliedIndex(),
-                e.logStartIndex(),
-                Map.copyOf(lag),
-                peer.counters(s).misdirectedCount(),
-                peer.counters(s).fencingCount(),
-                peer.counters(s).fencedInstanceCount(),
-                e.elections()));
-      } finally {
-        e.close();
+                STOPPED,
+                Optional.empty(),
+                false,
+                -1,
+                -1,
+                -1,
+                -1,
+                Map.of(),
+                c.misdirectedCount(),
+                c.fencingCount(),
+                c.fencedInstanceCount(),
+                -1,
+                List.of()));
       }
     }
     return new ClusterStatus(peer.id(), List.copyOf(shards));
+  }
+
+  private static Shard shard(ClusterNode node, int s, boolean serving) {
+    RatisPeer peer = node.peer();
+    ReplicatedStorageEngine e = peer.engine(s);
+    try {
+      String role = e.role();
+      long commit = e.commitIndex();
+      Optional<String> leader = e.leader();
+      Map<String, Long> lag = new TreeMap<>();
+      if ("LEADER".equals(role)) {
+        e.commitIndices()
+            .forEach(
+                (id, index) -> {
+                  if (!id.equals(peer.id())) lag.put(id, Math.max(0, commit - index));
+                });
+      }
+      List<Member> members = new ArrayList<>();
+      for (ClusterConfig.Peer p : peer.members(s)) {
+        String memberRole =
+            p.id().equals(peer.id())
+                ? role
+                : leader.filter(p.id()::equals).isPresent() ? "LEADER" : "FOLLOWER";
+        members.add(
+            new Member(
+                p.id(),
+                p.address(),
+                Optional.ofNullable(p.http()).map(Object::toString),
+                memberRole));
+      }
+      return new Shard(
+          s,
+          role,
+          leader,
+          serving,
+          e.term(),
+          commit,
+          e.appliedIndex(),
+          e.logStartIndex(),
+          Map.copyOf(lag),
+          peer.counters(s).misdirectedCount(),
+          peer.counters(s).fencingCount(),
+          peer.counters(s).fencedInstanceCount(),
+          e.elections(),
+          List.copyOf(members));
+    } finally {
+      e.close();
+    }
   }
 
   /** Every shard has a leader this peer knows of. */
@@ -121,7 +182,16 @@ public record ClusterStatus(String peer, List<Shard> shards) {
         if (j++ > 0) b.append(',');
         b.append(quote(f.getKey())).append(':').append(f.getValue());
       }
-      b.append("}}");
+      b.append("},\"members\":[");
+      for (int j2 = 0; j2 < s.members().size(); j2++) {
+        Member m = s.members().get(j2);
+        if (j2 > 0) b.append(',');
+        b.append("{\"id\":").append(quote(m.id()));
+        b.append(",\"raft\":").append(quote(m.raft()));
+        b.append(",\"http\":").append(m.http().map(ClusterStatus::quote).orElse("null"));
+        b.append(",\"role\":").append(quote(m.role())).append('}');
+      }
+      b.append("]}");
     }
     return b.append("]}").toString();
   }
@@ -149,6 +219,9 @@ public record ClusterStatus(String peer, List<Shard> shards) {
                       .append(quote(l))
                       .append("} 1\n"));
     }
+    gauge(
+        b, "anteroom_cluster_shard_members", "the shard's voting members as this peer knows them");
+    for (Shard s : shards) line(b, "anteroom_cluster_shard_members", s, s.members().size());
     gauge(b, "anteroom_cluster_shard_term", "the shard's current Raft term");
     for (Shard s : shards) line(b, "anteroom_cluster_shard_term", s, s.term());
     gauge(b, "anteroom_cluster_shard_commit_index", "last log index known committed");
@@ -223,7 +296,10 @@ public record ClusterStatus(String peer, List<Shard> shards) {
         .append('\n');
   }
 
-  /** Ids are [A-Za-z0-9._-] (ClusterConfig), so quoting needs no escapes. */
+  /**
+   * Ids are [A-Za-z0-9._-] (ClusterConfig), addresses host:port and URIs without quotes or
+   * backslashes, so quoting needs no escapes.
+   */
   private static String quote(String s) {
     return '"' + s + '"';
   }

@@ -56,6 +56,15 @@ public final class RatisPeer implements AutoCloseable {
   private final PeerOptions options;
   private final Map<RaftGroupId, Integer> shardsByGroup = new HashMap<>();
   private final Map<Integer, ShardStateMachine> machines = new ConcurrentHashMap<>();
+
+  /** Each shard's leader listeners, kept across the machines a restarted division gets. */
+  private final Map<Integer, List<java.util.function.Consumer<LeaderChange>>> listeners =
+      new ConcurrentHashMap<>();
+
+  /** The shards whose division is being restarted after a storage failure. */
+  private final java.util.Set<Integer> restarting = ConcurrentHashMap.newKeySet();
+
+  private volatile boolean closing;
   private final ShardCounters[] counters;
   private final ClientId adminClient = ClientId.randomId();
   private final AtomicLong adminCalls = new AtomicLong();
@@ -285,13 +294,125 @@ public final class RatisPeer implements AutoCloseable {
             shard,
             () ->
                 switch (options.localStorage()) {
-                  case SQLITE ->
-                      new SqliteReplica(dataDir.resolve("shards").resolve(Integer.toString(shard)));
+                  case SQLITE -> new SqliteReplica(shardDir(shard));
                   case MEMORY -> new MemoryReplica();
-                });
+                },
+            listeners.computeIfAbsent(
+                shard, s -> new java.util.concurrent.CopyOnWriteArrayList<>()),
+            this::storageFailed);
     machines.put(shard, machine);
     return machine;
   }
+
+  private Path shardDir(int shard) {
+    return dataDir.resolve("shards").resolve(Integer.toString(shard));
+  }
+
+  /**
+   * How much free space a shard's directory needs before a division stopped by a full disk is
+   * started again: a log segment and the largest entry (starting it earlier would only fail again).
+   */
+  long restartFreeBytes() {
+    return options.logSegmentBytes() + options.maxEntryBytes();
+  }
+
+  /** How long between two tries to start a stopped division again. */
+  static final Duration RESTART_EVERY = Duration.ofSeconds(1);
+
+  /**
+   * This peer's copy or log of {@code failure.shard()} could not be written: its division stops
+   * (Ratis closes it; a leader loses its leadership, and the other peers elect another) and is
+   * started again, on its own thread, from this peer's log once the directory can be written: for a
+   * full disk, once {@link #restartFreeBytes} are free; otherwise after {@link #RESTART_EVERY}.
+   * Started again, the division replays its log into the copy (skipping what the copy has) and
+   * catches up from the leader, as after a restart of the process. One line when it stops, one when
+   * it serves again; none in between.
+   */
+  private void storageFailed(ShardStateMachine.StorageFailure failure) {
+    int shard = failure.shard();
+    if (closing || !restarting.add(shard)) return;
+    RESTART_LOG.warn(
+        "peer {}: shard {} stops on this peer: it {}{}; this peer starts it again from its log {}",
+        self.id(),
+        shard,
+        failure.what(),
+        failure.diskFull() ? " (the disk is full)" : "",
+        failure.diskFull()
+            ? "once " + (restartFreeBytes() >> 20) + " MB are free in " + shardDir(shard)
+            : "in " + RESTART_EVERY.toMillis() + " ms");
+    Thread.ofVirtual()
+        .name("restart-shard-" + shard)
+        .start(() -> restartShard(failure, System.nanoTime()));
+  }
+
+  private void restartShard(ShardStateMachine.StorageFailure failure, long since) {
+    int shard = failure.shard();
+    RaftGroupId id = groupId(shard);
+    String lastFailure = null;
+    try {
+      // close the division (Ratis may be closing it already) and take it out of the server
+      RaftClientReply removed =
+          server.groupManagement(
+              GroupManagementRequest.newRemove(
+                  adminClient, server.getId(), adminCalls.incrementAndGet(), id, false, false));
+      if (!removed.isSuccess()) lastFailure = String.valueOf(removed.getException());
+      for (int attempt = 1; !closing; attempt++) {
+        Thread.sleep(RESTART_EVERY); // a retry's pace, not a wait for another thread
+        if (failure.diskFull() && usableSpace(shardDir(shard)) < restartFreeBytes()) continue;
+        try {
+          RaftClientReply reply =
+              server.groupManagement(
+                  GroupManagementRequest.newAdd(
+                      adminClient,
+                      server.getId(),
+                      adminCalls.incrementAndGet(),
+                      RaftGroup.valueOf(id), // recovered from the log, as at a start
+                      false));
+          if (reply.isSuccess()) {
+            machines.get(shard).attach(server.getDivision(id));
+            RESTART_LOG.info(
+                "peer {}: shard {} started again on this peer after {} ms ({} tries); it catches"
+                    + " up from the leader",
+                self.id(),
+                shard,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since),
+                attempt);
+            return;
+          }
+          lastFailure = String.valueOf(reply.getException());
+        } catch (IOException | RuntimeException e) {
+          lastFailure = ShardStateMachine.rootMessage(e);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      lastFailure = ShardStateMachine.rootMessage(e);
+      RESTART_LOG.warn(
+          "peer {}: shard {} cannot be started again on this peer: {}; restart the peer",
+          self.id(),
+          shard,
+          lastFailure);
+    } finally {
+      restarting.remove(shard);
+    }
+  }
+
+  private static long usableSpace(Path dir) {
+    try {
+      return Files.getFileStore(dir).getUsableSpace();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** Whether {@code shard}'s division on this peer is stopped and being started again. */
+  boolean restarting(int shard) {
+    return restarting.contains(shard);
+  }
+
+  private static final org.slf4j.Logger RESTART_LOG =
+      org.slf4j.LoggerFactory.getLogger(RatisPeer.class);
 
   private void joinGroups() throws IOException {
     List<RaftPeer> peers = config.peers().stream().map(RatisPeer::raftPeer).toList();
@@ -511,7 +632,16 @@ public final class RatisPeer implements AutoCloseable {
     if (machine == null)
       throw new IllegalStateException(
           "peer " + self.id() + " does not serve shard " + shard + " (closed?)");
-    return new ReplicatedStorageEngine(this, shard, groupId(shard), machine);
+    return new ReplicatedStorageEngine(this, shard, groupId(shard));
+  }
+
+  /** The state machine of {@code shard}'s current division on this peer. */
+  ShardStateMachine machine(int shard) {
+    ShardStateMachine machine = machines.get(shard);
+    if (machine == null)
+      throw new IllegalStateException(
+          "peer " + self.id() + " does not serve shard " + shard + " (closed?)");
+    return machine;
   }
 
   /** The view of the shard that holds {@code object} ({@link ClusterConfig#shardOf}). */
@@ -690,6 +820,7 @@ public final class RatisPeer implements AutoCloseable {
   /** Stops serving every shard: in-flight commits fail; the data stays for a restart. */
   @Override
   public void close() {
+    closing = true;
     try {
       server.close();
     } catch (IOException e) {

@@ -90,7 +90,6 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   private final RatisPeer peer;
   private final int shard;
   private final RaftGroupId groupId;
-  private final ShardStateMachine machine;
   private final ClientId clientId = ClientId.randomId();
   private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
@@ -102,12 +101,10 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   /** Callers that came after {@link #roundInFlight} was sent: they need the next round. */
   private CompletableFuture<Void> nextRound;
 
-  ReplicatedStorageEngine(
-      RatisPeer peer, int shard, RaftGroupId groupId, ShardStateMachine machine) {
+  ReplicatedStorageEngine(RatisPeer peer, int shard, RaftGroupId groupId) {
     this.peer = peer;
     this.shard = shard;
     this.groupId = groupId;
-    this.machine = machine;
   }
 
   // ---- StorageEngine ----
@@ -163,6 +160,8 @@ public final class ReplicatedStorageEngine implements StorageEngine {
             .build();
     RaftClientReply reply;
     long timeoutMillis = peer.options().commitTimeout().toMillis();
+    ShardCounters counters = peer.counters(shard);
+    long inFlight = counters.started();
     try {
       reply =
           peer.server().submitClientRequestAsync(request).get(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -177,6 +176,8 @@ public final class ReplicatedStorageEngine implements StorageEngine {
         throw notLeader(division, cause.getMessage(), true);
       }
       throw unconfirmed(batches, cause.toString(), cause);
+    } finally {
+      counters.finished(inFlight);
     }
     if (!reply.isSuccess()) {
       if (reply.getNotLeaderException() != null) {
@@ -302,9 +303,12 @@ public final class ReplicatedStorageEngine implements StorageEngine {
               .setType(RaftClientRequest.readRequestType())
               .build();
       long timeoutMillis = peer.options().commitTimeout().toMillis();
+      ShardCounters counters = peer.counters(shard);
+      long inFlight = counters.started();
       return peer.server()
           .submitClientRequestAsync(request)
           .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+          .whenComplete((reply, failure) -> counters.finished(inFlight))
           .thenApply(
               reply -> {
                 if (reply.isSuccess()) return null;
@@ -330,7 +334,7 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   @Override
   public void close() {
     closed = true;
-    listeners.forEach(machine::removeListener);
+    listeners.forEach(machine()::removeListener);
     listeners.clear();
   }
 
@@ -373,6 +377,22 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   /** The index of the last log entry this peer knows to be committed. */
   public long commitIndex() {
     return division().getRaftLog().getLastCommittedIndex();
+  }
+
+  /**
+   * How long the oldest commit or read-index round this peer sent for the shard has waited for its
+   * answer, in nanoseconds; 0 if none is in flight.
+   */
+  public long oldestRequestNanos() {
+    return peer.counters(shard).oldestInFlightNanos();
+  }
+
+  /**
+   * How long applying one entry to this peer's copy takes now (the last apply, or the one in
+   * progress if longer), in nanoseconds.
+   */
+  public long applyNanos() {
+    return machine().recentApplyNanos();
   }
 
   /** The index of the last log entry applied to this peer's copy. */
@@ -446,12 +466,12 @@ public final class ReplicatedStorageEngine implements StorageEngine {
   public void addLeaderListener(Consumer<LeaderChange> listener) {
     checkOpen();
     listeners.add(listener);
-    machine.addListener(listener);
+    machine().addListener(listener);
   }
 
   public void removeLeaderListener(Consumer<LeaderChange> listener) {
     listeners.remove(listener);
-    machine.removeListener(listener);
+    machine().removeListener(listener);
   }
 
   /**
@@ -496,7 +516,9 @@ public final class ReplicatedStorageEngine implements StorageEngine {
    */
   public void transferLeadership(String peerId) {
     checkOpen();
-    peer.config().peer(peerId);
+    if (peer.members(shard).stream().noneMatch(p -> p.id().equals(peerId)))
+      throw new IllegalArgumentException(
+          "transfer of shard " + shard + " to " + peerId + ": not a member of the shard");
     try {
       RaftClientReply reply =
           peer.server()
@@ -535,11 +557,12 @@ public final class ReplicatedStorageEngine implements StorageEngine {
 
   /** This peer's copy, whatever its role. For tests. */
   StorageEngine localCopy() {
-    return machine.replica().engine();
+    return machine().replica().engine();
   }
 
+  /** The state machine of the shard's current division on this peer. */
   ShardStateMachine machine() {
-    return machine;
+    return peer.machine(shard);
   }
 
   // ---- internals ----
@@ -550,7 +573,7 @@ public final class ReplicatedStorageEngine implements StorageEngine {
     if (!d.getInfo().isLeader()) throw notLeader(d, "reads are served by the leader only", false);
     if (!d.getInfo().isLeaderReady())
       throw notLeader(d, "it was just elected and is still applying earlier entries", false);
-    return machine.replica().engine();
+    return machine().replica().engine();
   }
 
   private RaftServer.Division division() {

@@ -12,6 +12,33 @@ final class ShardCounters {
   private final LongAdder fencings = new LongAdder();
   private final LongAdder fencedInstances = new LongAdder();
 
+  /** The Raft requests (commits, read-index rounds) this peer has in flight: id to start time. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, Long> inFlight =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private final java.util.concurrent.atomic.AtomicLong requestIds =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** A commit or read-index round was sent to Raft; returns its id for {@link #finished}. */
+  long started() {
+    long id = requestIds.incrementAndGet();
+    inFlight.put(id, System.nanoTime());
+    return id;
+  }
+
+  /** The request {@code id} was answered (or failed). */
+  void finished(long id) {
+    inFlight.remove(id);
+  }
+
+  /** How long the oldest request in flight has waited, in nanoseconds; 0 if none. */
+  long oldestInFlightNanos() {
+    long now = System.nanoTime();
+    long oldest = 0;
+    for (long start : inFlight.values()) oldest = Math.max(oldest, now - start);
+    return oldest;
+  }
+
   /** A call was answered 421: this peer is not the shard's ready leader, or its runtime is down. */
   void misdirected() {
     misdirected.increment();

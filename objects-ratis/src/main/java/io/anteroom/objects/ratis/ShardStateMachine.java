@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * together with its index in one local transaction, and entries at or below the replica's recorded
  * index are skipped, so a replay after a restart (Ratis replays from the last snapshot) neither
  * applies an entry twice nor skips one. The apply is synchronous: when the leader answers a commit,
- * the entry is in its local copy. A failed apply throws, which stops this peer's division of the
- * shard (Ratis closes it) rather than let the copy silently diverge.
+ * the entry is in its local copy. A failed apply (a full disk) throws, which stops this peer's
+ * division of the shard (Ratis closes it) rather than let the copy silently diverge; the peer is
+ * told first ({@code onStorageFailure}) and starts the division again from its log once the copy
+ * can be written ({@link RatisPeer}).
  *
  * <p>Snapshots are whole copies of the replica ({@link LocalReplica#snapshotTo}) named by the term
  * and index of the last applied entry; Ratis purges the log up to them and sends them to peers that
@@ -51,8 +53,12 @@ final class ShardStateMachine extends BaseStateMachine {
   private final int shard;
   private final Supplier<LocalReplica> openReplica;
   private final SnapshotStorage storage = new SnapshotStorage();
-  private final List<Consumer<LeaderChange>> listeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<LeaderChange>> listeners;
+  private final Consumer<StorageFailure> onStorageFailure;
   private volatile LocalReplica replica;
+
+  /** When a snapshot last failed (System.nanoTime()), 0 if the last one did not. */
+  private volatile long snapshotFailedAt;
 
   /**
    * The index the local copy records as applied ({@link LocalReplica#appliedIndex}), kept here so
@@ -63,15 +69,61 @@ final class ShardStateMachine extends BaseStateMachine {
 
   private volatile String peerId = "?";
 
+  /** When the apply in progress started (System.nanoTime()), 0 if none is. */
+  private volatile long applyingSince;
+
+  /** How long the last completed apply of an entry to the copy took. */
+  private volatile long lastApplyNanos;
+
   /** The last configuration seen in the log ({@link #notifyConfigurationChanged}). */
   private volatile String lastConfiguration;
 
   private volatile RaftServer.Division division;
   private final AtomicLong skippedOnReplay = new AtomicLong();
 
+  /** A machine with listeners of its own and no reaction to a storage failure (tests). */
   ShardStateMachine(int shard, Supplier<LocalReplica> openReplica) {
+    this(shard, openReplica, new CopyOnWriteArrayList<>(), f -> {});
+  }
+
+  /**
+   * @param listeners the shard's leader listeners, shared by every machine the peer makes for the
+   *     shard (a machine lives as long as the shard's Raft division, which a storage failure ends)
+   * @param onStorageFailure told when this peer's copy or log of the shard could not be written;
+   *     the division stops at once (Ratis closes it), the peer starts it again ({@link RatisPeer})
+   */
+  ShardStateMachine(
+      int shard,
+      Supplier<LocalReplica> openReplica,
+      List<Consumer<LeaderChange>> listeners,
+      Consumer<StorageFailure> onStorageFailure) {
     this.shard = shard;
     this.openReplica = openReplica;
+    this.listeners = listeners;
+    this.onStorageFailure = onStorageFailure;
+  }
+
+  /**
+   * Why this peer's copy (or log) of a shard could not be written, and whether the disk is full.
+   */
+  record StorageFailure(int shard, String what, boolean diskFull) {}
+
+  /** Whether {@code e} or one of its causes says the disk (or the database) is full. */
+  static boolean diskFull(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (m.contains("SQLITE_FULL")
+          || m.contains("No space left on device")
+          || m.contains("database or disk is full")) return true;
+    }
+    return false;
+  }
+
+  /** The innermost message of {@code e}: what went wrong, without the layers. */
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) t = t.getCause();
+    return t.getMessage() == null ? t.toString() : t.getMessage();
   }
 
   int shard() {
@@ -161,22 +213,22 @@ final class ShardStateMachine extends BaseStateMachine {
     long index = entry.getIndex();
     if (index > copyApplied) {
       byte[] data = entry.getStateMachineLogEntry().getLogData().toByteArray();
+      long started = System.nanoTime();
+      applyingSince = started;
       try {
         replica.apply(BatchCodec.decode(data), entry.getTerm(), index);
         copyApplied = index;
       } catch (RuntimeException e) {
-        throw new IllegalStateException(
-            "shard "
-                + shard
-                + " on peer "
-                + peerId
-                + ": cannot apply log entry "
-                + index
-                + " to the local copy ("
-                + replica
-                + "); this peer stops serving the shard: "
-                + e.getMessage(),
-            e);
+        // stop this peer's division of the shard rather than let its copy silently diverge: Ratis
+        // closes it, and the peer starts it again from its log once the copy can be written
+        String what =
+            "cannot apply log entry " + index + " to its copy (" + replica + "): " + rootMessage(e);
+        onStorageFailure.accept(new StorageFailure(shard, what, diskFull(e)));
+        throw new ShardStoppedException(
+            "shard " + shard + " on peer " + peerId + " stopped: " + what);
+      } finally {
+        applyingSince = 0;
+        lastApplyNanos = System.nanoTime() - started;
       }
     } else {
       skippedOnReplay.incrementAndGet();
@@ -195,16 +247,56 @@ final class ShardStateMachine extends BaseStateMachine {
     return CompletableFuture.completedFuture(Message.EMPTY);
   }
 
+  /** How long after a failed snapshot the next one is tried. */
+  static final java.time.Duration SNAPSHOT_RETRY = java.time.Duration.ofSeconds(10);
+
   @Override
   public long takeSnapshot() throws IOException {
     TermIndex last = getLastAppliedTermIndex();
     if (last == null || last.getIndex() <= 0) return -1;
+    long failedAt = snapshotFailedAt;
+    if (failedAt != 0 && System.nanoTime() - failedAt < SNAPSHOT_RETRY.toNanos()) return -1;
     File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-    if (!file.exists()) replica.snapshotTo(file.toPath());
-    FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
+    FileInfo info;
+    try {
+      if (!file.exists()) replica.snapshotTo(file.toPath());
+      info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
+    } catch (IOException | RuntimeException e) {
+      // Ratis would log the failure with its stack trace and try again after every entry applied:
+      // one line, and the next try after SNAPSHOT_RETRY; the log is kept meanwhile
+      java.nio.file.Files.deleteIfExists(file.toPath());
+      if (failedAt == 0) {
+        log.warn(
+            "shard {} on peer {}: cannot take a snapshot at {}{}: {}; the log is kept, next try"
+                + " in {} s",
+            shard,
+            peerId,
+            last,
+            diskFull(e) ? " (the disk is full)" : "",
+            rootMessage(e),
+            SNAPSHOT_RETRY.toSeconds());
+      }
+      snapshotFailedAt = System.nanoTime();
+      return -1;
+    }
+    if (failedAt != 0) {
+      log.info("shard {} on peer {}: snapshots work again (at {})", shard, peerId, last);
+      snapshotFailedAt = 0;
+    }
     storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
     log.debug("shard {} on peer {}: snapshot at {}", shard, peerId, last);
     return last.getIndex();
+  }
+
+  /**
+   * How long applying one entry to this peer's copy takes now: the longer of the last completed
+   * apply and the one in progress, in nanoseconds. A few milliseconds on a healthy disk (one SQLite
+   * commit, fsynced); the fsync's time on a slow one.
+   */
+  long recentApplyNanos() {
+    long since = applyingSince;
+    long inProgress = since == 0 ? 0 : System.nanoTime() - since;
+    return Math.max(lastApplyNanos, inProgress);
   }
 
   /**
@@ -291,6 +383,21 @@ final class ShardStateMachine extends BaseStateMachine {
           index,
           term);
     }
+  }
+
+  /**
+   * This peer's Raft log of the shard could not be written (e.g. the disk is full): the peer stops
+   * the division and starts it again from what the log holds once it can be written ({@link
+   * RatisPeer}).
+   */
+  @Override
+  public void notifyLogFailed(Throwable cause, LogEntryProto failedEntry) {
+    String what =
+        "cannot write its Raft log"
+            + (failedEntry == null ? "" : " (entry " + failedEntry.getIndex() + ")")
+            + ": "
+            + rootMessage(cause);
+    onStorageFailure.accept(new StorageFailure(shard, what, diskFull(cause)));
   }
 
   /**

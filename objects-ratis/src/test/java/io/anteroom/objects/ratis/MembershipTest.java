@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -58,7 +59,11 @@ class MembershipTest {
     final int[] http = java.util.Arrays.copyOfRange(ports, 5, 10);
 
     ClusterFile file(int count) {
-      StringBuilder yaml = new StringBuilder("name: members\npeers:\n");
+      return file(count, 1);
+    }
+
+    ClusterFile file(int count, int shards) {
+      StringBuilder yaml = new StringBuilder("name: members\nshards: " + shards + "\npeers:\n");
       for (int i = 0; i < count; i++) {
         yaml.append("  - id: n")
             .append(i)
@@ -206,6 +211,76 @@ class MembershipTest {
     }
     gap = Math.max(gap, until - last);
     return new Dip(change, (end - start) / 1_000_000, baseline, lowest, below, gap / 1_000_000);
+  }
+
+  /**
+   * Three shards on n0, n1, n2 are led by n0, n1, n2. Once n1 is replaced by n3 (not in the file
+   * the others started with), the shards spread over the live members n0, n2, n3: shard 1 goes to
+   * n2 and shard 2 to n3. With the file's peers, shard 1 would wait for n1 (gone) and shard 2 stay
+   * with n2.
+   */
+  @Test
+  @Tag("slow")
+  void preferredShardLeadersFollowTheLiveMembershipAfterAPeerIsReplaced() throws Exception {
+    Slots slots = new Slots();
+    ClusterFile three = slots.file(3, 3);
+    for (String id : List.of("n0", "n1", "n2")) start(three, id);
+    awaitLeaders(Map.of(0, "n0", 1, "n1", 2, "n2"));
+    join(slots.file(4, 3), "n3");
+    try (ClusterAdmin admin = ClusterAdmin.connect(three.config(), null)) {
+      admin.replace("n1", slots.file(4, 3).peer("n3"));
+    }
+    kill("n1");
+    for (int s = 0; s < 3; s++) {
+      assertThat(ClusterNode.preferredLeader(nodes.get("n0").peer(), s))
+          .as("shard " + s + "'s preferred leader")
+          .contains(List.of("n0", "n2", "n3").get(s));
+    }
+    awaitLeaders(Map.of(0, "n0", 1, "n2", 2, "n3"));
+
+    // n0's /health shows the live membership of every shard: ids, addresses, roles, the leader
+    ClusterFile four = slots.file(4, 3);
+    try (ClusterStatusServer status = ClusterStatusServer.start(nodes.get("n0"), "127.0.0.1", 0);
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
+      var health =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(
+                  client
+                      .send(
+                          java.net.http.HttpRequest.newBuilder(
+                                  java.net.URI.create(
+                                      "http://127.0.0.1:" + status.port() + "/health"))
+                              .build(),
+                          java.net.http.HttpResponse.BodyHandlers.ofString())
+                      .body());
+      for (int s = 0; s < 3; s++) {
+        var shard = health.get("shards").get(s);
+        String leader = List.of("n0", "n2", "n3").get(s);
+        assertThat(shard.get("leader").asText()).isEqualTo(leader);
+        List<String> members = new ArrayList<>();
+        for (var m : shard.get("members")) {
+          String id = m.get("id").asText();
+          members.add(id);
+          assertThat(m.get("raft").asText()).isEqualTo(four.peer(id).address());
+          assertThat(m.get("http").asText()).isEqualTo(four.http().get(id).toString());
+          assertThat(m.get("role").asText())
+              .as("shard " + s + ", " + id)
+              .isEqualTo(id.equals(leader) ? "LEADER" : "FOLLOWER");
+        }
+        assertThat(members).containsExactly("n0", "n2", "n3");
+      }
+    }
+  }
+
+  /** Waits until each shard of {@code leaders} is served by the node named there. */
+  private void awaitLeaders(Map<Integer, String> leaders) {
+    await("shards served by " + leaders)
+        .atMost(Duration.ofSeconds(90))
+        .ignoreExceptions()
+        .until(
+            () ->
+                leaders.entrySet().stream()
+                    .allMatch(e -> nodes.get(e.getValue()).serves(e.getKey())));
   }
 
   @Test
