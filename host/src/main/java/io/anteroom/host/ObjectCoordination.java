@@ -50,6 +50,8 @@ public final class ObjectCoordination implements Coordination {
 
     RoomCounter counter(CounterKey key);
 
+    io.anteroom.coordinator.DeploymentAudit audit();
+
     @Override
     void close();
   }
@@ -109,6 +111,11 @@ public final class ObjectCoordination implements Coordination {
           @Override
           public RoomCounter counter(CounterKey key) {
             return objects.counter(key);
+          }
+
+          @Override
+          public io.anteroom.coordinator.DeploymentAudit audit() {
+            return objects.audit();
           }
 
           @Override
@@ -202,6 +209,15 @@ public final class ObjectCoordination implements Coordination {
           public RoomCounter counter(CounterKey key) {
             return stub(
                 transport, RoomObjects.COUNTER_NAMESPACE, RoomCounter.class, key.objectName());
+          }
+
+          @Override
+          public io.anteroom.coordinator.DeploymentAudit audit() {
+            return stub(
+                transport,
+                RoomObjects.AUDIT_NAMESPACE,
+                io.anteroom.coordinator.DeploymentAudit.class,
+                RoomObjects.AUDIT_OBJECT);
           }
 
           @Override
@@ -455,6 +471,31 @@ public final class ObjectCoordination implements Coordination {
   public CompletionStage<Void> remove(String roomId) {
     configs.remove(roomId);
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** The deployment's audit log: its object at the coordinator ({@link RoomObjects#audit}). */
+  @Override
+  public io.anteroom.door.admission.AuditLog audit() {
+    return new io.anteroom.door.admission.AuditLog() {
+      @Override
+      public CompletionStage<io.anteroom.room.audit.AuditEntry> append(
+          io.anteroom.room.audit.AuditEntry entry) {
+        try {
+          return stubs.audit().appendAsync(entry);
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
+
+      @Override
+      public CompletionStage<List<io.anteroom.room.audit.AuditEntry>> page(long before, int limit) {
+        try {
+          return stubs.audit().pageAsync(before, limit).thenApply(p -> p.entries());
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
+    };
   }
 
   @Override
