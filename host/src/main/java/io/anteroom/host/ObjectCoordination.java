@@ -245,10 +245,11 @@ public final class ObjectCoordination implements Coordination {
 
   /**
    * Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. Only
-   * the gateways' RPC surface is exported (the data-center and counter objects; the global object
-   * is called by the data-center objects inside this process). With {@code secrets} every call must
-   * be signed with one of them (several during a rotation); without, the server refuses any
-   * non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve HTTPS.
+   * the gateways' RPC surface is exported (the data-center, counter and audit objects; the global
+   * object is called by the data-center objects inside this process). With {@code secrets} every
+   * call must be signed with one of them (several during a rotation); without, the server refuses
+   * any non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve
+   * HTTPS.
    */
   public static HttpObjectServer serve(
       Runtime runtime,
@@ -260,7 +261,10 @@ public final class ObjectCoordination implements Coordination {
     register(runtime, REPORT_MAX_QPS);
     var server =
         HttpObjectServer.builder(runtime.transport())
-            .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+            .export(
+                RoomObjects.DATA_CENTER_NAMESPACE,
+                RoomObjects.COUNTER_NAMESPACE,
+                RoomObjects.AUDIT_NAMESPACE)
             .secret(secrets.toArray(SharedSecret[]::new))
             .host(host)
             .port(port);
@@ -350,7 +354,8 @@ public final class ObjectCoordination implements Coordination {
                   .export(
                       RoomObjects.DATA_CENTER_NAMESPACE,
                       RoomObjects.COUNTER_NAMESPACE,
-                      RoomObjects.GLOBAL_NAMESPACE)
+                      RoomObjects.GLOBAL_NAMESPACE,
+                      RoomObjects.AUDIT_NAMESPACE)
                   .secret(secrets.toArray(SharedSecret[]::new))
                   .host(host)
                   .port(port);

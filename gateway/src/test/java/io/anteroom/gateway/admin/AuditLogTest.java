@@ -145,8 +145,15 @@ class AuditLogTest {
 
   @Test
   void everyGatewayOfADeploymentSeesTheSameLog(@TempDir Path otherDir) throws Exception {
+    // a coordinator over HTTP and two gateways of two data centers, each with its own link
     var scheduler = new ManualScheduler(Harness.START);
-    try (var objects = Harness.objects(scheduler, 500);
+    var runtime = Harness.runtime(scheduler);
+    var coordinator = io.anteroom.host.ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    URI uri = URI.create("http://127.0.0.1:" + coordinator.actualPort());
+    try (var objects =
+            io.anteroom.host.ObjectCoordination.remote(uri, java.time.Duration.ofSeconds(5));
+        var others =
+            io.anteroom.host.ObjectCoordination.remote(uri, java.time.Duration.ofSeconds(5));
         var one =
             new Harness(
                 dataDir,
@@ -163,7 +170,7 @@ class AuditLogTest {
                 "rooms: [ { id: shop } ]",
                 new TestOrigin(),
                 scheduler,
-                objects,
+                others,
                 "dc2",
                 1,
                 "tokens: [ { name: ops, scope: operate, token: " + OPERATE_TOKEN + " } ]")) {
@@ -175,6 +182,30 @@ class AuditLogTest {
       assertThat(entries).hasSize(1);
       assertThat(entries.get(0).get("token").asText()).isEqualTo("ops");
       assertThat(entries.get(0).get("action").asText()).isEqualTo("set suspended");
+      assertThat(entries.get(0).get("after").toString()).isEqualTo("{\"suspended\":true}");
+    } finally {
+      coordinator.close();
+      runtime.close();
+    }
+  }
+
+  @Test
+  void withoutTheCoordinatorTheLogIs503AndSaysWhy() throws Exception {
+    var scheduler = new ManualScheduler(Harness.START);
+    var runtime = Harness.runtime(scheduler);
+    var coordinator = io.anteroom.host.ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    URI uri = URI.create("http://127.0.0.1:" + coordinator.actualPort());
+    coordinator.close();
+    runtime.close();
+    try (var link =
+            io.anteroom.host.ObjectCoordination.remote(uri, java.time.Duration.ofSeconds(2));
+        var h =
+            new Harness(
+                dataDir, "rooms: [ { id: shop } ]", new TestOrigin(), scheduler, link, "dc1")) {
+      var r = h.admin("GET", "/api/audit", null);
+      assertThat(r.statusCode()).isEqualTo(503);
+      assertThat(JSON.readTree(r.body()).get("error").asText())
+          .startsWith("the audit log is unavailable");
     }
   }
 }
