@@ -50,6 +50,11 @@ import org.slf4j.LoggerFactory;
  * {@code GET /api/openapi.json} (the resource {@code openapi.json}, which describes every route of
  * {@link #router()}; a test keeps the two and the room keys equal).
  *
+ * <p>Every {@code /api} route is routed through {@code api(method, path, scope, handler)} with the
+ * {@link AdminScope} it needs ({@link #endpoints()}): a token of a lower scope gets 403 naming the
+ * scope needed. Every change (room created, replaced, deleted; events; switches) is appended to the
+ * deployment's {@link AuditLog} once applied, before it is answered.
+ *
  * <p>A room's {@code generation} (in its tickets' associated data) is kept by a {@code PUT} that
  * leaves it out, and is fresh for a {@code POST} that re-creates an id this process has known (see
  * {@link Rooms#create(RoomSettings, boolean)}): tickets of the old room open as new users.
