@@ -22,7 +22,9 @@ import io.anteroom.room.CounterKey;
  *       room/dataCenter};
  *   <li>{@value #GLOBAL_NAMESPACE}: {@link GlobalCoordinator}, name {@code room} (data center
  *       objects call it in their own runtime);
- *   <li>{@value #COUNTER_NAMESPACE}: {@link RoomCounter}, name {@link CounterKey#objectName()}.
+ *   <li>{@value #COUNTER_NAMESPACE}: {@link RoomCounter}, name {@link CounterKey#objectName()};
+ *   <li>{@value #AUDIT_NAMESPACE}: {@link DeploymentAudit}, name {@value #AUDIT_OBJECT} (one per
+ *       deployment).
  * </ul>
  */
 public final class RoomObjects {
@@ -30,21 +32,29 @@ public final class RoomObjects {
   public static final String GLOBAL_NAMESPACE = "room-global";
   public static final String COUNTER_NAMESPACE = "room-counter";
 
+  /** The deployment's audit log of admin changes: one object, {@value #AUDIT_OBJECT}. */
+  public static final String AUDIT_NAMESPACE = "deployment-audit";
+
+  public static final String AUDIT_OBJECT = "deployment";
+
   private final Namespace<DataCenterCoordinator> dataCenters;
   private final Namespace<GlobalCoordinator> globals;
   private final Namespace<RoomCounter> counters;
+  private final Namespace<DeploymentAudit> audits;
 
   private RoomObjects(
       Namespace<DataCenterCoordinator> dataCenters,
       Namespace<GlobalCoordinator> globals,
-      Namespace<RoomCounter> counters) {
+      Namespace<RoomCounter> counters,
+      Namespace<DeploymentAudit> audits) {
     this.dataCenters = dataCenters;
     this.globals = globals;
     this.counters = counters;
+    this.audits = audits;
   }
 
   /**
-   * Registers the three namespaces.
+   * Registers the namespaces.
    *
    * @param dataCenterMonitor times worker reports; its {@code thresholdExceeded()} is the data
    *     center objects' throttle signal (one monitor for all data center objects of this runtime)
@@ -59,7 +69,8 @@ public final class RoomObjects {
             ctx -> new DataCenterObject(ctx, dataCenterMonitor)),
         runtime.namespace(
             GLOBAL_NAMESPACE, GlobalCoordinator.class, ctx -> new GlobalObject(ctx, globalMonitor)),
-        runtime.namespace(COUNTER_NAMESPACE, RoomCounter.class, CounterObject::new));
+        runtime.namespace(COUNTER_NAMESPACE, RoomCounter.class, CounterObject::new),
+        runtime.namespace(AUDIT_NAMESPACE, DeploymentAudit.class, AuditObject::new));
   }
 
   /** Registers the namespaces with monitors that measure but never throttle. */
@@ -81,6 +92,11 @@ public final class RoomObjects {
 
   public GlobalCoordinator global(String roomId) {
     return globals.get(roomId);
+  }
+
+  /** The deployment's audit log. */
+  public DeploymentAudit audit() {
+    return audits.get(AUDIT_OBJECT);
   }
 
   /** The counter object of {@code key} (its data center's, or the room's Anywhere counter). */

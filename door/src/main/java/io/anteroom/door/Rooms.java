@@ -44,6 +44,14 @@ public final class Rooms implements AutoCloseable {
   /** Builds the admission of a room (embedded objects, remote coordinator, or a test fake). */
   public interface GateFactory {
     public RoomControl create(RoomSettings settings);
+
+    /**
+     * Where the admin API records its changes: the coordination's audit log; by default one in this
+     * process's memory (a factory of test fakes).
+     */
+    default io.anteroom.door.admission.AuditLog audit() {
+      return io.anteroom.door.admission.AuditLog.inMemory(System::currentTimeMillis);
+    }
   }
 
   public record Snapshot(RoomRouter<RoomRuntime> router, Map<String, RoomRuntime> byId) {}

@@ -231,10 +231,11 @@ public final class Gateway implements AutoCloseable {
               vertx,
               rooms,
               registry,
-              AdminToken.resolve(config),
+              AdminToken.all(config),
               config.admin().protectMetrics(),
               passKeys.jwks(),
-              clock);
+              clock,
+              gates.audit());
       // at its cap the admin listener closes the oldest connection that never sent the token
       var adminGuard = ListenerGuard.evicting(guarded, config.admin().limits(), admin::authorized);
       HttpServer adminServer =

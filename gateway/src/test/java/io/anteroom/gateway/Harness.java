@@ -112,7 +112,19 @@ public final class Harness implements AutoCloseable {
     gateway =
         Gateway.start(
             config,
-            s -> new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination, clock),
+            new io.anteroom.door.Rooms.GateFactory() {
+              private final io.anteroom.door.admission.AuditLog audit = coordination.audit();
+
+              @Override
+              public io.anteroom.door.admission.RoomControl create(GatewayConfig.RoomSettings s) {
+                return new CoordinatedRoomGate(s, dc, "gw-" + dc, coordination, clock);
+              }
+
+              @Override
+              public io.anteroom.door.admission.AuditLog audit() {
+                return audit;
+              }
+            },
             clock,
             s -> new MonitoredQueuePacing(s, clock),
             new MetricRegistry(),
@@ -160,9 +172,15 @@ public final class Harness implements AutoCloseable {
   /** Admin API call; returns status and body. */
   public java.net.http.HttpResponse<String> admin(String method, String path, String body)
       throws Exception {
+    return admin(token, method, path, body);
+  }
+
+  /** Admin API call with {@code bearer} as the token. */
+  public java.net.http.HttpResponse<String> admin(
+      String bearer, String method, String path, String body) throws Exception {
     var b =
         java.net.http.HttpRequest.newBuilder(java.net.URI.create(adminUrl() + path))
-            .header("Authorization", "Bearer " + token)
+            .header("Authorization", "Bearer " + bearer)
             .timeout(Duration.ofSeconds(30))
             .method(
                 method,
@@ -170,6 +188,11 @@ public final class Harness implements AutoCloseable {
                     ? java.net.http.HttpRequest.BodyPublishers.noBody()
                     : java.net.http.HttpRequest.BodyPublishers.ofString(body));
     return client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The admin API of the gateway. */
+  public io.anteroom.gateway.admin.AdminApi adminApi() {
+    return gateway.admin();
   }
 
   /** The admin listener's router (its routes: path and methods). */

@@ -148,6 +148,31 @@ class MainTest {
   }
 
   @Test
+  void checkNamesEveryProblemOfTheAdminTokensOnItsOwnLine(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("anteroom.yaml");
+    Files.writeString(
+        file,
+        """
+        admin:
+          tokens:
+            - { name: desk, scope: read, token: desk-token-0123456789 }
+            - { name: desk, scope: reader, tokenFile: %s }
+        """
+            .formatted(dir.resolve("no-such-token")));
+    Outcome o = run("check", "--config", file.toString());
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err().lines())
+        .anyMatch(l -> l.contains("admin.tokens[1].name: duplicate token name \"desk\""))
+        .anyMatch(l -> l.contains("admin.tokens[1].scope: unknown scope \"reader\""))
+        .anyMatch(
+            l ->
+                l.contains(
+                    "admin.tokens[1].tokenFile: cannot read "
+                        + dir.resolve("no-such-token")
+                        + " (no such file)"));
+  }
+
+  @Test
   void aMissingConfigFileIsNamedWithoutAnExceptionClass(@TempDir Path dir) {
     Path missing = dir.resolve("missing.yaml");
     for (String command : new String[] {"run", "check"}) {

@@ -50,6 +50,8 @@ public final class ObjectCoordination implements Coordination {
 
     RoomCounter counter(CounterKey key);
 
+    io.anteroom.coordinator.DeploymentAudit audit();
+
     @Override
     void close();
   }
@@ -109,6 +111,11 @@ public final class ObjectCoordination implements Coordination {
           @Override
           public RoomCounter counter(CounterKey key) {
             return objects.counter(key);
+          }
+
+          @Override
+          public io.anteroom.coordinator.DeploymentAudit audit() {
+            return objects.audit();
           }
 
           @Override
@@ -205,6 +212,15 @@ public final class ObjectCoordination implements Coordination {
           }
 
           @Override
+          public io.anteroom.coordinator.DeploymentAudit audit() {
+            return stub(
+                transport,
+                RoomObjects.AUDIT_NAMESPACE,
+                io.anteroom.coordinator.DeploymentAudit.class,
+                RoomObjects.AUDIT_OBJECT);
+          }
+
+          @Override
           public void close() {
             transport.close();
           }
@@ -229,10 +245,11 @@ public final class ObjectCoordination implements Coordination {
 
   /**
    * Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. Only
-   * the gateways' RPC surface is exported (the data-center and counter objects; the global object
-   * is called by the data-center objects inside this process). With {@code secrets} every call must
-   * be signed with one of them (several during a rotation); without, the server refuses any
-   * non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve HTTPS.
+   * the gateways' RPC surface is exported (the data-center, counter and audit objects; the global
+   * object is called by the data-center objects inside this process). With {@code secrets} every
+   * call must be signed with one of them (several during a rotation); without, the server refuses
+   * any non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve
+   * HTTPS.
    */
   public static HttpObjectServer serve(
       Runtime runtime,
@@ -244,7 +261,10 @@ public final class ObjectCoordination implements Coordination {
     register(runtime, REPORT_MAX_QPS);
     var server =
         HttpObjectServer.builder(runtime.transport())
-            .export(RoomObjects.DATA_CENTER_NAMESPACE, RoomObjects.COUNTER_NAMESPACE)
+            .export(
+                RoomObjects.DATA_CENTER_NAMESPACE,
+                RoomObjects.COUNTER_NAMESPACE,
+                RoomObjects.AUDIT_NAMESPACE)
             .secret(secrets.toArray(SharedSecret[]::new))
             .host(host)
             .port(port);
@@ -334,7 +354,8 @@ public final class ObjectCoordination implements Coordination {
                   .export(
                       RoomObjects.DATA_CENTER_NAMESPACE,
                       RoomObjects.COUNTER_NAMESPACE,
-                      RoomObjects.GLOBAL_NAMESPACE)
+                      RoomObjects.GLOBAL_NAMESPACE,
+                      RoomObjects.AUDIT_NAMESPACE)
                   .secret(secrets.toArray(SharedSecret[]::new))
                   .host(host)
                   .port(port);
@@ -473,6 +494,31 @@ public final class ObjectCoordination implements Coordination {
   public CompletionStage<Void> remove(String roomId) {
     configs.remove(roomId);
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** The deployment's audit log: its object at the coordinator ({@link RoomObjects#audit}). */
+  @Override
+  public io.anteroom.door.admission.AuditLog audit() {
+    return new io.anteroom.door.admission.AuditLog() {
+      @Override
+      public CompletionStage<io.anteroom.room.audit.AuditEntry> append(
+          io.anteroom.room.audit.AuditEntry entry) {
+        try {
+          return stubs.audit().appendAsync(entry);
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
+
+      @Override
+      public CompletionStage<List<io.anteroom.room.audit.AuditEntry>> page(long before, int limit) {
+        try {
+          return stubs.audit().pageAsync(before, limit).thenApply(p -> p.entries());
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
+    };
   }
 
   @Override

@@ -110,7 +110,19 @@ public final class RoomHost implements AutoCloseable {
     byte[] lotteryKey =
         CoordinatedRoomGate.lotteryKey(
             TicketKeys.resolve(config.ticketKeys(), config.dataDir()).getFirst().secret());
-    return s -> new CoordinatedRoomGate(s, dataCenter, processId, coordination, clock, lotteryKey);
+    io.anteroom.door.admission.AuditLog audit = coordination.audit();
+    return new Rooms.GateFactory() {
+      @Override
+      public io.anteroom.door.admission.RoomControl create(
+          io.anteroom.door.config.GatewayConfig.RoomSettings s) {
+        return new CoordinatedRoomGate(s, dataCenter, processId, coordination, clock, lotteryKey);
+      }
+
+      @Override
+      public io.anteroom.door.admission.AuditLog audit() {
+        return audit;
+      }
+    };
   }
 
   /**

@@ -119,6 +119,14 @@ public interface Coordination extends AutoCloseable {
     return java.util.Optional.empty();
   }
 
+  /**
+   * The deployment's audit log kept with these objects (every gateway of the deployment sees the
+   * same); a coordination without one (a test fake) keeps one in its own memory.
+   */
+  default AuditLog audit() {
+    return AuditLog.inMemory(System::currentTimeMillis);
+  }
+
   @Override
   default void close() {}
 }

@@ -17,6 +17,7 @@ import io.anteroom.door.config.GatewayConfig.TlsFiles;
 import io.anteroom.door.match.Cidr;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -146,6 +147,113 @@ public final class ConfigLoader {
     return RoomKeys.toJson(r);
   }
 
+  /** A token's name: what the audit log and the logs show. */
+  private static final java.util.regex.Pattern TOKEN_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  /**
+   * {@code admin.token} (named {@code admin}, scope admin) and the entries of {@code admin.tokens}:
+   * {@code { name, scope, token | tokenFile }}, one error per problem (a missing or duplicate name,
+   * an unknown scope, a missing or unreadable file, a short or repeated secret).
+   */
+  private static List<GatewayConfig.NamedToken> adminTokens(ConfigNode admin, String token) {
+    var tokens = new ArrayList<GatewayConfig.NamedToken>();
+    var names = new HashSet<String>();
+    var secrets = new HashSet<String>();
+    if (!token.isEmpty()) {
+      names.add(AdminSettings.DEFAULT_TOKEN_NAME);
+      secrets.add(token);
+      tokens.add(
+          new GatewayConfig.NamedToken(AdminSettings.DEFAULT_TOKEN_NAME, AdminScope.ADMIN, token));
+    }
+    for (ConfigNode t : admin.objects("tokens")) {
+      String name = t.string("name", "");
+      boolean ok = true;
+      if (name.isEmpty()) {
+        t.error("name", "missing; every token needs a name (the audit log records it)");
+        ok = false;
+      } else if (!TOKEN_NAME.matcher(name).matches()) {
+        t.error(
+            "name",
+            "\"" + name + "\" is not a token name: letters, digits, '.', '_' and '-', at most 64");
+        ok = false;
+      } else if (!names.add(name)) {
+        t.error(
+            "name",
+            "duplicate token name \""
+                + name
+                + "\""
+                + (name.equals(AdminSettings.DEFAULT_TOKEN_NAME) && !token.isEmpty()
+                    ? " (admin.token is the token named \"admin\")"
+                    : "")
+                + "; every token needs its own name");
+        ok = false;
+      }
+      String scopeKey = t.string("scope", "");
+      AdminScope scope = AdminScope.parse(scopeKey).orElse(null);
+      if (scope == null) {
+        t.error(
+            "scope",
+            scopeKey.isEmpty()
+                ? "missing; one of read, operate, admin"
+                : "unknown scope \"" + scopeKey + "\"; one of read, operate, admin");
+        ok = false;
+      }
+      String secret = tokenSecret(t);
+      t.rejectUnknown();
+      if (secret == null) {
+        continue;
+      }
+      if (secret.length() < AdminSettings.MIN_TOKEN_LENGTH) {
+        t.error(
+            t.has("tokenFile") ? "tokenFile" : "token",
+            "the token is "
+                + secret.length()
+                + " characters; at least "
+                + AdminSettings.MIN_TOKEN_LENGTH
+                + " are required (e.g. openssl rand -hex 16)");
+      } else if (!secrets.add(secret)) {
+        t.error(
+            t.has("tokenFile") ? "tokenFile" : "token",
+            "the same secret as another token; every token needs its own (the audit log names"
+                + " the token)");
+      } else if (ok) {
+        tokens.add(new GatewayConfig.NamedToken(name, scope, secret));
+      }
+    }
+    return tokens;
+  }
+
+  /** A token entry's secret: {@code token}, or the stripped content of {@code tokenFile}. */
+  private static String tokenSecret(ConfigNode t) {
+    Optional<String> inline = t.optional("token");
+    Optional<String> file = t.optional("tokenFile");
+    if (inline.isPresent() == file.isPresent()) {
+      t.error(
+          "token",
+          inline.isPresent()
+              ? "give token or tokenFile, not both"
+              : "missing; give token (the secret) or tokenFile (a file holding it)");
+      return null;
+    }
+    if (inline.isPresent()) {
+      return inline.get().strip();
+    }
+    Path path = Path.of(file.get());
+    try {
+      return Files.readString(path, StandardCharsets.UTF_8).strip();
+    } catch (IOException | RuntimeException e) {
+      t.error(
+          "tokenFile",
+          "cannot read "
+              + path
+              + " ("
+              + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage())
+              + ")");
+      return null;
+    }
+  }
+
   private static GatewayConfig readGateway(ConfigNode o) {
     HostPort listen = o.hostPort("listen", "127.0.0.1:8080");
     URI origin = o.url("origin").orElse(URI.create("http://127.0.0.1:8081"));
@@ -168,7 +276,8 @@ public final class ConfigLoader {
             admin.hostPort("listen", "127.0.0.1:9090"),
             token.strip(),
             admin.bool("protectMetrics", false),
-            limits(admin, ConnectionLimits.ADMIN, 100_000));
+            limits(admin, ConnectionLimits.ADMIN, 100_000),
+            adminTokens(admin, token.strip()));
     admin.rejectUnknown();
     var keys = new ArrayList<TicketKey>();
     var keyIds = new HashSet<Integer>();

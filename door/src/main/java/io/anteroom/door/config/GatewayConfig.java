@@ -76,7 +76,8 @@ public record GatewayConfig(
         newListen,
         origin,
         dataDir,
-        new AdminSettings(newAdminListen, admin.token(), admin.protectMetrics(), admin.limits()),
+        new AdminSettings(
+            newAdminListen, admin.token(), admin.protectMetrics(), admin.limits(), admin.tokens()),
         ticketKeys,
         originTimeoutSeconds,
         drainSeconds,
@@ -130,13 +131,36 @@ public record GatewayConfig(
    * protectMetrics} makes {@code /metrics} require it too.
    */
   public record AdminSettings(
-      HostPort listen, String token, boolean protectMetrics, ConnectionLimits limits) {
+      HostPort listen,
+      String token,
+      boolean protectMetrics,
+      ConnectionLimits limits,
+      List<NamedToken> tokens) {
+
+    public AdminSettings {
+      tokens = List.copyOf(tokens);
+    }
+
+    /** The name of the token of {@code admin.token} (and of the generated one): scope admin. */
+    public static final String DEFAULT_TOKEN_NAME = "admin";
 
     /** Shorter tokens can be guessed over the network; generated ones have 64 hex digits. */
     public static final int MIN_TOKEN_LENGTH = 16;
 
     /** The file under {@code dataDir} that holds a generated token. */
     public static final String TOKEN_FILE = "admin-token";
+  }
+
+  /**
+   * One admin token of {@code admin.tokens} (or {@code admin.token}, named {@code admin}): its name
+   * (who the audit log names), its scope and its secret (read from {@code tokenFile} when the
+   * config names a file).
+   */
+  public record NamedToken(String name, AdminScope scope, String secret) {
+    @Override
+    public String toString() {
+      return "NamedToken[" + name + ", " + scope.key() + "]"; // never the secret
+    }
   }
 
   /**

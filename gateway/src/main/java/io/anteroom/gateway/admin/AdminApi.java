@@ -6,17 +6,23 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.anteroom.door.RoomRuntime;
 import io.anteroom.door.Rooms;
+import io.anteroom.door.admission.AuditLog;
 import io.anteroom.door.admission.RoomGate.RoomStatus;
+import io.anteroom.door.config.AdminScope;
 import io.anteroom.door.config.ConfigLoader;
+import io.anteroom.door.config.GatewayConfig.NamedToken;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.LiveOverrides;
 import io.anteroom.room.ConfigAgreement;
+import io.anteroom.room.audit.AuditEntry;
+import io.anteroom.room.audit.AuditTrail;
 import io.anteroom.room.history.RoomHistory;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -29,7 +35,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admin listener. Without a token: {@code GET /health}, {@code GET /ready}, {@code GET
@@ -39,6 +49,11 @@ import java.util.Map;
  * and queue-all switches), applied live through {@link Rooms}, and its OpenAPI 3.1 description
  * {@code GET /api/openapi.json} (the resource {@code openapi.json}, which describes every route of
  * {@link #router()}; a test keeps the two and the room keys equal).
+ *
+ * <p>Every {@code /api} route is routed through {@code api(method, path, scope, handler)} with the
+ * {@link AdminScope} it needs ({@link #endpoints()}): a token of a lower scope gets 403 naming the
+ * scope needed. Every change (room created, replaced, deleted; events; switches) is appended to the
+ * deployment's {@link AuditLog} once applied, before it is answered.
  *
  * <p>A room's {@code generation} (in its tickets' associated data) is kept by a {@code PUT} that
  * leaves it out, and is fresh for a {@code POST} that re-creates an id this process has known (see
@@ -50,19 +65,28 @@ import java.util.Map;
 public final class AdminApi {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(AdminApi.class);
+
+  /** The routing context key of the request's {@link Token}. */
+  private static final String TOKEN = "anteroom.adminToken";
+
+  /** An admin token as compared: its name, scope and secret bytes. */
+  private record Token(String name, AdminScope scope, byte[] secret) {}
+
+  /** A route of the API under {@code /api} and the scope it needs. */
+  public record Endpoint(HttpMethod method, String path, AdminScope scope) {}
 
   private final Rooms rooms;
-  private final byte[] token;
+  private final List<Token> tokens;
+  private final AuditLog audit;
+  private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
   private final Clock clock;
   private final PrometheusRegistry prometheus = new PrometheusRegistry();
   private final Router router;
   private final String openApi = resource("openapi.json");
   private volatile boolean draining;
 
-  /**
-   * {@code protectMetrics}: {@code /metrics} needs the bearer token too; {@code jwks}: the signed
-   * pass's public keys, served at {@code /.well-known/jwks.json}.
-   */
+  /** One token named {@code admin} of scope admin, changes recorded in this process's memory. */
   public AdminApi(
       Vertx vertx,
       Rooms rooms,
@@ -71,8 +95,37 @@ public final class AdminApi {
       boolean protectMetrics,
       String jwks,
       Clock clock) {
+    this(
+        vertx,
+        rooms,
+        registry,
+        List.of(new NamedToken("admin", AdminScope.ADMIN, token)),
+        protectMetrics,
+        jwks,
+        clock,
+        AuditLog.inMemory(clock::millis));
+  }
+
+  /**
+   * {@code tokens}: who may call the API, and what ({@link AdminScope}); {@code protectMetrics}:
+   * {@code /metrics} needs a token too; {@code jwks}: the signed pass's public keys, served at
+   * {@code /.well-known/jwks.json}; {@code audit}: where every change is recorded.
+   */
+  public AdminApi(
+      Vertx vertx,
+      Rooms rooms,
+      MetricRegistry registry,
+      List<NamedToken> tokens,
+      boolean protectMetrics,
+      String jwks,
+      Clock clock,
+      AuditLog audit) {
     this.rooms = rooms;
-    this.token = token.getBytes(StandardCharsets.UTF_8);
+    this.tokens =
+        tokens.stream()
+            .map(t -> new Token(t.name(), t.scope(), t.secret().getBytes(StandardCharsets.UTF_8)))
+            .toList();
+    this.audit = audit;
     this.clock = clock;
     // the rooms' own meters are exported by RoomMetrics, with the room as a label
     DropwizardExports.builder()
@@ -96,7 +149,7 @@ public final class AdminApi {
                   .end(unready == null ? "ready\n" : unready + "\n");
             });
     if (protectMetrics) {
-      router.get("/metrics").handler(this::authorize);
+      router.get("/metrics").handler(this::authenticate).handler(needs(AdminScope.READ));
     }
     router.get("/metrics").handler(this::metrics);
     router
@@ -125,66 +178,71 @@ public final class AdminApi {
                     .putHeader("Content-Type", "application/jwk-set+json")
                     .putHeader("Cache-Control", "max-age=300")
                     .end(jwks));
-    router.route("/api/*").handler(this::authorize);
+    router.route("/api/*").handler(this::authenticate);
     router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
-    router.get("/api/openapi.json").handler(c -> json(c, 200, openApi));
-    router
-        .get("/api/rooms")
-        .handler(
-            c -> {
-              ArrayNode list = JSON.createArrayNode();
-              rooms.list().forEach(r -> list.add(ConfigLoader.toJson(r)));
-              json(c, 200, list.toString());
-            });
-    router
-        .post("/api/rooms")
-        .handler(
-            c ->
-                change(
-                    c,
-                    201,
-                    () -> {
-                      String body = c.body().asString();
-                      RoomSettings s = ConfigLoader.parseRoom(body);
-                      return ConfigLoader.toJson(
-                          rooms.create(s, ConfigLoader.setsKey(body, "generation")).settings());
-                    }));
-    router
-        .get("/api/rooms/:id")
-        .handler(c -> withRoom(c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
-    router.put("/api/rooms/:id").handler(this::putRoom);
-    router
-        .delete("/api/rooms/:id")
-        .handler(
-            c -> {
-              if (rooms.delete(c.pathParam("id"))) {
-                c.response().setStatusCode(204).end();
-              } else {
-                notFound(c);
-              }
-            });
-    router
-        .get("/api/status")
-        .handler(
-            c -> {
-              ArrayNode list = JSON.createArrayNode();
-              rooms.snapshot().byId().values().forEach(r -> list.add(status(r)));
-              json(c, 200, list.toString());
-            });
-    router
-        .get("/api/rooms/:id/status")
-        .handler(c -> withRoom(c, r -> json(c, 200, status(r).toString())));
-    router
-        .get("/api/rooms/:id/events")
-        .handler(
-            c ->
-                withRoom(
-                    c,
-                    r -> json(c, 200, ConfigLoader.toJson(r.settings()).get("events").toString())));
-    router.put("/api/rooms/:id/events").handler(this::putEvents);
-    router.get("/api/rooms/:id/analytics").handler(c -> withRoom(c, r -> analytics(c, r)));
-    router.put("/api/rooms/:id/suspended").handler(c -> toggle(c, true));
-    router.put("/api/rooms/:id/queueAll").handler(c -> toggle(c, false));
+    api(HttpMethod.GET, "/api/openapi.json", AdminScope.READ, c -> json(c, 200, openApi));
+    api(
+        HttpMethod.GET,
+        "/api/rooms",
+        AdminScope.READ,
+        c -> {
+          ArrayNode list = JSON.createArrayNode();
+          rooms.list().forEach(r -> list.add(ConfigLoader.toJson(r)));
+          json(c, 200, list.toString());
+        });
+    api(HttpMethod.POST, "/api/rooms", AdminScope.ADMIN, this::postRoom);
+    api(
+        HttpMethod.GET,
+        "/api/rooms/:id",
+        AdminScope.READ,
+        c -> withRoom(c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
+    api(HttpMethod.PUT, "/api/rooms/:id", AdminScope.ADMIN, this::putRoom);
+    api(HttpMethod.DELETE, "/api/rooms/:id", AdminScope.ADMIN, this::deleteRoom);
+    api(
+        HttpMethod.GET,
+        "/api/status",
+        AdminScope.READ,
+        c -> {
+          ArrayNode list = JSON.createArrayNode();
+          rooms.snapshot().byId().values().forEach(r -> list.add(status(r)));
+          json(c, 200, list.toString());
+        });
+    api(
+        HttpMethod.GET,
+        "/api/rooms/:id/status",
+        AdminScope.READ,
+        c -> withRoom(c, r -> json(c, 200, status(r).toString())));
+    api(
+        HttpMethod.GET,
+        "/api/rooms/:id/events",
+        AdminScope.READ,
+        c ->
+            withRoom(
+                c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).get("events").toString())));
+    api(HttpMethod.PUT, "/api/rooms/:id/events", AdminScope.OPERATE, this::putEvents);
+    api(
+        HttpMethod.GET,
+        "/api/rooms/:id/analytics",
+        AdminScope.READ,
+        c -> withRoom(c, r -> analytics(c, r)));
+    api(HttpMethod.PUT, "/api/rooms/:id/suspended", AdminScope.OPERATE, c -> toggle(c, true));
+    api(HttpMethod.PUT, "/api/rooms/:id/queueAll", AdminScope.OPERATE, c -> toggle(c, false));
+    api(HttpMethod.GET, "/api/audit", AdminScope.READ, this::auditPage);
+  }
+
+  /** Routes {@code method path} for tokens of at least {@code scope}. */
+  private void api(
+      HttpMethod method,
+      String path,
+      AdminScope scope,
+      io.vertx.core.Handler<RoutingContext> handler) {
+    endpoints.put(method + " " + path, new Endpoint(method, path, scope));
+    router.route(method, path).handler(needs(scope)).handler(handler);
+  }
+
+  /** Every route under {@code /api} and the scope it needs, in the order they were routed. */
+  public List<Endpoint> endpoints() {
+    return List.copyOf(endpoints.values());
   }
 
   public Router router() {
@@ -196,28 +254,243 @@ public final class AdminApi {
   }
 
   /**
-   * Whether {@code request} carries the bearer token (compared in constant time). The admin
-   * listener's guard never closes a connection that did for a newcomer.
+   * Whether {@code request} carries one of the admin tokens. The admin listener's guard never
+   * closes a connection that did for a newcomer.
    */
   public boolean authorized(HttpServerRequest request) {
-    String header = request.getHeader("Authorization");
-    byte[] given =
-        header != null && header.startsWith("Bearer ")
-            ? header.substring(7).trim().getBytes(StandardCharsets.UTF_8)
-            : new byte[0];
-    return MessageDigest.isEqual(given, token);
+    return identify(request) != null;
   }
 
-  private void authorize(RoutingContext c) {
-    if (authorized(c.request())) {
+  /**
+   * The token {@code request} carries as {@code Authorization: Bearer}, or null: compared with
+   * every token in constant time (the loop does not stop at a match).
+   */
+  private Token identify(HttpServerRequest request) {
+    String header = request.getHeader("Authorization");
+    if (header == null || !header.startsWith("Bearer ")) {
+      return null;
+    }
+    byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+    Token found = null;
+    for (Token t : tokens) {
+      if (MessageDigest.isEqual(given, t.secret()) && found == null) {
+        found = t;
+      }
+    }
+    return found;
+  }
+
+  private void authenticate(RoutingContext c) {
+    Token t = identify(c.request());
+    if (t != null) {
+      c.put(TOKEN, t);
       c.next();
     } else {
       c.response().putHeader("WWW-Authenticate", "Bearer");
       error(
           c,
           401,
-          "missing or wrong bearer token: send \"Authorization: Bearer <admin.token>\""
-              + " (the token is admin.token in the config, or the file dataDir/admin-token)");
+          "missing or wrong bearer token: send \"Authorization: Bearer <token>\" with one of"
+              + " admin.tokens, admin.token, or the content of the file dataDir/admin-token");
+    }
+  }
+
+  /** Lets a request through when its token's scope allows {@code needed}; 403 naming it if not. */
+  private static io.vertx.core.Handler<RoutingContext> needs(AdminScope needed) {
+    return c -> {
+      Token t = c.get(TOKEN);
+      if (t.scope().allows(needed)) {
+        c.next();
+        return;
+      }
+      LOG.info(
+          "admin: refused {} {} to token \"{}\" (scope {}): it needs scope {}",
+          c.request().method(),
+          c.request().path(),
+          t.name(),
+          t.scope().key(),
+          needed.key());
+      json(
+          c,
+          403,
+          JSON.createObjectNode()
+              .put(
+                  "error",
+                  "the token \""
+                      + t.name()
+                      + "\" has scope "
+                      + t.scope().key()
+                      + "; "
+                      + c.request().method()
+                      + " "
+                      + c.request().path()
+                      + " needs scope "
+                      + needed.key())
+              .put("token", t.name())
+              .put("scope", t.scope().key())
+              .put("needed", needed.key())
+              .toString());
+    };
+  }
+
+  /**
+   * Records a change made by this request's token in the audit log, then runs {@code answer} (on
+   * this request's event loop); a log that could not keep it is logged, the change stays.
+   */
+  private void audited(
+      RoutingContext c, String action, String room, String before, String after, Runnable answer) {
+    Token t = c.get(TOKEN);
+    String client =
+        rooms
+            .clients()
+            .of(
+                c.request().remoteAddress() == null
+                    ? null
+                    : c.request().remoteAddress().hostAddress(),
+                () -> c.request().headers().getAll("X-Forwarded-For"));
+    AuditEntry entry =
+        new AuditEntry(0, clock.millis(), t.name(), action, room, client, before, after);
+    io.vertx.core.Context loop = c.vertx().getOrCreateContext();
+    audit
+        .append(entry)
+        .whenComplete(
+            (kept, failure) ->
+                loop.runOnContext(
+                    v -> {
+                      if (failure != null) {
+                        LOG.warn(
+                            "audit: {} of room \"{}\" by token \"{}\" from {} is applied, but the"
+                                + " audit log did not keep it: {}",
+                            action,
+                            room,
+                            t.name(),
+                            client,
+                            failure.toString());
+                      } else {
+                        LOG.info(
+                            "audit #{}: {} of room \"{}\" by token \"{}\" from {}",
+                            kept.seq(),
+                            action,
+                            room,
+                            t.name(),
+                            client);
+                      }
+                      answer.run();
+                    }));
+  }
+
+  /** {@code GET /api/audit?limit=&before=}: the newest changes first, a page at a time. */
+  private void auditPage(RoutingContext c) {
+    int limit;
+    long before;
+    try {
+      limit = intParam(c, "limit", 50, 1, AuditTrail.MAX_PAGE);
+      before = c.queryParam("before").isEmpty() ? Long.MAX_VALUE : longParam(c, "before");
+    } catch (IllegalArgumentException e) {
+      error(c, 400, e.getMessage());
+      return;
+    }
+    io.vertx.core.Context loop = c.vertx().getOrCreateContext();
+    audit
+        .page(before, limit)
+        .whenComplete(
+            (page, failure) ->
+                loop.runOnContext(
+                    v -> {
+                      if (failure != null) {
+                        error(
+                            c,
+                            503,
+                            "the audit log is unavailable: its coordinator did not answer ("
+                                + failure
+                                + ")");
+                        return;
+                      }
+                      ObjectNode o = JSON.createObjectNode();
+                      ArrayNode list = o.putArray("entries");
+                      page.forEach(e -> list.add(auditJson(e)));
+                      if (page.size() == limit && page.getLast().seq() > 1) {
+                        o.put("next", page.getLast().seq());
+                      } else {
+                        o.putNull("next");
+                      }
+                      json(c, 200, o.toString());
+                    }));
+  }
+
+  static ObjectNode auditJson(AuditEntry e) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("seq", e.seq());
+    o.put("at", Instant.ofEpochMilli(e.atMillis()).toString());
+    o.put("token", e.token());
+    o.put("action", e.action());
+    o.put("room", e.room());
+    o.put("client", e.client());
+    o.set("before", readJson(e.before()));
+    o.set("after", readJson(e.after()));
+    return o;
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode readJson(String text) {
+    try {
+      return text == null ? JSON.nullNode() : JSON.readTree(text);
+    } catch (IOException e) {
+      return JSON.getNodeFactory().textNode(text);
+    }
+  }
+
+  private static int intParam(RoutingContext c, String name, int fallback, int min, int max) {
+    if (c.queryParam(name).isEmpty()) {
+      return fallback;
+    }
+    long v = longParam(c, name);
+    if (v < min || v > max) {
+      throw new IllegalArgumentException(
+          name + ": " + v + " is out of range; between " + min + " and " + max);
+    }
+    return (int) v;
+  }
+
+  private static long longParam(RoutingContext c, String name) {
+    String v = c.queryParam(name).getFirst();
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + ": \"" + v + "\" is not a whole number");
+    }
+  }
+
+  private void postRoom(RoutingContext c) {
+    ObjectNode created;
+    try {
+      String body = c.body().asString();
+      RoomSettings s = ConfigLoader.parseRoom(body);
+      created =
+          ConfigLoader.toJson(rooms.create(s, ConfigLoader.setsKey(body, "generation")).settings());
+    } catch (IllegalArgumentException e) {
+      error(
+          c,
+          e.getMessage() != null && e.getMessage().startsWith("no room") ? 404 : 400,
+          e.getMessage());
+      return;
+    }
+    audited(
+        c,
+        "create room",
+        created.path("id").asText(),
+        null,
+        created.toString(),
+        () -> json(c, 201, created.toString()));
+  }
+
+  private void deleteRoom(RoutingContext c) {
+    String id = c.pathParam("id");
+    var before = rooms.get(id).map(r -> ConfigLoader.toJson(r.settings()).toString());
+    if (before.isPresent() && rooms.delete(id)) {
+      audited(
+          c, "delete room", id, before.get(), null, () -> c.response().setStatusCode(204).end());
+    } else {
+      notFound(c);
     }
   }
 
@@ -236,10 +509,24 @@ public final class AdminApi {
             return;
           }
           String id = r.settings().id();
-          var change =
-              LiveOverrides.switchChange(
-                  suspend ? "suspended" : "queueAll", Boolean.parseBoolean(body));
-          overrideAndAnswer(c, r, change, now -> json(c, 200, status(now).toString()));
+          String key = suspend ? "suspended" : "queueAll";
+          var change = LiveOverrides.switchChange(key, Boolean.parseBoolean(body));
+          boolean was = suspend ? r.settings().suspended() : r.settings().queueAll();
+          overrideAndAnswer(
+              c,
+              r,
+              change,
+              now ->
+                  audited(
+                      c,
+                      "set " + key,
+                      id,
+                      JSON.createObjectNode().put(key, was).toString(),
+                      JSON.createObjectNode()
+                          .put(
+                              key, suspend ? now.settings().suspended() : now.settings().queueAll())
+                          .toString(),
+                      () -> json(c, 200, status(now).toString())));
         });
   }
 
@@ -312,8 +599,21 @@ public final class AdminApi {
             error(c, 400, e.getMessage());
             return;
           }
+          String before = ConfigLoader.toJson(r.settings()).toString();
           overrideAndAnswer(
-              c, r, change, now -> json(c, 200, ConfigLoader.toJson(now.settings()).toString()));
+              c,
+              r,
+              change,
+              now -> {
+                String after = ConfigLoader.toJson(now.settings()).toString();
+                audited(
+                    c,
+                    "update room",
+                    now.settings().id(),
+                    before,
+                    after,
+                    () -> json(c, 200, after));
+              });
         });
   }
 
@@ -336,11 +636,16 @@ public final class AdminApi {
             error(c, 400, e.getMessage());
             return;
           }
+          String before = ConfigLoader.toJson(r.settings()).get("events").toString();
           overrideAndAnswer(
               c,
               r,
               change,
-              now -> json(c, 200, ConfigLoader.toJson(now.settings()).get("events").toString()));
+              now -> {
+                String after = ConfigLoader.toJson(now.settings()).get("events").toString();
+                audited(
+                    c, "set events", now.settings().id(), before, after, () -> json(c, 200, after));
+              });
         });
   }
 
@@ -433,21 +738,6 @@ public final class AdminApi {
       o.put("generation", f.generation());
     }
     return o;
-  }
-
-  private interface Change {
-    Object apply();
-  }
-
-  private void change(RoutingContext c, int status, Change change) {
-    try {
-      json(c, status, change.apply().toString());
-    } catch (IllegalArgumentException e) {
-      error(
-          c,
-          e.getMessage() != null && e.getMessage().startsWith("no room") ? 404 : 400,
-          e.getMessage());
-    }
   }
 
   private void withRoom(RoutingContext c, java.util.function.Consumer<RoomRuntime> then) {

@@ -13,10 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin API's bearer token: {@code admin.token} when configured, otherwise the content of
- * {@code dataDir/admin-token}, generated (32 random bytes, hex, mode 0600, written whole or not at
- * all) on first start; a warning at start when others than its owner may read it. Either way at
- * least {@value #MIN_LENGTH} characters.
+ * The admin API's bearer tokens ({@link #all}): {@code admin.tokens}, each named and scoped, and
+ * the token named {@code admin} (scope admin): {@code admin.token} when configured, otherwise the
+ * content of {@code dataDir/admin-token}, generated (32 random bytes, hex, mode 0600, written whole
+ * or not at all) on first start; a warning at start when others than its owner may read it. Either
+ * way at least {@value #MIN_LENGTH} characters.
  */
 public final class AdminToken {
 
@@ -28,6 +29,21 @@ public final class AdminToken {
   public static final int MIN_LENGTH = GatewayConfig.AdminSettings.MIN_TOKEN_LENGTH;
 
   private AdminToken() {}
+
+  /**
+   * The admin tokens: those of {@code admin.token} and {@code admin.tokens} when either is
+   * configured, otherwise the generated one (named {@code admin}, scope admin).
+   */
+  public static java.util.List<GatewayConfig.NamedToken> all(GatewayConfig config) {
+    if (!config.admin().tokens().isEmpty()) {
+      return config.admin().tokens();
+    }
+    return java.util.List.of(
+        new GatewayConfig.NamedToken(
+            GatewayConfig.AdminSettings.DEFAULT_TOKEN_NAME,
+            io.anteroom.door.config.AdminScope.ADMIN,
+            resolve(config)));
+  }
 
   public static String resolve(GatewayConfig config) {
     if (!config.admin().token().isEmpty()) {

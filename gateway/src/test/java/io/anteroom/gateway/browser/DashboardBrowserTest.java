@@ -367,4 +367,61 @@ class DashboardBrowserTest {
       assertThat(page.findElements(By.cssSelector("section.room"))).isEmpty();
     }
   }
+
+  /**
+   * An operator flips a switch from the dashboard and sees it in the recent changes, with the name
+   * of the token; a reader who tries is told which scope it needs, and nothing is recorded.
+   */
+  @Test
+  void theRecentChangesShowWhoChangedWhatAndAReaderIsToldWhatScopeItNeeds() throws Exception {
+    try (var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop } ]",
+            new io.anteroom.gateway.TestOrigin(),
+            new io.anteroom.objects.ManualScheduler(Harness.START),
+            null,
+            "dc1",
+            1,
+            "tokens: [ { name: desk, scope: read, token: read-token-0123456789 },"
+                + " { name: ops, scope: operate, token: operate-token-0123456789 } ]")) {
+      try (var chromium = HeadlessChromium.start(1280, 1200)) {
+        var page = chromium.driver();
+        page.get(h.adminUrl() + "/");
+        page.findElement(By.id("t")).sendKeys("read-token-0123456789");
+        page.findElement(By.cssSelector("#f button")).click();
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> page.findElement(By.id("changes")).isDisplayed());
+        assertThat(page.findElement(By.id("audit-rows")).getText())
+            .isEqualTo("No changes recorded yet.");
+        page.findElement(By.xpath("//button[text()='queue all']")).click();
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> page.findElement(By.id("msg")).getText().contains("needs scope operate"));
+        assertThat(h.room("shop").settings().queueAll()).isFalse();
+
+        page.findElement(By.id("t")).clear();
+        page.findElement(By.id("t")).sendKeys("operate-token-0123456789");
+        page.findElement(By.cssSelector("#f button")).click();
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> !page.findElements(By.xpath("//button[text()='queue all']")).isEmpty());
+        page.findElement(By.xpath("//button[text()='queue all']")).click();
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> page.findElements(By.cssSelector("#audit-rows tr[data-seq]")).size() == 1);
+        String row = page.findElement(By.cssSelector("#audit-rows tr[data-seq='1']")).getText();
+        assertThat(row)
+            .contains("ops")
+            .contains("set queueAll")
+            .contains("shop")
+            .contains("127.0.0.1")
+            .contains("queueAll false → true")
+            .contains("2026-11-22 10:00:05");
+        assertThat(h.room("shop").settings().queueAll()).isTrue();
+        chromium.screenshot(Path.of("target", "screenshots", "dashboard-changes.png"));
+      }
+    }
+  }
 }
