@@ -9,6 +9,7 @@ import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.queue.DrawResponder;
 import io.anteroom.door.queue.InvitationResponder;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
@@ -60,6 +61,33 @@ final class Answers {
         true,
         null,
         "bad_request",
+        null,
+        NOTHING);
+  }
+
+  /**
+   * The public list of the draws of the rooms that serve {@code host} ({@link
+   * DrawResponder#DRAWS_PATH}): every draw's commitment, and its secret once it is over. JSON, not
+   * stored by caches (a secret appears at its time).
+   */
+  static Respond draws(Rooms.Snapshot snapshot, String host, Clock clock) {
+    Instant now = clock.instant();
+    var list = new ArrayList<Map<String, Object>>();
+    for (RoomRuntime r : snapshot.byId().values()) {
+      if (r.draws() && DrawResponder.serves(r.settings(), host)) {
+        list.addAll(DrawResponder.list(r.settings(), r.gate().draws(), now));
+      }
+    }
+    list.sort(
+        java.util.Comparator.comparing((Map<String, Object> m) -> (String) m.get("room"))
+            .thenComparing(m -> (String) m.get("from")));
+    return new Respond(
+        200,
+        List.of(new Header("Content-Type", JSON), NO_STORE, UNTHROTTLED),
+        DrawResponder.listJson(list),
+        false,
+        null,
+        "draws",
         null,
         NOTHING);
   }
@@ -166,9 +194,25 @@ final class Answers {
     headers.add(NO_STORE);
     headers.add(throttle ? THROTTLED : UNTHROTTLED);
     headers.add(new Header("Content-Type", json ? JSON : HTML));
+    Map<String, Object> receipt =
+        room.draws() && inWaitingRoom
+            ? DrawResponder.receipt(
+                room.settings(),
+                room.gate().draws(),
+                verdict.ticket() != null ? verdict.ticket() : v.ticket,
+                Instant.ofEpochMilli(now))
+            : null;
     byte[] body =
         room.responder()
-            .body(json, now, inWaitingRoom, q, room.settings().queueAll(), refresh, throttle);
+            .body(
+                json,
+                now,
+                inWaitingRoom,
+                q,
+                room.settings().queueAll(),
+                refresh,
+                throttle,
+                receipt);
     return new Respond(
         200,
         headers,

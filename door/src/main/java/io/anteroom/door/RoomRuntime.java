@@ -40,6 +40,7 @@ public final class RoomRuntime {
   private final io.anteroom.door.proof.RepeatedFailures humanFailures;
   private final Invitations invitations;
   private final Step entrance;
+  private final boolean draws;
 
   RoomRuntime(
       RoomSettings settings,
@@ -71,6 +72,15 @@ public final class RoomRuntime {
     this.humanFailures = humanFailures;
     this.invitations = invitations;
     this.entrance = Stages.chain(this, answers);
+    this.draws = gate.draws() != null && io.anteroom.door.queue.DrawResponder.draws(settings);
+  }
+
+  /**
+   * Whether the room draws anything a user can audit (a shuffled event, random queueing) with a
+   * gate that has draws: its queued users get receipts.
+   */
+  public boolean draws() {
+    return draws;
   }
 
   public RoomSettings settings() {

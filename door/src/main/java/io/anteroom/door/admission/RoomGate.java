@@ -44,6 +44,15 @@ public interface RoomGate {
     return java.util.concurrent.CompletableFuture.completedFuture(true);
   }
 
+  /**
+   * The room's auditable draws (the pre-queue shuffle, random queueing's lots): their secrets,
+   * commitments and lotteries, the same on every gateway of the deployment; null for a gate that
+   * draws nothing.
+   */
+  default io.anteroom.room.Draws draws() {
+    return null;
+  }
+
   /** What to do with one request. */
   enum Outcome {
     /** A returning user whose session is live (renewed ticket). */

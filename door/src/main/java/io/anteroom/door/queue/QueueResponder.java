@@ -288,6 +288,37 @@ public final class QueueResponder {
   }
 
   /**
+   * {@link #body} with a queued user's draw receipt ({@link DrawResponder#receipt}) as the member
+   * {@code drawReceipt} (and on the page): rendered for this user alone, never kept; without a
+   * receipt, {@link #body}.
+   */
+  public byte[] body(
+      boolean json,
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle,
+      Map<String, Object> receipt) {
+    if (receipt == null) {
+      return body(json, nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    }
+    Map<String, Object> fields =
+        fieldsAt(nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    fields.put("drawReceipt", receipt);
+    if (json) {
+      return json(fields).getBytes(StandardCharsets.UTF_8);
+    }
+    var scope = new LinkedHashMap<>(fields);
+    scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(q.lastUpdatedMillis())));
+    scope.put("drawReceiptJson", json(receipt));
+    var out = new StringWriter(4096);
+    eventPages.getOrDefault(fields.get("eventName"), page).execute(out, scope);
+    return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
    * {@code render} of the fields of {@code figures} at {@code nowMillis}: kept in {@code cache} by
    * the figures outside scheduled events, rendered each time during one (its fields then depend on
    * the instant).
