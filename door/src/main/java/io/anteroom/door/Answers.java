@@ -74,7 +74,7 @@ final class Answers {
     Instant now = clock.instant();
     var list = new ArrayList<Map<String, Object>>();
     for (RoomRuntime r : snapshot.byId().values()) {
-      if (r.draws() && DrawResponder.serves(r.settings(), host)) {
+      if (r.draws() && serves(snapshot, r, host)) {
         list.addAll(DrawResponder.list(r.settings(), r.gate().draws(), now));
       }
     }
@@ -90,6 +90,16 @@ final class Answers {
         "draws",
         null,
         NOTHING);
+  }
+
+  /** Whether a request to {@code host} at one of the room's paths reaches the room. */
+  private static boolean serves(Rooms.Snapshot snapshot, RoomRuntime room, String host) {
+    for (var route : room.settings().routes()) {
+      if (snapshot.router().route(host, route.path()) == room) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A request that matched no room: to the default origin. */

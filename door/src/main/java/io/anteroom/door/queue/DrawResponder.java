@@ -3,7 +3,6 @@ package io.anteroom.door.queue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
-import io.anteroom.door.config.GatewayConfig.Route;
 import io.anteroom.door.config.QueueingMethod;
 import io.anteroom.room.Draw;
 import io.anteroom.room.Draws;
@@ -45,18 +44,6 @@ public final class DrawResponder {
     return s.queueingMethod() == QueueingMethod.RANDOM
         || s.events().stream()
             .anyMatch(e -> e.queueingMethod().orElse(null) == QueueingMethod.RANDOM);
-  }
-
-  /**
-   * Whether the room serves requests of {@code host} (a route without a host serves every host).
-   */
-  public static boolean serves(RoomSettings s, String host) {
-    for (Route r : s.routes()) {
-      if (r.host() == null || host != null && r.host().equalsIgnoreCase(host)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
