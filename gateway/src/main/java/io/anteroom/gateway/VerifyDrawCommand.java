@@ -2,6 +2,7 @@ package io.anteroom.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.door.admission.DrawSecrets;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.room.Draw;
 import io.anteroom.room.DrawAudit;
@@ -79,14 +80,15 @@ final class VerifyDrawCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--receipts " + receipts + ": no receipt in the file");
     }
     Draw draw = list.getFirst().draw();
-    DrawAudit.Result result = DrawAudit.verify(draw, secretBytes, commitment, list);
+    DrawSecrets.Audit audit = DrawSecrets.audit(draw, secretBytes, commitment, list);
+    DrawAudit.Result result = audit.receipts();
     out.println(DrawAudit.describe(draw) + ": " + list.size() + " receipts");
-    if (result.commitmentHolds()) {
+    if (audit.commitmentHolds()) {
       out.println("commitment: holds (SHA-256 of the secret is the published commitment)");
     } else {
       out.println(
           "MISMATCH commitment: the secret hashes to "
-              + Draw.commitment(secretBytes)
+              + DrawSecrets.commitment(secretBytes)
               + ", not to the published "
               + commitment.strip());
     }
@@ -117,7 +119,7 @@ final class VerifyDrawCommand implements Callable<Integer> {
                   + verdict);
     }
     out.flush();
-    if (result.verified()) {
+    if (audit.verified()) {
       out.println(
           "verified: the commitment holds and all " + list.size() + " receipts match the secret");
       out.flush();
@@ -127,7 +129,7 @@ final class VerifyDrawCommand implements Callable<Integer> {
         .getErr()
         .println(
             "anteroom verify-draw: the draw does not verify ("
-                + (result.commitmentHolds() ? "" : "the secret is not the committed one; ")
+                + (audit.commitmentHolds() ? "" : "the secret is not the committed one; ")
                 + (result.checked().stream().filter(c -> !c.matches()).count()
                     + result.problems().size())
                 + " receipts do not match)");

@@ -668,7 +668,7 @@ abstract class DoorConformanceTest {
           if (!d.get("secret").isNull()) {
             revealed++;
             assertThat(
-                    io.anteroom.room.Draw.commitment(
+                    io.anteroom.door.admission.DrawSecrets.commitment(
                         java.util.HexFormat.of().parseHex(d.get("secret").asText())))
                 .isEqualTo(d.get("commitment").asText());
             assertThat(java.time.Instant.parse(d.get("revealAt").asText()))

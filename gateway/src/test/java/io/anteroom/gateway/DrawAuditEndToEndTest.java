@@ -134,7 +134,8 @@ class DrawAuditEndToEndTest {
       JsonNode after = publishedDraw(h);
       String secret = after.get("secret").asText();
       assertThat(after.get("commitment").asText()).isEqualTo(commitment);
-      assertThat(Draw.commitment(HexFormat.of().parseHex(secret))).isEqualTo(commitment);
+      assertThat(io.anteroom.door.admission.DrawSecrets.commitment(HexFormat.of().parseHex(secret)))
+          .isEqualTo(commitment);
 
       // every user that waited after the start holds a receipt with its place (those let in at
       // their first request after it never waited); verify-draw recomputes them all

@@ -1,12 +1,7 @@
 package io.anteroom.room;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 
 /**
  * One auditable draw of a room: the shuffle of a scheduled event's pre-queue, or one hour of {@code
@@ -59,8 +54,6 @@ public record Draw(String roomId, Kind kind, String event, Instant from, Instant
 
   /** How long one secret of random queueing draws lots: an hour, UTC. */
   public static final Duration RANDOM_PERIOD = Duration.ofHours(1);
-
-  private static final byte[] COMMITMENT_LABEL = utf8("anteroom draw commitment v1");
 
   public Draw {
     if (roomId == null || kind == null || from == null || revealAt == null) {
@@ -132,61 +125,8 @@ public record Draw(String roomId, Kind kind, String event, Instant from, Instant
     return !Minutes.startOf(minute).isBefore(from) && Minutes.startOf(minute).isBefore(revealAt);
   }
 
-  /**
-   * The draw's secret: {@code HMAC-SHA256(lotteryKey, "anteroom draw secret v1" || kind || room ||
-   * event || from)}, every field length-prefixed. One-way: it does not give the key away.
-   */
-  public byte[] secret(byte[] lotteryKey) {
-    try {
-      var mac = javax.crypto.Mac.getInstance("HmacSHA256");
-      mac.init(new javax.crypto.spec.SecretKeySpec(lotteryKey, "HmacSHA256"));
-      return mac.doFinal(identity());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
-    }
-  }
-
-  /** What the secret is derived from: the draw's identity, each field length-prefixed. */
-  private byte[] identity() {
-    var out = new ByteArrayOutputStream();
-    for (String field :
-        new String[] {
-          "anteroom draw secret v1",
-          kind.label(),
-          roomId,
-          event == null ? "" : event,
-          from.toString()
-        }) {
-      byte[] b = utf8(field);
-      out.write(b.length >>> 8);
-      out.write(b.length);
-      out.writeBytes(b);
-    }
-    return out.toByteArray();
-  }
-
-  /**
-   * The commitment to a secret, in lower-case hex: {@code SHA-256("anteroom draw commitment v1"
-   * 0x00 secret)}.
-   */
-  public static String commitment(byte[] secret) {
-    try {
-      var sha = MessageDigest.getInstance("SHA-256");
-      sha.update(COMMITMENT_LABEL);
-      sha.update((byte) 0);
-      sha.update(secret);
-      return HexFormat.of().formatHex(sha.digest());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("SHA-256 is not available in this JDK", e);
-    }
-  }
-
   /** The lottery a secret seeds (its first 16 bytes are the SipHash key). */
   public static Lottery lotteryOf(byte[] secret) {
     return new Lottery(secret);
-  }
-
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

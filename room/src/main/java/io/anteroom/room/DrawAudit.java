@@ -1,15 +1,14 @@
 package io.anteroom.room;
 
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Checks a revealed draw: the secret against the commitment published before the draw, then every
- * receipt's place (a shuffle) or lot (random queueing) recomputed from the secret with the room's
- * own rules ({@link Draw#place}, {@link Draw#lot}). Pure arithmetic; {@code anteroom verify-draw}
- * only reads the files and prints the result.
+ * Checks the receipts of a revealed draw: every receipt's place (a shuffle) or lot (random
+ * queueing) recomputed from the draw's lottery (seeded by its revealed secret) with the room's own
+ * rules ({@link Draw#place}, {@link Draw#lot}). Pure arithmetic; the secret's commitment is checked
+ * by the caller (the gateway's {@code DrawSecrets}), and {@code anteroom verify-draw} only reads
+ * the files and prints the result.
  */
 public final class DrawAudit {
   private DrawAudit() {}
@@ -25,29 +24,21 @@ public final class DrawAudit {
   public record Checked(Receipt receipt, double recomputed, boolean matches) {}
 
   /**
-   * The result: whether the secret is the committed one, the receipts that name another draw, and
-   * every receipt recomputed (in the order given).
+   * The result: the receipts that name another draw (or no minute of it), and every other receipt
+   * recomputed (in the order given).
    */
-  public record Result(
-      boolean commitmentHolds, List<String> problems, List<Checked> checked, boolean allMatch) {
+  public record Result(List<String> problems, List<Checked> checked) {
 
-    /** True when the commitment holds, every receipt is of the draw and every value matches. */
-    public boolean verified() {
-      return commitmentHolds && problems.isEmpty() && allMatch;
+    /** True when every receipt is of the draw and every value matches. */
+    public boolean allMatch() {
+      return problems.isEmpty() && checked.stream().allMatch(Checked::matches);
     }
   }
 
-  /**
-   * Verifies {@code receipts} of {@code draw} against {@code secret} and {@code commitment} (hex).
-   */
-  public static Result verify(Draw draw, byte[] secret, String commitment, List<Receipt> receipts) {
-    boolean holds =
-        MessageDigest.isEqual(
-            HexFormat.of().parseHex(Draw.commitment(secret)), parseHexOrEmpty(commitment));
-    Lottery lottery = Draw.lotteryOf(secret);
+  /** Recomputes {@code receipts} of {@code draw} with {@code lottery}, the draw's. */
+  public static Result verify(Draw draw, Lottery lottery, List<Receipt> receipts) {
     var problems = new ArrayList<String>();
     var checked = new ArrayList<Checked>();
-    boolean allMatch = true;
     for (int i = 0; i < receipts.size(); i++) {
       Receipt r = receipts.get(i);
       if (!sameDraw(draw, r.draw())) {
@@ -65,7 +56,6 @@ public final class DrawAudit {
       if (draw.kind() == Draw.Kind.SHUFFLE) {
         int place = draw.place(lottery, r.ticketId());
         boolean matches = r.place() == null || r.place() == place;
-        allMatch &= matches;
         checked.add(new Checked(r, place, matches));
       } else {
         if (r.minute() == null || r.lot() == null || !draw.hasMinute(r.minute())) {
@@ -80,11 +70,10 @@ public final class DrawAudit {
         }
         double lot = draw.lot(lottery, r.ticketId(), r.minute());
         boolean matches = lot == r.lot();
-        allMatch &= matches;
         checked.add(new Checked(r, lot, matches));
       }
     }
-    return new Result(holds, List.copyOf(problems), List.copyOf(checked), allMatch);
+    return new Result(List.copyOf(problems), List.copyOf(checked));
   }
 
   /**
@@ -109,13 +98,5 @@ public final class DrawAudit {
         && a.kind() == b.kind()
         && java.util.Objects.equals(a.event(), b.event())
         && a.from().equals(b.from());
-  }
-
-  private static byte[] parseHexOrEmpty(String hex) {
-    try {
-      return HexFormat.of().parseHex(hex.trim().toLowerCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException | NullPointerException e) {
-      return new byte[0];
-    }
   }
 }

@@ -43,7 +43,7 @@ public final class RoomWorker {
   private final SlotStrategy strategy;
   private final TicketLedger ledger;
   private final RandomGenerator ids;
-  private final Draws draws;
+  private final DrawKeys draws;
 
   /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
   private final MinuteCounter local;
@@ -150,7 +150,7 @@ public final class RoomWorker {
       Instant now,
       TicketLedger ledger,
       RandomGenerator ids,
-      Draws draws) {
+      DrawKeys draws) {
     this.draws = draws;
     this.config = config;
     this.dataCenter = dataCenter;
@@ -167,8 +167,8 @@ public final class RoomWorker {
    * draws are still unpredictable to clients, whose ticket ids are sealed, but anyone who learns a
    * ticket id could compute them. Gateways pass a key derived from their ticket keys.
    */
-  static Draws defaultDraws(String roomId) {
-    return Draws.unkeyed("anteroom lottery " + roomId);
+  static DrawKeys defaultDraws(String roomId) {
+    return DrawKeys.unkeyed("anteroom lottery " + roomId);
   }
 
   public RoomConfig config() {

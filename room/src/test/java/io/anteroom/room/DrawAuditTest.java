@@ -1,182 +1,66 @@
 package io.anteroom.room;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The auditable draw: secrets, commitments, reveals and receipts recomputed (pure). */
+/** Receipts recomputed with the room's own rules (pure; the secrets are the gateway's). */
 class DrawAuditTest {
-  static final byte[] KEY = "a lottery key of thirty-two byte".getBytes(StandardCharsets.UTF_8);
   static final Instant PREQUEUE = Instant.parse("2026-12-01T17:30:00Z");
   static final Instant START = Instant.parse("2026-12-01T18:00:00Z");
-  static final EventWindow LAUNCH =
-      new EventWindow("launch", PREQUEUE, START, START.plusSeconds(7200), true);
-  static final Draws DRAWS = new Draws(KEY);
-  static final Draw SHUFFLE = Draw.shuffle("shop", LAUNCH);
+  static final Draw SHUFFLE =
+      Draw.shuffle(
+          "shop", new EventWindow("launch", PREQUEUE, START, START.plusSeconds(7200), true));
+  static final Lottery LOTTERY = Draw.lotteryOf("a secret of sixteen bytes at least".getBytes());
 
-  /** The receipts the room would give tickets 1..n: their places after the start. */
-  static List<DrawAudit.Receipt> receipts(Draw d, int n) {
+  static List<DrawAudit.Receipt> receipts(int n) {
     var out = new ArrayList<DrawAudit.Receipt>();
     for (long id = 1; id <= n; id++) {
-      out.add(new DrawAudit.Receipt(d, id, d.place(DRAWS.lottery(d), id), null, null));
+      out.add(new DrawAudit.Receipt(SHUFFLE, id, SHUFFLE.place(LOTTERY, id), null, null));
     }
     return out;
   }
 
   @Test
-  void theRevealedSecretVerifiesAgainstItsCommitmentAndEveryReceiptIsRecomputed() {
-    byte[] secret = DRAWS.secret(SHUFFLE);
-    var result =
-        DrawAudit.verify(SHUFFLE, secret, DRAWS.commitment(SHUFFLE), receipts(SHUFFLE, 50));
-    assertThat(result.verified()).isTrue();
-    assertThat(result.checked()).hasSize(50).allSatisfy(c -> assertThat(c.matches()).isTrue());
-  }
-
-  @Test
-  void aTamperedReceiptFailsVerification() {
-    var receipts = receipts(SHUFFLE, 20);
-    DrawAudit.Receipt r = receipts.get(7);
-    receipts.set(
-        7, new DrawAudit.Receipt(r.draw(), r.ticketId(), (r.place() + 1) % 60, null, null));
-    var result =
-        DrawAudit.verify(SHUFFLE, DRAWS.secret(SHUFFLE), DRAWS.commitment(SHUFFLE), receipts);
-    assertThat(result.verified()).isFalse();
-    assertThat(result.commitmentHolds()).isTrue();
+  void everyReceiptIsRecomputedAndATamperedOneIsNamed() {
+    assertThat(DrawAudit.verify(SHUFFLE, LOTTERY, receipts(30)).allMatch()).isTrue();
+    var receipts = receipts(30);
+    DrawAudit.Receipt r = receipts.get(4);
+    receipts.set(4, new DrawAudit.Receipt(SHUFFLE, r.ticketId(), (r.place() + 7) % 60, null, null));
+    var result = DrawAudit.verify(SHUFFLE, LOTTERY, receipts);
+    assertThat(result.allMatch()).isFalse();
     assertThat(result.checked().stream().filter(c -> !c.matches()).map(c -> c.receipt().ticketId()))
-        .containsExactly(8L);
+        .containsExactly(5L);
+    // another lottery (another secret) gives other places
+    Lottery other = Draw.lotteryOf("another secret of sixteen bytes".getBytes());
+    assertThat(DrawAudit.verify(SHUFFLE, other, receipts(30)).allMatch()).isFalse();
   }
 
   @Test
-  void aWrongSecretFailsTheCommitment() {
-    byte[] other =
-        Draw.shuffle(
-                "shop", new EventWindow("encore", PREQUEUE, START, START.plusSeconds(60), true))
-            .secret(KEY);
-    var result = DrawAudit.verify(SHUFFLE, other, DRAWS.commitment(SHUFFLE), receipts(SHUFFLE, 20));
-    assertThat(result.commitmentHolds()).isFalse();
-    assertThat(result.verified()).isFalse();
-    // nor does a secret made to fit the receipts pass a commitment that was not to it
-    byte[] flipped = DRAWS.secret(SHUFFLE);
-    flipped[31] ^= 1; // the lottery uses the first 16 bytes: the places stay, the commitment not
-    var forged =
-        DrawAudit.verify(SHUFFLE, flipped, DRAWS.commitment(SHUFFLE), receipts(SHUFFLE, 20));
-    assertThat(forged.allMatch()).isTrue();
-    assertThat(forged.verified()).isFalse();
-  }
-
-  @Test
-  void aReceiptOfAnotherDrawIsNamed() {
-    Draw encore =
-        Draw.shuffle(
-            "shop",
-            new EventWindow(
-                "launch",
-                PREQUEUE.plusSeconds(86400),
-                START.plusSeconds(86400),
-                START.plusSeconds(90000),
-                true));
-    var receipts = receipts(SHUFFLE, 3);
-    receipts.add(new DrawAudit.Receipt(encore, 9, 0, null, null));
-    var result =
-        DrawAudit.verify(SHUFFLE, DRAWS.secret(SHUFFLE), DRAWS.commitment(SHUFFLE), receipts);
-    assertThat(result.verified()).isFalse();
-    assertThat(result.problems()).singleElement().asString().contains("receipt 4 (ticket 9)");
-  }
-
-  @Test
-  void theSecretIsRevealedOnlyFromTheDraw() {
-    assertThat(DRAWS.revealed(SHUFFLE, PREQUEUE.minusSeconds(60))).isEmpty();
-    assertThat(DRAWS.revealed(SHUFFLE, START.minusMillis(1))).isEmpty();
-    assertThat(DRAWS.revealed(SHUFFLE, START))
-        .hasValueSatisfying(s -> assertThat(s).isEqualTo(DRAWS.secret(SHUFFLE)));
+  void theRoomAndTheAuditUseOneRule() {
+    // the place the room gives is the event's place of the ticket under the draw's lottery
+    assertThat(SHUFFLE.place(LOTTERY, 42))
+        .isEqualTo(LOTTERY.place("launch", 42, EventWindow.SHUFFLE_PLACES));
     Draw hour = Draw.randomAt("shop", START.plusSeconds(600));
-    assertThat(hour.from()).isEqualTo(START);
-    assertThat(DRAWS.revealed(hour, START.plusSeconds(3599))).isEmpty();
-    assertThat(DRAWS.revealed(hour, START.plusSeconds(3600))).isPresent();
+    long minute = Draw.minuteOf(START.plusSeconds(600));
+    assertThat(hour.lot(LOTTERY, 42, minute)).isEqualTo(LOTTERY.uniform("shop", 42, minute));
+    assertThat(hour.hasMinute(minute)).isTrue();
+    assertThat(hour.hasMinute(minute + 60)).isFalse();
   }
 
   @Test
-  void eachDrawHasItsOwnSecretAndNoneIsTheKey() {
-    var secrets = new ArrayList<String>();
-    secrets.add(HexFormat.of().formatHex(SHUFFLE.secret(KEY)));
-    // the same event name a day later, another room, an hour of random queueing, the next hour
-    secrets.add(
-        HexFormat.of()
-            .formatHex(
-                Draw.shuffle(
-                        "shop",
-                        new EventWindow(
-                            "launch",
-                            PREQUEUE.plusSeconds(86400),
-                            START.plusSeconds(86400),
-                            START.plusSeconds(90000),
-                            true))
-                    .secret(KEY)));
-    secrets.add(HexFormat.of().formatHex(Draw.shuffle("other", LAUNCH).secret(KEY)));
-    secrets.add(HexFormat.of().formatHex(Draw.randomAt("shop", START).secret(KEY)));
-    secrets.add(
-        HexFormat.of().formatHex(Draw.randomAt("shop", START.plusSeconds(3600)).secret(KEY)));
-    assertThat(secrets).doesNotHaveDuplicates();
-    assertThat(secrets).noneMatch(s -> s.contains(HexFormat.of().formatHex(KEY, 0, 16)));
-    // deterministic: every gateway holding the key derives the same secret
-    assertThat(new Draws(KEY.clone()).secret(SHUFFLE)).isEqualTo(DRAWS.secret(SHUFFLE));
-  }
-
-  @Test
-  void theShufflesPlacesComeFromItsSecretNotFromTheKey() {
-    // before: the places were drawn with the deployment's lottery key itself, so revealing it would
-    // have revealed every later draw; now they are drawn with the draw's secret
-    Lottery direct = new Lottery(KEY);
+  void unkeyedDrawsDifferPerDraw() {
+    DrawKeys keys = DrawKeys.unkeyed("seed");
+    Draw other = Draw.randomAt("shop", START);
     int same = 0;
     for (long id = 1; id <= 600; id++) {
-      if (SHUFFLE.place(DRAWS.lottery(SHUFFLE), id) == direct.place("launch", id, 60)) {
+      if (SHUFFLE.place(keys.lottery(SHUFFLE), id) == SHUFFLE.place(keys.lottery(other), id)) {
         same++;
       }
     }
-    assertThat(same).isLessThan(40); // about 10 expected by chance (1 in 60)
-  }
-
-  @Test
-  void randomQueueingLotsAreRecomputedPerMinute() {
-    Draw hour = Draw.randomAt("shop", START);
-    long minute = Draw.minuteOf(START.plusSeconds(300));
-    var receipts = new ArrayList<DrawAudit.Receipt>();
-    for (long id = 1; id <= 10; id++) {
-      receipts.add(
-          new DrawAudit.Receipt(hour, id, null, minute, hour.lot(DRAWS.lottery(hour), id, minute)));
-    }
-    assertThat(
-            DrawAudit.verify(hour, DRAWS.secret(hour), DRAWS.commitment(hour), receipts).verified())
-        .isTrue();
-    DrawAudit.Receipt r = receipts.get(3);
-    receipts.set(3, new DrawAudit.Receipt(hour, r.ticketId(), null, minute, r.lot() / 2));
-    assertThat(
-            DrawAudit.verify(hour, DRAWS.secret(hour), DRAWS.commitment(hour), receipts).verified())
-        .isFalse();
-    // a minute outside the hour is not of this draw
-    receipts.set(3, new DrawAudit.Receipt(hour, r.ticketId(), null, minute + 60, r.lot()));
-    assertThat(
-            DrawAudit.verify(hour, DRAWS.secret(hour), DRAWS.commitment(hour), receipts).problems())
-        .hasSize(1);
-  }
-
-  @Test
-  void theCommitmentIsTheLabelledHashOfTheSecret() throws Exception {
-    byte[] secret = DRAWS.secret(SHUFFLE);
-    var sha = java.security.MessageDigest.getInstance("SHA-256");
-    sha.update("anteroom draw commitment v1".getBytes(StandardCharsets.UTF_8));
-    sha.update((byte) 0);
-    assertThat(Draw.commitment(secret)).isEqualTo(HexFormat.of().formatHex(sha.digest(secret)));
-    assertThatThrownBy(
-            () ->
-                Draw.shuffle(
-                    "shop", new EventWindow("x", null, START, START.plusSeconds(1), false)))
-        .hasMessageContaining("no pre-queue");
+    assertThat(same).isLessThan(40);
   }
 }

@@ -10,7 +10,6 @@ import io.anteroom.room.Charge;
 import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.CounterMemory;
 import io.anteroom.room.Decision;
-import io.anteroom.room.Draws;
 import io.anteroom.room.Grant;
 import io.anteroom.room.Outages;
 import io.anteroom.room.RoomConfig;
@@ -133,7 +132,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   public static final Duration MAX_REPORT_INTERVAL = Duration.ofSeconds(20);
 
   /** The room's draws: the deployment's lottery key, or the room id only without one. */
-  private final Draws draws;
+  private final DrawSecrets draws;
 
   private final String dataCenter;
   private final String processId;
@@ -213,8 +212,8 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       byte[] lotteryKey) {
     this.draws =
         lotteryKey == null
-            ? Draws.unkeyed("anteroom lottery " + settings.id())
-            : new Draws(lotteryKey);
+            ? DrawSecrets.unkeyed("anteroom lottery " + settings.id())
+            : new DrawSecrets(lotteryKey);
     this.dataCenter = dataCenter;
     this.processId = processId;
     this.coordination = coordination;
@@ -416,7 +415,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   }
 
   @Override
-  public Draws draws() {
+  public DrawSecrets draws() {
     return draws;
   }
 

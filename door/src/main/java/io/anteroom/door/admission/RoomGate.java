@@ -49,7 +49,7 @@ public interface RoomGate {
    * commitments and lotteries, the same on every gateway of the deployment; null for a gate that
    * draws nothing.
    */
-  default io.anteroom.room.Draws draws() {
+  default DrawSecrets draws() {
     return null;
   }
 

@@ -1,11 +1,11 @@
 package io.anteroom.door.queue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.door.admission.DrawSecrets;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.QueueingMethod;
 import io.anteroom.room.Draw;
-import io.anteroom.room.Draws;
 import io.anteroom.room.EventWindow;
 import io.anteroom.room.Ticket;
 import java.time.Duration;
@@ -20,7 +20,8 @@ import java.util.Map;
  * What the room publishes of its draws, so that anyone can audit them: the public list ({@link
  * #DRAWS_PATH}: every draw's commitment from the start, its secret once the draw is over) and each
  * queued user's receipt ({@link #receipt}: its ticket id, the draw's input, and the place or lot
- * the room gave it). The secrets and the rules are the room core's ({@link Draw}, {@link Draws}).
+ * the room gave it). The secrets and the rules are the room core's ({@link Draw}, {@link
+ * DrawSecrets}).
  */
 public final class DrawResponder {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,7 +52,7 @@ public final class DrawResponder {
    * of random queueing from {@link #RANDOM_HISTORY} ago to the next one; each with its commitment,
    * and its secret once it may be revealed.
    */
-  public static List<Map<String, Object>> list(RoomSettings s, Draws draws, Instant now) {
+  public static List<Map<String, Object>> list(RoomSettings s, DrawSecrets draws, Instant now) {
     var out = new ArrayList<Map<String, Object>>();
     for (EventSettings e : s.events()) {
       if (e.window().shuffle()) {
@@ -78,7 +79,7 @@ public final class DrawResponder {
     }
   }
 
-  private static Map<String, Object> entry(Draw d, Draws draws, Instant now) {
+  private static Map<String, Object> entry(Draw d, DrawSecrets draws, Instant now) {
     Map<String, Object> m = identity(d);
     m.put("commitment", draws.commitment(d));
     m.put("secret", draws.revealed(d, now).map(b -> HexFormat.of().formatHex(b)).orElse(null));
@@ -105,7 +106,7 @@ public final class DrawResponder {
    * under random queueing, the ticket's lot of the current minute (the one it was judged by).
    */
   public static Map<String, Object> receipt(
-      RoomSettings s, Draws draws, Ticket ticket, Instant now) {
+      RoomSettings s, DrawSecrets draws, Ticket ticket, Instant now) {
     if (ticket == null || ticket.admitted() || draws == null) {
       return null;
     }
