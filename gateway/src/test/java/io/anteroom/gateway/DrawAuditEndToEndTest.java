@@ -100,6 +100,14 @@ class DrawAuditEndToEndTest {
           h.report("shop");
         }
       }
+      // the pre-queue keeps refreshing, as its pages do (a ticket silent for queueTimeoutMinutes
+      // would start over, without a place in the shuffle), the last time 30 s before the start
+      h.scheduler.advance(Duration.between(h.scheduler.clock().instant(), START.minusSeconds(30)));
+      for (Browser b : users) {
+        JsonNode j = json(b.get("/", "Accept", "application/json"));
+        assertThat(j.get("drawReceipt").has("place")).isFalse();
+      }
+      h.report("shop");
       // the last moment before the draw: still no secret, the same commitment
       h.scheduler.advance(Duration.between(h.scheduler.clock().instant(), START).minusMillis(1));
       JsonNode justBefore = publishedDraw(h);
@@ -123,6 +131,7 @@ class DrawAuditEndToEndTest {
             admittedAt.put(waiting.get(i), now);
           } else {
             JsonNode receipt = json(r).get("drawReceipt");
+            assertThat(receipt).as("the receipt in %s", r.body()).isNotNull();
             assertThat(receipt.get("place").asInt()).isBetween(0, 59);
             receipts.put(waiting.get(i), receipt);
           }
