@@ -10,6 +10,7 @@ import io.anteroom.door.config.PageLanguages;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
+import io.anteroom.door.queue.DrawResponder;
 import io.anteroom.door.queue.InvitationResponder;
 import io.anteroom.door.queue.LanguageChooser;
 import io.anteroom.door.queue.PageTexts;
@@ -110,6 +111,43 @@ final class Answers {
         "bad_request",
         null,
         NOTHING);
+  }
+
+  /**
+   * The public list of the draws of the rooms that serve {@code host} ({@link
+   * DrawResponder#DRAWS_PATH}): every draw's commitment, and its secret once it is over. JSON, not
+   * stored by caches (a secret appears at its time).
+   */
+  static Respond draws(Rooms.Snapshot snapshot, String host, Clock clock) {
+    Instant now = clock.instant();
+    var list = new ArrayList<Map<String, Object>>();
+    for (RoomRuntime r : snapshot.byId().values()) {
+      if (r.draws() && serves(snapshot, r, host)) {
+        list.addAll(DrawResponder.list(r.settings(), r.gate().draws(), now));
+      }
+    }
+    list.sort(
+        java.util.Comparator.comparing((Map<String, Object> m) -> (String) m.get("room"))
+            .thenComparing(m -> (String) m.get("from")));
+    return new Respond(
+        200,
+        List.of(new Header("Content-Type", JSON), NO_STORE, UNTHROTTLED),
+        DrawResponder.listJson(list),
+        false,
+        null,
+        "draws",
+        null,
+        NOTHING);
+  }
+
+  /** Whether a request to {@code host} at one of the room's paths reaches the room. */
+  private static boolean serves(Rooms.Snapshot snapshot, RoomRuntime room, String host) {
+    for (var route : room.settings().routes()) {
+      if (snapshot.router().route(host, route.path()) == room) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A request that matched no room: to the default origin. */
@@ -227,6 +265,14 @@ final class Answers {
     headers.add(throttle ? THROTTLED : UNTHROTTLED);
     headers.add(new Header("Content-Type", json ? JSON : HTML));
     languageHeaders(language, headers);
+    Map<String, Object> receipt =
+        room.draws() && inWaitingRoom
+            ? DrawResponder.receipt(
+                room.settings(),
+                room.gate().draws(),
+                verdict.ticket() != null ? verdict.ticket() : v.ticket,
+                Instant.ofEpochMilli(now))
+            : null;
     byte[] body =
         room.responder()
             .body(
@@ -237,7 +283,8 @@ final class Answers {
                 q,
                 room.settings().queueAll(),
                 refresh,
-                throttle);
+                throttle,
+                receipt);
     return new Respond(
         status,
         headers,

@@ -3,6 +3,7 @@ package io.anteroom.door;
 import io.anteroom.door.Answer.Pass;
 import io.anteroom.door.match.RequestTarget;
 import io.anteroom.door.match.RequestTargetResult;
+import io.anteroom.door.queue.DrawResponder;
 import io.anteroom.door.route.ClientAddress;
 import io.anteroom.door.ticket.TicketCookie;
 import io.anteroom.pass.PassIssuer;
@@ -21,8 +22,9 @@ import java.util.concurrent.Executor;
  *
  * <p>The stages, in their fixed order: route (the one normalised target; ambiguous targets and,
  * when a room is scoped to a host, requests without a host are 400; the room by host and path
- * prefix), then the room's own chain ({@code Stages}): suspended, bypass rules, the ticket opened
- * once, the proof of work, admission; every answer written by {@code Answers}.
+ * prefix; the public list of the rooms' draws, {@link DrawResponder#DRAWS_PATH}, is answered here),
+ * then the room's own chain ({@code Stages}): suspended, bypass rules, the ticket opened once, the
+ * proof of work, admission; every answer written by {@code Answers}.
  *
  * <pre>{@code
  * Door door = new Door(rooms, Clock.systemUTC(), PassIssuer.builder(PassKeys.openOrCreate(dataDir)).build());
@@ -90,6 +92,9 @@ public final class Door {
       return CompletableFuture.completedFuture(
           Answers.badRequest(
               "the request names no host (send a Host header)", request.header("Accept-Language")));
+    }
+    if (target.path().equals(DrawResponder.DRAWS_PATH)) {
+      return CompletableFuture.completedFuture(Answers.draws(snapshot, target.host(), clock));
     }
     RoomRuntime room = snapshot.router().route(target.host(), target.path());
     if (room == null) {

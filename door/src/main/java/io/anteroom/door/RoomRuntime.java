@@ -41,6 +41,7 @@ public final class RoomRuntime {
   private final Invitations invitations;
   private final RoomAccounts accounts;
   private final Step entrance;
+  private final boolean draws;
 
   RoomRuntime(
       RoomSettings settings,
@@ -74,6 +75,15 @@ public final class RoomRuntime {
     this.invitations = invitations;
     this.accounts = accounts;
     this.entrance = Stages.chain(this, answers);
+    this.draws = gate.draws() != null && io.anteroom.door.queue.DrawResponder.draws(settings);
+  }
+
+  /**
+   * Whether the room draws anything a user can audit (a shuffled event, random queueing) with a
+   * gate that has draws: its queued users get receipts.
+   */
+  public boolean draws() {
+    return draws;
   }
 
   public RoomSettings settings() {

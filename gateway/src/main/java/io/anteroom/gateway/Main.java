@@ -54,6 +54,7 @@ import picocli.CommandLine.Option;
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
  * anteroom pass-keys create|list|rotate|retire KID [--data-dir DIR]   the pass keys
  * anteroom invite --config FILE --room ID --count N       signed invitations, as CSV
+ * anteroom verify-draw --secret HEX --commitment HEX --receipts FILE   audit a room's draw
  * anteroom simulate ...                                    the traffic simulator (sim module)
  * anteroom help COMMAND                                    a command's options
  * </pre>
@@ -107,6 +108,7 @@ public final class Main implements Runnable {
     COMMANDS.put("check", Check::new);
     COMMANDS.put("pass-keys", PassKeysCommand::new);
     COMMANDS.put("invite", InviteCommand::new);
+    COMMANDS.put("verify-draw", VerifyDrawCommand::new);
   }
 
   /**

@@ -682,4 +682,78 @@ abstract class DoorConformanceTest {
           .isEqualTo("forged");
     }
   }
+
+  @Test
+  void aDrawsCommitmentIsPublicBeforeItsSecretAndEveryQueuedUserGetsAReceipt() throws Exception {
+    String rooms =
+        """
+        rooms:
+          - id: shop
+            path: /shop/
+            events:
+              - name: launch
+                prequeueStartTime: 2020-01-01T00:00:00Z
+                eventStartTime: 2099-01-01T00:00:00Z
+                eventEndTime: 2099-01-02T00:00:00Z
+                shuffleAtEventStart: true
+          - id: lots
+            path: /lots/
+            totalActiveUsers: 1
+            queueingMethod: random
+        """;
+    try (var s = start(dataDir, rooms)) {
+      var list = s.browser().get("/.well-known/anteroom/draws.json");
+      assertThat(list.statusCode()).isEqualTo(200);
+      assertThat(reachedOrigin(list)).isFalse();
+      assertThat(list.headers().firstValue("cache-control")).contains("no-store");
+      java.util.Map<String, JsonNode> draws = new java.util.HashMap<>();
+      for (JsonNode d : JSON.readTree(list.body()).get("draws")) {
+        draws.put(d.get("room").asText() + " " + d.get("from").asText(), d);
+      }
+      // the shuffle before its draw: committed, not revealed
+      JsonNode launch = draws.get("shop 2020-01-01T00:00:00Z");
+      assertThat(launch.get("commitment").asText()).matches("[0-9a-f]{64}");
+      assertThat(launch.get("secret").isNull()).isTrue();
+
+      // a pre-queued user's receipt: its ticket and the commitment, no place before the draw
+      JsonNode pre = JSON.readTree(s.browser().get("/shop/", "Accept", "application/json").body());
+      assertThat(pre.get("isPrequeue").asBoolean()).isTrue();
+      assertThat(pre.get("drawReceipt").get("ticket").asText()).matches("[0-9]+");
+      assertThat(pre.get("drawReceipt").get("commitment")).isEqualTo(launch.get("commitment"));
+      assertThat(pre.get("drawReceipt").has("place")).isFalse();
+
+      // random queueing: the waiting user's lot of the minute, under its hour's commitment; the
+      // hours already over are revealed, and each secret hashes to its commitment
+      assertThat(reachedOrigin(s.browser().get("/lots/"))).isTrue();
+      Browser waiting = s.browser();
+      assertThat(reachedOrigin(waiting.get("/lots/"))).isFalse();
+      JsonNode receipt =
+          JSON.readTree(waiting.get("/lots/", "Accept", "application/json").body())
+              .get("drawReceipt");
+      assertThat(receipt.get("kind").asText()).isEqualTo("random");
+      assertThat(receipt.get("lot").asDouble()).isBetween(0.0, 1.0);
+      JsonNode list2 = JSON.readTree(s.browser().get("/.well-known/anteroom/draws.json").body());
+      JsonNode hour = null;
+      int revealed = 0;
+      for (JsonNode d : list2.get("draws")) {
+        if (d.get("room").asText().equals("lots")) {
+          if (d.get("from").asText().equals(receipt.get("from").asText())) {
+            hour = d;
+          }
+          if (!d.get("secret").isNull()) {
+            revealed++;
+            assertThat(
+                    io.anteroom.door.admission.DrawSecrets.commitment(
+                        java.util.HexFormat.of().parseHex(d.get("secret").asText())))
+                .isEqualTo(d.get("commitment").asText());
+            assertThat(java.time.Instant.parse(d.get("revealAt").asText()))
+                .isBeforeOrEqualTo(s.clock().instant());
+          }
+        }
+      }
+      assertThat(hour.get("commitment")).isEqualTo(receipt.get("commitment"));
+      assertThat(hour.get("secret").isNull()).isTrue();
+      assertThat(revealed).isGreaterThanOrEqualTo(24);
+    }
+  }
 }

@@ -26,17 +26,6 @@ public final class Lottery {
     this.k1 = littleEndian(key, 8);
   }
 
-  /** A lottery keyed by {@code seed} only: for the simulator and for callers without a secret. */
-  static Lottery unkeyed(String seed) {
-    long h = contextHash(seed);
-    byte[] key = new byte[16];
-    for (int i = 0; i < 8; i++) {
-      key[i] = (byte) (h >>> (8 * i));
-      key[8 + i] = (byte) (~h >>> (8 * i));
-    }
-    return new Lottery(key);
-  }
-
   /** A uniform number in {@code [0, 1)} for one ticket, context and round. */
   public double uniform(String context, long ticketId, long round) {
     long bits = sipHash24(contextHash(context), ticketId, round);

@@ -45,7 +45,7 @@ public final class RoomWorker {
   private final SlotStrategy strategy;
   private final TicketLedger ledger;
   private final RandomGenerator ids;
-  private final Lottery lottery;
+  private final DrawKeys draws;
 
   /** The worker's own count of the minute's admissions (even split, utilization-scaled). */
   private final MinuteCounter local;
@@ -137,12 +137,13 @@ public final class RoomWorker {
       Instant now,
       TicketLedger ledger,
       RandomGenerator ids) {
-    this(config, dataCenter, workerId, now, ledger, ids, defaultLottery(config.roomId()));
+    this(config, dataCenter, workerId, now, ledger, ids, defaultDraws(config.roomId()));
   }
 
   /**
-   * @param lottery the keyed draws of random queueing and of the pre-queue shuffle; every worker of
-   *     a room, in every process, must use the same key (or they disagree on the order)
+   * @param draws the keyed draws of random queueing and of the pre-queue shuffle (a secret per
+   *     {@link Draw}); every worker of a room, in every process, must use the same key (or they
+   *     disagree on the order)
    */
   public RoomWorker(
       RoomConfig config,
@@ -151,8 +152,8 @@ public final class RoomWorker {
       Instant now,
       TicketLedger ledger,
       RandomGenerator ids,
-      Lottery lottery) {
-    this.lottery = lottery;
+      DrawKeys draws) {
+    this.draws = draws;
     this.config = config;
     this.dataCenter = dataCenter;
     this.workerId = workerId;
@@ -168,8 +169,8 @@ public final class RoomWorker {
    * draws are still unpredictable to clients, whose ticket ids are sealed, but anyone who learns a
    * ticket id could compute them. Gateways pass a key derived from their ticket keys.
    */
-  static Lottery defaultLottery(String roomId) {
-    return Lottery.unkeyed("anteroom lottery " + roomId);
+  static DrawKeys defaultDraws(String roomId) {
+    return DrawKeys.unkeyed("anteroom lottery " + roomId);
   }
 
   public RoomConfig config() {
@@ -347,8 +348,8 @@ public final class RoomWorker {
       return queue(own, event.shuffle() ? event.prequeueBucket() : bucketId, now);
     }
     if (event != null && event.shuffle() && own != null && bucketId == event.prequeueBucket()) {
-      bucketId =
-          event.placeBucket(lottery.place(event.name(), own.id(), EventWindow.SHUFFLE_PLACES));
+      Draw shuffle = Draw.shuffle(config.roomId(), event);
+      bucketId = event.placeBucket(shuffle.place(draws.lottery(shuffle), own.id()));
     }
     return config.queueOrder() == QueueOrder.RANDOM
         ? drawLots(own, bucketId, now)
@@ -357,12 +358,12 @@ public final class RoomWorker {
 
   /**
    * Random queueing: while anyone waits, a waiting ticket may draw a slot in minute {@code m} only
-   * when its lot of the minute ({@link Lottery#uniform} of the ticket id and {@code m}) falls below
-   * {@code min(1, G / W)}, the minute's pool over the users waiting; the lot is the same however
-   * often the ticket asks, and its chance does not depend on its bucket. A user without a waiting
-   * ticket waits for its first lot (so starting over buys no extra draws). Winners draw against the
-   * pool like new users, so the limits hold as with FIFO; when nobody waits, users enter first come
-   * first served.
+   * when its lot of the minute ({@link Draw#lot} of the ticket id and {@code m}, under the secret
+   * of the minute's hour) falls below {@code min(1, G / W)}, the minute's pool over the users
+   * waiting; the lot is the same however often the ticket asks, and its chance does not depend on
+   * its bucket. A user without a waiting ticket waits for its first lot (so starting over buys no
+   * extra draws). Winners draw against the pool like new users, so the limits hold as with FIFO;
+   * when nobody waits, users enter first come first served.
    */
   private Decision drawLots(Ticket own, long bucketId, Instant now) {
     long waiting = state.totalWaiting();
@@ -374,7 +375,8 @@ public final class RoomWorker {
     }
     long m = Minutes.minuteOf(now);
     double chance = Math.min(1.0, (double) poolOf(m).available(Minutes.startOf(m + 1)) / waiting);
-    return lottery.uniform(config.roomId(), own.id(), m) < chance
+    Draw hour = Draw.randomOfMinute(config.roomId(), m);
+    return hour.lot(draws.lottery(hour), own.id(), m) < chance
         ? draw(own, bucketId, false, now)
         : queue(own, bucketId, now);
   }

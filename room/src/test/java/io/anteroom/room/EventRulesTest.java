@@ -61,11 +61,10 @@ class EventRulesTest {
     crowd.runUntil(START.plus(Duration.ofMinutes(30)), Duration.ofSeconds(5), 20);
     assertThat(crowd.admitted()).isEqualTo(600);
 
-    Lottery lottery = RoomWorker.defaultLottery("shop");
+    Draw shuffle = Draw.shuffle("shop", config(true).event());
+    Lottery lottery = RoomWorker.defaultDraws("shop").lottery(shuffle);
     double[] places =
-        crowd.users.stream()
-            .mapToDouble(u -> lottery.place("launch", u.ticket.id(), EventWindow.SHUFFLE_PLACES))
-            .toArray();
+        crowd.users.stream().mapToDouble(u -> shuffle.place(lottery, u.ticket.id())).toArray();
     // arriving early gives nothing: no rank correlation between arrival and admission (|rho| for
     // 600 independent ranks is below 0.15 with probability > 0.9997)
     assertThat(Math.abs(Crowd.spearman(arrivals(crowd), admissions(crowd)))).isLessThan(0.15);

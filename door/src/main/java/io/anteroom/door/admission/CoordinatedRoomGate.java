@@ -11,7 +11,6 @@ import io.anteroom.room.ConfigAgreement;
 import io.anteroom.room.CounterMemory;
 import io.anteroom.room.Decision;
 import io.anteroom.room.Grant;
-import io.anteroom.room.Lottery;
 import io.anteroom.room.Outages;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomOverrides;
@@ -132,7 +131,9 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
 
   public static final Duration MAX_REPORT_INTERVAL = Duration.ofSeconds(20);
 
-  private final byte[] lotteryKey;
+  /** The room's draws: the deployment's lottery key, or the room id only without one. */
+  private final DrawSecrets draws;
+
   private final String dataCenter;
   private final String processId;
   private final Coordination coordination;
@@ -209,7 +210,10 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       Coordination coordination,
       Clock clock,
       byte[] lotteryKey) {
-    this.lotteryKey = lotteryKey == null ? null : lotteryKey.clone();
+    this.draws =
+        lotteryKey == null
+            ? DrawSecrets.unkeyed("anteroom lottery " + settings.id())
+            : new DrawSecrets(lotteryKey);
     this.dataCenter = dataCenter;
     this.processId = processId;
     this.coordination = coordination;
@@ -400,11 +404,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   private RoomWorker newWorker(RoomConfig config, String suffix) {
     String id = config.roomId() + "/" + processId + "/" + shardIds.incrementAndGet() + suffix;
     var ids = new java.util.SplittableRandom(seeds.nextLong());
-    var worker =
-        lotteryKey == null
-            ? new RoomWorker(config, dataCenter, id, clock.instant(), ledger, ids)
-            : new RoomWorker(
-                config, dataCenter, id, clock.instant(), ledger, ids, new Lottery(lotteryKey));
+    var worker = new RoomWorker(config, dataCenter, id, clock.instant(), ledger, ids, draws);
     worker.applyState(lastState);
     return worker.recoveringWith(outages);
   }
@@ -412,6 +412,11 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   @Override
   public RoomGate gate() {
     return this;
+  }
+
+  @Override
+  public DrawSecrets draws() {
+    return draws;
   }
 
   @Override

@@ -55,6 +55,15 @@ public interface RoomGate {
         new UnsupportedOperationException("no shared coordination"));
   }
 
+  /**
+   * The room's auditable draws (the pre-queue shuffle, random queueing's lots): their secrets,
+   * commitments and lotteries, the same on every gateway of the deployment; null for a gate that
+   * draws nothing.
+   */
+  default DrawSecrets draws() {
+    return null;
+  }
+
   /** What to do with one request. */
   enum Outcome {
     /** A returning user whose session is live (renewed ticket). */

@@ -337,6 +337,13 @@ public final class QueueResponder {
    * a pre-queue, {@code prequeueTitle}.
    */
   public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis, String language) {
+    Map<String, Object> scope = scope(fields, lastUpdatedMillis, language);
+    return kept(pages, scope, () -> render(scope, language));
+  }
+
+  /** The template scope of the page of {@code fields}: see {@link #htmlBytes}. */
+  private static Map<String, Object> scope(
+      Map<String, Object> fields, long lastUpdatedMillis, String language) {
     PageTexts texts = PageTexts.of(language);
     var scope = new LinkedHashMap<>(fields);
     scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
@@ -349,15 +356,15 @@ public final class QueueResponder {
           texts.format(
               "prequeueTitle", fields.get("eventName"), fields.get("eventStartFormatted")));
     }
-    return kept(
-        pages,
-        scope,
-        () -> {
-          var out = new StringWriter(4096);
-          Map<String, Mustache> byLanguage = eventPages.getOrDefault(fields.get("eventName"), page);
-          byLanguage.getOrDefault(language, byLanguage.get("")).execute(out, scope);
-          return out.toString().getBytes(StandardCharsets.UTF_8);
-        });
+    return scope;
+  }
+
+  /** The page of {@code scope} in {@code language}'s template (the event's, if it has one). */
+  private byte[] render(Map<String, Object> scope, String language) {
+    var out = new StringWriter(4096);
+    Map<String, Mustache> byLanguage = eventPages.getOrDefault(scope.get("eventName"), page);
+    byLanguage.getOrDefault(language, byLanguage.get("")).execute(out, scope);
+    return out.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /**
@@ -424,6 +431,36 @@ public final class QueueResponder {
         json
             ? fields -> json(fields).getBytes(StandardCharsets.UTF_8)
             : fields -> htmlBytes(fields, q.lastUpdatedMillis(), language));
+  }
+
+  /**
+   * {@link #body} with a queued user's draw receipt ({@link DrawResponder#receipt}) as the member
+   * {@code drawReceipt} (and on the page): rendered for this user alone, never kept; without a
+   * receipt, {@link #body}.
+   */
+  public byte[] body(
+      boolean json,
+      String language,
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle,
+      Map<String, Object> receipt) {
+    if (receipt == null) {
+      return body(
+          json, language, nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    }
+    Map<String, Object> fields =
+        fieldsAt(language, nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    fields.put("drawReceipt", receipt);
+    if (json) {
+      return json(fields).getBytes(StandardCharsets.UTF_8);
+    }
+    Map<String, Object> scope = scope(fields, q.lastUpdatedMillis(), language);
+    scope.put("drawReceiptJson", json(receipt));
+    return render(scope, language);
   }
 
   /**

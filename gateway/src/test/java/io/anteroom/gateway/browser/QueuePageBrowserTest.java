@@ -81,6 +81,45 @@ class QueuePageBrowserTest {
     }
   }
 
+  @Test
+  void aPrequeuedUserCanOpenItsDrawReceiptOnThePage() throws Exception {
+    String room =
+        """
+        rooms:
+          - id: shop
+            events:
+              - name: launch
+                prequeueStartTime: 2026-11-22T09:00:00Z
+                eventStartTime: 2026-11-22T11:00:00Z
+                eventEndTime: 2026-11-22T12:00:00Z
+                shuffleAtEventStart: true
+        """;
+    try (var h = new Harness(dataDir, room);
+        var chromium = HeadlessChromium.phone(390, 844)) {
+      var page = chromium.driver();
+      page.get(h.url() + "/");
+      assertThat(page.findElement(By.tagName("h1")).getText())
+          .isEqualTo("launch opens at 11:00:00 UTC");
+      var receipt = page.findElement(By.id("receipt"));
+      assertThat(page.findElement(By.id("receipt-json")).isDisplayed()).as("folded").isFalse();
+      receipt.findElement(By.tagName("summary")).click();
+      var json =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(page.findElement(By.id("receipt-json")).getText());
+      assertThat(json.get("event").asText()).isEqualTo("launch");
+      assertThat(json.get("ticket").asText()).matches("[0-9]+");
+      assertThat(json.has("place")).as("no place before the draw").isFalse();
+      var listed =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(h.browser().get("/.well-known/anteroom/draws.json").body())
+              .get("draws")
+              .get(0);
+      assertThat(json.get("commitment")).isEqualTo(listed.get("commitment"));
+      assertThat(receipt.getText()).contains(listed.get("commitment").asText());
+      chromium.screenshot(Path.of("target", "screenshots", "queue-page-draw-receipt.png"));
+    }
+  }
+
   /** HH:mm:ss UTC, as the gateway renders the page's time. */
   private static String utc(String isoInstant) {
     return DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'")
