@@ -96,6 +96,29 @@ class QueueJsonTest {
   }
 
   @Test
+  void theJsonTellsAWaitingUserItsPlaceInLineFromTheRoomsCounts() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue(); // the one place
+      var first = List.of(h.browser(), h.browser(), h.browser(), h.browser());
+      checkIn(first);
+      h.scheduler.advance(Duration.ofSeconds(60)); // the next minute: a newer bucket
+      var later = List.of(h.browser(), h.browser());
+      checkIn(later);
+      checkIn(first);
+      settle(h);
+
+      JsonNode j = json(later.get(1).get("/", "Accept", ACCEPT_JSON));
+
+      assertThat(j.get("placeKnown").asBoolean()).isTrue();
+      assertThat(j.get("peopleAheadLow").asLong()).as("the older bucket's four").isEqualTo(4);
+      assertThat(j.get("peopleAheadHigh").asLong()).as("and its own bucket's two").isEqualTo(6);
+      assertThat(j.get("peopleAhead").asLong()).isEqualTo(5);
+      assertThat(j.get("peopleAheadApproximate").asBoolean()).isTrue();
+      assertThat(j.get("peopleAheadFormatted").asText()).isEqualTo("About 5 people ahead of you");
+    }
+  }
+
+  @Test
   void theQueueIsFullWhenTheEstimatedWaitExceedsADay() throws Exception {
     try (var h =
         new Harness(

@@ -660,7 +660,8 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
         minutes(e.p25()),
         minutes(e.p50()),
         minutes(e.p75()),
-        state.asOf().toEpochMilli());
+        state.asOf().toEpochMilli(),
+        e.place());
   }
 
   private static int minutes(double m) {

@@ -87,6 +87,7 @@ public interface RoomGate {
    * @param waitTimeKnown false while no admissions have been seen yet
    * @param waitTimeMinutes estimated wait of this user's bucket, rounded up
    * @param lastUpdatedMillis when the room state this is based on was computed
+   * @param place the user's approximate place in line (null: not known)
    */
   record QueueView(
       boolean waitTimeKnown,
@@ -94,7 +95,26 @@ public interface RoomGate {
       int waitTime25Percentile,
       int waitTime50Percentile,
       int waitTime75Percentile,
-      long lastUpdatedMillis) {
+      long lastUpdatedMillis,
+      io.anteroom.room.PlaceInLine place) {
+
+    /** A view without a place in line. */
+    public QueueView(
+        boolean waitTimeKnown,
+        int waitTimeMinutes,
+        int waitTime25Percentile,
+        int waitTime50Percentile,
+        int waitTime75Percentile,
+        long lastUpdatedMillis) {
+      this(
+          waitTimeKnown,
+          waitTimeMinutes,
+          waitTime25Percentile,
+          waitTime50Percentile,
+          waitTime75Percentile,
+          lastUpdatedMillis,
+          null);
+    }
 
     /** The wait above which the queue counts as full (as in the hosted room's JSON): 24 hours. */
     public static final int FULL_AFTER_MINUTES = 24 * 60;

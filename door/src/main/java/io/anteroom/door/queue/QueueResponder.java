@@ -10,6 +10,7 @@ import io.anteroom.door.config.GatewayConfig.EventSettings;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.QueueingMethod;
 import io.anteroom.door.config.TemplateDirectory;
+import io.anteroom.room.PlaceInLine;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -207,6 +208,14 @@ public final class QueueResponder {
     f.put("isPassthroughQueue", queueingMethod == QueueingMethod.PASSTHROUGH);
     f.put("isRejectQueue", queueingMethod == QueueingMethod.REJECT);
     f.put("throttle", throttle);
+    // the place in line means nothing in a random queue: everyone has the same chance
+    PlaceInLine place = queueingMethod == QueueingMethod.RANDOM ? null : q.place();
+    f.put("placeKnown", place != null);
+    f.put("peopleAhead", place == null ? 0 : place.ahead());
+    f.put("peopleAheadLow", place == null ? 0 : place.low());
+    f.put("peopleAheadHigh", place == null ? 0 : place.high());
+    f.put("peopleAheadApproximate", place != null && place.approximate());
+    f.put("peopleAheadFormatted", formatPlace(place));
     return f;
   }
 
@@ -319,6 +328,51 @@ public final class QueueResponder {
                     f.queueAll(),
                     f.refreshIntervalSeconds(),
                     f.throttle())));
+  }
+
+  // User-visible texts of the place in line (issue 42: to be translated with the page's other
+  // texts): "About N people ahead of you", "Between L and H people ahead of you", "Nobody is ahead
+  // of you", "About 1 person ahead of you"; empty when the place is not known.
+
+  /**
+   * {@code peopleAheadFormatted}: one number, rounded to two significant digits from 100 on (it is
+   * an approximation), when the place is {@link PlaceInLine#approximate}; else the range.
+   */
+  static String formatPlace(PlaceInLine place) {
+    if (place == null) {
+      return "";
+    }
+    if (!place.approximate()) {
+      return "Between "
+          + count(place.low())
+          + " and "
+          + count(place.high())
+          + " people ahead of you";
+    }
+    long n = roughly(place.ahead());
+    if (n == 0) {
+      return "Nobody is ahead of you";
+    }
+    if (n == 1) {
+      return "About 1 person ahead of you";
+    }
+    return "About " + count(n) + " people ahead of you";
+  }
+
+  /** {@code n} to two significant digits from 100 on (1,234 → 1,200). */
+  static long roughly(long n) {
+    if (n < 100) {
+      return n;
+    }
+    long unit = 1;
+    while (n / unit >= 100) {
+      unit *= 10;
+    }
+    return Math.round((double) n / unit) * unit;
+  }
+
+  private static String count(long n) {
+    return String.format(java.util.Locale.ROOT, "%,d", n);
   }
 
   /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */
