@@ -732,6 +732,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
         .thenCompose(
             v -> {
+              tellState();
               // an overloaded coordinator that fails or times out should also see fewer reports
               reportPace.onResponse(throttled.get() || failed.get());
               noticeIncarnationChanges(coordination.incarnationChanges()); // a new leader answered
@@ -823,6 +824,38 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     for (RoomWorker w : workers.all()) {
       w.applyState(state);
     }
+  }
+
+  private final List<Consumer<RoomState>> stateListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** The state the listeners were last told of. */
+  private final java.util.concurrent.atomic.AtomicReference<RoomState> toldState =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /**
+   * Tells the listeners of the newest state once a report round is settled: once per round, not
+   * once per worker's answer (a round's answers carry the same or nearly the same state).
+   */
+  private void tellState() {
+    RoomState state = lastState;
+    RoomState told = toldState.get();
+    if (state == told || !toldState.compareAndSet(told, state)) {
+      return;
+    }
+    for (Consumer<RoomState> l : stateListeners) {
+      l.accept(state);
+    }
+  }
+
+  @Override
+  public RoomState lastState() {
+    return lastState;
+  }
+
+  @Override
+  public void onNewState(Consumer<RoomState> listener) {
+    stateListeners.add(listener);
   }
 
   /** The current report interval (AIMD on the data center's throttle), without jitter. */

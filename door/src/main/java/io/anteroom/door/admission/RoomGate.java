@@ -44,6 +44,20 @@ public interface RoomGate {
     return java.util.concurrent.CompletableFuture.completedFuture(true);
   }
 
+  /**
+   * The room state decisions are made with now (null: a gate without one). The queue page's push
+   * ({@link io.anteroom.door.queue.HeldPolls}) reads it.
+   */
+  default io.anteroom.room.RoomState lastState() {
+    return null;
+  }
+
+  /**
+   * Calls {@code listener} with every newer room state the gate applies, on the thread that applies
+   * it (it must not block). A gate without states never calls it.
+   */
+  default void onNewState(java.util.function.Consumer<io.anteroom.room.RoomState> listener) {}
+
   /** What to do with one request. */
   enum Outcome {
     /** A returning user whose session is live (renewed ticket). */
