@@ -53,6 +53,14 @@ public final class Watch {
     expire();
   }
 
+  /**
+   * The answer of an adapter that cannot hold a poll (a servlet container without async support):
+   * no push here, the page keeps refreshing.
+   */
+  public static Watch unavailable() {
+    return now(null, null, Reply.NO_PUSH);
+  }
+
   static Watch now(String roomId, Ticket ticket, Reply reply) {
     return new Watch(CompletableFuture.completedFuture(respond(roomId, ticket, reply)), null);
   }
