@@ -2,10 +2,14 @@ package io.anteroom.servlet;
 
 import io.anteroom.door.Answer;
 import io.anteroom.door.Door;
+import io.anteroom.door.Watch;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.host.CoordinatorLink;
 import io.anteroom.host.RoomHost;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -17,10 +21,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import io.anteroom.door.Watch;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
@@ -269,7 +269,9 @@ public final class AnteroomFilter implements Filter {
   private static void write(AsyncContext async, Answer.Respond answer) {
     try {
       respond(
-          (HttpServletRequest) async.getRequest(), (HttpServletResponse) async.getResponse(), answer);
+          (HttpServletRequest) async.getRequest(),
+          (HttpServletResponse) async.getResponse(),
+          answer);
     } catch (IOException | IllegalStateException e) {
       // the client left meanwhile: nothing to answer
     } finally {
