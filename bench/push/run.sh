@@ -40,8 +40,9 @@ maxConnections: $(( connections + 1000 ))
 maxHeldPolls: $(( connections + 1000 ))
 pollHoldSeconds: 120
 idleTimeoutSeconds: 600
+requestHeadTimeoutMillis: 600000
 rooms:
-  - { id: shop, totalActiveUsers: 10, newUsersPerMinute: 1000, queueRefreshSeconds: 10 }
+  - { id: shop, totalActiveUsers: 10, newUsersPerMinute: 1000, queueRefreshSeconds: 10, sessionDurationMinutes: 60 }
 YAML
 bench="bench/src/main/java/io/anteroom/bench/PushBench.java"
 "$java" "$bench" origin 18481 > "$out/origin.log" 2>&1 &

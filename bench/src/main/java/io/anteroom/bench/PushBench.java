@@ -165,8 +165,13 @@ public final class PushBench {
       long freed = System.nanoTime();
       long in = entered.get();
       double seconds = (in - freed) / 1e9;
-      results.add(seconds);
-      System.out.printf("sample %d: %.2f s%n", i + 1, seconds);
+      if (seconds < 0) { // let in before the slot was freed (another slot freed): not a sample
+        System.out.printf("discarded: entered %.2f s before the logout%n", -seconds);
+        i--;
+      } else {
+        results.add(seconds);
+        System.out.printf("sample %d: %.2f s%n", i + 1, seconds);
+      }
       admitted.add(w);
       waiting = leaving;
       if (leaving.enters(leaving.get("/"))) { // the room had room for it too
@@ -271,18 +276,59 @@ public final class PushBench {
                 + cookie
                 + "\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII);
+    long[] idle0 = memory(pid);
+    // the same-run baseline: as many connections, each with a request head in progress
+    var idle =
+        open(host, port, connections, "GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII), 2);
+    Thread.sleep(10_000);
+    long[] idle1 = memory(pid);
+    int idleOpen = stillOpen(idle);
+    System.out.printf(
+        "baseline, %,d connections with a request head in progress (%,d still open): heap %.0f B,"
+            + " RSS %.0f B per connection%n",
+        idle.size(),
+        idleOpen,
+        (idle1[0] - idle0[0]) * 1024.0 / Math.max(1, idleOpen),
+        (idle1[1] - idle0[1]) * 1024.0 / Math.max(1, idleOpen));
+    for (SocketChannel s : idle) {
+      s.close();
+    }
+    Thread.sleep(5_000);
     long[] before = memory(pid);
     System.out.printf(
         "before: heap used %,d KiB, RSS %,d KiB (%d admitted users)%n",
         before[0], before[1], admitted.size());
-    var sockets = new ArrayList<SocketChannel>(connections);
+    var sockets = open(host, port, connections, request, 10);
+    Thread.sleep(10_000);
+    long[] during = memory(pid);
+    int held = stillOpen(sockets);
+    System.out.printf(
+        "held: %,d push polls (%,d answered or closed); heap used %,d KiB, RSS %,d KiB%n",
+        held, sockets.size() - held, during[0], during[1]);
+    System.out.printf(
+        "per held push poll: heap %.0f B, RSS %.0f B%n",
+        (during[0] - before[0]) * 1024.0 / Math.max(1, held),
+        (during[1] - before[1]) * 1024.0 / Math.max(1, held));
+    for (SocketChannel s : sockets) {
+      s.close();
+    }
+    System.exit(0);
+  }
+
+  /**
+   * Opens {@code n} connections from 127.0.0.{@code firstSource} on (25,000 per address), each
+   * sending {@code bytes}; stops at the first failure.
+   */
+  private static List<SocketChannel> open(
+      String host, int port, int n, byte[] bytes, int firstSource) throws Exception {
+    var sockets = new ArrayList<SocketChannel>(n);
     long started = System.nanoTime();
     try {
-      for (int i = 0; i < connections; i++) {
+      for (int i = 0; i < n; i++) {
         SocketChannel s = SocketChannel.open();
-        s.bind(new InetSocketAddress("127.0.0." + (2 + i / 25_000), 0));
+        s.bind(new InetSocketAddress("127.0.0." + (firstSource + i / 25_000), 0));
         s.connect(new InetSocketAddress(host, port));
-        s.write(ByteBuffer.wrap(request));
+        s.write(ByteBuffer.wrap(bytes));
         sockets.add(s);
         if ((i + 1) % 10_000 == 0) {
           System.out.printf("%,d connections held%n", i + 1);
@@ -294,27 +340,17 @@ public final class PushBench {
     System.out.printf(
         "opened %,d in %.1f s; waiting 10 s for the gateway to read them%n",
         sockets.size(), (System.nanoTime() - started) / 1e9);
-    Thread.sleep(10_000);
-    long[] during = memory(pid);
-    int answered = 0;
+    return sockets;
+  }
+
+  /** How many of {@code sockets} the gateway neither answered nor closed. */
+  private static int stillOpen(List<SocketChannel> sockets) throws IOException {
+    int open = 0;
     for (SocketChannel s : sockets) {
       s.configureBlocking(false);
-      if (s.read(ByteBuffer.allocate(1)) != 0) {
-        answered++;
-      }
+      open += s.read(ByteBuffer.allocate(1)) == 0 ? 1 : 0;
     }
-    int held = sockets.size() - answered;
-    System.out.printf(
-        "held: %,d connections (%,d answered or closed); heap used %,d KiB, RSS %,d KiB%n",
-        held, answered, during[0], during[1]);
-    System.out.printf(
-        "per held connection: heap %.0f B, RSS %.0f B%n",
-        (during[0] - before[0]) * 1024.0 / Math.max(1, held),
-        (during[1] - before[1]) * 1024.0 / Math.max(1, held));
-    for (SocketChannel s : sockets) {
-      s.close();
-    }
-    System.exit(0);
+    return open;
   }
 
   /** The gateway's heap used after a full GC and its resident set, in KiB. */
