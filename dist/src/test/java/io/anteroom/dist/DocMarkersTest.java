@@ -144,15 +144,13 @@ class DocMarkersTest {
   @Test
   void aCheckedByBlockMustBeVerbatimInTheFileItNames() throws IOException {
     DocPages.Page right =
-        DocPages.parse(
-            "README.md", "<!-- doc-test: checked-by .ci/run -->\n```\n./mvnw -B verify\n```\n");
+        DocPages.parse("README.md", "<!-- doc-test: checked-by .ci/run -->\n```\n./test\n```\n");
     DocPages.Page wrong =
         DocPages.parse(
-            "README.md",
-            "<!-- doc-test: checked-by .ci/run -->\n```\n./mvnw -B verify -DskipTests\n```\n");
+            "README.md", "<!-- doc-test: checked-by .ci/run -->\n```\n./test -DskipTests\n```\n");
     assertThat(problems(List.of(right))).isEmpty();
     assertThat(problems(List.of(wrong)))
-        .containsExactly("README.md:2: `./mvnw -B verify -DskipTests` is not a line of .ci/run");
+        .containsExactly("README.md:2: `./test -DskipTests` is not a line of .ci/run");
   }
 
   @Test

@@ -6,10 +6,13 @@ import io.anteroom.door.Answer.Respond;
 import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.admission.RoomGate.Verdict;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.PageLanguages;
 import io.anteroom.door.proof.DoorCheck;
 import io.anteroom.door.proof.Invitations;
 import io.anteroom.door.queue.ChallengeResponder;
 import io.anteroom.door.queue.InvitationResponder;
+import io.anteroom.door.queue.LanguageChooser;
+import io.anteroom.door.queue.PageTexts;
 import io.anteroom.door.queue.QueuePacing;
 import io.anteroom.door.queue.QueueResponder;
 import io.anteroom.door.ticket.TicketCookie;
@@ -40,10 +43,40 @@ final class Answers {
   private static final Header UNTHROTTLED = new Header(THROTTLE_HEADER, "0");
   private static final Runnable NOTHING = () -> {};
 
+  /**
+   * Every answer the door writes depends on the request's {@code Accept} (JSON or HTML) and {@code
+   * Accept-Language}.
+   */
+  private static final Header VARY = new Header("Vary", "Accept, Accept-Language");
+
+  /** {@code Content-Language} of each built-in language. */
+  private static final Map<String, Header> CONTENT_LANGUAGE =
+      PageLanguages.BUILT_IN.stream()
+          .collect(
+              java.util.stream.Collectors.toUnmodifiableMap(
+                  l -> l, l -> new Header("Content-Language", l)));
+
+  /**
+   * The language of answers to requests that reach no room (400): any built-in one, else English.
+   */
+  private static final LanguageChooser ANY_LANGUAGE =
+      new LanguageChooser(PageLanguages.BUILT_IN, PageLanguages.DEFAULT);
+
   private final Clock clock;
 
   Answers(Clock clock) {
     this.clock = clock;
+  }
+
+  /** The language of the door's answer to the visit: the one place that decides. */
+  static String language(Visit v) {
+    return v.room.responder().language(v.facts.header("Accept-Language"));
+  }
+
+  /** {@code Content-Language} and {@code Vary} of an answer in {@code language}. */
+  private static void languageHeaders(String language, List<Header> headers) {
+    headers.add(CONTENT_LANGUAGE.get(language));
+    headers.add(VARY);
   }
 
   /** Whether the client asked for JSON and the room answers JSON: the one place that decides. */
@@ -51,12 +84,27 @@ final class Answers {
     return v.room.responder().wantsJson(v.facts.header("Accept"));
   }
 
-  /** 400 with its reason; the connection is closed after it (HTTP/1). */
-  static Respond badRequest(String reason) {
+  /**
+   * 400 with its reason; the connection is closed after it (HTTP/1). The first sentence is in the
+   * language of {@code acceptLanguage}; the reason, a protocol detail for whoever debugs the
+   * client, stays in English.
+   */
+  static Respond badRequest(String reason, String acceptLanguage) {
+    String language = ANY_LANGUAGE.choose(acceptLanguage);
     return new Respond(
         400,
-        List.of(new Header("Content-Type", TEXT), NO_STORE, UNTHROTTLED),
-        utf8("400 Bad Request: " + reason + "\n"),
+        List.of(
+            new Header("Content-Type", TEXT),
+            CONTENT_LANGUAGE.get(language),
+            VARY,
+            NO_STORE,
+            UNTHROTTLED),
+        utf8(
+            "400 Bad Request: "
+                + PageTexts.of(language).text("badRequest")
+                + " ("
+                + reason
+                + ")\n"),
         true,
         null,
         "bad_request",
@@ -71,7 +119,7 @@ final class Answers {
 
   /** A request that skips its room (a bypass rule, a suspended room): counted, never judged. */
   static Pass skip(Visit v, String why) {
-    v.room.meters().bypassed().mark();
+    v.room.meters().bypassed().inc();
     return new Pass(v.room, v.target, null, null, List.of(), List.of(), why, null);
   }
 
@@ -81,7 +129,7 @@ final class Answers {
     Ticket logged = verdict.ticket() != null ? verdict.ticket() : v.ticket;
     return switch (verdict.outcome()) {
       case ADMIT_SESSION -> {
-        room.meters().admittedReturning().mark();
+        room.meters().admittedReturning().inc();
         // a renewal that changes no count and shortens the session by at most S/60 keeps the
         // user's cookie: a page's burst of requests is not re-sealed request by request
         Ticket renewed = verdict.ticket();
@@ -89,7 +137,7 @@ final class Answers {
         yield pass(v, keep ? null : renewed, renewed, "session", logged);
       }
       case ADMIT -> {
-        room.meters().admittedNew().mark();
+        room.meters().admittedNew().inc();
         if (v.facts.header(POLL_HEADER) != null && wantsJson(v)) {
           // the page's own status poll: tell the script to reload instead of fetching the page
           // from the origin twice
@@ -98,11 +146,11 @@ final class Answers {
         yield pass(v, verdict.ticket(), verdict.ticket(), "admitted", logged);
       }
       case PASS_THROUGH -> {
-        room.meters().admittedNew().mark();
+        room.meters().admittedNew().inc();
         yield pass(v, verdict.ticket(), null, "passthrough", logged);
       }
       case QUEUE -> {
-        room.meters().queued().mark();
+        room.meters().queued().inc();
         yield queue(v, verdict, true, "queued", logged);
       }
       case REJECT -> reject(v, logged);
@@ -158,19 +206,35 @@ final class Answers {
     boolean throttle = pacing.throttle();
     int refresh = pacing.refreshIntervalSeconds();
     boolean json = wantsJson(v);
-    var headers = new ArrayList<Header>(v.setCookies.size() + 4);
+    String language = language(v);
+    // a waiting user's answer has the room's queueingStatusCode; an admitted user's status poll is
+    // a plain 200
+    int status = inWaitingRoom ? room.settings().queueingStatusCode() : 200;
+    var headers = new ArrayList<Header>(v.setCookies.size() + 7);
     cookies(v, headers);
     if (verdict.ticket() != null) {
       headers.add(new Header(TicketCookie.SET_COOKIE, room.cookie().set(verdict.ticket())));
     }
+    if (status == 429) {
+      headers.add(new Header("Retry-After", Integer.toString(refresh)));
+    }
     headers.add(NO_STORE);
     headers.add(throttle ? THROTTLED : UNTHROTTLED);
     headers.add(new Header("Content-Type", json ? JSON : HTML));
+    languageHeaders(language, headers);
     byte[] body =
         room.responder()
-            .body(json, now, inWaitingRoom, q, room.settings().queueAll(), refresh, throttle);
+            .body(
+                json,
+                language,
+                now,
+                inWaitingRoom,
+                q,
+                room.settings().queueAll(),
+                refresh,
+                throttle);
     return new Respond(
-        200,
+        status,
         headers,
         body,
         false,
@@ -199,7 +263,7 @@ final class Answers {
         true,
         "proofOfWork",
         () -> ChallengeResponder.json(c, cookieName, ttl),
-        () -> ChallengeResponder.html(c, cookieName, ttl),
+        language -> ChallengeResponder.html(c, cookieName, ttl, language),
         "challenge");
   }
 
@@ -214,20 +278,23 @@ final class Answers {
       boolean inWaitingRoom,
       String member,
       java.util.function.Supplier<Object> memberJson,
-      java.util.function.Supplier<String> html,
+      java.util.function.Function<String, String> html,
       String decision) {
     RoomRuntime room = v.room;
     QueuePacing pacing = room.pacing();
     boolean throttle = pacing.throttle();
-    var headers = new ArrayList<Header>(v.setCookies.size() + 3);
+    String language = language(v);
+    var headers = new ArrayList<Header>(v.setCookies.size() + 5);
     cookies(v, headers);
     headers.add(NO_STORE);
     headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    languageHeaders(language, headers);
     byte[] body;
     if (wantsJson(v)) {
       QueueResponder responder = room.responder();
       Map<String, Object> fields =
           responder.fields(
+              language,
               inWaitingRoom,
               QueueView.unknown(v.now),
               room.settings().queueAll(),
@@ -238,7 +305,7 @@ final class Answers {
       body = utf8(responder.json(fields));
     } else {
       headers.add(new Header("Content-Type", HTML));
-      body = utf8(html.get());
+      body = utf8(html.apply(language));
     }
     return new Respond(
         status, headers, body, false, room.settings().id(), decision, v.ticket, NOTHING);
@@ -256,7 +323,7 @@ final class Answers {
         false,
         "invitation",
         () -> InvitationResponder.json(refused),
-        () -> InvitationResponder.html(refused),
+        language -> InvitationResponder.html(refused, language),
         "invitation");
   }
 
@@ -267,20 +334,23 @@ final class Answers {
    */
   Respond reject(Visit v, Ticket logged) {
     RoomRuntime room = v.room;
-    room.meters().rejected().mark();
+    room.meters().rejected().inc();
     QueuePacing pacing = room.pacing();
     int retry = pacing.refreshIntervalSeconds();
     boolean throttle = pacing.throttle();
-    var headers = new ArrayList<Header>(v.setCookies.size() + 4);
+    String language = language(v);
+    var headers = new ArrayList<Header>(v.setCookies.size() + 6);
     cookies(v, headers);
     headers.add(new Header("Retry-After", Integer.toString(retry)));
     headers.add(NO_STORE);
     headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    languageHeaders(language, headers);
     byte[] body;
     if (wantsJson(v)) {
       QueueResponder responder = room.responder();
       var fields =
           responder.fields(
+              language,
               false,
               QueueView.unknown(clock.millis()),
               room.settings().queueAll(),
@@ -290,11 +360,12 @@ final class Answers {
       body = utf8(responder.json(fields));
     } else {
       headers.add(new Header("Content-Type", TEXT));
+      PageTexts texts = PageTexts.of(language);
       body =
           utf8(
-              "429 Too Many Requests: the site is full right now. Please try again in "
-                  + retry
-                  + " seconds.\n");
+              "429 Too Many Requests: "
+                  + texts.format("rejectText", texts.count("seconds", retry))
+                  + "\n");
     }
     return new Respond(
         429, headers, body, false, room.settings().id(), "rejected", logged, NOTHING);
@@ -316,7 +387,8 @@ final class Answers {
         true,
         "humanCheck",
         () -> io.anteroom.door.queue.HumanCheckResponder.json(h, cookieName, refused),
-        () -> io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused),
+        language ->
+            io.anteroom.door.queue.HumanCheckResponder.html(h, cookieName, refused, language),
         "challenge");
   }
 
@@ -325,13 +397,9 @@ final class Answers {
    * "blocked", ...}}; no ticket, no place in line, no {@code Set-Cookie}.
    */
   Respond blocked(Visit v) {
+    PageTexts texts = PageTexts.of(language(v));
     return refusal(
-        v,
-        403,
-        "blocked",
-        null,
-        "This request is not allowed.",
-        "The site does not accept this request. If you think this is a mistake, contact the site.");
+        v, texts, 403, "blocked", null, texts.text("blockedTitle"), texts.text("blockedText"));
   }
 
   /**
@@ -340,15 +408,15 @@ final class Answers {
    * ticket.
    */
   Respond tooManyNewIdentities(Visit v, int retryAfterSeconds) {
+    PageTexts texts = PageTexts.of(language(v));
     return refusal(
         v,
+        texts,
         429,
         "tooManyNewVisitors",
         retryAfterSeconds,
-        "Too many new visitors from your network",
-        "Too many new visitors came from your network in the last minute. Please try again in "
-            + retryAfterSeconds
-            + " seconds.");
+        texts.text("tooManyTitle"),
+        texts.format("tooManyText", texts.count("seconds", retryAfterSeconds)));
   }
 
   /**
@@ -357,15 +425,22 @@ final class Answers {
    * "retryAfterSeconds": ...}}.
    */
   private Respond refusal(
-      Visit v, int status, String code, Integer retryAfter, String title, String text) {
+      Visit v,
+      PageTexts texts,
+      int status,
+      String code,
+      Integer retryAfter,
+      String title,
+      String text) {
     RoomRuntime room = v.room;
     boolean throttle = room.pacing().throttle();
-    var headers = new ArrayList<Header>(5);
+    var headers = new ArrayList<Header>(7);
     if (retryAfter != null) {
       headers.add(new Header("Retry-After", Integer.toString(retryAfter)));
     }
     headers.add(NO_STORE);
     headers.add(throttle ? THROTTLED : UNTHROTTLED);
+    languageHeaders(texts.language(), headers);
     byte[] body;
     if (wantsJson(v)) {
       var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
@@ -379,7 +454,11 @@ final class Answers {
       headers.add(new Header("Content-Type", HTML));
       body =
           utf8(
-              "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+              "<!doctype html><html lang=\""
+                  + texts.language()
+                  + "\" dir=\""
+                  + texts.dir()
+                  + "\"><head><meta charset=\"utf-8\">"
                   + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                   + "<title>"
                   + title

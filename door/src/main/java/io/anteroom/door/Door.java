@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The waiting room's door, for any server: request facts in, an {@link Answer} out. Every server
@@ -190,7 +189,8 @@ public final class Door {
     switch (request.target()) {
       case RequestTarget t -> target = t;
       case RequestTargetResult.Rejected r -> {
-        return CompletableFuture.completedFuture(Answers.badRequest(r.reason()));
+        return CompletableFuture.completedFuture(
+            Answers.badRequest(r.reason(), request.header("Accept-Language")));
       }
     }
     Rooms.Snapshot snapshot = rooms.snapshot();
@@ -198,7 +198,8 @@ public final class Door {
       // without a host the request could be any site's: never let it reach a host-scoped room's
       // origin unjudged (HTTP/1.0 without Host, an empty Host)
       return CompletableFuture.completedFuture(
-          Answers.badRequest("the request names no host (send a Host header)"));
+          Answers.badRequest(
+              "the request names no host (send a Host header)", request.header("Accept-Language")));
     }
     RoomRuntime room = snapshot.router().route(target.host(), target.path());
     if (room == null) {
@@ -223,7 +224,7 @@ public final class Door {
       response.set(THROTTLE_HEADER, "0");
       return;
     }
-    room.meters().origin().update(tookNanos, TimeUnit.NANOSECONDS);
+    room.meters().origin().update(tookNanos);
     if (room.protection() != null) {
       room.protection().record(response.status(), tookNanos);
     }
@@ -232,7 +233,7 @@ public final class Door {
     if (command != null) {
       response.remove(COMMAND_HEADER);
       if (command.trim().equalsIgnoreCase("revoke")) {
-        room.meters().revoked().mark();
+        room.meters().revoked().inc();
         if (pass.session() != null) {
           room.gate().revoke(pass.session(), clock.millis());
         }

@@ -1,9 +1,9 @@
 package io.anteroom.door;
 
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Histogram;
 import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
-import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.Timer;
 import io.anteroom.door.admission.OriginProtection;
 import io.anteroom.door.admission.RoomControl;
 import io.anteroom.door.admission.RoomGate;
@@ -147,34 +147,38 @@ public final class RoomRuntime {
     return entrance;
   }
 
-  /** Dropwizard meters of one room, named {@code anteroom.room.<id>.<what>}. */
+  /**
+   * Dropwizard metrics of one room, named {@code anteroom.room.<id>.<what>}: counters (one {@code
+   * LongAdder} each; no rates, which scrapers compute) and the origin's latency in nanoseconds.
+   */
   public record Meters(
-      Meter admittedNew,
-      Meter admittedReturning,
-      Meter queued,
-      Meter rejected,
-      Meter bypassed,
-      Meter revoked,
-      Timer origin) {
+      Counter admittedNew,
+      Counter admittedReturning,
+      Counter queued,
+      Counter rejected,
+      Counter bypassed,
+      Counter revoked,
+      Histogram origin) {
 
     static Meters register(MetricRegistry registry, String roomId) {
       String p = "anteroom.room." + roomId + ".";
       return new Meters(
-          registry.meter(p + "admitted_new"),
-          registry.meter(p + "admitted_returning"),
-          registry.meter(p + "queued"),
-          registry.meter(p + "rejected"),
-          registry.meter(p + "bypassed"),
-          registry.meter(p + "revoked"),
-          registry.timer(p + "origin_latency", Meters::originTimer));
+          registry.counter(p + "admitted_new"),
+          registry.counter(p + "admitted_returning"),
+          registry.counter(p + "queued"),
+          registry.counter(p + "rejected"),
+          registry.counter(p + "bypassed"),
+          registry.counter(p + "revoked"),
+          registry.histogram(p + "origin_latency", Meters::originLatency));
     }
 
     /**
-     * The origin's latency: the default exponentially decaying reservoir's sampling (1,028 samples,
-     * alpha 0.015), without its lock and sorted map (it is updated on every passed request).
+     * The origin's latency in nanoseconds: the default exponentially decaying reservoir's sampling
+     * (1,028 samples, alpha 0.015), without its lock and sorted map, and without a timer's rates
+     * (it is updated on every passed request).
      */
-    private static Timer originTimer() {
-      return new Timer(LockFreeExponentiallyDecayingReservoir.builder().build());
+    private static Histogram originLatency() {
+      return new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build());
     }
 
     static void unregister(MetricRegistry registry, String roomId) {

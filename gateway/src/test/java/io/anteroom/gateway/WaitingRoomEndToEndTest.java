@@ -181,7 +181,7 @@ class WaitingRoomEndToEndTest {
       assertThat(r.headers().firstValue("cache-control")).contains("no-store");
       assertThat(r.body())
           .contains(
-              "<html lang=\"en\">",
+              "<html lang=\"en\" dir=\"ltr\">",
               "name=\"viewport\"",
               "role=\"status\"",
               "aria-live=\"polite\"",

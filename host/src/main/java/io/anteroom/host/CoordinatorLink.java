@@ -4,6 +4,7 @@ import io.anteroom.door.admission.Coordination;
 import io.anteroom.door.config.DataDirectory;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.ticket.TicketKeys;
+import io.anteroom.objects.RefusedCallException;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.SharedSecret;
 import java.io.IOException;
@@ -175,8 +176,8 @@ public record CoordinatorLink(
       } catch (ExecutionException | CompletionException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         failure = String.valueOf(cause.getMessage());
-        // the object transport fails a refused signature with the server's status and reason
-        if (failure.contains("HTTP 401")) {
+        // the coordinator refuses a call whose signature no shared secret of its checks
+        if (RefusedCallException.statusOf(cause) == 401) {
           throw new IllegalArgumentException(
               "the coordinator refused this gateway's signature: is "
                   + (secretFile != null ? names.secretFile() + " " + secretFile : "$" + SECRET_ENV)

@@ -32,6 +32,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,6 +43,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Checks the {@value #HEADER} header at the origin: the pass the door adds to every request it lets
@@ -70,9 +72,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * same characters, and the expiry, clock skew and room are checked again on every use), because the
  * door reuses a user's pass for a while and an ECDSA verification costs tens of microseconds. Keys
  * fetched from a URL are cached and fetched again (rate-limited) when a pass names a key the cached
- * set lacks, so a rotation at the gateway needs no restart of the origin. A pass that verified
- * stays accepted until it expires even if its key is retired meanwhile; retire keys only once their
- * passes have expired.
+ * set lacks, and a JWKS file is read again when it changed, so a rotation at the gateway needs no
+ * restart of the origin. A pass that verified stays accepted until it expires even if its key is
+ * retired meanwhile; retire keys only once their passes have expired.
  */
 public final class PassVerifier {
 
@@ -93,7 +95,7 @@ public final class PassVerifier {
   private final ConcurrentHashMap<String, KeyVerifier> verifiers = new ConcurrentHashMap<>();
 
   private PassVerifier(Builder b) {
-    this.keys = b.keys;
+    this.keys = b.keysOf != null ? b.keysOf.apply(b.clock) : b.keys;
     this.rooms = Set.copyOf(b.rooms);
     this.clock = b.clock;
     this.skewMillis = b.skew.toMillis();
@@ -320,6 +322,7 @@ public final class PassVerifier {
   /** Settings of a {@link PassVerifier}: a key source and the rooms are required. */
   public static final class Builder {
     private JWKSource<SecurityContext> keys;
+    private Function<Clock, JWKSource<SecurityContext>> keysOf;
     private Set<String> rooms = Set.of();
     private Clock clock = Clock.systemUTC();
     private Duration skew = Duration.ofSeconds(30);
@@ -341,23 +344,33 @@ public final class PassVerifier {
           JWKSourceBuilder.create(Objects.requireNonNull(url, "url"), retriever)
               .outageTolerant(true)
               .build();
+      this.keysOf = null;
       return this;
     }
 
     /**
-     * A JWKS file (a copy of the gateway's {@code /.well-known/jwks.json}), read now.
+     * A JWKS file (a copy of the gateway's {@code /.well-known/jwks.json}), read now and read again
+     * when it changes: when a pass names a key the keys read last lack (at most every 30 seconds)
+     * and at least every 5 minutes, so copying a rotated JWKS over the file needs no restart of the
+     * origin. While the new file is unreadable or holds no ES256 key, the keys read last stay in
+     * use.
      *
      * @throws UncheckedIOException when it cannot be read
      * @throws IllegalArgumentException when it is not a JWKS with an ES256 key
      */
     public Builder jwks(Path file) {
       String text;
+      FileTime modified;
       try {
+        modified = Files.getLastModifiedTime(file);
         text = Files.readString(file, StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the JWKS file " + file + ": " + e, e);
       }
-      return jwks(file.toString(), text);
+      JWKSet set = parse(file.toString(), text);
+      this.keys = null;
+      this.keysOf = c -> new JwksFile(file, set, modified, c, PassVerifier::suitable);
+      return this;
     }
 
     /**
@@ -375,6 +388,12 @@ public final class PassVerifier {
     }
 
     private Builder jwks(String where, String json) {
+      this.keys = new ImmutableJWKSet<>(parse(where, json));
+      this.keysOf = null;
+      return this;
+    }
+
+    private static JWKSet parse(String where, String json) {
       JWKSet set;
       try {
         set = JWKSet.parse(json);
@@ -386,8 +405,7 @@ public final class PassVerifier {
         throw new IllegalArgumentException(
             where + " holds no EC P-256 signing key (ES256); is it the gateway's pass JWKS?");
       }
-      this.keys = new ImmutableJWKSet<>(set.toPublicJWKSet());
-      return this;
+      return set.toPublicJWKSet();
     }
 
     /** The rooms whose passes this origin accepts (at least one). */
@@ -428,7 +446,7 @@ public final class PassVerifier {
      * @throws IllegalStateException when no key source or no room was given
      */
     public PassVerifier build() {
-      if (keys == null) {
+      if (keys == null && keysOf == null) {
         throw new IllegalStateException(
             "no keys to verify passes with: call jwks(URL), jwks(Path), jwksJson(String) or keys()");
       }

@@ -112,6 +112,38 @@ class JwksSourcesTest {
   }
 
   @Test
+  void aJwksFileCopiedOverWithARotatedKeyIsReadAgainWithoutARestart(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("jwks.json");
+    Files.writeString(file, keys.jwks());
+    var verifier = PassVerifier.builder().jwks(file).rooms("shop").clock(clock).build();
+    assertThat(verifier.verify(pass)).isInstanceOf(PassCheck.Valid.class);
+    PassKeys rotated = PassKeys.generate();
+    String newPass =
+        PassIssuer.builder(rotated)
+            .clock(clock)
+            .build()
+            .passFor("shop", null, 43L, PassIssuerTest.ADMITTED, PassIssuerTest.SESSION_ENDS);
+
+    // the operator copies the gateway's new JWKS over the file; a half-written copy first
+    Files.writeString(file, "{\"keys\": [");
+    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(1_000));
+    clock.advance(Duration.ofMillis(JwksFile.RECHECK_MILLIS));
+    assertThat(PassVerifierTest.reason(verifier, newPass))
+        .as("a broken file keeps the keys read last")
+        .isEqualTo(PassRefusal.UNKNOWN_KEY);
+    assertThat(verifier.verify(pass)).isInstanceOf(PassCheck.Valid.class);
+
+    Files.writeString(file, rotated.jwks());
+    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(2_000));
+    assertThat(PassVerifierTest.reason(verifier, newPass))
+        .as("an unknown key id looks at the file at most every 30 s")
+        .isEqualTo(PassRefusal.UNKNOWN_KEY);
+    clock.advance(Duration.ofMillis(JwksFile.RECHECK_MILLIS));
+    assertThat(verifier.verify(newPass)).isInstanceOf(PassCheck.Valid.class);
+  }
+
+  @Test
   void aJwksWithPrivatePartsIsUsedForItsPublicKeysOnly() {
     // an operator who hands the origin the key file's keys by mistake still gets a verifier
     String withPrivate = new com.nimbusds.jose.jwk.JWKSet(keys.signingKey()).toString(false);

@@ -18,11 +18,13 @@ import java.util.random.RandomGenerator;
  * deltas, and hands them out as {@link WorkerReport}s. Pure and deterministic: time comes in as
  * {@code now}, counters are called by the caller.
  *
- * <p>Invariants: all methods are {@code synchronized}, so decisions and the pending deltas they
- * record are serialized; a decision's deltas are recorded exactly when it becomes final ({@link
- * Decision.Admit} or {@link Decision.Queue}); the pool of a minute is fixed at the worker's first
- * decision in that minute and then changes only by its refill and by newer states of the minute
- * (which release the in-flight margin); nothing here blocks or does I/O.
+ * <p>Invariants: all methods that record something are {@code synchronized}, so decisions and the
+ * pending deltas they record are serialized (an admitted user's request that counts nothing is
+ * decided without the monitor: it reads only the fixed configuration and the thread-safe ledger); a
+ * decision's deltas are recorded exactly when it becomes final ({@link Decision.Admit} or {@link
+ * Decision.Queue}); the pool of a minute is fixed at the worker's first decision in that minute and
+ * then changes only by its refill and by newer states of the minute (which release the in-flight
+ * margin); nothing here blocks or does I/O.
  *
  * <pre>{@code
  * RoomWorker worker = new RoomWorker(config, "dublin", "gw-1", now);
@@ -287,7 +289,37 @@ public final class RoomWorker {
    * @param now the request's time
    * @return admit, queue, or draw from a counter first
    */
-  public synchronized Decision decide(Ticket ticket, Instant now) {
+  public Decision decide(Ticket ticket, Instant now) {
+    Decision.Admit quiet = quietSession(ticket, now);
+    return quiet != null ? quiet : decideCounting(ticket, now);
+  }
+
+  /**
+   * An admitted user's request that counts nothing, decided without the worker's monitor: the
+   * ticket is this room's, admitted, checked in this minute already (its traffic is counted), its
+   * session runs and was not ended here, and its renewal moves no count ({@link
+   * TicketLedger#countedThrough}). It reads only the worker's fixed configuration and the
+   * thread-safe ledger, and records nothing, so it gives what {@link #decideCounting} would: the
+   * same admission, the renewed ticket. Null when the request may count something.
+   */
+  private Decision.Admit quietSession(Ticket ticket, Instant now) {
+    if (ticket == null
+        || !ticket.admitted()
+        || !ticket.roomId().equals(config.roomId())
+        || Minutes.minuteOf(ticket.lastCheckInTime()) != Minutes.minuteOf(now)
+        || !honoured(ticket, now)) {
+      return null;
+    }
+    if (config.sessionRenewal()) {
+      long newExpiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
+      if (!ledger.countedThrough(ticket.id(), expiryOf(ticket), newExpiry, Minutes.minuteOf(now))) {
+        return null;
+      }
+    }
+    return new Decision.Admit(renewed(ticket, now), Decision.AdmitReason.SESSION);
+  }
+
+  private synchronized Decision decideCounting(Ticket ticket, Instant now) {
     Ticket own = seen(ticket, now);
     if (own != null && own.admitted()) {
       return honoured(own, now) ? renew(own, now) : arrive(null, Minutes.minuteOf(now), now);
@@ -813,9 +845,7 @@ public final class RoomWorker {
    * traffic counts the user once a minute).
    */
   private Decision renew(Ticket admitted, Instant now) {
-    Ticket seen =
-        new Ticket(
-            config.roomId(), admitted.id(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
+    Ticket seen = renewed(admitted, now);
     if (!config.sessionRenewal()) {
       return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
     }
@@ -828,6 +858,12 @@ public final class RoomWorker {
       pending.addActive(newExpiry, 1);
     }
     return new Decision.Admit(seen, Decision.AdmitReason.SESSION);
+  }
+
+  /** An admitted ticket as renewed by a visit at {@code now}. */
+  private Ticket renewed(Ticket admitted, Instant now) {
+    return new Ticket(
+        config.roomId(), admitted.id(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
   }
 
   private Decision admit(Ticket prior, long bucketId, Decision.AdmitReason reason, Instant now) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What one admission point (a gateway process) remembers about ticket ids, so that a copied or
@@ -34,7 +35,10 @@ import java.util.Map;
  * cookie is authenticated), so the ledger grows with admissions, not with requests; entries are
  * dropped once their ticket can no longer be valid, and at most {@code capacity} are kept (beyond
  * it new ids are not remembered: each copy then counts as its cookie says, as before this ledger
- * existed). Time comes in as arguments; thread-safe (one monitor, short critical sections).
+ * existed). Time comes in as arguments; thread-safe: changes take one monitor (short critical
+ * sections); the two questions of an admitted user's every request, {@link #revoked} and {@link
+ * #countedThrough}, read without it (a concurrent map of entries whose fields are volatile), so
+ * request threads do not queue on the ledger for what changes nothing.
  */
 public final class TicketLedger {
 
@@ -59,10 +63,10 @@ public final class TicketLedger {
   private static final long UNKNOWN = Long.MIN_VALUE;
 
   private static final class Entry {
-    long admittedAtMillis = UNKNOWN;
-    long countedExpiryMinute = UNKNOWN;
-    boolean revoked;
-    long keepUntilMinute;
+    volatile long admittedAtMillis = UNKNOWN;
+    volatile long countedExpiryMinute = UNKNOWN;
+    volatile boolean revoked;
+    volatile long keepUntilMinute;
   }
 
   private static final class WholeBucket {
@@ -72,9 +76,9 @@ public final class TicketLedger {
   }
 
   private final int capacity;
-  private final Map<Long, Entry> ids = new HashMap<>();
+  private final Map<Long, Entry> ids = new ConcurrentHashMap<>();
   private final Map<Long, WholeBucket> wholeBuckets = new HashMap<>();
-  private long prunedMinute = UNKNOWN;
+  private volatile long prunedMinute = UNKNOWN;
 
   /**
    * A ledger that remembers up to {@code 2^16} ticket ids (a small room; see {@link #capacityFor}).
@@ -135,10 +139,33 @@ public final class TicketLedger {
     }
   }
 
-  /** Whether the session of admitted ticket {@code id} was ended here. */
-  public synchronized boolean revoked(long id) {
+  /** Whether the session of admitted ticket {@code id} was ended here. Takes no lock. */
+  public boolean revoked(long id) {
     Entry e = ids.get(id);
     return e != null && e.revoked;
+  }
+
+  /**
+   * Whether a renewal of admitted ticket {@code id} to {@code newExpiry} at minute {@code minute}
+   * would change nothing here: {@link #renewFrom} would return {@link #NOTHING} and leave its entry
+   * as it is (counted at {@code newExpiry} or later, and at or after the cookie's {@code
+   * cookieExpiry}, kept past {@code newExpiry}, and no pruning due). Takes no lock: the question of
+   * an admitted user's every request after its first of the minute. False means "ask {@link
+   * #renewFrom}", never "counted elsewhere".
+   */
+  public boolean countedThrough(long id, long cookieExpiry, long newExpiry, long minute) {
+    if (minute != prunedMinute) {
+      return false;
+    }
+    Entry e = ids.get(id);
+    if (e == null) {
+      return false;
+    }
+    long counted = e.countedExpiryMinute;
+    return counted != UNKNOWN
+        && counted >= newExpiry
+        && counted >= cookieExpiry
+        && e.keepUntilMinute > newExpiry;
   }
 
   /**

@@ -553,6 +553,56 @@ class RoomWorkerTest {
   }
 
   @Test
+  void anAdmittedUsersRequestThatCountsNothingIsDecidedWhileAnotherThreadHoldsTheWorker()
+      throws Exception {
+    RoomWorker w = worker(EVEN, state(List.of(), 0));
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket renewed = w.decide(admitted, NOW).ticket(); // counts: the first request of the minute
+
+    var decided = new java.util.concurrent.atomic.AtomicReference<Decision>();
+    Thread request = new Thread(() -> decided.set(w.decide(renewed, NOW.plusSeconds(5))));
+    Thread.State state;
+    synchronized (w) { // a report or a state being applied holds the worker
+      request.start();
+      do {
+        Thread.onSpinWait();
+        state = request.getState();
+      } while (state != Thread.State.TERMINATED && state != Thread.State.BLOCKED);
+    }
+    request.join();
+
+    assertThat(state)
+        .as("decided without waiting for the worker's monitor")
+        .isEqualTo(Thread.State.TERMINATED);
+    assertThat(decided.get())
+        .isEqualTo(
+            new Decision.Admit(
+                new Ticket(
+                    "shop", admitted.id(), M - 4, NOW.plusSeconds(5), NOW.minusSeconds(200), 0),
+                Decision.AdmitReason.SESSION));
+    assertThat(w.report(NOW).deltas().activeByExpiryMinute())
+        .as("moved once, by the first request")
+        .containsExactly(Map.entry(M + 8, -1L), Map.entry(M + 10, 1L));
+  }
+
+  @Test
+  void anEndedSessionIsNotHonouredByItsNextRequestInTheSameMinute() {
+    RoomWorker w = worker(EVEN, state(List.of(), 0));
+    Ticket admitted =
+        new Ticket(
+            "shop", IDS.incrementAndGet(), M - 4, NOW.minusSeconds(90), NOW.minusSeconds(200), 0);
+    Ticket renewed = w.decide(admitted, NOW).ticket();
+    assertThat(w.decide(renewed, NOW.plusSeconds(1))).isInstanceOf(Decision.Admit.class);
+
+    assertThat(w.endSession(renewed, NOW.plusSeconds(2))).isTrue();
+
+    Decision after = w.decide(renewed, NOW.plusSeconds(3));
+    assertThat(after.ticket().id()).as("a new user's ticket").isNotEqualTo(admitted.id());
+  }
+
+  @Test
   void withoutSessionRenewalASessionEndsSAfterAdmissionAndNothingMoves() {
     RoomConfig noRenewal =
         Fixtures.room(100, 100).strategy(StrategyKind.EVEN_SPLIT).sessionRenewal(false).build();

@@ -53,6 +53,28 @@ class TicketLedgerTest {
   }
 
   @Test
+  void aRenewalIsCountedThroughOnlyWhereRenewFromWouldChangeNothing() {
+    var ledger = new TicketLedger();
+    assertThat(ledger.countedThrough(7, M + 10, M + 10, M)).as("unknown id").isFalse();
+    ledger.recordAdmission(7, NOW, M + 10, M + 11);
+
+    assertThat(ledger.countedThrough(7, M + 10, M + 10, M)).isTrue();
+    assertThat(ledger.renewFrom(7, M + 10, M + 10, NOW)).isEqualTo(TicketLedger.NOTHING);
+    assertThat(ledger.countedThrough(7, M + 10, M + 11, M)).as("the count would move").isFalse();
+    assertThat(ledger.countedThrough(7, M + 12, M + 10, M))
+        .as("a cookie renewed elsewhere says later: the ledger learns it under its lock")
+        .isFalse();
+    assertThat(ledger.countedThrough(7, M + 10, M + 10, M + 1))
+        .as("a new minute: pruning is due first")
+        .isFalse();
+
+    assertThat(ledger.renewFrom(7, M + 10, M + 11, NOW.plusSeconds(60))).isEqualTo(M + 10);
+    assertThat(ledger.countedThrough(7, M + 10, M + 11, M + 1))
+        .as("after the move, a stale copy of the old cookie changes nothing either")
+        .isTrue();
+  }
+
+  @Test
   void aSessionIsRevokedOnce() {
     var ledger = new TicketLedger();
     ledger.recordAdmission(7, NOW, M + 10, M + 11);

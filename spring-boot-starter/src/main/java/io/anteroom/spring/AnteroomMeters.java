@@ -1,6 +1,5 @@
 package io.anteroom.spring;
 
-import com.codahale.metrics.Meter;
 import io.anteroom.door.RoomRuntime;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.host.RoomHost;
@@ -52,7 +51,10 @@ final class AnteroomMeters implements MeterBinder {
   }
 
   private void counter(
-      MeterRegistry registry, String id, String outcome, Function<RoomRuntime, Meter> meter) {
+      MeterRegistry registry,
+      String id,
+      String outcome,
+      Function<RoomRuntime, com.codahale.metrics.Counter> meter) {
     FunctionCounter.builder(
             "anteroom.requests",
             rooms,

@@ -232,6 +232,9 @@ public record GatewayConfig(
       Optional<String> template,
       boolean jsonResponse,
       boolean jsonEnvelope,
+      List<String> languages,
+      String language,
+      int queueingStatusCode,
       List<Rule> rules,
       List<Rule> bypass,
       FailMode failMode,
@@ -250,6 +253,7 @@ public record GatewayConfig(
 
     public RoomSettings {
       additionalRoutes = List.copyOf(additionalRoutes);
+      languages = List.copyOf(languages);
       rules = List.copyOf(rules);
       bypass = List.copyOf(bypass);
       events = List.copyOf(events);
@@ -336,6 +340,9 @@ public record GatewayConfig(
           e.template().isPresent() ? e.template() : template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -377,6 +384,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -429,6 +439,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,
@@ -469,6 +482,9 @@ public record GatewayConfig(
           template,
           jsonResponse,
           jsonEnvelope,
+          languages,
+          language,
+          queueingStatusCode,
           rules,
           bypass,
           failMode,

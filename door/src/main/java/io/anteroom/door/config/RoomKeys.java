@@ -328,6 +328,96 @@ final class RoomKeys {
   /** The queue JSON inside {@code {"cfWaitingRoom": {...}}}, as the hosted room's JSON has it. */
   static final Key<Boolean> JSON_ENVELOPE = bool("jsonEnvelope", false, RoomSettings::jsonEnvelope);
 
+  /**
+   * The languages the room's pages are offered in (built-in tags), each at most once; default all
+   * built-in ones. One language: every visitor gets it whatever the browser asks for.
+   */
+  static final Key<List<String>> LANGUAGES =
+      key(
+          "languages",
+          v -> PageLanguages.BUILT_IN,
+          (n, k, f, v) -> {
+            if (!n.has(k)) {
+              return f;
+            }
+            List<String> given = n.strings(k);
+            var kept = new ArrayList<String>();
+            for (String language : given) {
+              if (!PageLanguages.BUILT_IN.contains(language)) {
+                n.error(k, language(language));
+              } else if (kept.contains(language)) {
+                n.error(k, "\"" + language + "\" is listed twice");
+              } else {
+                kept.add(language);
+              }
+            }
+            if (given.isEmpty()) {
+              n.error(k, "name at least one language; allowed: " + allowedLanguages());
+            }
+            return kept.isEmpty() ? f : kept;
+          },
+          (o, k, list) -> {
+            var a = o.putArray(k);
+            list.forEach(a::add);
+          },
+          RoomSettings::languages);
+
+  /**
+   * The room's page language when the browser's {@code Accept-Language} names none of {@code
+   * languages}: one of them; default {@code en} when offered, else the first one.
+   */
+  static final Key<String> LANGUAGE =
+      key(
+          "language",
+          v ->
+              v.get(LANGUAGES).contains(PageLanguages.DEFAULT)
+                  ? PageLanguages.DEFAULT
+                  : v.get(LANGUAGES).getFirst(),
+          (n, k, f, v) -> {
+            String language = n.string(k, f);
+            if (!PageLanguages.BUILT_IN.contains(language)) {
+              n.error(k, language(language));
+              return f;
+            }
+            if (!v.get(LANGUAGES).contains(language)) {
+              n.error(
+                  k,
+                  "\""
+                      + language
+                      + "\" is not among the room's languages ("
+                      + String.join(", ", v.get(LANGUAGES))
+                      + ")");
+              return f;
+            }
+            return language;
+          },
+          STRING,
+          RoomSettings::language);
+
+  /** The HTTP status of the queue page and JSON: 200, 202 or 429 (with {@code Retry-After}). */
+  static final Key<Integer> QUEUEING_STATUS_CODE =
+      key(
+          "queueingStatusCode",
+          v -> 200,
+          (n, k, f, v) -> {
+            int code = n.integer(k, f);
+            if (code != 200 && code != 202 && code != 429) {
+              n.error(k, code + " is not allowed; allowed: 200, 202, 429");
+              return f;
+            }
+            return code;
+          },
+          INT,
+          RoomSettings::queueingStatusCode);
+
+  private static String language(String language) {
+    return "\"" + language + "\" is not a built-in language; allowed: " + allowedLanguages();
+  }
+
+  private static String allowedLanguages() {
+    return String.join(", ", PageLanguages.BUILT_IN);
+  }
+
   /** Rules with actions, looked at in order before the {@code bypass} list ({@link Rule}). */
   static final Key<List<Rule>> RULES =
       key(
@@ -467,6 +557,9 @@ final class RoomKeys {
           TEMPLATE,
           JSON_RESPONSE,
           JSON_ENVELOPE,
+          LANGUAGES,
+          LANGUAGE,
+          QUEUEING_STATUS_CODE,
           RULES,
           BYPASS,
           FAIL_MODE,
@@ -518,6 +611,9 @@ final class RoomKeys {
         v.get(TEMPLATE),
         v.get(JSON_RESPONSE),
         v.get(JSON_ENVELOPE),
+        v.get(LANGUAGES),
+        v.get(LANGUAGE),
+        v.get(QUEUEING_STATUS_CODE),
         v.get(RULES),
         v.get(BYPASS),
         v.get(FAIL_MODE),

@@ -34,6 +34,14 @@ public final class TemplateDirectory {
   }
 
   /**
+   * Whether a file (or link) {@code name} is there: a language variant of a template is used when
+   * it exists ({@link #resolve} then still refuses one that leaves the directory).
+   */
+  public boolean exists(String name) {
+    return dir.isPresent() && wellFormed(name) && Files.exists(dir.get().resolve(name));
+  }
+
+  /**
    * The real path of the template {@code name}, inside the directory.
    *
    * @throws IllegalArgumentException saying why the name is refused

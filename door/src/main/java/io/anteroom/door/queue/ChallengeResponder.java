@@ -56,15 +56,18 @@ public final class ChallengeResponder {
     return m;
   }
 
-  /** The challenge page. */
-  public static String html(DoorCheck.Challenge c, String cookieName, int ttlSeconds) {
-    var scope = new LinkedHashMap<String, Object>();
+  /** The challenge page in {@code language}. */
+  public static String html(
+      DoorCheck.Challenge c, String cookieName, int ttlSeconds, String language) {
+    PageTexts texts = PageTexts.of(language);
+    var scope = texts.scope();
     scope.put("challenge", c.challenge().text());
     scope.put("difficulty", c.challenge().difficulty());
     scope.put("cookieName", cookieName);
     scope.put("ttlSeconds", ttlSeconds);
     if (c.refused() != null) {
       scope.put("refused", c.refused().jsonName());
+      scope.put("refusedText", texts.format("challengeRefused", c.refused().jsonName()));
     }
     var out = new StringWriter(8192);
     PAGE.execute(out, scope);

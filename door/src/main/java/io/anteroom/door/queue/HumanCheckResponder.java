@@ -50,15 +50,17 @@ public final class HumanCheckResponder {
     return m;
   }
 
-  /** The page with the widget. */
-  public static String html(HumanCheck h, String cookieName, String refused) {
-    var scope = new LinkedHashMap<String, Object>();
+  /** The page with the widget, in {@code language}. */
+  public static String html(HumanCheck h, String cookieName, String refused, String language) {
+    PageTexts texts = PageTexts.of(language);
+    var scope = texts.scope();
     scope.put("widgetClass", h.provider().widgetClass());
     scope.put("siteKey", h.siteKey());
     scope.put("scriptUrl", h.scriptUrl().toString());
     scope.put("cookieName", cookieName);
     if (refused != null) {
       scope.put("refused", refused);
+      scope.put("refusedText", texts.format("humanRefused", refused));
     }
     var out = new StringWriter(4096);
     PAGE.execute(out, scope);

@@ -38,33 +38,36 @@ public final class InvitationResponder {
     return m;
   }
 
-  /** The page. */
-  public static String html(Refusal refused) {
-    var scope = new LinkedHashMap<String, Object>();
+  /** The page, in {@code language}. */
+  public static String html(Refusal refused, String language) {
+    PageTexts texts = PageTexts.of(language);
+    var scope = texts.scope();
     scope.put("refused", refused.jsonName());
     scope.put(
-        "title", refused == Refusal.MISSING ? "By invitation only" : "Invitation not accepted");
-    scope.put("message", message(refused));
+        "title",
+        texts.text(
+            refused == Refusal.MISSING ? "invitationTitleMissing" : "invitationTitleRefused"));
+    scope.put("message", texts.text(messageKey(refused)));
     var out = new StringWriter(4096);
     PAGE.execute(out, scope);
     return out.toString();
   }
 
-  /** The reason in a user's words. */
-  static String message(Refusal refused) {
+  /** The key of the reason in a user's words. */
+  static String messageKey(Refusal refused) {
     return switch (refused) {
-      case MISSING ->
-          "This site is open to invited guests only right now. Please open the link from your"
-              + " invitation.";
-      case MALFORMED, FORGED ->
-          "This invitation link is not valid. Please open the link exactly as you received it.";
-      case EXPIRED -> "This invitation has expired.";
-      case NOT_YET -> "This invitation is not valid yet. Please come back when the sale opens.";
-      case OTHER_ROOM, OTHER_EVENT -> "This invitation is for another sale.";
-      case REPLAYED ->
-          "This invitation has already been used: each invitation gives one place in line. If"
-              + " you joined already, go on in the browser you joined with.";
-      case BUSY -> "Too many invitations are in use right now. Please try again in a minute.";
+      case MISSING -> "invitationMissing";
+      case MALFORMED, FORGED -> "invitationInvalid";
+      case EXPIRED -> "invitationExpired";
+      case NOT_YET -> "invitationNotYet";
+      case OTHER_ROOM, OTHER_EVENT -> "invitationOtherSale";
+      case REPLAYED -> "invitationReplayed";
+      case BUSY -> "invitationBusy";
     };
+  }
+
+  /** The reason in a user's words, in English. */
+  static String message(Refusal refused) {
+    return PageTexts.of("en").text(messageKey(refused));
   }
 }

@@ -41,17 +41,25 @@ public final class QueueResponder {
   private static final DateTimeFormatter CLOCK =
       DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
-  private final Mustache page;
+  /** The room's page by language: its {@code template} (and its language variants) or built-in. */
+  private final Map<String, Mustache> page;
+
   private final QueueingMethod queueingMethod;
   private final boolean jsonResponse;
   private final boolean jsonEnvelope;
   private final RoomSettings room;
 
-  /** The pages of scheduled events with a {@code template} of their own, by event name. */
-  private final Map<String, Mustache> eventPages = new java.util.HashMap<>();
+  /** The pages of scheduled events with a {@code template} of their own: by event, by language. */
+  private final Map<String, Map<String, Mustache>> eventPages = new java.util.HashMap<>();
 
-  /** At most this many pages are kept; the next one starts the set afresh. */
-  static final int MAX_PAGES = 64;
+  /** Picks the language of each page from the request's {@code Accept-Language}. */
+  private final LanguageChooser languages;
+
+  /**
+   * At most this many pages are kept; the next one starts the set afresh. Room for the few states
+   * of the moment (refresh jitter, throttle) in each of the room's languages.
+   */
+  static final int MAX_PAGES = 256;
 
   /**
    * The pages rendered, by the scope they were rendered from. A page shows only the room's figures
@@ -69,6 +77,7 @@ public final class QueueResponder {
    * this responder's room), so its page is found without building the scope.
    */
   private record Figures(
+      String language,
       boolean inWaitingRoom,
       QueueView queue,
       boolean queueAll,
@@ -81,13 +90,17 @@ public final class QueueResponder {
   /** The JSON bodies outside scheduled events, by their figures (at most {@link #MAX_PAGES}). */
   private final Map<Figures, byte[]> plainJson = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** The room's page: its {@code template} from {@code templates}, or the built-in one. */
+  /**
+   * The room's page: its {@code template} from {@code templates} (with the variants per language
+   * found next to it, {@link #languageVariant}), or the built-in one.
+   */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
     this.room = room;
-    this.page = compile(room.template(), templates);
+    this.languages = new LanguageChooser(room.languages(), room.language());
+    this.page = compileAll(room.template(), templates, room.languages());
     for (EventSettings e : room.events()) {
       if (e.template().isPresent()) {
-        eventPages.put(e.window().name(), compile(e.template(), templates));
+        eventPages.put(e.window().name(), compileAll(e.template(), templates, room.languages()));
       }
     }
     this.queueingMethod = room.queueingMethod();
@@ -102,6 +115,47 @@ public final class QueueResponder {
    */
   static Mustache compile(RoomSettings room, TemplateDirectory templates) {
     return compile(room.template(), templates);
+  }
+
+  /**
+   * The template by language: under {@code ""} the template itself (or the built-in page), and for
+   * each offered language whose variant exists in the template directory, that variant.
+   */
+  private static Map<String, Mustache> compileAll(
+      Optional<String> template, TemplateDirectory templates, java.util.List<String> offered) {
+    var all = new java.util.HashMap<String, Mustache>();
+    all.put("", compile(template, templates));
+    if (template.isPresent()) {
+      for (String language : offered) {
+        String variant = languageVariant(template.get(), language);
+        if (templates.exists(variant)) {
+          all.put(language, compile(Optional.of(variant), templates));
+        }
+      }
+    }
+    return Map.copyOf(all);
+  }
+
+  /**
+   * The name of a template's variant for {@code language}: the tag before the last extension
+   * ({@code queue.html} → {@code queue.fr.html}; {@code queue} → {@code queue.fr}).
+   */
+  public static String languageVariant(String template, String language) {
+    int slash = template.lastIndexOf('/');
+    int dot = template.lastIndexOf('.');
+    return dot > slash + 1
+        ? template.substring(0, dot) + "." + language + template.substring(dot)
+        : template + "." + language;
+  }
+
+  /** The language of a page for a request whose {@code Accept-Language} is {@code header}. */
+  public String language(String acceptLanguage) {
+    return languages.choose(acceptLanguage);
+  }
+
+  /** The room's own language (its {@code language}). */
+  public String defaultLanguage() {
+    return room.language();
   }
 
   private static Mustache compile(Optional<String> template, TemplateDirectory templates) {
@@ -136,14 +190,29 @@ public final class QueueResponder {
     return jsonResponse && acceptHeader != null && acceptHeader.contains("application/json");
   }
 
-  /** The JSON/template fields, in the documented order, outside scheduled events. */
+  /**
+   * The JSON/template fields, in the documented order, outside scheduled events, in the room's own
+   * language.
+   */
   public Map<String, Object> fields(
       boolean inWaitingRoom,
       QueueView q,
       boolean queueAll,
       int refreshIntervalSeconds,
       boolean throttle) {
-    return fields(Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    return fields(room.language(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+  }
+
+  /** The JSON/template fields, in the documented order, outside scheduled events. */
+  public Map<String, Object> fields(
+      String language,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
+    return fields(
+        language, Optional.empty(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
   }
 
   /**
@@ -159,9 +228,29 @@ public final class QueueResponder {
       boolean queueAll,
       int refreshIntervalSeconds,
       boolean throttle) {
+    return fieldsAt(
+        room.language(), nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+  }
+
+  /** {@link #fieldsAt} with the texts in {@code language}. */
+  public Map<String, Object> fieldsAt(
+      String language,
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
     Instant now = Instant.ofEpochMilli(nowMillis);
     Map<String, Object> f =
-        fields(room.eventAt(now), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+        fields(
+            language,
+            room.eventAt(now),
+            inWaitingRoom,
+            q,
+            queueAll,
+            refreshIntervalSeconds,
+            throttle);
     room.eventAt(now)
         .ifPresent(
             e -> {
@@ -182,6 +271,7 @@ public final class QueueResponder {
   }
 
   private Map<String, Object> fields(
+      String language,
       Optional<EventSettings> event,
       boolean inWaitingRoom,
       QueueView q,
@@ -197,7 +287,9 @@ public final class QueueResponder {
     f.put("waitTime25Percentile", q.waitTime25Percentile());
     f.put("waitTime50Percentile", q.waitTime50Percentile());
     f.put("waitTime75Percentile", q.waitTime75Percentile());
-    f.put("waitTimeFormatted", formatWait(q.waitTimeKnown(), q.waitTimeMinutes()));
+    f.put(
+        "waitTimeFormatted",
+        PageTexts.of(language).waitTime(q.waitTimeKnown(), q.waitTimeMinutes()));
     f.put("queueIsFull", q.queueIsFull());
     f.put("queueAll", queueAll);
     f.put("lastUpdated", Instant.ofEpochMilli(q.lastUpdatedMillis()).toString());
@@ -215,7 +307,7 @@ public final class QueueResponder {
     f.put("peopleAheadLow", place == null ? 0 : place.low());
     f.put("peopleAheadHigh", place == null ? 0 : place.high());
     f.put("peopleAheadApproximate", place != null && place.approximate());
-    f.put("peopleAheadFormatted", formatPlace(place));
+    f.put("peopleAheadFormatted", PageTexts.of(language).place(place));
     return f;
   }
 
@@ -231,24 +323,48 @@ public final class QueueResponder {
   /** The one member of the JSON body with {@code jsonEnvelope: true}. */
   public static final String ENVELOPE = "cfWaitingRoom";
 
-  /** The HTML page of {@code fields}. */
+  /** The HTML page of {@code fields}, in the room's own language. */
   public String html(Map<String, Object> fields, long lastUpdatedMillis) {
-    return new String(htmlBytes(fields, lastUpdatedMillis), StandardCharsets.UTF_8);
+    return html(fields, lastUpdatedMillis, room.language());
+  }
+
+  /** The HTML page of {@code fields} in {@code language}. */
+  public String html(Map<String, Object> fields, long lastUpdatedMillis, String language) {
+    return new String(htmlBytes(fields, lastUpdatedMillis, language), StandardCharsets.UTF_8);
+  }
+
+  /** {@link #htmlBytes(Map, long, String)} in the room's own language. */
+  public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
+    return htmlBytes(fields, lastUpdatedMillis, room.language());
   }
 
   /**
-   * The HTML page of {@code fields}, UTF-8 encoded: the same array as an earlier call's when the
-   * fields are equal (rendered once, then reused), so callers must never write into it.
+   * The HTML page of {@code fields} in {@code language}, UTF-8 encoded: the same array as an
+   * earlier call's when the fields are equal (rendered once, then reused), so callers must never
+   * write into it. Besides the fields, the scope has {@code lang}, {@code dir} ({@code ltr} or
+   * {@code rtl}), {@code t} (the language's texts by key), {@code lastUpdatedFormatted} and, during
+   * a pre-queue, {@code prequeueTitle}.
    */
-  public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
+  public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis, String language) {
+    PageTexts texts = PageTexts.of(language);
     var scope = new LinkedHashMap<>(fields);
     scope.put("lastUpdatedFormatted", CLOCK.format(Instant.ofEpochMilli(lastUpdatedMillis)));
+    scope.put("lang", language);
+    scope.put("dir", texts.dir());
+    scope.put("t", texts.templateTexts());
+    if (fields.containsKey("eventName")) {
+      scope.put(
+          "prequeueTitle",
+          texts.format(
+              "prequeueTitle", fields.get("eventName"), fields.get("eventStartFormatted")));
+    }
     return kept(
         pages,
         scope,
         () -> {
           var out = new StringWriter(4096);
-          eventPages.getOrDefault(fields.get("eventName"), page).execute(out, scope);
+          Map<String, Mustache> byLanguage = eventPages.getOrDefault(fields.get("eventName"), page);
+          byLanguage.getOrDefault(language, byLanguage.get("")).execute(out, scope);
           return out.toString().getBytes(StandardCharsets.UTF_8);
         });
   }
@@ -287,13 +403,36 @@ public final class QueueResponder {
       boolean queueAll,
       int refreshIntervalSeconds,
       boolean throttle) {
+    return body(
+        json,
+        room.language(),
+        nowMillis,
+        inWaitingRoom,
+        q,
+        queueAll,
+        refreshIntervalSeconds,
+        throttle);
+  }
+
+  /**
+   * {@link #body(boolean, long, boolean, QueueView, boolean, int, boolean)} in {@code language}.
+   */
+  public byte[] body(
+      boolean json,
+      String language,
+      long nowMillis,
+      boolean inWaitingRoom,
+      QueueView q,
+      boolean queueAll,
+      int refreshIntervalSeconds,
+      boolean throttle) {
     return byFigures(
         json ? plainJson : plainPages,
         nowMillis,
-        new Figures(inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
+        new Figures(language, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle),
         json
             ? fields -> json(fields).getBytes(StandardCharsets.UTF_8)
-            : fields -> htmlBytes(fields, q.lastUpdatedMillis()));
+            : fields -> htmlBytes(fields, q.lastUpdatedMillis(), language));
   }
 
   /**
@@ -309,6 +448,7 @@ public final class QueueResponder {
     if (!room.events().isEmpty() && room.eventAt(Instant.ofEpochMilli(nowMillis)).isPresent()) {
       return render.apply(
           fieldsAt(
+              f.language(),
               nowMillis,
               f.inWaitingRoom(),
               f.queue(),
@@ -322,6 +462,7 @@ public final class QueueResponder {
         () ->
             render.apply(
                 fields(
+                    f.language(),
                     Optional.empty(),
                     f.inWaitingRoom(),
                     f.queue(),
@@ -330,67 +471,13 @@ public final class QueueResponder {
                     f.throttle())));
   }
 
-  // User-visible texts of the place in line (issue 42: to be translated with the page's other
-  // texts): "About N people ahead of you", "Between L and H people ahead of you", "Nobody is ahead
-  // of you", "About 1 person ahead of you"; empty when the place is not known.
-
-  /**
-   * {@code peopleAheadFormatted}: one number, rounded to two significant digits from 100 on (it is
-   * an approximation), when the place is {@link PlaceInLine#approximate}; else the range.
-   */
+  /** {@code peopleAheadFormatted} in English (the tests' reference). */
   static String formatPlace(PlaceInLine place) {
-    if (place == null) {
-      return "";
-    }
-    if (!place.approximate()) {
-      return "Between "
-          + count(place.low())
-          + " and "
-          + count(place.high())
-          + " people ahead of you";
-    }
-    long n = roughly(place.ahead());
-    if (n == 0) {
-      return "Nobody is ahead of you";
-    }
-    if (n == 1) {
-      return "About 1 person ahead of you";
-    }
-    return "About " + count(n) + " people ahead of you";
+    return PageTexts.of("en").place(place);
   }
 
-  /** {@code n} to two significant digits from 100 on (1,234 → 1,200). */
-  static long roughly(long n) {
-    if (n < 100) {
-      return n;
-    }
-    long unit = 1;
-    while (n / unit >= 100) {
-      unit *= 10;
-    }
-    return Math.round((double) n / unit) * unit;
-  }
-
-  private static String count(long n) {
-    return String.format(java.util.Locale.ROOT, "%,d", n);
-  }
-
-  /** {@code waitTimeFormatted} while {@code waitTimeKnown} is false (the numbers are then 0). */
-  static final String UNKNOWN_WAIT = "Not known yet";
-
+  /** {@code waitTimeFormatted} in English (the tests' reference). */
   static String formatWait(boolean known, int minutes) {
-    if (!known) {
-      return UNKNOWN_WAIT;
-    }
-    if (minutes < 1) {
-      return "Less than a minute";
-    }
-    if (minutes == 1) {
-      return "1 minute";
-    }
-    if (minutes < 120) {
-      return minutes + " minutes";
-    }
-    return (minutes / 60) + " hours " + (minutes % 60) + " minutes";
+    return PageTexts.of("en").waitTime(known, minutes);
   }
 }

@@ -141,11 +141,11 @@ class QueueResponderTest {
         .containsEntry("peopleAheadLow", 1180L)
         .containsEntry("peopleAheadHigh", 1288L)
         .containsEntry("peopleAheadApproximate", true)
-        .containsEntry("peopleAheadFormatted", "About 1,200 people ahead of you");
+        .containsEntry("peopleAheadFormatted", "About 1200 people ahead of you");
     assertThat(range)
         .containsEntry("peopleAheadApproximate", false)
         .containsEntry("peopleAheadFormatted", "Between 52 and 112 people ahead of you");
-    assertThat(text(responder.htmlBytes(one, AT))).contains("About 1,200 people ahead of you");
+    assertThat(text(responder.htmlBytes(one, AT))).contains("About 1200 people ahead of you");
     assertThat(responder.json(range)).contains("\"peopleAhead\":82");
   }
 
@@ -168,11 +168,57 @@ class QueueResponderTest {
 
   @Test
   void placesAreRoundedToTwoSignificantDigitsFromAHundredOn() {
-    assertThat(QueueResponder.roughly(99)).isEqualTo(99);
-    assertThat(QueueResponder.roughly(1234)).isEqualTo(1200);
-    assertThat(QueueResponder.roughly(1250)).isEqualTo(1300);
-    assertThat(QueueResponder.roughly(98_765)).isEqualTo(99_000);
+    assertThat(PageTexts.roughly(99)).isEqualTo(99);
+    assertThat(PageTexts.roughly(1234)).isEqualTo(1200);
+    assertThat(PageTexts.roughly(1250)).isEqualTo(1300);
+    assertThat(PageTexts.roughly(98_765)).isEqualTo(99_000);
     assertThat(QueueResponder.formatPlace(new PlaceInLine(0, 0, 1, true)))
         .isEqualTo("Nobody is ahead of you");
+    assertThat(QueueResponder.formatPlace(new PlaceInLine(1, 0, 3, true)))
+        .isEqualTo("About 1 person ahead of you");
+    assertThat(PageTexts.of("fr").place(new PlaceInLine(950, 900, 1000, true)))
+        .isEqualTo("Environ 950 personnes devant vous");
+    assertThat(PageTexts.of("ar").place(new PlaceInLine(2, 0, 4, true)))
+        .isEqualTo("حوالي شخصين أمامك");
+  }
+
+  @Test
+  void thePlaceInLineIsInThePagesLanguage() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT, new PlaceInLine(82, 52, 112, false));
+
+    assertThat(text(responder.body(false, "de", AT, true, view, false, 6, false)))
+        .contains("Zwischen 52 und 112 Personen vor Ihnen");
+  }
+
+  @Test
+  void aCustomTemplatesLanguageVariantServesThatLanguageAndTheTemplateTheOthers(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Files.writeString(
+        dir.resolve("page.html"), "<html lang=\"{{lang}}\" dir=\"{{dir}}\">{{t.queueTitle}}");
+    java.nio.file.Files.writeString(dir.resolve("page.fr.html"), "français: {{waitTimeFormatted}}");
+    var custom =
+        new QueueResponder(
+            ConfigLoader.parseRoom("{ id: shop, template: page.html }"),
+            new TemplateDirectory(Optional.of(dir)));
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+
+    assertThat(text(custom.body(false, "fr", AT, true, view, false, 6, false)))
+        .isEqualTo("français: 7 minutes");
+    assertThat(text(custom.body(false, "ar", AT, true, view, false, 6, false)))
+        .isEqualTo("<html lang=\"ar\" dir=\"rtl\">أنت في قائمة الانتظار");
+    assertThat(QueueResponder.languageVariant("queue", "de")).isEqualTo("queue.de");
+    assertThat(QueueResponder.languageVariant("pages/q.mustache", "ja"))
+        .isEqualTo("pages/q.ja.mustache");
+  }
+
+  @Test
+  void theSameFiguresInTwoLanguagesAreTwoPages() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT);
+    byte[] en = responder.body(false, "en", AT, true, view, false, 6, false);
+    byte[] ko = responder.body(false, "ko", AT, true, view, false, 6, false);
+
+    assertThat(text(en)).contains("7 minutes");
+    assertThat(text(ko)).contains("7분").contains("lang=\"ko\"");
+    assertThat(responder.body(false, "ko", AT, true, view, false, 6, false)).isSameAs(ko);
   }
 }

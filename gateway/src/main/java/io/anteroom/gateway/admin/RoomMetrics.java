@@ -1,8 +1,7 @@
 package io.anteroom.gateway.admin;
 
-import com.codahale.metrics.Meter;
+import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Snapshot;
-import com.codahale.metrics.Timer;
 import io.anteroom.door.RoomRuntime;
 import io.anteroom.door.RoomRuntime.Meters;
 import io.anteroom.door.Rooms;
@@ -89,7 +88,8 @@ final class RoomMetrics implements MultiCollector {
               (s, st, now) -> Math.max(0, now - st.lastUpdatedMillis()) / 1000.0));
 
   /** One counter: its name (without {@code _total}), help and the room's meter. */
-  private record Counter(String name, String help, Function<Meters, Meter> meter) {}
+  private record Counter(
+      String name, String help, Function<Meters, com.codahale.metrics.Counter> meter) {}
 
   static final List<Counter> COUNTERS =
       List.of(
@@ -158,7 +158,7 @@ final class RoomMetrics implements MultiCollector {
             .name(LATENCY)
             .help("time from forwarding a request to the origin's response head");
     for (RoomRuntime r : runtimes) {
-      Timer t = r.meters().origin();
+      Histogram t = r.meters().origin();
       Snapshot q = t.getSnapshot();
       latency.dataPoint(
           SummaryDataPointSnapshot.builder()

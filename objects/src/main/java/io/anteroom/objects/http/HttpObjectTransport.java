@@ -3,6 +3,7 @@ package io.anteroom.objects.http;
 import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.ObjectTransportException;
+import io.anteroom.objects.RefusedCallException;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
@@ -335,8 +336,8 @@ public final class HttpObjectTransport implements ObjectTransport {
           status == 500
               ? "the call may or may not have run; not retried"
               : "the call was not run; not retried";
-      return new ObjectTransportException(
-          "HTTP " + status + " from " + url + ": " + message + " (" + consequence + ")");
+      return new RefusedCallException(
+          status, "HTTP " + status + " from " + url + ": " + message + " (" + consequence + ")");
     }
   }
 
