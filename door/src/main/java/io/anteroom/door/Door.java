@@ -1,16 +1,20 @@
 package io.anteroom.door;
 
 import io.anteroom.door.Answer.Pass;
+import io.anteroom.door.admission.RoomGate;
 import io.anteroom.door.match.RequestTarget;
 import io.anteroom.door.match.RequestTargetResult;
 import io.anteroom.door.queue.DrawResponder;
+import io.anteroom.door.queue.HeldPolls;
 import io.anteroom.door.route.ClientAddress;
 import io.anteroom.door.ticket.TicketCookie;
 import io.anteroom.pass.PassIssuer;
+import io.anteroom.room.Ticket;
 import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -57,18 +61,124 @@ public final class Door {
   /** The request header that carries the signed pass to the origin ({@link PassIssuer}). */
   public static final String PASS_HEADER = io.anteroom.pass.PassVerifier.HEADER;
 
+  /**
+   * The request header of the queue page's push poll ({@link #watch}): the {@code lastUpdated} of
+   * the room state its page shows, in epoch milliseconds.
+   */
+  public static final String WATCH_HEADER = "Anteroom-Watch";
+
   private final Rooms rooms;
   private final Clock clock;
   private final PassIssuer passes;
+  private final HeldPolls held;
+
+  /** The gates whose new states wake held polls (each listened to once). */
+  private final Set<RoomGate> listening = ConcurrentHashMap.newKeySet();
 
   /**
    * The door of {@code rooms}, judging requests at {@code clock}'s time; every request it lets
    * through for an admitted user carries a pass signed by {@code passes} ({@link #PASS_HEADER}).
    */
   public Door(Rooms rooms, Clock clock, PassIssuer passes) {
+    this(rooms, clock, passes, new HeldPolls(HeldPolls.DEFAULT_MAX));
+  }
+
+  /** As above, holding the queue pages' push polls in {@code held}. */
+  public Door(Rooms rooms, Clock clock, PassIssuer passes, HeldPolls held) {
     this.rooms = rooms;
     this.clock = clock;
     this.passes = passes;
+    this.held = held;
+  }
+
+  /**
+   * Whether {@code request} is a push poll of the queue page: the adapter then calls {@link
+   * #watch}.
+   */
+  public static boolean isWatch(RequestFacts request) {
+    return request.header(WATCH_HEADER) != null;
+  }
+
+  /** The push polls held by this door. */
+  public HeldPolls heldPolls() {
+    return held;
+  }
+
+  /**
+   * A push poll of the queue page (a request with {@link #WATCH_HEADER}): never sent to the origin,
+   * never decided by the room, never setting a cookie. A waiting user's poll is held (at most
+   * {@code maxHeldPolls} per gateway, else {@code 503}) until a newer room state than its page's
+   * lets its bucket enter ({@link io.anteroom.door.queue.EntryRule}); then its page reloads, and
+   * that request goes through {@link #enter} like any refresh. The adapter times held polls out
+   * ({@link Watch#expire}) and drops those whose client left ({@link Watch#cancel}). A poll without
+   * a waiting ticket of a room is told to stop (the page keeps refreshing); an admitted ticket's,
+   * or a suspended room's, to reload.
+   */
+  public Watch watch(RequestFacts request) {
+    if (!(request.target() instanceof RequestTarget target)) {
+      return Watch.now(null, null, Watch.Reply.NO_PUSH);
+    }
+    Rooms.Snapshot snapshot = rooms.snapshot();
+    if (target.host() == null && snapshot.router().hostScoped()) {
+      return Watch.now(null, null, Watch.Reply.NO_PUSH);
+    }
+    RoomRuntime room = snapshot.router().route(target.host(), target.path());
+    if (room == null) {
+      return Watch.now(null, null, Watch.Reply.NO_PUSH);
+    }
+    String id = room.settings().id();
+    if (room.settings().suspended()) {
+      return Watch.now(id, null, Watch.Reply.ENTER);
+    }
+    String value = Visit.cookie(request, room.cookie().name());
+    TicketCookie.Opened opened = value == null ? null : room.cookie().openValue(value);
+    if (opened == null) {
+      return Watch.now(id, null, Watch.Reply.NO_PUSH);
+    }
+    Ticket ticket = opened.ticket();
+    if (ticket.acceptedAt() != null) {
+      return Watch.now(id, ticket, Watch.Reply.ENTER);
+    }
+    RoomGate gate = room.gate();
+    if (listening.add(gate)) {
+      gate.onNewState(state -> held.onState(gate, state));
+    }
+    HeldPolls.Poll poll =
+        held.hold(
+            gate,
+            ticket.bucketId(),
+            seenMillis(request.header(WATCH_HEADER)),
+            () -> rooms.get(id).map(r -> paused(r.settings())).orElse(true));
+    if (poll == null) {
+      return Watch.now(id, ticket, Watch.Reply.FULL);
+    }
+    Watch watch = Watch.held(id, ticket, poll);
+    held.check(poll, gate.lastState()); // a state applied before the poll was held
+    return watch;
+  }
+
+  /**
+   * Whether the room lets nobody in now whatever its free slots: its queue-all switch, or a
+   * scheduled event's pre-queue.
+   */
+  private boolean paused(io.anteroom.door.config.GatewayConfig.RoomSettings settings) {
+    if (settings.queueAll()) {
+      return true;
+    }
+    if (settings.events().isEmpty()) {
+      return false;
+    }
+    java.time.Instant now = clock.instant();
+    return settings.eventAt(now).map(e -> e.window().prequeueAt(now)).orElse(false);
+  }
+
+  /** The header's epoch milliseconds; 0 (any state is newer) when it is not a number. */
+  private static long seenMillis(String header) {
+    try {
+      return Long.parseLong(header.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /**

@@ -110,6 +110,11 @@ final class Visit implements RuleMatcher.Request {
    */
   @Override
   public String cookie(String name) {
+    return cookie(facts, name);
+  }
+
+  /** The value of cookie {@code name} in the request's {@code Cookie} headers, or null. */
+  static String cookie(RequestFacts facts, String name) {
     String first = facts.header("Cookie");
     if (first == null) {
       return null;

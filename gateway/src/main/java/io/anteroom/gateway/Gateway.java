@@ -63,6 +63,7 @@ public final class Gateway implements AutoCloseable {
   private final ListenerGuard adminGuard;
   private final AdminApi admin;
   private final int drainSeconds;
+  private volatile io.anteroom.door.queue.HeldPolls heldPolls;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -85,6 +86,11 @@ public final class Gateway implements AutoCloseable {
     this.adminGuard = adminGuard;
     this.admin = admin;
     this.drainSeconds = drainSeconds;
+  }
+
+  /** The queue pages' push polls this gateway holds now ({@code maxHeldPolls}). */
+  public io.anteroom.door.queue.HeldPolls heldPolls() {
+    return heldPolls;
   }
 
   /**
@@ -193,13 +199,19 @@ public final class Gateway implements AutoCloseable {
       var origins =
           new Gatekeeper.Origins(
               vertx, config.origin(), config.originTimeoutSeconds(), rooms.clients());
+      var heldPolls =
+          new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls());
       var gatekeeper =
           new Gatekeeper(
               new Door(
-                  rooms, clock, io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build()),
+                  rooms,
+                  clock,
+                  io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build(),
+                  heldPolls),
               origins,
               origins.defaultProxy(),
-              config.publicListener().accessLog());
+              config.publicListener().accessLog(),
+              config.publicListener().push().pollHoldSeconds());
       List<HttpServer> publicServers = new CopyOnWriteArrayList<>();
       // Vert.x shares one bound socket among servers on the same host:port and hands them the
       // connections in turn; port 0 is never shared, a negative port means "one free port shared
@@ -267,6 +279,7 @@ public final class Gateway implements AutoCloseable {
               adminGuard,
               admin,
               config.drainSeconds());
+      gateway.heldPolls = heldPolls;
       LOG.info(
           "started: public listener {}:{}{}, admin {}:{}, rooms {}",
           config.listen().host(),

@@ -96,6 +96,70 @@ class QueueJsonTest {
   }
 
   @Test
+  void theJsonTellsAWaitingUserItsPlaceInLineFromTheRoomsCounts() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 1 } ]")) {
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue(); // the one place
+      var first = List.of(h.browser(), h.browser(), h.browser(), h.browser());
+      checkIn(first);
+      h.scheduler.advance(Duration.ofSeconds(60)); // the next minute: a newer bucket
+      var later = List.of(h.browser(), h.browser());
+      checkIn(later);
+      checkIn(first);
+      settle(h);
+
+      JsonNode j = json(later.get(1).get("/", "Accept", ACCEPT_JSON));
+
+      assertThat(j.get("placeKnown").asBoolean()).isTrue();
+      assertThat(j.get("peopleAheadLow").asLong()).as("the older bucket's four").isEqualTo(4);
+      assertThat(j.get("peopleAheadHigh").asLong()).as("and its own bucket's two").isEqualTo(6);
+      assertThat(j.get("peopleAhead").asLong()).isEqualTo(5);
+      assertThat(j.get("peopleAheadApproximate").asBoolean()).isTrue();
+      assertThat(j.get("peopleAheadFormatted").asText()).isEqualTo("About 5 people ahead of you");
+    }
+  }
+
+  @Test
+  void aDegradedGatewayShowsNoPlaceInLineOnlyTheWait() throws Exception {
+    var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
+    var runtime = Harness.runtime(scheduler);
+    var coordinator =
+        io.anteroom.host.ObjectCoordination.serve(
+            runtime,
+            "127.0.0.1",
+            0,
+            List.of(io.anteroom.objects.http.SharedSecret.generate("k1")),
+            null,
+            null);
+    // calls without the deployment's secret are refused: every counter call fails, degraded
+    var refused =
+        io.anteroom.host.ObjectCoordination.remote(
+            java.net.URI.create("http://127.0.0.1:" + coordinator.actualPort()),
+            Duration.ofSeconds(5));
+    try (var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop, totalActiveUsers: 2, failMode: closed } ]",
+            new TestOrigin(),
+            scheduler,
+            refused,
+            "dublin")) {
+      var waiting = h.browser();
+      assertThat(Browser.reachedOrigin(waiting.get("/"))).isFalse();
+      h.report("shop");
+
+      JsonNode j = json(waiting.get("/", "Accept", ACCEPT_JSON));
+
+      assertThat(j.get("placeKnown").asBoolean())
+          .as("its counts no longer move with the coordinator's: no place is shown")
+          .isFalse();
+      assertThat(j.has("waitTimeKnown")).isTrue();
+    } finally {
+      coordinator.close();
+      runtime.close();
+    }
+  }
+
+  @Test
   void theQueueIsFullWhenTheEstimatedWaitExceedsADay() throws Exception {
     try (var h =
         new Harness(

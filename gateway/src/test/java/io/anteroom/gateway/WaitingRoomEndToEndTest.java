@@ -154,7 +154,13 @@ class WaitingRoomEndToEndTest {
               "isRandomQueue",
               "isPassthroughQueue",
               "isRejectQueue",
-              "throttle");
+              "throttle",
+              "placeKnown",
+              "peopleAhead",
+              "peopleAheadLow",
+              "peopleAheadHigh",
+              "peopleAheadApproximate",
+              "peopleAheadFormatted");
       assertThat(j.get("inWaitingRoom").asBoolean()).isTrue();
       assertThat(j.get("refreshIntervalSeconds").asInt())
           .as("20 s with up to 10 %% jitter")

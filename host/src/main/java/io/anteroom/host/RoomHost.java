@@ -165,8 +165,14 @@ public final class RoomHost implements AutoCloseable {
         .warnings()
         .forEach(w -> org.slf4j.LoggerFactory.getLogger(RoomHost.class).warn("pass keys: {}", w));
     var door =
-        new Door(rooms, clock, io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build());
-    return new RoomHost(coordination, rooms, door, metrics, ticker, passKeys.jwks());
+        new Door(
+            rooms,
+            clock,
+            io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build(),
+            new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls()));
+    var host = new RoomHost(coordination, rooms, door, metrics, ticker, passKeys.jwks());
+    host.pollHoldSeconds = config.publicListener().push().pollHoldSeconds();
+    return host;
   }
 
   /** A periodic task that failed must not cancel the later runs (a scheduled executor would). */
@@ -189,6 +195,13 @@ public final class RoomHost implements AutoCloseable {
   /** The door over this host's rooms. */
   public Door door() {
     return door;
+  }
+
+  private volatile int pollHoldSeconds = io.anteroom.door.queue.HeldPolls.DEFAULT_HOLD_SECONDS;
+
+  /** How long a server adapter holds a push poll of the queue page ({@code pollHoldSeconds}). */
+  public int pollHoldSeconds() {
+    return pollHoldSeconds;
   }
 
   /** The live rooms. */

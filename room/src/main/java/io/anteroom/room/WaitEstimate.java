@@ -17,11 +17,19 @@ package io.anteroom.room;
  * @param p25 wait at the 25 % point of the user's place in its bucket
  * @param p50 median
  * @param p75 wait at the 75 % point
+ * @param place the user's approximate place in line ({@link PlaceInLine}), known also while the
+ *     wait is not
  */
 public record WaitEstimate(
-    boolean known, long ahead, double minutes, double p25, double p50, double p75) {
+    boolean known,
+    long ahead,
+    double minutes,
+    double p25,
+    double p50,
+    double p75,
+    PlaceInLine place) {
 
-  static WaitEstimate unknown(long ahead) {
-    return new WaitEstimate(false, ahead, 0, 0, 0, 0);
+  static WaitEstimate unknown(long ahead, PlaceInLine place) {
+    return new WaitEstimate(false, ahead, 0, 0, 0, 0, place);
   }
 }

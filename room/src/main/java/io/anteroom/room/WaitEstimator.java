@@ -46,9 +46,10 @@ final class WaitEstimator {
       }
     }
     long ahead = before + own;
+    PlaceInLine place = PlaceInLine.of(state, bucketId);
     double rate = state.admissionsPerMinute();
     if (!(rate > 0)) {
-      return WaitEstimate.unknown(ahead);
+      return WaitEstimate.unknown(ahead, place);
     }
     if (!rules.admissionForecastWait()) {
       double h =
@@ -61,7 +62,8 @@ final class WaitEstimator {
           minutes(ahead, rate, h),
           minutes(before + 0.25 * own, rate, h),
           minutes(before + 0.5 * own, rate, h),
-          minutes(before + 0.75 * own, rate, h));
+          minutes(before + 0.75 * own, rate, h),
+          place);
     }
     double h = rules.abandonmentInWait() ? hazard(state) : 0;
     AdmissionForecast forecast = AdmissionForecast.of(state, config);
@@ -73,7 +75,8 @@ final class WaitEstimator {
         p50,
         forecast.minutesUntil(before + 0.25 * size, h),
         p50,
-        forecast.minutesUntil(before + 0.75 * size, h));
+        forecast.minutesUntil(before + 0.75 * size, h),
+        place);
   }
 
   /**

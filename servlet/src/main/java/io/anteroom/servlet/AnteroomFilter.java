@@ -2,10 +2,14 @@ package io.anteroom.servlet;
 
 import io.anteroom.door.Answer;
 import io.anteroom.door.Door;
+import io.anteroom.door.Watch;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.host.CoordinatorLink;
 import io.anteroom.host.RoomHost;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -186,9 +190,14 @@ public final class AnteroomFilter implements Filter {
       out.getOutputStream().write(host.jwks().getBytes(java.nio.charset.StandardCharsets.UTF_8));
       return;
     }
+    ServletFacts facts = new ServletFacts(http, uri);
+    if (Door.isWatch(facts)) {
+      watch(http, out, facts);
+      return;
+    }
     Answer answer;
     try {
-      answer = door.enter(new ServletFacts(http, uri), Runnable::run).toCompletableFuture().join();
+      answer = door.enter(facts, Runnable::run).toCompletableFuture().join();
     } catch (CompletionException e) {
       // the door never fails a request on purpose: this is a defect, not a decision
       LOG.error("anteroom: the door failed on a request", e.getCause());
@@ -198,6 +207,79 @@ public final class AnteroomFilter implements Filter {
     switch (answer) {
       case Answer.Pass pass -> pass(http, out, chain, pass);
       case Answer.Respond respond -> respond(http, out, respond);
+    }
+  }
+
+  /**
+   * A push poll of the queue page ({@link Door#watch}): answered at once, or held in async mode
+   * (the container's thread goes back to its pool) until the door wakes it, {@code pollHoldSeconds}
+   * pass (the async timeout) or the client leaves; the answer is written on a container thread
+   * ({@link AsyncContext#start}), never on the thread that applied the room's state. Without async
+   * support (a filter or servlet in the chain not marked async) the page is told to keep
+   * refreshing.
+   */
+  private void watch(HttpServletRequest request, HttpServletResponse response, ServletFacts facts)
+      throws IOException {
+    if (!request.isAsyncSupported()) {
+      respond(request, response, Watch.unavailable().answer().toCompletableFuture().join());
+      return;
+    }
+    Watch watch = door.watch(facts);
+    var answered = watch.answer().toCompletableFuture();
+    if (answered.isDone()) {
+      respond(request, response, answered.join());
+      return;
+    }
+    AsyncContext async = request.startAsync();
+    async.setTimeout(host.pollHoldSeconds() * 1000L);
+    var written = new java.util.concurrent.atomic.AtomicBoolean();
+    async.addListener(
+        new AsyncListener() {
+          @Override
+          public void onTimeout(AsyncEvent event) {
+            watch.expire(); // answers "not yet", written below
+            if (written.compareAndSet(false, true)) {
+              write(async, answered.join());
+            }
+          }
+
+          @Override
+          public void onError(AsyncEvent event) {
+            watch.cancel();
+          }
+
+          @Override
+          public void onComplete(AsyncEvent event) {
+            watch.cancel(); // a no-op once answered
+          }
+
+          @Override
+          public void onStartAsync(AsyncEvent event) {}
+        });
+    answered.thenAccept(
+        answer ->
+            async.start(
+                () -> {
+                  if (written.compareAndSet(false, true)) {
+                    write(async, answer);
+                  }
+                }));
+  }
+
+  private static void write(AsyncContext async, Answer.Respond answer) {
+    try {
+      respond(
+          (HttpServletRequest) async.getRequest(),
+          (HttpServletResponse) async.getResponse(),
+          answer);
+    } catch (IOException | IllegalStateException e) {
+      // the client left meanwhile: nothing to answer
+    } finally {
+      try {
+        async.complete();
+      } catch (IllegalStateException e) {
+        // completed by the container already (an error or a timeout)
+      }
     }
   }
 

@@ -241,7 +241,8 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
       case Decision.Admit a ->
           reply.accept(new Reply<>(true, a.ticket(), Double.NaN, a.reason().name()));
       case Decision.Queue q ->
-          reply.accept(new Reply<>(false, q.ticket(), shown(q.estimate()), ""));
+          reply.accept(
+              new Reply<>(false, q.ticket(), shown(q.estimate()), "", q.estimate().place()));
       case Decision.Draw draw when g.outages.drawsPaused(now()) ->
           settle(dc, g, worker.refuse(draw, now()), reply);
       case Decision.Draw draw -> {

@@ -39,6 +39,7 @@ package io.anteroom.sim;
  *     (NaN: nobody was admitted from the queue)
  * @param waitP95Minutes 95th percentile of the same
  * @param waitMaxMinutes longest wait of the same
+ * @param place the error of the place in line shown on a user's first queue page
  */
 public record Metrics(
     double peakActiveRatio,
@@ -63,4 +64,36 @@ public record Metrics(
     long abandoned,
     double waitP50Minutes,
     double waitP95Minutes,
-    double waitMaxMinutes) {}
+    double waitMaxMinutes,
+    PlaceErrors place) {
+
+  /**
+   * How far the place in line shown on a user's first queue page ({@link
+   * io.anteroom.room.PlaceInLine}) was from the truth at that instant: everyone of the simulator's
+   * users waiting in an older bucket plus half of those waiting in the user's own. Measured on
+   * users first queued after the 10-minute warm-up whose true place is at least {@value
+   * Observations#MIN_MEASURED_PLACE} people.
+   *
+   * @param measured users measured
+   * @param approximate of those, users shown one number ("about N")
+   * @param medianError median of {@code |shown - true| / true} over the users shown one number
+   *     (NaN: none)
+   * @param p90Error its 90th percentile
+   * @param bias median of the signed error: above 0 the places shown run long
+   * @param ranges users shown a range instead (the spread of their bucket was too wide)
+   * @param rangeCoverage of those, the share whose true place was within the range shown
+   */
+  public record PlaceErrors(
+      long measured,
+      long approximate,
+      double medianError,
+      double p90Error,
+      double bias,
+      long ranges,
+      double rangeCoverage) {
+
+    /** No users measured. */
+    public static final PlaceErrors NONE =
+        new PlaceErrors(0, 0, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN);
+  }
+}

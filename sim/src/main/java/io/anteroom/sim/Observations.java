@@ -63,6 +63,19 @@ final class Observations {
   private final List<Double> waitErrors = new ArrayList<>(); // signed: (shown - actual) / actual
   private final List<Double> waits = new ArrayList<>(); // minutes, of every queued user admitted
 
+  /** Signed relative errors of the places shown as one number: (shown - true) / true. */
+  private final List<Double> placeErrors = new ArrayList<>();
+
+  private long placesMeasured;
+  private long placesAsRange;
+  private long rangesHoldingTruth;
+
+  /**
+   * Places in line are measured on users first queued after the warm-up whose true place is at
+   * least this many people: a relative error on a handful of people says little.
+   */
+  static final int MIN_MEASURED_PLACE = 20;
+
   Observations(
       int totalActiveUsers, int newUsersPerMinute, int minutes, long refreshHorizonMillis) {
     this.refreshHorizonMillis = refreshHorizonMillis;
@@ -173,6 +186,33 @@ final class Observations {
     waitingByBucket.merge(bucket, 1, Integer::sum);
   }
 
+  /**
+   * A user of {@code bucket} about to be queued for the first time was shown {@code place}. The
+   * truth is the same quantity from the simulator's own users: everyone waiting now in an older
+   * bucket, plus half of those waiting now in the user's bucket (they are admitted in no particular
+   * order). Call before {@link #queued}.
+   */
+  void placeShown(long now, long bucket, io.anteroom.room.PlaceInLine place) {
+    if (now < WAIT_WARM_UP_MILLIS) {
+      return;
+    }
+    long older = 0;
+    for (int n : waitingByBucket.headMap(bucket).values()) {
+      older += n;
+    }
+    double truth = older + waitingByBucket.getOrDefault(bucket, 0) / 2.0;
+    if (truth < MIN_MEASURED_PLACE) {
+      return;
+    }
+    placesMeasured++;
+    if (place.approximate()) {
+      placeErrors.add((place.ahead() - truth) / truth);
+    } else {
+      placesAsRange++;
+      rangesHoldingTruth += place.low() <= truth && truth <= place.high() ? 1 : 0;
+    }
+  }
+
   /** A waiting user left the queue (admitted or gave up). */
   void leftQueue(long bucket) {
     waiting--;
@@ -254,6 +294,7 @@ final class Observations {
     double bias =
         Stats.medianOfSorted(
             waitErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray());
+    double[] placeAbs = placeErrors.stream().mapToDouble(Math::abs).sorted().toArray();
     return new Metrics(
         peak / totalActiveUsers,
         p99 / totalActiveUsers,
@@ -277,7 +318,16 @@ final class Observations {
         abandoned,
         waits.isEmpty() ? Double.NaN : Stats.percentile(sortedWaits(), 0.50),
         waits.isEmpty() ? Double.NaN : Stats.percentile(sortedWaits(), 0.95),
-        waits.isEmpty() ? Double.NaN : Stats.max(sortedWaits()));
+        waits.isEmpty() ? Double.NaN : Stats.max(sortedWaits()),
+        new Metrics.PlaceErrors(
+            placesMeasured,
+            placeAbs.length,
+            Stats.medianOfSorted(placeAbs),
+            placeAbs.length == 0 ? Double.NaN : Stats.percentile(placeAbs, 0.90),
+            Stats.medianOfSorted(
+                placeErrors.stream().mapToDouble(Double::doubleValue).sorted().toArray()),
+            placesAsRange,
+            placesAsRange == 0 ? Double.NaN : (double) rangesHoldingTruth / placesAsRange));
   }
 
   private double[] sortedWaits() {

@@ -185,6 +185,50 @@ final class Report {
     return out.toString();
   }
 
+  /**
+   * The place-in-line error of every run, one row per scenario and one column per strategy: median
+   * and 90th percentile of the error of the places shown as one number, the share of measured users
+   * shown one number, and the share of the ranges shown that held the true place.
+   */
+  static String placeErrorMarkdown(List<List<SimulationResult>> all) {
+    StringBuilder out = new StringBuilder("|scenario|");
+    List<SimulationResult> first = all.get(0);
+    for (SimulationResult r : first) {
+      out.append(r.strategy().cliName()).append('|');
+    }
+    out.append("\n|---|").append("---|".repeat(first.size())).append('\n');
+    for (List<SimulationResult> runs : all) {
+      out.append('|').append(runs.get(0).scenario().name()).append('|');
+      for (SimulationResult r : runs) {
+        out.append(placeErrorCell(r.metrics().place())).append('|');
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  static String placeErrorCell(Metrics.PlaceErrors p) {
+    if (p.measured() == 0) {
+      return "-";
+    }
+    String number =
+        p.approximate() == 0
+            ? "-"
+            : String.format(
+                Locale.ROOT, "%.1f%% / %.1f%%", 100 * p.medianError(), 100 * p.p90Error());
+    String ranges =
+        p.ranges() == 0
+            ? ""
+            : String.format(Locale.ROOT, ", ranges hold %.0f%%", 100 * p.rangeCoverage());
+    return String.format(
+        Locale.ROOT,
+        "%s (%.0f%% of %d as one number%s)",
+        number,
+        100.0 * p.approximate() / p.measured(),
+        p.measured(),
+        ranges);
+  }
+
   private static String waitErrorCell(Metrics m) {
     return Double.isNaN(m.medianWaitError())
         ? "-"
@@ -195,14 +239,16 @@ final class Report {
     return "scenario,minutes,seed,strategy,peak_active_ratio,p99_active_ratio,admissions,minutes_over_n,"
         + "minutes_over_105n,max_admissions_ratio,queued_users,utilization_at_first_queue,share_queued_below_90,"
         + "share_queued_below_95,share_queued_below_95_for_a_refresh,fifo_inversions,in_order_share,overtakes,not_overtaken_share,whole_bucket_share,wait_samples,mean_wait_error,median_wait_error,median_wait_bias,"
-        + "abandoned,wait_p50_minutes,wait_p95_minutes,wait_max_minutes,targets_missed\n";
+        + "abandoned,wait_p50_minutes,wait_p95_minutes,wait_max_minutes,"
+        + "place_measured,place_approximate,median_place_error,p90_place_error,place_bias,place_ranges,"
+        + "place_range_coverage,targets_missed\n";
   }
 
   static String csvLine(SimulationResult r) {
     Metrics m = r.metrics();
     return String.format(
         Locale.ROOT,
-        "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%.3f,%.3f,%.3f,%d%n",
+        "%s,%d,%d,%s,%.4f,%.4f,%d,%d,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%d,%.5f,%d,%.5f,%.4f,%d,%.4f,%.4f,%.4f,%d,%.3f,%.3f,%.3f,%d,%d,%.4f,%.4f,%.4f,%d,%.4f,%d%n",
         r.scenario().name(),
         r.minutes(),
         r.seed(),
@@ -231,6 +277,13 @@ final class Report {
         m.waitP50Minutes(),
         m.waitP95Minutes(),
         m.waitMaxMinutes(),
+        m.place().measured(),
+        m.place().approximate(),
+        m.place().medianError(),
+        m.place().p90Error(),
+        m.place().bias(),
+        m.place().ranges(),
+        m.place().rangeCoverage(),
         r.misses().size());
   }
 

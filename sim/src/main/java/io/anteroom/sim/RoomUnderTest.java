@@ -45,6 +45,18 @@ interface RoomUnderTest<T> {
    * @param ticket the ticket the user holds from now on
    * @param shownWaitMinutes the estimated wait on the queue page (NaN: unknown, or admitted)
    * @param reason why the room admitted the user, in the room's words (empty when queued)
+   * @param place the place in line on the queue page (null: none shown, or admitted)
    */
-  record Reply<T>(boolean admitted, T ticket, double shownWaitMinutes, String reason) {}
+  record Reply<T>(
+      boolean admitted,
+      T ticket,
+      double shownWaitMinutes,
+      String reason,
+      io.anteroom.room.PlaceInLine place) {
+
+    /** A reply without a place in line. */
+    Reply(boolean admitted, T ticket, double shownWaitMinutes, String reason) {
+      this(admitted, ticket, shownWaitMinutes, reason, null);
+    }
+  }
 }

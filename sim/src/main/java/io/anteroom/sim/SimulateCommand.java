@@ -405,6 +405,14 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
             "Median absolute error of the wait shown on a user's first queue page (users measured); "
                 + "target ≤ 20 % in every scenario.\n\n")
         .append(Report.waitErrorMarkdown(all))
+        .append('\n')
+        .append("### Place-in-line error per scenario\n\n")
+        .append(
+            "Error |shown − true| / true of the place in line shown as one number (\"about N people"
+                + " ahead\") on a user's first queue page: median / 90th percentile; the share of"
+                + " measured users shown one number (the others see a range), and how many of the"
+                + " ranges held the true place. Target: median ≤ 20 %.\n\n")
+        .append(Report.placeErrorMarkdown(all))
         .append('\n');
     for (List<SimulationResult> runs : all) {
       Scenario s = runs.get(0).scenario();

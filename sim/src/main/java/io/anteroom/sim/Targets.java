@@ -36,6 +36,12 @@ public final class Targets {
   public static final double MAX_MEDIAN_WAIT_ERROR = 0.20;
 
   /**
+   * Median error of the place in line shown as one number ≤ 20 % (issue 42: the documented bound
+   * under which "about N people ahead" is shown; wider buckets get a range).
+   */
+  public static final double MAX_MEDIAN_PLACE_ERROR = 0.20;
+
+  /**
    * The targets {@code metrics} misses, as sentences; empty when all are met. A scenario with an
    * outage ({@link Scenario.Outage}) is held to T and N only.
    */
@@ -92,6 +98,13 @@ public final class Targets {
               Locale.ROOT,
               "median wait-estimate error %.1f %% > 20 %%",
               100 * m.medianWaitError()));
+    }
+    if (m.place().approximate() > 0 && m.place().medianError() > MAX_MEDIAN_PLACE_ERROR) {
+      misses.add(
+          String.format(
+              Locale.ROOT,
+              "median place-in-line error %.1f %% > 20 %%",
+              100 * m.place().medianError()));
     }
     return misses;
   }

@@ -202,6 +202,9 @@ final class TrafficRun<T> {
                 + ","
                 + room.explainQueued(user.dc, worker, reply.ticket()));
       }
+      if (reply.place() != null) {
+        observations.placeShown(now, user.bucket, reply.place());
+      }
       observations.queued(now, user.bucket);
     }
     long jitter = scenario.behaviour().refreshJitterMillis();

@@ -48,7 +48,8 @@ class ScenarioChartsTest {
             0,
             Double.NaN,
             Double.NaN,
-            Double.NaN);
+            Double.NaN,
+            Metrics.PlaceErrors.NONE);
     List<SimulationResult> runs = new ArrayList<>();
     for (StrategyVariant strategy : StrategyVariant.all()) {
       int[] active = new int[minutes * 60];

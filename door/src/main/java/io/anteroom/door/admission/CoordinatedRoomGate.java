@@ -649,7 +649,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
           new Verdict(
               Outcome.queued(current.settings().queueingMethod()),
               q.ticket(),
-              view(q.estimate(), worker.state()));
+              view(q.estimate(), worker.state(), !outages.degraded()));
       case Decision.Draw x -> throw new IllegalStateException("undrawn counter " + x);
     };
   }
@@ -658,14 +658,20 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     return verdict(worker.holdInQueue(ticket, now), worker, current);
   }
 
-  private static QueueView view(WaitEstimate e, RoomState state) {
+  /**
+   * The queue as a waiting user is shown it; no place in line while the gate is degraded: its state
+   * stops moving with the coordinator's, and the simulator measured places off by up to 90 % in a
+   * partition (docs/simulation.md).
+   */
+  private static QueueView view(WaitEstimate e, RoomState state, boolean placeHolds) {
     return new QueueView(
         e.known(),
         minutes(e.minutes()),
         minutes(e.p25()),
         minutes(e.p50()),
         minutes(e.p75()),
-        state.asOf().toEpochMilli());
+        state.asOf().toEpochMilli(),
+        placeHolds ? e.place() : null);
   }
 
   private static int minutes(double m) {
@@ -736,6 +742,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
         .thenCompose(
             v -> {
+              tellState();
               // an overloaded coordinator that fails or times out should also see fewer reports
               reportPace.onResponse(throttled.get() || failed.get());
               noticeIncarnationChanges(coordination.incarnationChanges()); // a new leader answered
@@ -846,6 +853,38 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     for (RoomWorker w : workers.all()) {
       w.applyState(state);
     }
+  }
+
+  private final List<Consumer<RoomState>> stateListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** The state the listeners were last told of. */
+  private final java.util.concurrent.atomic.AtomicReference<RoomState> toldState =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /**
+   * Tells the listeners of the newest state once a report round is settled: once per round, not
+   * once per worker's answer (a round's answers carry the same or nearly the same state).
+   */
+  private void tellState() {
+    RoomState state = lastState;
+    RoomState told = toldState.get();
+    if (state == told || !toldState.compareAndSet(told, state)) {
+      return;
+    }
+    for (Consumer<RoomState> l : stateListeners) {
+      l.accept(state);
+    }
+  }
+
+  @Override
+  public RoomState lastState() {
+    return lastState;
+  }
+
+  @Override
+  public void onNewState(Consumer<RoomState> listener) {
+    stateListeners.add(listener);
   }
 
   /** The current report interval (AIMD on the data center's throttle), without jitter. */

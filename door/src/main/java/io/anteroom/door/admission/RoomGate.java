@@ -64,6 +64,20 @@ public interface RoomGate {
     return null;
   }
 
+  /**
+   * The room state decisions are made with now (null: a gate without one). The queue page's push
+   * ({@link io.anteroom.door.queue.HeldPolls}) reads it.
+   */
+  default io.anteroom.room.RoomState lastState() {
+    return null;
+  }
+
+  /**
+   * Calls {@code listener} with every newer room state the gate applies, on the thread that applies
+   * it (it must not block). A gate without states never calls it.
+   */
+  default void onNewState(java.util.function.Consumer<io.anteroom.room.RoomState> listener) {}
+
   /** What to do with one request. */
   enum Outcome {
     /** A returning user whose session is live (renewed ticket). */
@@ -107,6 +121,7 @@ public interface RoomGate {
    * @param waitTimeKnown false while no admissions have been seen yet
    * @param waitTimeMinutes estimated wait of this user's bucket, rounded up
    * @param lastUpdatedMillis when the room state this is based on was computed
+   * @param place the user's approximate place in line (null: not known)
    */
   record QueueView(
       boolean waitTimeKnown,
@@ -114,7 +129,26 @@ public interface RoomGate {
       int waitTime25Percentile,
       int waitTime50Percentile,
       int waitTime75Percentile,
-      long lastUpdatedMillis) {
+      long lastUpdatedMillis,
+      io.anteroom.room.PlaceInLine place) {
+
+    /** A view without a place in line. */
+    public QueueView(
+        boolean waitTimeKnown,
+        int waitTimeMinutes,
+        int waitTime25Percentile,
+        int waitTime50Percentile,
+        int waitTime75Percentile,
+        long lastUpdatedMillis) {
+      this(
+          waitTimeKnown,
+          waitTimeMinutes,
+          waitTime25Percentile,
+          waitTime50Percentile,
+          waitTime75Percentile,
+          lastUpdatedMillis,
+          null);
+    }
 
     /** The wait above which the queue counts as full (as in the hosted room's JSON): 24 hours. */
     public static final int FULL_AFTER_MINUTES = 24 * 60;

@@ -330,7 +330,18 @@ public final class ConfigLoader {
                 "transport",
                 IoTransport.AUTO,
                 List.of(IoTransport.values()),
-                IoTransport::configName));
+                IoTransport::configName),
+            new GatewayConfig.PushSettings(
+                o.integer(
+                    "maxHeldPolls",
+                    GatewayConfig.PushSettings.DEFAULT.maxHeldPolls(),
+                    0,
+                    1_000_000),
+                o.integer(
+                    "pollHoldSeconds",
+                    GatewayConfig.PushSettings.DEFAULT.pollHoldSeconds(),
+                    5,
+                    120)));
     if (publicListener.proxyProtocol() && proxies.isEmpty()) {
       o.error(
           "proxyProtocol",

@@ -169,17 +169,40 @@ public record GatewayConfig(
    * proxyProtocol}, its connection limits, and the access log (one line per request on the logger
    * {@code anteroom.access}) when {@code accessLog}; {@code transport} is the socket transport of
    * the gateway's event loops, which serve this listener (and the origin client, the admin
-   * listener).
+   * listener); {@code push} bounds the queue pages' held push polls.
    */
   public record PublicListenerSettings(
       Optional<TlsFiles> tls,
       boolean proxyProtocol,
       ConnectionLimits limits,
       boolean accessLog,
-      IoTransport transport) {
+      IoTransport transport,
+      PushSettings push) {
     static final PublicListenerSettings DEFAULT =
         new PublicListenerSettings(
             Optional.empty(), false, ConnectionLimits.PUBLIC, false, IoTransport.AUTO);
+
+    /** With the default push settings. */
+    public PublicListenerSettings(
+        Optional<TlsFiles> tls,
+        boolean proxyProtocol,
+        ConnectionLimits limits,
+        boolean accessLog,
+        IoTransport transport) {
+      this(tls, proxyProtocol, limits, accessLog, transport, PushSettings.DEFAULT);
+    }
+  }
+
+  /**
+   * The queue page's push ({@code docs/gateway.md}, "Your turn without delay"): at most {@code
+   * maxHeldPolls} polls held at a time by this gateway (0: off; beyond it a poll is answered {@code
+   * 503} and its page keeps refreshing), each for at most {@code pollHoldSeconds}.
+   */
+  public record PushSettings(int maxHeldPolls, int pollHoldSeconds) {
+    public static final PushSettings DEFAULT =
+        new PushSettings(
+            io.anteroom.door.queue.HeldPolls.DEFAULT_MAX,
+            io.anteroom.door.queue.HeldPolls.DEFAULT_HOLD_SECONDS);
   }
 
   /** A PEM certificate (chain) and its PEM private key (PKCS#8 or PKCS#1). */

@@ -113,6 +113,35 @@ public final class PageTexts {
     return format("waitHoursMinutes", count("hours", minutes / 60), count("minutes", minutes % 60));
   }
 
+  /**
+   * {@code peopleAheadFormatted} (issue 42): "about N people ahead of you" when the place is {@link
+   * io.anteroom.room.PlaceInLine#approximate}, N rounded to two significant digits from 100 on (it
+   * is an approximation); else the range "between L and H"; nobody ahead; empty when the place is
+   * not known (null).
+   */
+  public String place(io.anteroom.room.PlaceInLine place) {
+    if (place == null) {
+      return "";
+    }
+    if (!place.approximate()) {
+      return format("placeBetween", place.low(), place.high());
+    }
+    long n = roughly(place.ahead());
+    return n == 0 ? text("placeNobody") : count("placeAbout", n);
+  }
+
+  /** {@code n} to two significant digits from 100 on (1,234 → 1,200). */
+  static long roughly(long n) {
+    if (n < 100) {
+      return n;
+    }
+    long unit = 1;
+    while (n / unit >= 100) {
+      unit *= 10;
+    }
+    return Math.round((double) n / unit) * unit;
+  }
+
   /** A page scope with this language's {@code lang}, {@code dir} and texts {@code t}. */
   Map<String, Object> scope() {
     var scope = new LinkedHashMap<String, Object>();

@@ -10,6 +10,7 @@ import io.anteroom.door.config.GatewayConfig.EventSettings;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.QueueingMethod;
 import io.anteroom.door.config.TemplateDirectory;
+import io.anteroom.room.PlaceInLine;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -299,6 +300,14 @@ public final class QueueResponder {
     f.put("isPassthroughQueue", queueingMethod == QueueingMethod.PASSTHROUGH);
     f.put("isRejectQueue", queueingMethod == QueueingMethod.REJECT);
     f.put("throttle", throttle);
+    // the place in line means nothing in a random queue: everyone has the same chance
+    PlaceInLine place = queueingMethod == QueueingMethod.RANDOM ? null : q.place();
+    f.put("placeKnown", place != null);
+    f.put("peopleAhead", place == null ? 0 : place.ahead());
+    f.put("peopleAheadLow", place == null ? 0 : place.low());
+    f.put("peopleAheadHigh", place == null ? 0 : place.high());
+    f.put("peopleAheadApproximate", place != null && place.approximate());
+    f.put("peopleAheadFormatted", PageTexts.of(language).place(place));
     return f;
   }
 
@@ -497,6 +506,11 @@ public final class QueueResponder {
                     f.queueAll(),
                     f.refreshIntervalSeconds(),
                     f.throttle())));
+  }
+
+  /** {@code peopleAheadFormatted} in English (the tests' reference). */
+  static String formatPlace(PlaceInLine place) {
+    return PageTexts.of("en").place(place);
   }
 
   /** {@code waitTimeFormatted} in English (the tests' reference). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.TemplateDirectory;
+import io.anteroom.room.PlaceInLine;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -124,6 +125,69 @@ class QueueResponderTest {
   void theStringPageIsTheSameAsTheBytes() {
     Map<String, Object> f = fields(3, AT);
     assertThat(responder.html(f, AT)).isEqualTo(text(responder.htmlBytes(f, AT)));
+  }
+
+  @Test
+  void thePlaceInLineIsOneRoundedNumberWithinItsBoundAndARangeBeyondIt() {
+    var narrow = new QueueView(true, 7, 1, 7, 9, AT, new PlaceInLine(1234, 1180, 1288, true));
+    var wide = new QueueView(true, 7, 1, 7, 9, AT, new PlaceInLine(82, 52, 112, false));
+
+    Map<String, Object> one = responder.fields(true, narrow, false, 20, false);
+    Map<String, Object> range = responder.fields(true, wide, false, 20, false);
+
+    assertThat(one)
+        .containsEntry("placeKnown", true)
+        .containsEntry("peopleAhead", 1234L)
+        .containsEntry("peopleAheadLow", 1180L)
+        .containsEntry("peopleAheadHigh", 1288L)
+        .containsEntry("peopleAheadApproximate", true)
+        .containsEntry("peopleAheadFormatted", "About 1200 people ahead of you");
+    assertThat(range)
+        .containsEntry("peopleAheadApproximate", false)
+        .containsEntry("peopleAheadFormatted", "Between 52 and 112 people ahead of you");
+    assertThat(text(responder.htmlBytes(one, AT))).contains("About 1200 people ahead of you");
+    assertThat(responder.json(range)).contains("\"peopleAhead\":82");
+  }
+
+  @Test
+  void withoutAPlaceOrInARandomQueueNoPlaceIsShown() {
+    var random =
+        new QueueResponder(
+            ConfigLoader.parseRoom(
+                "{\"id\":\"shop\",\"totalActiveUsers\":10,\"queueingMethod\":\"random\"}"),
+            new TemplateDirectory(Optional.empty()));
+    var placed = new QueueView(true, 7, 1, 7, 9, AT, new PlaceInLine(950, 900, 1000, true));
+
+    assertThat(random.fields(true, placed, false, 20, false))
+        .containsEntry("placeKnown", false)
+        .containsEntry("peopleAheadFormatted", "");
+    Map<String, Object> unknown = fields(7, AT);
+    assertThat(unknown).containsEntry("placeKnown", false).containsEntry("peopleAhead", 0L);
+    assertThat(text(responder.htmlBytes(unknown, AT))).contains("<p id=\"place\" hidden>");
+  }
+
+  @Test
+  void placesAreRoundedToTwoSignificantDigitsFromAHundredOn() {
+    assertThat(PageTexts.roughly(99)).isEqualTo(99);
+    assertThat(PageTexts.roughly(1234)).isEqualTo(1200);
+    assertThat(PageTexts.roughly(1250)).isEqualTo(1300);
+    assertThat(PageTexts.roughly(98_765)).isEqualTo(99_000);
+    assertThat(QueueResponder.formatPlace(new PlaceInLine(0, 0, 1, true)))
+        .isEqualTo("Nobody is ahead of you");
+    assertThat(QueueResponder.formatPlace(new PlaceInLine(1, 0, 3, true)))
+        .isEqualTo("About 1 person ahead of you");
+    assertThat(PageTexts.of("fr").place(new PlaceInLine(950, 900, 1000, true)))
+        .isEqualTo("Environ 950 personnes devant vous");
+    assertThat(PageTexts.of("ar").place(new PlaceInLine(2, 0, 4, true)))
+        .isEqualTo("حوالي شخصين أمامك");
+  }
+
+  @Test
+  void thePlaceInLineIsInThePagesLanguage() {
+    var view = new QueueView(true, 7, 1, 7, 9, AT, new PlaceInLine(82, 52, 112, false));
+
+    assertThat(text(responder.body(false, "de", AT, true, view, false, 6, false)))
+        .contains("Zwischen 52 und 112 Personen vor Ihnen");
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.anteroom.door.Door;
 import io.anteroom.door.OriginResponse;
 import io.anteroom.door.RequestFacts;
 import io.anteroom.door.Rooms;
+import io.anteroom.door.Watch;
 import io.anteroom.door.match.RequestTarget;
 import io.anteroom.door.match.RequestTargetResult;
 import io.netty.buffer.Unpooled;
@@ -48,6 +49,9 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
   /** Null while the access log is off: then the gatekeeper does no work for it. */
   private final AccessLog accessLog;
 
+  /** How long a push poll of the queue page is held before it is answered "not yet". */
+  private final long pollHoldMillis;
+
   /**
    * {@code origins}: the proxy of a room's origin; {@code defaultProxy}: the origin of requests
    * that match no room. {@code accessLog}: write one line per request on {@value AccessLog#LOGGER}.
@@ -57,10 +61,26 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       Function<io.anteroom.door.RoomRuntime, OriginProxy> origins,
       OriginProxy defaultProxy,
       boolean accessLog) {
+    this(
+        door,
+        origins,
+        defaultProxy,
+        accessLog,
+        io.anteroom.door.queue.HeldPolls.DEFAULT_HOLD_SECONDS);
+  }
+
+  /** As above, holding push polls for at most {@code pollHoldSeconds}. */
+  public Gatekeeper(
+      Door door,
+      Function<io.anteroom.door.RoomRuntime, OriginProxy> origins,
+      OriginProxy defaultProxy,
+      boolean accessLog,
+      int pollHoldSeconds) {
     this.door = door;
     this.origins = origins;
     this.defaultProxy = defaultProxy;
     this.accessLog = accessLog ? new AccessLog(door.clients()) : null;
+    this.pollHoldMillis = pollHoldSeconds * 1000L;
   }
 
   /** The facts of one Vert.x request; its target is parsed once. */
@@ -107,6 +127,10 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
       log.path(t.path());
     }
     Context context = io.vertx.core.Vertx.currentContext();
+    if (Door.isWatch(facts)) {
+      watch(request, facts, context, log);
+      return;
+    }
     Executor resume = command -> context.runOnContext(v -> command.run());
     CompletableFuture<Answer> answered = door.enter(facts, resume).toCompletableFuture();
     if (answered.isDone() && !answered.isCompletedExceptionally()) {
@@ -123,6 +147,33 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
                     request.resume();
                     request.response().setStatusCode(500).end();
                     return;
+                  }
+                  answer(request, answer, log);
+                }));
+  }
+
+  /**
+   * A push poll of the queue page ({@link Door#watch}): answered at once, or held on this
+   * connection until the door wakes it, {@code pollHoldMillis} pass (a timer on the request's event
+   * loop) or the client leaves (its place among the held polls is freed at once). Never proxied.
+   */
+  private void watch(HttpServerRequest request, Facts facts, Context context, AccessLog.Entry log) {
+    Watch watch = door.watch(facts);
+    CompletableFuture<Answer.Respond> answered = watch.answer().toCompletableFuture();
+    if (answered.isDone()) {
+      answer(request, answered.join(), log);
+      return;
+    }
+    request.pause();
+    long timer = context.owner().setTimer(pollHoldMillis, id -> watch.expire());
+    request.response().closeHandler(v -> watch.cancel());
+    answered.whenComplete(
+        (answer, failure) ->
+            context.runOnContext(
+                v -> {
+                  context.owner().cancelTimer(timer);
+                  if (request.response().closed() || request.response().ended()) {
+                    return; // the client left
                   }
                   answer(request, answer, log);
                 }));

@@ -48,6 +48,43 @@ class QueuePageBrowserTest {
   }
 
   @Test
+  void thePushLetsTheWaitingUserInWithoutWaitingForTheNextRefresh() throws Exception {
+    String slowRefresh =
+        "rooms: [ { id: shop, totalActiveUsers: 1, sessionDurationMinutes: 1,"
+            + " queueRefreshSeconds: 300 } ]";
+    try (var h = new Harness(dataDir, slowRefresh);
+        var chromium = HeadlessChromium.phone(390, 844)) {
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue(); // takes the only place
+      var page = chromium.driver();
+      page.get(h.url() + "/tickets");
+      assertThat(page.getTitle()).isEqualTo("You are in line");
+      String refresh =
+          page.findElement(By.cssSelector("noscript"))
+              .getAttribute("innerHTML")
+              .replaceAll("\\D", "");
+      assertThat(Integer.parseInt(refresh))
+          .as("the page's own refresh is minutes away")
+          .isGreaterThanOrEqualTo(240);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> h.gateway.heldPolls().held() == 1); // the page's push poll is held
+
+      for (int step = 0; step < 6; step++) { // virtual time: the first session ends
+        h.scheduler.advance(Duration.ofSeconds(20));
+        h.report("shop");
+      }
+      // no more reports: only the push can tell the page, minutes before its own refresh
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> page.getPageSource().contains("origin:"));
+
+      assertThat(page.getCurrentUrl()).endsWith("/tickets");
+    }
+  }
+
+  @Test
   void theLastUpdateStaysInUtcWhenThePageRefreshesItself() throws Exception {
     try (var h = new Harness(dataDir, ROOM);
         var chromium = HeadlessChromium.phone(390, 844)) {
