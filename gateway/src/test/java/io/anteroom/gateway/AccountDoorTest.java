@@ -146,6 +146,31 @@ class AccountDoorTest {
   }
 
   @Test
+  void aBrowserThatComesAfterASessionLengthSharesTheSessionTheFirstKeptAlive() throws Exception {
+    try (var h = new Harness(dataDir, room(1, ", sessionDurationMinutes: 5"))) {
+      Browser laptop = h.browser();
+      var in = laptop.get("/", "Anteroom-Account", identity("alice"));
+      assertThat(Browser.reachedOrigin(in)).isTrue();
+      for (int minute = 1; minute <= 8; minute++) { // the laptop browses past S = 5 minutes
+        h.scheduler.advance(Duration.ofMinutes(1));
+        in = laptop.get("/", "Anteroom-Account", identity("alice"));
+        assertThat(Browser.reachedOrigin(in))
+            .as("minute %d: the laptop's session runs", minute)
+            .isTrue();
+      }
+      h.report("shop");
+
+      Browser phone = h.browser();
+      var alsoIn = phone.get("/", "Anteroom-Account", identity("alice"));
+
+      assertThat(Browser.reachedOrigin(alsoIn))
+          .as("the account's running session, not a new place in a full room")
+          .isTrue();
+      assertThat(pass(h, alsoIn).pass().passId()).isEqualTo(pass(h, in).pass().passId());
+    }
+  }
+
+  @Test
   void anAccountsPlaceIsTheSameOnEveryGatewayOfTheDeployment() throws Exception {
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     try (var coordination =
