@@ -123,8 +123,10 @@ public final class PeerConnectionFailures extends TurboFilter {
         params == null ? format : MessageFormatter.arrayFormat(format, params).getMessage();
     String link = link(message, logger.getName());
     if (FOLLOWER_FAILED.matcher(message).find()) {
-      // the appender's echo of a failure: dropped while its link is failing, else passed
-      return summary.failing(link) ? FilterReply.DENY : FilterReply.NEUTRAL;
+      // the appender's echo of a failure, which says nothing the failure's own line does not:
+      // dropped, also when Ratis' threads log it before that line (a connection failure is then
+      // summarised as it comes; any other failure passes with its own line)
+      return FilterReply.DENY;
     }
     Optional<String> detail = connectionFailure(message + (t == null ? "" : "\n" + causes(t)));
     if (detail.isEmpty()) {
