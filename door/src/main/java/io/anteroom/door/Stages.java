@@ -517,7 +517,12 @@ final class Stages {
             && v.ticket.admitted()
             && answer instanceof Answer.Pass p
             && p.seal() != null) {
-          // followRenewal(v, t);
+          // a running session renewed into a new cookie (at most once a minute a browser): the
+          // account's place follows it, so a browser of the account that comes more than a
+          // session length after the admission, while this one keeps the session alive, gets the
+          // running session, not a new place
+          return ask(
+              v, offer(t, v.now), t.id(), reply -> CompletableFuture.completedFuture(answer));
         }
         return CompletableFuture.completedFuture(answer);
       }
@@ -538,31 +543,6 @@ final class Stages {
                     v,
                     room.cookie().setSealed(won.sealed()),
                     accounts.cookie.set(won.ticketId(), v.placeKey)));
-          });
-    }
-
-    /**
-     * A running session renewed into a new cookie (at most once a minute a browser): the account's
-     * place follows it, so that a browser of the account that comes more than a session length
-     * after the admission, while this one keeps the session alive, gets the running session, not a
-     * new place. Sent without waiting: the answer does not depend on it; where the coordinator
-     * cannot be reached, this gateway's memory follows.
-     */
-    private void followRenewal(Visit v, io.anteroom.room.Ticket renewed) {
-      AccountPlaces.Place offer = offer(renewed, v.now);
-      CompletableFuture<AccountPlaces.Reply> sent;
-      try {
-        sent = room.gate().place(v.placeKey, offer, renewed.id()).toCompletableFuture();
-      } catch (RuntimeException e) {
-        sent = CompletableFuture.failedFuture(e);
-      }
-      sent.whenComplete(
-          (reply, failure) -> {
-            if (failure != null || reply == null) {
-              accounts.local.place(v.placeKey, offer, renewed.id(), v.now);
-            } else if (reply.place() != null) {
-              accounts.local.remember(v.placeKey, reply.place(), v.now);
-            }
           });
     }
 
