@@ -379,11 +379,11 @@ class DocumentedCommandsIT {
 
   /**
    * The configuration with each key or secret file it names that this host lacks ({@code keyFile:
-   * /etc/anteroom/monitor.key}: the operator makes those) replaced by one made here, holding 32
+   * /etc/anteroom/monitor.key}, {@code hs256SecretFile: ...}: the operator makes those) replaced by one made here, holding 32
    * random bytes in base64 as the docs say to make them.
    */
   private String withOperatorsKeyFiles(String yaml) throws IOException {
-    Matcher m = Pattern.compile("(keyFile|secretFile):\\s*([^\\s,}]+)").matcher(yaml);
+    Matcher m = Pattern.compile("(\\w*(?:keyFile|[sS]ecretFile)):\\s*([^\\s,}]+)").matcher(yaml);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
       Path named = work.resolve(m.group(2)); // a relative one: from where check runs
