@@ -379,8 +379,8 @@ class DocumentedCommandsIT {
 
   /**
    * The configuration with each key or secret file it names that this host lacks ({@code keyFile:
-   * /etc/anteroom/monitor.key}, {@code hs256SecretFile: ...}: the operator makes those) replaced by one made here, holding 32
-   * random bytes in base64 as the docs say to make them.
+   * /etc/anteroom/monitor.key}, {@code hs256SecretFile: ...}: the operator makes those) replaced by
+   * one made here, holding 32 random bytes in base64 as the docs say to make them.
    */
   private String withOperatorsKeyFiles(String yaml) throws IOException {
     Matcher m = Pattern.compile("(\\w*(?:keyFile|[sS]ecretFile)):\\s*([^\\s,}]+)").matcher(yaml);
