@@ -13,12 +13,10 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.text.ParseException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
@@ -166,23 +164,17 @@ public final class Accounts {
 
   /** Checks {@code token} (null: none was sent) at {@code nowMillis}. */
   public Verdict verify(String token, long nowMillis) {
-    if (token == null || token.isEmpty()) {
-      return new Refused(Refusal.MISSING);
+    SignedTokens.Parsed parsed = SignedTokens.parse(token, MAX_TOKEN_CHARS);
+    if (parsed.problem() != null) {
+      return new Refused(
+          switch (parsed.problem()) {
+            case MISSING -> Refusal.MISSING;
+            case MALFORMED -> Refusal.MALFORMED;
+            case NOT_SIGNED -> Refusal.FORGED; // unsigned (alg none) or encrypted: not ours
+          });
     }
-    if (token.length() > MAX_TOKEN_CHARS) {
-      return new Refused(Refusal.MALFORMED);
-    }
-    SignedJWT jwt;
-    JWTClaimsSet claims;
-    try {
-      if (!(JWTParser.parse(token) instanceof SignedJWT signed)) {
-        return new Refused(Refusal.FORGED); // unsigned (alg none) or encrypted: not ours
-      }
-      jwt = signed;
-      claims = jwt.getJWTClaimsSet();
-    } catch (ParseException e) {
-      return new Refused(Refusal.MALFORMED);
-    }
+    SignedJWT jwt = parsed.jwt();
+    JWTClaimsSet claims = parsed.claims();
     Refusal bad = mac != null ? checkMac(jwt) : checkProvider(jwt, nowMillis);
     if (bad != null) {
       return new Refused(bad);

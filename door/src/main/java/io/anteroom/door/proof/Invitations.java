@@ -6,7 +6,6 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
 import io.anteroom.room.UsedChallenges;
 import java.nio.charset.StandardCharsets;
@@ -130,23 +129,17 @@ public final class Invitations {
    * event} applies (null: none).
    */
   public Verdict verify(String token, String event, long nowMillis) {
-    if (token == null || token.isEmpty()) {
-      return new Refused(Refusal.MISSING);
+    SignedTokens.Parsed parsed = SignedTokens.parse(token, MAX_TOKEN_CHARS);
+    if (parsed.problem() != null) {
+      return new Refused(
+          switch (parsed.problem()) {
+            case MISSING -> Refusal.MISSING;
+            case MALFORMED -> Refusal.MALFORMED;
+            case NOT_SIGNED -> Refusal.FORGED; // unsigned (alg none) or encrypted: not ours
+          });
     }
-    if (token.length() > MAX_TOKEN_CHARS) {
-      return new Refused(Refusal.MALFORMED);
-    }
-    SignedJWT jwt;
-    JWTClaimsSet claims;
-    try {
-      if (!(JWTParser.parse(token) instanceof SignedJWT signed)) {
-        return new Refused(Refusal.FORGED); // unsigned (alg none) or encrypted: not ours
-      }
-      jwt = signed;
-      claims = jwt.getJWTClaimsSet();
-    } catch (ParseException e) {
-      return new Refused(Refusal.MALFORMED);
-    }
+    SignedJWT jwt = parsed.jwt();
+    JWTClaimsSet claims = parsed.claims();
     if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm())) {
       return new Refused(Refusal.FORGED);
     }
