@@ -87,8 +87,8 @@ public interface GlobalCoordinator {
   /**
    * An account's one place in the room ({@link io.anteroom.room.AccountPlaces#place}): looks the
    * place of account key {@code account} up and, with an {@code offer}, stores it when the account
-   * has none or its place is {@code replacesId}. Kept in memory: a restarted coordinator forgets
-   * the places, and each gateway's own memory holds until then.
+   * has none, its place is {@code replacesId}, or the offer is its waiting place's first admission.
+   * A stored place is durable before the answer leaves (a restarted coordinator reads it back).
    */
   PlaceReply place(String account, io.anteroom.room.AccountPlaces.Place offer, long replacesId);
 

@@ -44,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * so after a restart the agreement is rebuilt within one report interval (the first gateway heard
  * from then is the first seen).
  *
+ * <p>Account places ({@link #place}) are kept in memory and, each one the answer stores, written
+ * under {@code place/<account>} with a confirmed write, so the answer means the place is durable; a
+ * restarted object reads an account's place back the first time it is asked about it, and the alarm
+ * deletes expired stored places a page at a time.
+ *
  * <p>History: each report also brings the data center's activity totals of its last minutes, and
  * the view's counts are recorded per minute ({@link RoomHistory}). The same alarm stores the rows
  * that changed, one key per minute ({@code history/<epochMinute>}, zero-padded so keys sort by
@@ -78,11 +83,19 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
 
   static final int CLAIMED_CAPACITY = 1 << 18;
 
-  /** Each account's one place in the room (in memory; see {@link #place}). */
+  /**
+   * Each account's one place in the room: in memory, and each stored place also under {@value
+   * #PLACE_PREFIX}{@code <account>} (see {@link #place}).
+   */
   private final io.anteroom.room.AccountPlaces places =
       new io.anteroom.room.AccountPlaces(PLACES_CAPACITY);
 
   static final int PLACES_CAPACITY = 1 << 18;
+
+  static final String PLACE_PREFIX = "place/";
+
+  /** Where the alarm's sweep of expired stored places goes on (null: from the start). */
+  private String placeSweepAfter;
 
   GlobalObject(ObjectContext ctx, ThresholdMonitor monitor) {
     this.ctx = ctx;
@@ -206,6 +219,7 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     storage.put(entries, StorageOptions.DEFAULT.withAllowUnconfirmed());
     changed.clear();
     storeHistory(RoomHistory.minuteOf(ctx.clock().instant()));
+    sweepStoredPlaces(ctx.clock().millis());
     storage.setAlarm(ctx.clock().instant().plus(config.dataCenterReportInterval()));
     alarmSet = true;
   }
@@ -241,7 +255,26 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     if (offer != null && (offer.sealed() == null || offer.sealed().length() > 1024)) {
       throw new IllegalArgumentException("offer: a sealed ticket of at most 1024 characters");
     }
-    var r = places.place(account, offer, replacesId, ctx.clock().millis());
+    long now = ctx.clock().millis();
+    if (!places.knows(account)) {
+      // not in memory (a restart, or the account is new): the stored place, if any
+      storage
+          .get(PLACE_PREFIX + account, io.anteroom.room.AccountPlaces.Place.class)
+          .ifPresent(
+              stored -> {
+                if (stored.expiresAtMillis() > now) {
+                  places.remember(account, stored, now);
+                } else {
+                  storage.delete(
+                      PLACE_PREFIX + account, StorageOptions.DEFAULT.withAllowUnconfirmed());
+                }
+              });
+    }
+    var r = places.place(account, offer, replacesId, now);
+    if (r.stored()) {
+      // confirmed: the answer (held by the output gate) means the place outlives a restart
+      storage.put(PLACE_PREFIX + account, offer);
+    }
     return new PlaceReply(r.place(), r.stored(), r.full());
   }
 
@@ -289,6 +322,32 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     if (!expired.isEmpty()) {
       storage.delete(expired, StorageOptions.DEFAULT.withAllowUnconfirmed());
     }
+  }
+
+  /**
+   * Deletes the expired places among the next {@link Storage#MAX_KEYS_PER_CALL} stored ones (one
+   * page an alarm, round the key space), so that stored places are bounded as the memory's are: a
+   * place lives 24 hours after its last change, and a full round takes {@code places / 128} alarms.
+   */
+  private void sweepStoredPlaces(long now) {
+    ListOptions.Builder page =
+        ListOptions.builder().prefix(PLACE_PREFIX).limit(Storage.MAX_KEYS_PER_CALL);
+    if (placeSweepAfter != null) {
+      page.startAfter(placeSweepAfter);
+    }
+    var stored = storage.list(page.build(), io.anteroom.room.AccountPlaces.Place.class);
+    List<String> expired = new ArrayList<>();
+    String last = null;
+    for (var e : stored.entrySet()) { // in key order
+      last = e.getKey();
+      if (e.getValue().expiresAtMillis() <= now) {
+        expired.add(last);
+      }
+    }
+    if (!expired.isEmpty()) {
+      storage.delete(expired, StorageOptions.DEFAULT.withAllowUnconfirmed());
+    }
+    placeSweepAfter = stored.size() < Storage.MAX_KEYS_PER_CALL ? null : last; // else round again
   }
 
   /** {@code history/<epochMinute>}, zero-padded to 12 digits so that keys sort by minute. */

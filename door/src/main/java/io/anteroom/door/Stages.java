@@ -53,7 +53,7 @@ final class Stages {
             ? new HumanCheckStage(room, answers, limited)
             : room.door() == null ? limited : new ProofOfWorkCheck(room, answers, limited);
     Step invited = room.invitations() == null ? proof : new InvitationCheck(room, proof);
-    Step known = room.accounts() == null ? invited : new AccountPlace(room, invited);
+    Step known = room.accounts() == null ? invited : new AccountPlace(room, answers, invited);
     Step open = new OpenTicket(room.cookie(), known);
     return room.rules().isEmpty() ? open : new Rules(room, answers, open);
   }
@@ -395,9 +395,21 @@ final class Stages {
    * gets the same place, with no check to pay again); without one the request goes on as a new
    * identity (the room's checks apply), and the place the room then gives it is offered to the
    * coordinator. If another browser of the account offered its place first, the request is answered
-   * 307 to itself with that place's cookies. A place that gets admitted is offered again (the same
-   * id, admitted), so that the account's other browsers share its session. If the coordinator
-   * cannot answer, this gateway's own memory of places decides.
+   * 307 to itself with that place's cookies (an admission the request got meanwhile is given back).
+   *
+   * <p>A waiting place that gets admitted is offered again (the same id, admitted): the account's
+   * other browsers share its session. That offer is a claim: the coordinator stores the place's
+   * first admission only, so a gateway that lets in a copy of the waiting place that another
+   * gateway let in first gives its admission back ({@link RoomGate#giveBack}) and answers with the
+   * account's running session: one account, one session, on any number of gateways. Only an
+   * account's admission costs this call, which the offer cost before anyway.
+   *
+   * <p>While the coordinator cannot answer, nothing makes a second place or a second session: a
+   * browser that holds its account's ticket goes on as usual (no call), a browser new to the
+   * account's place gets the place this gateway remembers, else the queue page without a place
+   * (polled until the coordinator answers), and a waiting place about to be admitted is given back
+   * and waits on. A gate without shared coordination (no coordinator at all) has this gateway's
+   * memory of places decide.
    */
   private static final class AccountPlace implements Step {
     /** How long the coordinator remembers a place: the longest a ticket can live. */
@@ -405,11 +417,13 @@ final class Stages {
 
     private final RoomRuntime room;
     private final RoomAccounts accounts;
+    private final Answers answers;
     private final Step next;
 
-    AccountPlace(RoomRuntime room, Step next) {
+    AccountPlace(RoomRuntime room, Answers answers, Step next) {
       this.room = room;
       this.accounts = room.accounts();
+      this.answers = answers;
       this.next = next;
     }
 
@@ -442,7 +456,7 @@ final class Stages {
         }
         return after(v, next.enter(v));
       }
-      return ask(v, null, 0, reply -> fromPlace(v, reply));
+      return ask(v, null, 0, asked -> fromPlace(v, asked));
     }
 
     /**
@@ -452,7 +466,7 @@ final class Stages {
      */
     private void admittedMeanwhile(Visit v) {
       AccountPlaces.Place p = accounts.local.place(v.placeKey, null, 0, v.now).place();
-      if (p == null || p.ticketId() != v.ticket.id()) {
+      if (p == null || p.ticketId() != v.ticket.id() || !p.admitted()) {
         return;
       }
       TicketCookie.Opened opened = room.cookie().openValue(p.sealed());
@@ -464,12 +478,20 @@ final class Stages {
       }
     }
 
-    /** The account's place as the coordinator (else this gateway) knows it. */
-    private CompletionStage<Answer> fromPlace(Visit v, AccountPlaces.Reply reply) {
-      AccountPlaces.Place p = reply.place();
+    /**
+     * The account's place as the coordinator (else this gateway) knows it: a live one becomes the
+     * visit's ticket; without one, a new identity, unless the coordinator could not answer (then no
+     * new place: the queue page without one).
+     */
+    private CompletionStage<Answer> fromPlace(Visit v, Asked asked) {
+      AccountPlaces.Place p = asked.reply().place();
       if (p != null) {
         io.anteroom.room.Ticket own =
-            v.ticket != null && v.ticket.id() == p.ticketId() ? v.ticket : null;
+            v.ticket != null
+                    && v.ticket.id() == p.ticketId()
+                    && (v.ticket.admitted() || !p.admitted())
+                ? v.ticket
+                : null;
         if (own == null) {
           TicketCookie.Opened opened = room.cookie().openValue(p.sealed());
           own = opened == null ? null : opened.ticket();
@@ -485,10 +507,30 @@ final class Stages {
         }
         v.replacesId = p.ticketId(); // over: the new place replaces it
       }
+      if (asked.unreachable()) {
+        return CompletableFuture.completedFuture(noPlaceYet(v));
+      }
       // no live place: a new identity for the account, whatever ticket came with the request (a
       // cookie of another account's place gives this account nothing)
       v.replaceTicket(null);
       return after(v, next.enter(v));
+    }
+
+    /**
+     * The queue page (or JSON) without a place and without touching the browser's cookies: the
+     * account's place cannot be looked up now; the page polls until it can.
+     */
+    private Answer noPlaceYet(Visit v) {
+      LOG.debug(
+          "room {}: an account's place cannot be looked up (coordinator unreachable): no new place",
+          room.settings().id());
+      return answers.queue(
+          v,
+          new Verdict(
+              io.anteroom.door.admission.RoomGate.Outcome.QUEUE, null, QueueView.unknown(v.now)),
+          true,
+          "account",
+          v.ticket);
     }
 
     /** Offers the place the answer gives the account, when it is new or newly admitted. */
@@ -507,10 +549,9 @@ final class Stages {
       }
       if (t.id() == v.placeId) {
         if (t.admitted() && v.ticket != null && !v.ticket.admitted()) {
-          // admitted just now: the account's other browsers get the session, not the waiting
-          // ticket (which the room would treat as a copy let in before); once per place
-          return ask(
-              v, offer(t, v.now), t.id(), reply -> CompletableFuture.completedFuture(answer));
+          // admitted just now: claimed as the place's one admission, so that the account's other
+          // browsers get the session and no other gateway lets the waiting place in again
+          return claimAdmission(v, v.ticket, t, answer);
         }
         if (t.admitted()
             && v.ticket != null
@@ -522,7 +563,7 @@ final class Stages {
           // session length after the admission, while this one keeps the session alive, gets the
           // running session, not a new place
           return ask(
-              v, offer(t, v.now), t.id(), reply -> CompletableFuture.completedFuture(answer));
+              v, offer(t, v.now), t.id(), asked -> CompletableFuture.completedFuture(answer));
         }
         return CompletableFuture.completedFuture(answer);
       }
@@ -531,19 +572,61 @@ final class Stages {
           v,
           offer(t, v.now),
           v.replacesId,
-          reply -> {
+          asked -> {
+            AccountPlaces.Reply reply = asked.reply();
             AccountPlaces.Place won = reply.place();
             if (reply.stored() || won == null || reply.full()) {
               return CompletableFuture.completedFuture(
                   Answers.withCookie(answer, accounts.cookie.set(t.id(), v.placeKey)));
             }
             // another browser of the account made its place first: that one is the account's
+            if (t.admitted()) {
+              giveBack(v, t, null); // the slot this request just took is not the account's
+            }
             return CompletableFuture.completedFuture(
                 Answers.toOwnPlace(
                     v,
                     room.cookie().setSealed(won.sealed()),
                     accounts.cookie.set(won.ticketId(), v.placeKey)));
           });
+    }
+
+    /**
+     * Claims the admission {@code admitted} of the account's waiting place {@code waiting} at the
+     * coordinator. The first admission stands; a second one (another gateway let the place in
+     * first) is given back and the request goes on with the account's place as the coordinator
+     * knows it (its running session). Unreachable: given back, the user waits on with its ticket.
+     */
+    private CompletionStage<Answer> claimAdmission(
+        Visit v, io.anteroom.room.Ticket waiting, io.anteroom.room.Ticket admitted, Answer answer) {
+      return ask(
+          v,
+          offer(admitted, v.now),
+          0,
+          asked -> {
+            AccountPlaces.Reply reply = asked.reply();
+            if (asked.unreachable()) {
+              LOG.debug(
+                  "room {}: an account's admission cannot be claimed (coordinator unreachable):"
+                      + " given back, the place waits on",
+                  room.settings().id());
+              Verdict queued = giveBack(v, admitted, waiting);
+              return CompletableFuture.completedFuture(
+                  queued != null ? answers.verdict(v, queued) : noPlaceYet(v));
+            }
+            if (reply.stored() || reply.full() || reply.place() == null) {
+              return CompletableFuture.completedFuture(answer);
+            }
+            giveBack(v, admitted, null); // the account's place was let in elsewhere first
+            return fromPlace(v, asked);
+          });
+    }
+
+    /** Gives the admission back to the room (its slot and count); the answer's meter too. */
+    private Verdict giveBack(
+        Visit v, io.anteroom.room.Ticket admitted, io.anteroom.room.Ticket waiting) {
+      room.meters().admittedNew().dec();
+      return room.gate().giveBack(admitted, waiting, waiting != null, v.now);
     }
 
     /** Whether the answer gives the browser a ticket (a place): a pass, or the queue. */
@@ -556,8 +639,17 @@ final class Stages {
     }
 
     private AccountPlaces.Place offer(io.anteroom.room.Ticket t, long now) {
-      return new AccountPlaces.Place(t.id(), room.cookie().sealValue(t), now + PLACE_TTL_MILLIS);
+      return new AccountPlaces.Place(
+          t.id(), room.cookie().sealValue(t), now + PLACE_TTL_MILLIS, t.admitted());
     }
+
+    /**
+     * The account's place as asked of the coordinator.
+     *
+     * @param reply the coordinator's answer, or this gateway's memory's
+     * @param unreachable the coordinator could not answer (the reply is this gateway's memory's)
+     */
+    private record Asked(AccountPlaces.Reply reply, boolean unreachable) {}
 
     /**
      * Asks the coordinator (else this gateway's memory) about the visit's account, then goes on
@@ -567,25 +659,31 @@ final class Stages {
         Visit v,
         AccountPlaces.Place offer,
         long replacesId,
-        java.util.function.Function<AccountPlaces.Reply, CompletionStage<Answer>> then) {
+        java.util.function.Function<Asked, CompletionStage<Answer>> then) {
       CompletableFuture<AccountPlaces.Reply> asked;
       try {
         asked = room.gate().place(v.placeKey, offer, replacesId).toCompletableFuture();
       } catch (RuntimeException e) {
         asked = CompletableFuture.failedFuture(e);
       }
-      java.util.function.BiFunction<AccountPlaces.Reply, Throwable, AccountPlaces.Reply> settle =
+      java.util.function.BiFunction<AccountPlaces.Reply, Throwable, Asked> settle =
           (reply, failure) -> {
             if (failure != null || reply == null) {
-              return accounts.local.place(v.placeKey, offer, replacesId, v.now);
+              // no shared coordination at all: this gateway's memory is the room's
+              boolean unshared =
+                  failure instanceof UnsupportedOperationException
+                      || failure != null
+                          && failure.getCause() instanceof UnsupportedOperationException;
+              return new Asked(
+                  accounts.local.place(v.placeKey, offer, replacesId, v.now), !unshared);
             }
             if (reply.place() != null) {
               accounts.local.remember(v.placeKey, reply.place(), v.now);
             }
-            return reply;
+            return new Asked(reply, false);
           };
       if (asked.isDone()) {
-        AccountPlaces.Reply reply;
+        Asked reply;
         try {
           reply = settle.apply(asked.join(), null);
         } catch (RuntimeException e) {

@@ -10,10 +10,13 @@ import java.util.LinkedHashMap;
  * coordinator cannot answer.
  *
  * <p>{@link #place} is one atomic step: look the account's place up and, when an offer is given,
- * store it if the account has no live place, or if its place is the one the caller names as
- * replaced (the caller found it over, or brings its newer state: the same id, admitted). Of two
+ * store it if the account has no live place, if its place is the one the caller names as replaced
+ * (the caller found it over, or renews the same admitted place), or if the offer is that waiting
+ * place's first admission (the same id, admitted, where the stored place still waits). Of two
  * browsers of one account that both make a new place at once, the first offer wins and the second
- * is answered the first's place.
+ * is answered the first's place; of two gateways that both let the account's one waiting place in,
+ * the first admission wins and the second is answered the first's (so one account holds one
+ * session).
  *
  * <p>Invariants: a live place is never forgotten early; when the memory is full of live places a
  * new account's offer is not stored and the answer says so ({@link Reply#full}): the caller keeps
@@ -28,8 +31,9 @@ public final class AccountPlaces {
    * @param ticketId the place's ticket id
    * @param sealed the place's ticket cookie value
    * @param expiresAtMillis when it is forgotten
+   * @param admitted whether the ticket is admitted (a session), not waiting
    */
-  public record Place(long ticketId, String sealed, long expiresAtMillis) {}
+  public record Place(long ticketId, String sealed, long expiresAtMillis, boolean admitted) {}
 
   /**
    * The answer of {@link #place}.
@@ -58,7 +62,9 @@ public final class AccountPlaces {
 
   /**
    * Looks up account {@code key}'s place and, with an {@code offer}, stores it when the account has
-   * no live place or its place's ticket id is {@code replacesId}.
+   * no live place, when its place's ticket id is {@code replacesId}, or when the offer admits the
+   * account's waiting place (same ticket id): a second admission of that place (its stored place is
+   * admitted already, and {@code replacesId} does not name it) is refused.
    *
    * @param offer the caller's place, or null to look up only
    * @param replacesId the ticket id of the place the offer replaces (0: none)
@@ -73,8 +79,8 @@ public final class AccountPlaces {
       return new Reply(current, false, false);
     }
     if (current != null
-        && current.ticketId() != replacesId
-        && current.ticketId() != offer.ticketId()) {
+        && (replacesId == 0 || current.ticketId() != replacesId)
+        && !(offer.admitted() && !current.admitted() && offer.ticketId() == current.ticketId())) {
       return new Reply(current, false, false);
     }
     if (current == null && places.size() >= capacity) {
@@ -101,6 +107,11 @@ public final class AccountPlaces {
     }
     places.remove(key);
     places.put(key, place);
+  }
+
+  /** Whether account {@code key} has an entry (live or not yet swept). */
+  public synchronized boolean knows(String key) {
+    return places.containsKey(key);
   }
 
   /** How many places are remembered (live or not yet swept). */

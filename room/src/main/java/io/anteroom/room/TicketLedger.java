@@ -139,6 +139,29 @@ public final class TicketLedger {
     }
   }
 
+  /**
+   * Forgets this point's admission of waiting ticket {@code id}, given back because the admission
+   * must not stand (another gateway let the same place in first, or that could not be checked):
+   * returns the expiry minute its count is to be taken from ({@code cookieExpiry} when the id was
+   * not remembered), or {@link #NOTHING} when it was given back already. A waiting ticket of this
+   * id is then {@link WaitingStatus#WAITING} again, and an admitted one of another gateway is
+   * counted as its cookie says.
+   */
+  public synchronized long forgetAdmission(long id, long cookieExpiry, Instant now) {
+    pruneIfDue(Minutes.minuteOf(now));
+    Entry e = ids.get(id);
+    if (e == null) {
+      return cookieExpiry;
+    }
+    if (e.admittedAtMillis == UNKNOWN) {
+      return NOTHING;
+    }
+    long from = countedAt(e, cookieExpiry);
+    e.admittedAtMillis = UNKNOWN;
+    e.countedExpiryMinute = UNKNOWN;
+    return from;
+  }
+
   /** Whether the session of admitted ticket {@code id} was ended here. Takes no lock. */
   public boolean revoked(long id) {
     Entry e = ids.get(id);

@@ -11,7 +11,11 @@ class AccountPlacesTest {
   final AccountPlaces places = new AccountPlaces(2);
 
   static Place place(long id, long expires) {
-    return new Place(id, "sealed-" + id, expires);
+    return new Place(id, "sealed-" + id, expires, false);
+  }
+
+  static Place admitted(long id, long expires, String admission) {
+    return new Place(id, "sealed-" + id + "-" + admission, expires, true);
   }
 
   @Test
@@ -58,5 +62,31 @@ class AccountPlacesTest {
 
     assertThat(places.place("alice", null, 0, NOW + 10).place()).as("expired").isNull();
     assertThat(places.place("carol", place(3, NOW + 60_000), 0, NOW + 2_000).stored()).isTrue();
+  }
+
+  @Test
+  void theAccountsWaitingPlaceIsAdmittedOnceAndASecondAdmissionIsAnsweredTheFirst() {
+    places.place("alice", place(1, NOW + 60_000), 0, NOW);
+
+    var dublin = places.place("alice", admitted(1, NOW + 90_000, "dublin"), 0, NOW + 1);
+    var nairobi = places.place("alice", admitted(1, NOW + 90_000, "nairobi"), 0, NOW + 2);
+
+    assertThat(dublin.stored()).as("the place's first admission").isTrue();
+    assertThat(nairobi.stored()).as("a second admission of the same place").isFalse();
+    assertThat(nairobi.place()).isEqualTo(admitted(1, NOW + 90_000, "dublin"));
+    assertThat(places.place("alice", admitted(1, NOW + 120_000, "dublin-renewed"), 1, NOW + 3))
+        .as("the admitted place renewed (it names itself)")
+        .extracting(AccountPlaces.Reply::stored)
+        .isEqualTo(true);
+  }
+
+  @Test
+  void anAdmissionOfAnotherPlaceThanTheAccountsIsRefused() {
+    places.place("alice", place(1, NOW + 60_000), 0, NOW);
+
+    var other = places.place("alice", admitted(2, NOW + 60_000, "b"), 0, NOW);
+
+    assertThat(other.stored()).isFalse();
+    assertThat(other.place().ticketId()).isEqualTo(1);
   }
 }

@@ -679,6 +679,18 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   }
 
   @Override
+  public Verdict giveBack(Ticket admitted, Ticket waiting, boolean keepWaiting, long nowMillis) {
+    Setup current = setup;
+    RoomWorker worker =
+        outages.degraded() && current.settings().failMode() == FailMode.DEGRADE
+            ? workers.fallback()
+            : shard();
+    Decision.Queue q =
+        worker.giveBack(admitted, keepWaiting ? waiting : null, Instant.ofEpochMilli(nowMillis));
+    return q == null ? null : verdict(q, worker, current);
+  }
+
+  @Override
   public void revoke(Ticket ticket, long nowMillis) {
     if (ticket != null) {
       shard().endSession(ticket, Instant.ofEpochMilli(nowMillis)); // slot freed at once

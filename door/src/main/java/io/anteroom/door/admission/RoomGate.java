@@ -32,6 +32,15 @@ public interface RoomGate {
    */
   boolean startsOver(Ticket ticket, long nowMillis);
 
+  /**
+   * Gives back the admission {@code admitted} that {@link #decide} just gave the waiting ticket
+   * {@code waiting} ({@link io.anteroom.room.RoomWorker#giveBack}): its slot is free again. With
+   * {@code keepWaiting}, the verdict that queues the user again with its ticket; otherwise null.
+   */
+  default Verdict giveBack(Ticket admitted, Ticket waiting, boolean keepWaiting, long nowMillis) {
+    return null;
+  }
+
   /** The origin answered {@code Anteroom-Command: revoke}: the session of this ticket ends. */
   void revoke(Ticket ticket, long nowMillis);
 
