@@ -170,6 +170,25 @@ class AccountDoorTest {
     }
   }
 
+  /** The ticket in {@code browser}'s cookie, opened with the deployment's ticket keys. */
+  private static io.anteroom.room.Ticket ticketOf(
+      Browser browser, io.anteroom.objects.ManualScheduler scheduler) {
+    var cookie =
+        new io.anteroom.door.ticket.TicketCookie(
+            "shop",
+            "",
+            false,
+            io.anteroom.door.config.CookieSameSite.LAX,
+            new io.anteroom.door.ticket.TicketCodec(
+                java.util.List.of(
+                    new io.anteroom.door.config.GatewayConfig.TicketKey(
+                        1,
+                        Base64.getDecoder()
+                            .decode("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="))),
+                scheduler.clock()));
+    return cookie.openValue(browser.cookies.get(TICKET)).ticket();
+  }
+
   @Test
   void anAccountsPlaceIsTheSameOnEveryGatewayOfTheDeployment() throws Exception {
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
@@ -217,6 +236,73 @@ class AccountDoorTest {
       assertThat(onPhone.id()).as("one ticket id: one place").isEqualTo(onLaptop.id());
       assertThat(onPhone.admitted()).isTrue();
       assertThat(pass(b, inNairobi).pass().account()).contains("alice");
+    }
+  }
+
+  /**
+   * Two gateways, one coordination: alice's laptop waits on dublin, her phone (the same place) on
+   * nairobi. Dublin lets the place in; nairobi, whose state has not heard of it yet, would let the
+   * phone's waiting copy in too: the same pass id, but a second session counted. It checks with the
+   * coordinator before such an admission, gives its admission back and answers with the session.
+   */
+  @Test
+  void aWaitingPlaceLetInOnOneGatewayIsNotLetInAgainOnAnother() throws Exception {
+    var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
+    try (var coordination =
+            Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
+        var a =
+            new Harness(
+                dataDir.resolve("a"),
+                room(2, "") + KEYS,
+                new TestOrigin(),
+                scheduler,
+                coordination,
+                "dublin");
+        var b =
+            new Harness(
+                dataDir.resolve("b"),
+                room(2, "") + KEYS,
+                new TestOrigin(),
+                scheduler,
+                coordination,
+                "nairobi")) {
+      Browser carol = a.browser();
+      assertThat(Browser.reachedOrigin(carol.get("/", "Anteroom-Account", identity("carol"))))
+          .isTrue();
+      assertThat(Browser.reachedOrigin(a.browser().get("/", "Anteroom-Account", identity("dave"))))
+          .isTrue();
+      Browser laptop = a.browser();
+      Browser phone = b.browser();
+      assertThat(Browser.reachedOrigin(laptop.get("/", "Anteroom-Account", identity("alice"))))
+          .isFalse();
+      assertThat(Browser.reachedOrigin(phone.get("/", "Anteroom-Account", identity("alice"))))
+          .as("the same place, waiting, on nairobi")
+          .isFalse();
+
+      carol.get("/revoke", "Anteroom-Account", identity("carol")); // one place is free again
+      scheduler.advance(Duration.ofMinutes(1));
+      a.report("shop");
+      b.report("shop");
+      var in = laptop.get("/", "Anteroom-Account", identity("alice"));
+      assertThat(Browser.reachedOrigin(in)).as("alice's place is let in on dublin").isTrue();
+
+      var onNairobi = phone.get("/", "Anteroom-Account", identity("alice"));
+
+      assertThat(Browser.reachedOrigin(onNairobi)).as("the account's session").isTrue();
+      var onLaptop = ticketOf(laptop, scheduler);
+      var onPhone = ticketOf(phone, scheduler);
+      assertThat(onPhone.id()).isEqualTo(onLaptop.id());
+      assertThat(onPhone.acceptedAt()).as("dublin's admission").isEqualTo(onLaptop.acceptedAt());
+      assertThat(pass(b, onNairobi).pass().admittedAt()).isEqualTo(pass(a, in).pass().admittedAt());
+      scheduler.advance(Duration.ofMinutes(1)); // the next minute: the state counts every report
+      for (int round = 0; round < 4; round++) { // both data centers' reports reach each state
+        a.report("shop");
+        b.report("shop");
+        scheduler.advance(Duration.ofSeconds(5));
+      }
+      assertThat(b.gate("shop").status(scheduler.clock().millis()).estimatedTotalActiveUsers())
+          .as("dave's session and alice's one session")
+          .isEqualTo(2);
     }
   }
 
