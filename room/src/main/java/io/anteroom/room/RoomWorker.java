@@ -437,21 +437,23 @@ public final class RoomWorker {
    * admission are taken back; the counter number it drew stays spent: a newcomer fewer in that
    * minute at worst, never one more), and the ledger forgets it. With {@code waiting}, the user
    * waits again in its bucket, counted as waiting, and keeps its id (the answer to give); without,
-   * null. The minute's activity history still shows the admission.
+   * or when it was given back already, null. The minute's activity history still shows the
+   * admission.
    */
   public synchronized Decision.Queue giveBack(Ticket admitted, Ticket waiting, Instant now) {
     long from = ledger.forgetAdmission(admitted.id(), expiryOf(admitted), now);
-    if (from != TicketLedger.NOTHING) {
-      pending.addActive(from, -1);
-      pending.addAdmission(Minutes.minuteOf(admitted.acceptedAt()), -1);
-      if (admittedSinceState > 0) {
-        admittedSinceState--;
-      }
+    if (from == TicketLedger.NOTHING) {
+      return null; // given back already
+    }
+    pending.addActive(from, -1);
+    pending.addAdmission(Minutes.minuteOf(admitted.acceptedAt()), -1);
+    if (admittedSinceState > 0) {
+      admittedSinceState--;
     }
     if (waiting == null || waiting.admitted() || !waiting.roomId().equals(config.roomId())) {
       return null;
     }
-    if (from != TicketLedger.NOTHING && waiting.refreshSlotKey() != 0) {
+    if (waiting.refreshSlotKey() != 0) {
       pending.addWaiting(waiting.bucketId(), waiting.refreshSlotKey(), 1); // as before admit()
     }
     return queue(waiting, bucketOf(waiting, now), now);

@@ -382,6 +382,30 @@ class RoomWorkerTest {
   }
 
   @Test
+  void anAdmissionGivenBackFreesItsSlotOnceAndTheUserWaitsOnWithItsTicket() {
+    RoomWorker w = worker(EVEN, state(List.of(new BucketState(M - 3, 1, 1)), 30));
+    Ticket queued = waiting(M - 3, NOW.minusSeconds(20), 1);
+    Decision admitted = w.decide(queued, NOW);
+    assertThat(admitted).isInstanceOf(Decision.Admit.class);
+
+    Decision.Queue again = w.giveBack(admitted.ticket(), queued, NOW);
+    assertThat(w.giveBack(admitted.ticket(), queued, NOW)).as("given back once").isNull();
+
+    assertThat(again.ticket().id()).as("its place, its id").isEqualTo(queued.id());
+    assertThat(again.ticket().admitted()).isFalse();
+    assertThat(w.startsOver(queued, NOW.plus(TicketLedger.RACE_GRACE).plusSeconds(1)))
+        .as("not a copy of a ticket let in here")
+        .isFalse();
+    var deltas = w.report(NOW).deltas();
+    assertThat(deltas.activeByExpiryMinute()).as("no session counted").isEmpty();
+    assertThat(deltas.admissionsByMinute()).as("no admission counted").isEmpty();
+    assertThat(deltas.waitingByBucket().get(M - 3))
+        .as("waiting again, once: moved from its old refresh key to this one")
+        .containsEntry(1L, -1L)
+        .containsEntry(again.ticket().refreshSlotKey(), 1L);
+  }
+
+  @Test
   void aSessionIsEndedOnceWhateverIsReplayed() {
     RoomWorker w = worker(EVEN, state(List.of(), 30));
     Ticket admitted =
