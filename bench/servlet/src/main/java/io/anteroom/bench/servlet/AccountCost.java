@@ -52,7 +52,8 @@ public final class AccountCost {
     Path keyFile = dir.resolve("identity.key");
     Files.writeString(keyFile, Base64.getEncoder().encodeToString(key));
     Instant now = Instant.now();
-    String big = "totalActiveUsers: 1000000, newUsersPerMinute: 1000000, sessionDurationMinutes: 60";
+    String big =
+        "totalActiveUsers: 1000000, newUsersPerMinute: 1000000, sessionDurationMinutes: 60";
     GatewayConfig a =
         config(
             dir.resolve("a"),
@@ -120,8 +121,7 @@ public final class AccountCost {
   }
 
   private static Answer draws(Door door) {
-    return door.enter(
-            new Facts("/.well-known/anteroom/draws.json", Map.of()), Runnable::run)
+    return door.enter(new Facts("/.well-known/anteroom/draws.json", Map.of()), Runnable::run)
         .toCompletableFuture()
         .join();
   }
@@ -157,7 +157,8 @@ public final class AccountCost {
       }
       if (!cookies.isEmpty()) {
         var sb = new StringBuilder();
-        cookies.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "; ").append(k).append('=').append(v));
+        cookies.forEach(
+            (k, v) -> sb.append(sb.isEmpty() ? "" : "; ").append(k).append('=').append(v));
         headers.put("cookie", sb.toString());
       }
       Answer a = door.enter(new Facts(path, headers), Runnable::run).toCompletableFuture().join();
@@ -166,6 +167,7 @@ public final class AccountCost {
       }
       Response r = new Response();
       door.onOriginResponse(p, r, 1000);
+      r.setCookies.addAll(p.setCookies()); // written by the server adapter, as the filter does
       for (String set : r.setCookies) {
         String pair = set.substring(0, set.indexOf(';'));
         int eq = pair.indexOf('=');
