@@ -54,6 +54,9 @@ public final class Accounts {
 
   static final int MAX_ACCOUNT_CHARS = 256;
 
+  /** Verified assertions kept per room ({@link VerifiedTokens}): about 200 bytes each. */
+  static final int VERIFIED_CAPACITY = 1 << 16;
+
   /** The least time between two fetches of a provider's keys ({@code jwksUrl}). */
   static final long REFETCH_MILLIS = 60_000;
 
@@ -100,6 +103,9 @@ public final class Accounts {
   private final String issuer;
   private final String audience;
   private final long skewMillis;
+  private final VerifiedTokens verified;
+  private final java.util.concurrent.atomic.LongAdder fullChecks =
+      new java.util.concurrent.atomic.LongAdder();
   private final Supplier<JWKSet> refetch;
   private volatile JWKSet keys;
   private volatile long lastFetchMillis = Long.MIN_VALUE / 2;
@@ -120,6 +126,7 @@ public final class Accounts {
     this.keys = keys;
     this.refetch = refetch;
     this.skewMillis = skewMillis;
+    this.verified = new VerifiedTokens(VERIFIED_CAPACITY, skewMillis);
   }
 
   /**
@@ -162,8 +169,34 @@ public final class Accounts {
     return cookieValue == null || cookieValue.isEmpty() ? null : cookieValue;
   }
 
-  /** Checks {@code token} (null: none was sent) at {@code nowMillis}. */
+  /**
+   * Checks {@code token} (null: none was sent) at {@code nowMillis}. An assertion accepted before
+   * is taken from a bounded cache, keyed by its bytes' SHA-256, until its {@code exp} (plus the
+   * skew), without parsing or verifying it again ({@link VerifiedTokens}).
+   */
   public Verdict verify(String token, long nowMillis) {
+    if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_CHARS) {
+      return check(token, nowMillis);
+    }
+    Object key = VerifiedTokens.keyOf(token);
+    Known cached = verified.get(key, nowMillis);
+    if (cached != null) {
+      return cached;
+    }
+    Verdict v = check(token, nowMillis);
+    if (v instanceof Known k) {
+      verified.put(key, k, nowMillis);
+    }
+    return v;
+  }
+
+  /** How many assertions were parsed and verified in full (not taken from the cache). */
+  long fullChecks() {
+    return fullChecks.sum();
+  }
+
+  private Verdict check(String token, long nowMillis) {
+    fullChecks.increment();
     SignedTokens.Parsed parsed = SignedTokens.parse(token, MAX_TOKEN_CHARS);
     if (parsed.problem() != null) {
       return new Refused(

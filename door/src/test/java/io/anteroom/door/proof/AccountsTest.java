@@ -79,6 +79,46 @@ class AccountsTest {
   }
 
   @Test
+  void anAcceptedAssertionIsNotVerifiedAgainUntilItExpiresAndNoOtherTokenPassesForIt() {
+    String token = Accounts.sign(key, "alice", NOW.plusSeconds(300), null);
+    Accounts a = Accounts.hs256(key, SKEW);
+    long t = NOW.toEpochMilli();
+
+    for (int i = 0; i < 10; i++) {
+      assertThat(a.verify(token, t + i * 1000L)).isInstanceOf(Known.class);
+    }
+    assertThat(a.fullChecks()).as("verified once, then taken from the cache").isEqualTo(1);
+
+    char last = token.charAt(token.length() - 1);
+    String tampered = token.substring(0, token.length() - 1) + (last == 'A' ? 'B' : 'A');
+    assertThat(a.verify(tampered, t))
+        .as("one byte changed: another key, verified in full")
+        .isInstanceOf(Refused.class);
+    assertThat(a.verify(token + ".", t)).isInstanceOf(Refused.class);
+    assertThat(a.verify(token, NOW.plusSeconds(300).toEpochMilli() + SKEW))
+        .as("the cache honours exp (and the skew)")
+        .isEqualTo(new Refused(Refusal.EXPIRED));
+    assertThat(a.verify(Accounts.sign(key, "bob", NOW.plusSeconds(300), null), t))
+        .isEqualTo(new Known("bob", NOW.plusSeconds(300).toEpochMilli()));
+  }
+
+  @Test
+  void theCacheOfVerifiedAssertionsIsBoundedAndForgetsExpiredOnesFirst() {
+    var cache = new VerifiedTokens(2, SKEW);
+    long t = NOW.toEpochMilli();
+    cache.put(VerifiedTokens.keyOf("a"), new Known("a", t + 1000), t);
+    cache.put(VerifiedTokens.keyOf("b"), new Known("b", t + 600_000), t);
+
+    cache.put(VerifiedTokens.keyOf("c"), new Known("c", t + 600_000), t + 1000 + SKEW);
+    assertThat(cache.size()).as("the expired one made room").isEqualTo(2);
+    assertThat(cache.get(VerifiedTokens.keyOf("b"), t + 1000 + SKEW)).isNotNull();
+
+    cache.put(VerifiedTokens.keyOf("d"), new Known("d", t + 600_000), t + 1000 + SKEW);
+    assertThat(cache.size()).as("full of live ones: emptied, then d").isEqualTo(1);
+    assertThat(cache.get(VerifiedTokens.keyOf("d"), t)).isEqualTo(new Known("d", t + 600_000));
+  }
+
+  @Test
   void forgedMalformedAndUnsignedAssertionsAreRefusedEachWithItsReason() throws Exception {
     var good = claims("alice", NOW.plusSeconds(300)).build();
     String otherKey = Accounts.sign(new byte[32], "alice", NOW.plusSeconds(300), null);
