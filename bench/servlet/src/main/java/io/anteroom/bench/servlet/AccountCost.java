@@ -31,7 +31,10 @@ import java.util.function.Supplier;
  *       request in a room without {@code account} (as {@link DoorCost});
  *   <li>{@code account}: the same in a room with {@code account} (an HS256 assertion in the header,
  *       the ticket and the account cookie);
- *   <li>{@code verify}: the assertion's check alone ({@link Accounts#verify}, HS256);
+ *   <li>{@code verify}: the assertion's check alone ({@link Accounts#verify}, HS256: after the
+ *       first call, from its cache of verified assertions);
+ *   <li>{@code parse+HMAC}: what a check without that cache does: parse the JWS, verify its HMAC,
+ *       read its claims (nimbus-jose-jwt);
  *   <li>{@code draws-1} / {@code draws-25}: {@code GET /.well-known/anteroom/draws.json} on a host
  *       whose room lists one draw (a shuffled event) / 25 (random queueing: 24 hours back and the
  *       next).
@@ -86,6 +89,17 @@ public final class AccountCost {
       cases.put("plain", plain::once);
       cases.put("account", account::once);
       cases.put("verify", () -> verifier.verify(token, System.currentTimeMillis()));
+      var mac = new com.nimbusds.jose.crypto.MACVerifier(key);
+      cases.put(
+          "parse+HMAC",
+          () -> {
+            try {
+              var jwt = com.nimbusds.jwt.SignedJWT.parse(token);
+              return jwt.verify(mac) ? jwt.getJWTClaimsSet() : null;
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
       cases.put("draws-" + draws1, () -> draws(doorA));
       cases.put("draws-" + draws25, () -> draws(doorB));
       var bean =
