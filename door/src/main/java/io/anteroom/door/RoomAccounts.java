@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What a room that knows its users' accounts ({@code account}) needs on the request path: the
  * verifier of the application's assertions, the cookie that binds a ticket to its account, and this
- * gateway's own memory of the accounts' places (used when the coordinator cannot answer).
+ * gateway's own memory of the accounts' places (the places the coordinator answered, read while it
+ * cannot answer; the room's memory where there is no shared coordination).
  */
 final class RoomAccounts {
   private static final Logger LOG = LoggerFactory.getLogger(RoomAccounts.class);
