@@ -65,4 +65,52 @@ class AccountPlacesObjectsTest {
       assertThat(global.place(ALICE, place(4, false), 0).stored()).isTrue();
     }
   }
+
+  @Test
+  void expiredStoredPlacesAreDeletedByTheRoomsAlarm() {
+    ManualScheduler time = new ManualScheduler(START);
+    var storage = new io.anteroom.objects.storage.InMemoryStorageEngine();
+    try (Runtime runtime = Runtime.builder().storage(storage).virtualTime(time).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+      objects.global("shop").place(ALICE, place(1, false), 0); // for 24 hours
+      objects.global("shop").place(BOB, place(2, false), 0);
+      assertThat(storedKeys(storage)).contains(GlobalObject.PLACE_PREFIX + ALICE);
+
+      time.advance(Duration.ofHours(23));
+      long dayLater = time.clock().instant().plus(Duration.ofHours(24)).toEpochMilli();
+      objects.global("shop").place(BOB, new Place(2, "sealed-2", dayLater, true), 0); // admitted
+      time.advance(Duration.ofHours(2));
+      Instant now = time.clock().instant();
+      var activity = new java.util.TreeMap<Long, io.anteroom.room.history.MinuteActivity>();
+      activity.put(
+          io.anteroom.room.history.RoomHistory.minuteOf(now),
+          new io.anteroom.room.history.MinuteActivity(0, 1, 0, 0, 0, null));
+      objects
+          .dataCenter("shop", "dublin")
+          .report(
+              RoomObjectsTest.CONFIG,
+              new io.anteroom.room.WorkerReport(
+                  "w", 1, "dublin", now, io.anteroom.room.Deltas.EMPTY, activity));
+
+      assertThat(
+              time.advanceUntil(
+                  RoomObjectsTest.CONFIG.dataCenterReportInterval().plusSeconds(1),
+                  5,
+                  () -> !storedKeys(storage).contains(GlobalObject.PLACE_PREFIX + ALICE)))
+          .as("alice's expired place deleted at an alarm of the room")
+          .isTrue();
+      assertThat(storedKeys(storage)).contains(GlobalObject.PLACE_PREFIX + BOB);
+    }
+  }
+
+  /** The global object's committed keys. */
+  private static java.util.Set<String> storedKeys(
+      io.anteroom.objects.storage.InMemoryStorageEngine storage) {
+    return storage
+        .rows(
+            RoomObjects.GLOBAL_NAMESPACE
+                + "/"
+                + io.anteroom.objects.ObjectId.fromName(RoomObjects.GLOBAL_NAMESPACE, "shop"))
+        .keySet();
+  }
 }
