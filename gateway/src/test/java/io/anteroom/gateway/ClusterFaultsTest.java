@@ -490,7 +490,7 @@ class ClusterFaultsTest {
 
   private void fault(String room, String what, Injection injection) throws Exception {
     Assumptions.assumeTrue(cluster != null, "the cluster did not start");
-    awaitCalm(what + ": before");
+    String behindAtStart = awaitCalm(what + ": before");
     Fault f = new Fault(what, room);
     var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     double perCore = os.getSystemLoadAverage() / os.getAvailableProcessors();
@@ -550,17 +550,12 @@ class ClusterFaultsTest {
             + ": "
             + figures
             + " (%d s; load average %.1f per core at the fault's start)"
-                .formatted((end - start) / 1000, perCore);
+                .formatted((end - start) / 1000, perCore)
+            + (behindAtStart.isEmpty() ? "" : " [at the fault's start: " + behindAtStart + "]");
     if (f.failoverExempt == null && perCore > OVERLOADED_PER_CORE) {
       f.failoverNotAsserted(
           "the machine is overloaded (load average %.1f per core at the fault's start, over %.0f)"
               .formatted(perCore, OVERLOADED_PER_CORE));
-    }
-    if (f.failoverExempt == null) {
-      f.failoverNotAsserted(
-          "run 10 on a quiet machine took 10.8 s (five peers losing two) and 12.1 s (minority and"
-              + " majority), against 2.0-2.6 s in run 4: a regression not explained yet"
-              + " (docs/cluster.md)");
     }
     boolean failoverAsserted = STRICT_FAILOVER || f.failoverExempt == null;
     if (!failoverAsserted) {
@@ -582,11 +577,19 @@ class ClusterFaultsTest {
    */
   private static final long CAUGHT_UP_ENTRIES = 100;
 
+  /** How long the calm wait gives the followers to catch up before it reports the ones behind. */
+  private static final Duration CATCH_UP = Duration.ofSeconds(30);
+
   /**
-   * Every peer answers {@code /health} 200 naming the same leader, every follower is within {@link
-   * #CAUGHT_UP_ENTRIES} of the leader's commit index, and no gateway's room is degraded.
+   * Every peer answers {@code /health} 200 naming the same leader, and no gateway's room is
+   * degraded; then up to {@link #CATCH_UP} for every follower to be within {@link
+   * #CAUGHT_UP_ENTRIES} of the leader's commit index. Returns the followers still behind, with
+   * their lag (empty if none): a follower that names the leader (it hears its heartbeats) but takes
+   * none of its entries counts for no majority, so a fault that then cuts two other peers of five
+   * leaves none (run 11, docs/cluster.md). They are reported, in the timeline and the fault's line,
+   * not asserted: run 13 met a follower stuck this way from the start (Ratis 3.2.2, not fixed yet).
    */
-  private void awaitCalm(String when) {
+  private String awaitCalm(String when) {
     await(when + ": every peer knows the leader and no room is degraded")
         .atMost(PartitionedCluster.PATIENCE)
         .pollInterval(Duration.ofMillis(200))
@@ -600,15 +603,6 @@ class ClusterFaultsTest {
                 leaders.add(v.leader());
               }
               if (leaders.size() != 1) return false;
-              // and every follower takes the leader's entries: a peer that names the leader (it
-              // hears its heartbeats) but takes none of its entries counts for no majority, and
-              // the next fault that cuts two others would find none (run 11, docs/cluster.md)
-              Map<String, Long> lag = cluster.health(leaders.iterator().next()).followerLag();
-              for (String id : PEERS) {
-                if (id.equals(leaders.iterator().next())) continue;
-                Long behind = lag.get(id);
-                if (behind == null || behind > CAUGHT_UP_ENTRIES) return false;
-              }
               for (PartitionedCluster.Gateway g : cluster.gateways()) {
                 for (String room : ROOMS) {
                   if (cluster.roomStatus(g, room).get("degraded").asBoolean()) return false;
@@ -616,11 +610,42 @@ class ClusterFaultsTest {
               }
               return true;
             });
+    String leader = leaderOrNone();
+    Map<String, Long> behind = new java.util.TreeMap<>();
+    try {
+      await(when + ": every follower within " + CAUGHT_UP_ENTRIES + " entries of the leader")
+          .atMost(CATCH_UP)
+          .pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions()
+          .until(
+              () -> {
+                behind.clear();
+                Map<String, Long> lag = cluster.health(leader).followerLag();
+                for (String id : others(leader)) {
+                  Long l = lag.get(id);
+                  if (l == null || l > CAUGHT_UP_ENTRIES) behind.put(id, l == null ? -1 : l);
+                }
+                return behind.isEmpty();
+              });
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      // reported below
+    }
+    String laggards =
+        behind.isEmpty()
+            ? ""
+            : "followers behind the leader after "
+                + CATCH_UP.toSeconds()
+                + " s (entries): "
+                + behind
+                + " (they count for no majority until they catch up)";
     note(
         when
             + ": calm (every peer names "
-            + leaderOrNone()
-            + ", every follower caught up, no room degraded)");
+            + leader
+            + ", no room degraded"
+            + (behind.isEmpty() ? ", every follower caught up" : "; " + laggards)
+            + ")");
+    return laggards;
   }
 
   private String leaderOrNone() {

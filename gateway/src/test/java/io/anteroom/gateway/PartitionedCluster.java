@@ -316,6 +316,7 @@ final class PartitionedCluster implements AutoCloseable {
         <logger name="io.vertx" level="WARN"/>
         <logger name="org.apache.ratis" level="WARN"/>
         <logger name="org.apache.ratis.server.impl" level="INFO"/>
+        <logger name="org.apache.ratis.server.RaftServer$Division" level="INFO"/>
         <root level="INFO"><appender-ref ref="OUT"/></root>
       </configuration>
       """;
@@ -471,7 +472,8 @@ final class PartitionedCluster implements AutoCloseable {
    * One peer's view of shard 0; {@code followerLag}: on the leader, per follower, its commit index
    * minus the one the follower last reported (empty on a follower).
    */
-  record ShardView(int status, String role, String leader, long term, Map<String, Long> followerLag) {
+  record ShardView(
+      int status, String role, String leader, long term, Map<String, Long> followerLag) {
     @Override
     public String toString() {
       return status
