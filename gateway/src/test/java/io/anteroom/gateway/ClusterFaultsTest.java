@@ -57,9 +57,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * failover (a call invoked after a majority can talk is confirmed within 3 s), and its room's users
  * (at most T, or T plus the degraded gateway's share where {@code docs/room.md} documents one: a
  * partial outage). The last test checks the whole run's calls. Each prints the checker's figures.
- * Numbers, lost writes, T and the failover limit are asserted; the failover limit not in a fault
- * where it is known not to hold, unless {@code -Dfaults.strictFailover=true} (see {@link
- * #STRICT_FAILOVER}).
+ * Numbers, lost writes, T and the failover limit are asserted; the failover limit not on an
+ * overloaded machine, unless {@code -Dfaults.strictFailover=true} (see {@link #STRICT_FAILOVER}).
  *
  * <p>Needs root and iproute2 (skipped with the reason otherwise). The disk-full fault needs a tmpfs
  * mount, the slow-fsync fault a C compiler, the delay-and-loss fault {@code tc netem}: each is
@@ -85,17 +84,19 @@ class ClusterFaultsTest {
   private static final Path LOGS = Path.of("target", "cluster-faults-logs").toAbsolutePath();
 
   /**
-   * Whether a failover over 3 s fails the test also in a fault where it is known not to hold
-   * ({@link Fault#failoverNotAsserted}: measured and documented in docs/cluster.md). In every other
-   * fault the failover limit is asserted, as are numbers, lost writes and T in every fault.
+   * Whether a failover over 3 s fails the test also where it is reported, not asserted ({@link
+   * Fault#failoverNotAsserted}: today only on an overloaded machine, {@link #OVERLOADED_PER_CORE}).
+   * Everywhere else the failover limit is asserted, as are numbers, lost writes and T in every
+   * fault. Each fault's line gives its figures either way.
    */
   private static final boolean STRICT_FAILOVER = Boolean.getBoolean("faults.strictFailover");
 
   /**
    * The load average per core above which the machine counts as overloaded: the failover limit is
    * then reported with the load, not asserted (unless {@link #STRICT_FAILOVER}). Measured: on an
-   * idle machine every fault but the slow fsync failed over within 3 s (run 4, docs/cluster.md); at
-   * a load average of about 15 per core (other builds) the same build took 4-18 s in four of them,
+   * idle machine every fault failed over within 3 s (run 4, docs/cluster.md; the slow fsync since
+   * run 9, and the 10.8-12 s of runs 10 and 11 were a follower deaf to the leader, fixed); at a
+   * load average of about 15 per core (other builds) the same build took 4-18 s in four of them,
    * the peers' and callers' threads waiting for a core. Numbers, lost writes and T are asserted
    * whatever the load.
    */
@@ -373,10 +374,6 @@ class ClusterFaultsTest {
         f -> {
           String leader = leader();
           f.partialOutage("dublin");
-          f.failoverNotAsserted(
-              "the slow leader gives the shard up after about 1 s and another is elected, but the"
-                  + " callers' calls kept taking 2-3.5 s for about 10 s more (12.0 s on"
-                  + " 2026-11-29, docs/cluster.md); cause not found");
           f.note("fsync of " + leader + " takes " + SLOW_SYNC_MILLIS + " ms more");
           SlowFsync.delay(cluster.fsyncControl(leader), SLOW_SYNC_MILLIS);
           f.majority();

@@ -27,10 +27,12 @@ import org.apache.ratis.server.RaftServer;
  * two peers waited out their whole cut (10.8 and 11.4 s of failover).
  *
  * <p>{@link #unblock} puts a completed future in place of the failed one: the failed append was
- * refused before it wrote anything (the log checks an entry before it takes it), so the follower's
- * log is as the last good append left it, and the leader's next requests (it resends from the
- * follower's next index) are appended as usual. Best effort: it reaches into Ratis' internals by
- * reflection, and does nothing (saying so once) where they are not as in 3.2.2.
+ * refused by the log's own checks before its entries were written, so the follower's log holds a
+ * prefix of the leader's, and the leader's next requests (it resends from the follower's next
+ * index) are appended as usual. Seen again in run 14 with another refusal ({@code SegmentedRaftLog:
+ * Already running a method by Thread[...]}: two appends at once), unblocked 0.8 s later. Best
+ * effort: it reaches into Ratis' internals by reflection, and does nothing (saying so once) where
+ * they are not as in 3.2.2.
  */
 final class AppendChain {
   private AppendChain() {}
