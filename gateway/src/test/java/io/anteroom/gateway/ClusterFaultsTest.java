@@ -608,7 +608,8 @@ class ClusterFaultsTest {
               return true;
             });
     String leader = leaderOrNone();
-    Map<String, Long> behind = new java.util.TreeMap<>();
+    Map<String, Long> behind = new java.util.concurrent.ConcurrentSkipListMap<>();
+    boolean caughtUp = false;
     try {
       await(when + ": every follower within " + CAUGHT_UP_ENTRIES + " entries of the leader")
           .atMost(CATCH_UP)
@@ -624,11 +625,12 @@ class ClusterFaultsTest {
                 }
                 return behind.isEmpty();
               });
+      caughtUp = true;
     } catch (org.awaitility.core.ConditionTimeoutException e) {
-      // reported below
+      if (behind.isEmpty()) behind.put("(the leader's lag figures could not be read)", -1L);
     }
     String laggards =
-        behind.isEmpty()
+        caughtUp
             ? ""
             : "followers behind the leader after "
                 + CATCH_UP.toSeconds()
@@ -640,7 +642,7 @@ class ClusterFaultsTest {
             + ": calm (every peer names "
             + leader
             + ", no room degraded"
-            + (behind.isEmpty() ? ", every follower caught up" : "; " + laggards)
+            + (caughtUp ? ", every follower caught up" : "; " + laggards)
             + ")");
     return laggards;
   }
