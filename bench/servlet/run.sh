@@ -4,7 +4,7 @@
 # One small Spring Boot (Tomcat) endpoint, GET /hello (io.anteroom.bench.servlet.Endpoint), started
 # twice in one run on 127.0.0.1: "bare" (no anteroom.config: the starter does nothing) and
 # "filter" (anteroom-spring-boot-starter with a room far above the load). wrk at 64 connections
-# against each, in alternating rounds (the order flips every round); the filter's rounds send an
+# against each, in rotating rounds (the order changes every round); the filter's rounds send an
 # admitted user's ticket cookie, obtained by one request first, fetched again before each round
 # and started early enough in a minute to end within it (as bench/http does: wrk would keep a
 # cookie past its minute, which a browser does not). Each round: a load window at 64 connections
@@ -21,11 +21,15 @@
 # Usage: bench/servlet/run.sh            (builds the module first; JDK 21+ found as ./mvnw does)
 # Environment: ROUNDS [6]  DURATION_S [10]  LATENCY_S [5]  WARMUP_S [60] (per server, in 10 s
 #   windows)  CONNECTIONS [64]  THREADS [2]  LATENCY_CONNECTIONS [4]  BARE_COOKIE [1]
+#   REFERENCE [1]: a third server, the same app behind a reference filter that only wraps the
+#   request and the response and sets two headers (io.anteroom.bench.servlet.WrappersOnly): what
+#   any filter with the door's duties pays to the Servlet API, apart from the door's own work.
+#   The order of the servers rotates every round.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ROUNDS=${ROUNDS:-6} DURATION_S=${DURATION_S:-10} LATENCY_S=${LATENCY_S:-5} WARMUP_S=${WARMUP_S:-60}
 CONNECTIONS=${CONNECTIONS:-64} THREADS=${THREADS:-2} LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
-BARE_COOKIE=${BARE_COOKIE:-1}
+BARE_COOKIE=${BARE_COOKIE:-1} REFERENCE=${REFERENCE:-1}
 java=""
 for j in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/*/bin/java; do
   [[ -x "$j" ]] || continue
@@ -37,20 +41,26 @@ done
 (cd "$root" && ./mvnw -B -q -o -pl bench/servlet -am package -DskipTests) >&2
 cp="$(cat "$root/bench/servlet/target/classpath.txt"):$root/bench/servlet/target/classes"
 work="$(mktemp -d)"
-trap 'kill $bare_pid $filter_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+ref_pid=""
+trap 'kill $bare_pid $filter_pid $ref_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 cat > "$work/anteroom.yaml" <<YAML
 dataDir: $work/data
 rooms: [ { id: shop, totalActiveUsers: 1000000, newUsersPerMinute: 1000000, sessionDurationMinutes: 60 } ]
 YAML
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-bare_port=$(free_port); filter_port=$(free_port)
+bare_port=$(free_port); filter_port=$(free_port); ref_port=$(free_port)
 jvm=(-Xms512m -Xmx512m -XX:+UseParallelGC)
 "$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$bare_port" \
   --server.address=127.0.0.1 --logging.level.root=WARN > "$work/bare.log" 2>&1 & bare_pid=$!
 "$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$filter_port" \
   --server.address=127.0.0.1 --logging.level.root=WARN --anteroom.config="$work/anteroom.yaml" \
   > "$work/filter.log" 2>&1 & filter_pid=$!
-for p in "$bare_port" "$filter_port"; do
+if [[ "$REFERENCE" == 1 ]]; then
+  "$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$ref_port" \
+    --server.address=127.0.0.1 --logging.level.root=WARN --bench.reference=wrappers \
+    > "$work/ref.log" 2>&1 & ref_pid=$!
+fi
+for p in "$bare_port" "$filter_port" ${ref_pid:+"$ref_port"}; do
   for _ in $(seq 1 120); do curl -fs -o /dev/null "http://127.0.0.1:$p/hello" && break; sleep 0.5; done
 done
 
@@ -81,23 +91,46 @@ echo "warm-up: ${WARMUP_S} s each, alternating 10 s windows" >&2
 for _ in $(seq 1 $(( (WARMUP_S + 9) / 10 ))); do
   run_wrk "$bare_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null
   within_minute 10; c=$(cookie); run_wrk "$filter_port" 10 "$THREADS" "$CONNECTIONS" "$c" > /dev/null
+  if [[ "$REFERENCE" == 1 ]]; then run_wrk "$ref_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null; fi
 done
 
-echo "| round | order | bare req/s | filter req/s | ratio | p50 at $CONNECTIONS, bare / filter µs | added | p50 at $LATENCY_CONNECTIONS, bare / filter µs | added |"
-echo "|---|---|---|---|---|---|---|---|---|"
+names=(bare filter); ports=("$bare_port" "$filter_port")
+if [[ "$REFERENCE" == 1 ]]; then names+=(wrappers); ports+=("$ref_port"); fi
+measure() { # $1 index into names -> "req/s p50 p50_low bad"
+  local cookie_value
+  if [[ "${names[$1]}" == filter ]]; then
+    within_minute $((DURATION_S + LATENCY_S + 1)); c=$(cookie); cookie_value="$c"
+  else
+    cookie_value="$(bare_cookie)"
+  fi
+  local l t; l=$(load "${ports[$1]}" "$cookie_value"); t=$(latency "${ports[$1]}" "$cookie_value")
+  read -r rps p50 bad <<< "$l"; read -r _ lp50 lbad <<< "$t"
+  echo "$rps $p50 $lp50 $((bad + lbad))"
+}
+header="| round | order | bare req/s | filter req/s | ratio | p50 at $CONNECTIONS, bare / filter µs | added | p50 at $LATENCY_CONNECTIONS, bare / filter µs | added |"
+rule="|---|---|---|---|---|---|---|---|---|"
+if [[ "$REFERENCE" == 1 ]]; then
+  header="$header wrappers req/s | ratio | p50 at $LATENCY_CONNECTIONS µs | added |"; rule="$rule---|---|---|---|"
+fi
+echo "$header"; echo "$rule"
 : > "$work/rounds"
 for r in $(seq 1 "$ROUNDS"); do
-  if (( r % 2 )); then order="bare first"; else order="filter first"; fi
-  if (( r % 2 )); then b=$(load "$bare_port" "$(bare_cookie)"); bl=$(latency "$bare_port" "$(bare_cookie)"); fi
-  within_minute $((DURATION_S + LATENCY_S + 1)); c=$(cookie)
-  f=$(load "$filter_port" "$c"); fl=$(latency "$filter_port" "$c")
-  if (( r % 2 == 0 )); then b=$(load "$bare_port" "$(bare_cookie)"); bl=$(latency "$bare_port" "$(bare_cookie)"); fi
-  read -r brps bp50 bbad <<< "$b"; read -r frps fp50 fbad <<< "$f"
-  read -r _ blp50 blbad <<< "$bl"; read -r _ flp50 flbad <<< "$fl"
-  if [[ "$bbad$fbad$blbad$flbad" != 0000 ]]; then echo "round $r: non-2xx answers" >&2; fi
-  echo "$brps $frps $bp50 $fp50 $blp50 $flp50" >> "$work/rounds"
-  awk -v r="$r" -v o="$order" -v b="$brps" -v f="$frps" -v bp="$bp50" -v fp="$fp50" -v blp="$blp50" -v flp="$flp50" \
-    'BEGIN {printf "| %d | %s | %.0f | %.0f | %.3f× | %.0f / %.0f | %.0f | %.0f / %.0f | %.0f |\n", r, o, b, f, f/b, bp, fp, fp-bp, blp, flp, flp-blp}'
+  c=$(cookie); n=${#names[@]}; order=""; declare -A got=()
+  for k in $(seq 0 $((n - 1))); do
+    i=$(( (k + r - 1) % n )); order="$order${order:+, }${names[$i]}"
+    got[${names[$i]}]=$(measure "$i")
+  done
+  read -r brps bp50 blp50 bbad <<< "${got[bare]}"; read -r frps fp50 flp50 fbad <<< "${got[filter]}"
+  rrps=0; rlp50=0; rbad=0
+  if [[ "$REFERENCE" == 1 ]]; then read -r rrps _ rlp50 rbad <<< "${got[wrappers]}"; fi
+  if [[ "$bbad$fbad$rbad" != 000 ]]; then echo "round $r: non-2xx answers" >&2; fi
+  echo "$brps $frps $bp50 $fp50 $blp50 $flp50 $rrps $rlp50" >> "$work/rounds"
+  line=$(awk -v r="$r" -v o="$order" -v b="$brps" -v f="$frps" -v bp="$bp50" -v fp="$fp50" -v blp="$blp50" -v flp="$flp50" \
+    'BEGIN {printf "| %d | %s | %.0f | %.0f | %.3f× | %.0f / %.0f | %.0f | %.0f / %.0f | %.0f |", r, o, b, f, f/b, bp, fp, fp-bp, blp, flp, flp-blp}')
+  if [[ "$REFERENCE" == 1 ]]; then
+    line="$line$(awk -v b="$brps" -v w="$rrps" -v blp="$blp50" -v wlp="$rlp50" 'BEGIN {printf " %.0f | %.3f× | %.0f | %.0f |", w, w/b, wlp, wlp-blp}')"
+  fi
+  echo "$line"
 done
 sort_median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 ratio=$(awk '{print $2/$1}' "$work/rounds" | sort_median)
@@ -106,4 +139,8 @@ added_low=$(awk '{print $6-$5}' "$work/rounds" | sort_median)
 echo
 printf 'median over %d rounds: req/s ratio filter/bare %.3f× (target >= 0.95×); added p50 %.0f µs at %d connections, %.0f µs at %d (target <= 20 µs)\n' \
   "$ROUNDS" "$ratio" "$added" "$CONNECTIONS" "$added_low" "$LATENCY_CONNECTIONS"
+if [[ "$REFERENCE" == 1 ]]; then
+  printf 'reference (request and response wrapped, two headers set, no door): req/s ratio %.3f×, added p50 %.0f µs at %d connections\n' \
+    "$(awk '{print $7/$1}' "$work/rounds" | sort_median)" "$(awk '{print $8-$5}' "$work/rounds" | sort_median)" "$LATENCY_CONNECTIONS"
+fi
 echo "(bare rounds with the filter's cookie: BARE_COOKIE=$BARE_COOKIE; load: wrk -t$THREADS -c$CONNECTIONS -d${DURATION_S}s; latency: wrk -t1 -c$LATENCY_CONNECTIONS -d${LATENCY_S}s; $("$java" -version 2>&1 | head -1); $(nproc) CPUs; load average before: $load_before)"
