@@ -9,9 +9,10 @@
 # and started early enough in a minute to end within it (as bench/http does: wrk would keep a
 # cookie past its minute, which a browser does not). Each round: a load window at 64 connections
 # (req/s; its p50 is mostly time spent queued behind the other 63) and a latency window at 4
-# connections, 1 wrk thread (p50, as bench/http measures the gateway's added latency). Prints
+# connections, 1 wrk thread (p50, as bench/http measures the gateway's added latency) and one at a
+# single connection (the p50 of a request that waits behind no other). Prints
 # every round, the medians of the per-round req/s ratio (target >= 0.95x) and of the added p50 at
-# both concurrencies (target <= 20 us).
+# each concurrency (target <= 20 us), for the filter and the reference.
 #
 # The bare rounds send the same request as the filter's, admitted cookie included (BARE_COOKIE=1,
 # as bench/http's nginx baselines get the gateway's cookie): what is compared is the filter's own
@@ -96,51 +97,45 @@ done
 
 names=(bare filter); ports=("$bare_port" "$filter_port")
 if [[ "$REFERENCE" == 1 ]]; then names+=(wrappers); ports+=("$ref_port"); fi
-measure() { # $1 index into names -> "req/s p50 p50_low bad"
+measure() { # $1 index into names -> "req/s p50 p50_at_LATENCY_CONNECTIONS p50_at_1 non2xx"
   local cookie_value
   if [[ "${names[$1]}" == filter ]]; then
-    within_minute $((DURATION_S + LATENCY_S + 1)); c=$(cookie); cookie_value="$c"
+    within_minute $((DURATION_S + 2 * LATENCY_S + 2)); c=$(cookie); cookie_value="$c"
   else
     cookie_value="$(bare_cookie)"
   fi
-  local l t; l=$(load "${ports[$1]}" "$cookie_value"); t=$(latency "${ports[$1]}" "$cookie_value")
-  read -r rps p50 bad <<< "$l"; read -r _ lp50 lbad <<< "$t"
-  echo "$rps $p50 $lp50 $((bad + lbad))"
+  local l t u; l=$(load "${ports[$1]}" "$cookie_value"); t=$(latency "${ports[$1]}" "$cookie_value")
+  u=$(run_wrk "${ports[$1]}" "$LATENCY_S" 1 1 "$cookie_value")
+  read -r rps p50 bad <<< "$l"; read -r _ lp50 lbad <<< "$t"; read -r _ up50 ubad <<< "$u"
+  echo "$rps $p50 $lp50 $up50 $((bad + lbad + ubad))"
 }
-header="| round | order | bare req/s | filter req/s | ratio | p50 at $CONNECTIONS, bare / filter µs | added | p50 at $LATENCY_CONNECTIONS, bare / filter µs | added |"
-rule="|---|---|---|---|---|---|---|---|---|"
-if [[ "$REFERENCE" == 1 ]]; then
-  header="$header wrappers req/s | ratio | p50 at $LATENCY_CONNECTIONS µs | added |"; rule="$rule---|---|---|---|"
-fi
-echo "$header"; echo "$rule"
+echo "| round | server (order) | req/s | ratio to bare | p50 at $CONNECTIONS µs | added | p50 at $LATENCY_CONNECTIONS µs | added | p50 at 1 µs | added |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 : > "$work/rounds"
 for r in $(seq 1 "$ROUNDS"); do
-  c=$(cookie); n=${#names[@]}; order=""; declare -A got=()
+  c=$(cookie); n=${#names[@]}; declare -A got=() place=()
   for k in $(seq 0 $((n - 1))); do
-    i=$(( (k + r - 1) % n )); order="$order${order:+, }${names[$i]}"
+    i=$(( (k + r - 1) % n )); place[${names[$i]}]=$((k + 1))
     got[${names[$i]}]=$(measure "$i")
   done
-  read -r brps bp50 blp50 bbad <<< "${got[bare]}"; read -r frps fp50 flp50 fbad <<< "${got[filter]}"
-  rrps=0; rlp50=0; rbad=0
-  if [[ "$REFERENCE" == 1 ]]; then read -r rrps _ rlp50 rbad <<< "${got[wrappers]}"; fi
-  if [[ "$bbad$fbad$rbad" != 000 ]]; then echo "round $r: non-2xx answers" >&2; fi
-  echo "$brps $frps $bp50 $fp50 $blp50 $flp50 $rrps $rlp50" >> "$work/rounds"
-  line=$(awk -v r="$r" -v o="$order" -v b="$brps" -v f="$frps" -v bp="$bp50" -v fp="$fp50" -v blp="$blp50" -v flp="$flp50" \
-    'BEGIN {printf "| %d | %s | %.0f | %.0f | %.3f× | %.0f / %.0f | %.0f | %.0f / %.0f | %.0f |", r, o, b, f, f/b, bp, fp, fp-bp, blp, flp, flp-blp}')
-  if [[ "$REFERENCE" == 1 ]]; then
-    line="$line$(awk -v b="$brps" -v w="$rrps" -v blp="$blp50" -v wlp="$rlp50" 'BEGIN {printf " %.0f | %.3f× | %.0f | %.0f |", w, w/b, wlp, wlp-blp}')"
-  fi
-  echo "$line"
+  read -r brps bp50 blp50 bup50 _ <<< "${got[bare]}"
+  for name in "${names[@]}"; do
+    read -r rps p50 lp50 up50 bad <<< "${got[$name]}"
+    if [[ "$bad" != 0 ]]; then echo "round $r, $name: $bad non-2xx answers" >&2; fi
+    echo "$name $brps $rps $bp50 $p50 $blp50 $lp50 $bup50 $up50" >> "$work/rounds"
+    awk -v r="$r" -v s="$name (${place[$name]})" -v b="$brps" -v x="$rps" -v bp="$bp50" -v xp="$p50" \
+      -v blp="$blp50" -v xlp="$lp50" -v bup="$bup50" -v xup="$up50" \
+      'BEGIN {printf "| %d | %s | %.0f | %.3f× | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |\n", r, s, x, x/b, xp, xp-bp, xlp, xlp-blp, xup, xup-bup}'
+  done
 done
 sort_median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-ratio=$(awk '{print $2/$1}' "$work/rounds" | sort_median)
-added=$(awk '{print $4-$3}' "$work/rounds" | sort_median)
-added_low=$(awk '{print $6-$5}' "$work/rounds" | sort_median)
+median_of() { # $1 server, $2 awk expression over: b x bp xp blp xlp bup xup
+  awk -v s="$1" '$1 == s {b=$2; x=$3; bp=$4; xp=$5; blp=$6; xlp=$7; bup=$8; xup=$9; print '"$2"'}' "$work/rounds" | sort_median
+}
 echo
-printf 'median over %d rounds: req/s ratio filter/bare %.3f× (target >= 0.95×); added p50 %.0f µs at %d connections, %.0f µs at %d (target <= 20 µs)\n' \
-  "$ROUNDS" "$ratio" "$added" "$CONNECTIONS" "$added_low" "$LATENCY_CONNECTIONS"
-if [[ "$REFERENCE" == 1 ]]; then
-  printf 'reference (request and response wrapped, two headers set, no door): req/s ratio %.3f×, added p50 %.0f µs at %d connections\n' \
-    "$(awk '{print $7/$1}' "$work/rounds" | sort_median)" "$(awk '{print $8-$5}' "$work/rounds" | sort_median)" "$LATENCY_CONNECTIONS"
-fi
+for name in "${names[@]:1}"; do
+  printf 'median over %d rounds, %s: req/s ratio to bare %.3f× (target >= 0.95×); added p50 %.0f µs at %d connections, %.0f µs at %d, %.0f µs at 1 (target <= 20 µs)\n' \
+    "$ROUNDS" "$name" "$(median_of "$name" 'x/b')" "$(median_of "$name" 'xp-bp')" "$CONNECTIONS" \
+    "$(median_of "$name" 'xlp-blp')" "$LATENCY_CONNECTIONS" "$(median_of "$name" 'xup-bup')"
+done
 echo "(bare rounds with the filter's cookie: BARE_COOKIE=$BARE_COOKIE; load: wrk -t$THREADS -c$CONNECTIONS -d${DURATION_S}s; latency: wrk -t1 -c$LATENCY_CONNECTIONS -d${LATENCY_S}s; $("$java" -version 2>&1 | head -1); $(nproc) CPUs; load average before: $load_before)"
