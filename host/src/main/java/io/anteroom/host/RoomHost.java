@@ -169,7 +169,8 @@ public final class RoomHost implements AutoCloseable {
             rooms,
             clock,
             io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build(),
-            new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls()));
+            new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls())
+                .exportTo(metrics));
     var host = new RoomHost(coordination, rooms, door, metrics, ticker, passKeys.jwks());
     host.pollHoldSeconds = config.publicListener().push().pollHoldSeconds();
     return host;
