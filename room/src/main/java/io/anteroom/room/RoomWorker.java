@@ -918,7 +918,17 @@ public final class RoomWorker {
     activity.add(
         Minutes.minuteOf(now),
         new MinuteActivity(
-            arrival ? 1 : 0, 0, 0, shown ? 1 : 0, shown ? estimate.minutes() : 0, null));
+            arrival ? 1 : 0,
+            0,
+            0,
+            shown ? 1 : 0,
+            shown ? estimate.minutes() : 0,
+            null,
+            shown
+                ? WaitHistogram.EMPTY.with(
+                    Duration.ofMillis(Math.round(Math.min(estimate.minutes(), 1e6) * 60_000)))
+                : null,
+            0));
     return new Decision.Queue(waiting, estimate);
   }
 
