@@ -679,6 +679,11 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   }
 
   @Override
+  public void passUsed(long nowMillis) {
+    shard().passUsed(Instant.ofEpochMilli(nowMillis));
+  }
+
+  @Override
   public void revoke(Ticket ticket, long nowMillis) {
     if (ticket != null) {
       shard().endSession(ticket, Instant.ofEpochMilli(nowMillis)); // slot freed at once

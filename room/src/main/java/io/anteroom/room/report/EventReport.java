@@ -38,7 +38,7 @@ public final class EventReport {
   public static final int RETENTION_DAYS = 35;
 
   /** Events remembered at most (the oldest are forgotten first). */
-  public static final int MAX_EVENTS = 200;
+  public static final int MAX_EVENTS = 100;
 
   /**
    * What is stored: small enough for one storage value ({@value #RETENTION_DAYS} days and {@value
