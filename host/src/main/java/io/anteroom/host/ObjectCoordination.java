@@ -447,6 +447,19 @@ public final class ObjectCoordination implements Coordination {
   }
 
   @Override
+  public CompletionStage<io.anteroom.room.report.RoomReport> eventReport(
+      String roomId, String dataCenter, long fromDay, long toDay) {
+    try {
+      return stubs
+          .dataCenter(roomId, dataCenter)
+          .eventReportAsync(roomId, fromDay, toDay)
+          .thenApply(r -> new io.anteroom.room.report.RoomReport(r.days(), r.events()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
   public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
       String roomId, String dataCenter, long fromMinute, long toMinute) {
     try {

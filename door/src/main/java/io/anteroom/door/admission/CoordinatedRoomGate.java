@@ -808,6 +808,11 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   }
 
   @Override
+  public CompletionStage<io.anteroom.room.report.RoomReport> report(long fromDay, long toDay) {
+    return coordination.eventReport(setup.settings().id(), dataCenter, fromDay, toDay);
+  }
+
+  @Override
   public CompletionStage<java.util.List<io.anteroom.room.history.HistoryRow>> history(
       long fromMinute, long toMinute) {
     return coordination.history(setup.settings().id(), dataCenter, fromMinute, toMinute);
