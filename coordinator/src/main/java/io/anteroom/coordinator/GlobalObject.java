@@ -196,21 +196,21 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
         nowMinute);
     history.recordAbandoned(nowMinute - 1, gauges.abandonedLastMinute(), nowMinute);
     detect(now, gauges.waitingUsers());
-    var verdict = agreement.verdict(now);
-    if (verdict.authoritative() != null) {
-      changed(
-          webhooks
-              .changes(config.roomId())
-              .configChanged(
-                  configKey(verdict.authoritative().hash()),
-                  "config file",
-                  "the room's config file changed (fingerprint "
-                      + verdict.authoritative().hash()
-                      + ", gateway "
-                      + verdict.authoritative().gateway()
-                      + ")",
-                  now));
-    }
+    var authoritative = agreement.verdict(now).authoritative();
+    changed(
+        webhooks
+            .changes(config.roomId())
+            .configChanged(
+                configKey(authoritative == null ? null : authoritative.hash()),
+                "config file",
+                authoritative == null
+                    ? "the room's configuration changed"
+                    : "the room's config file changed (fingerprint "
+                        + authoritative.hash()
+                        + ", gateway "
+                        + authoritative.gateway()
+                        + ")",
+                now));
     sample.succeeded();
     return new GlobalReply(
         view, monitor.thresholdExceeded(), overrides.version(), agreement.verdict(now));
