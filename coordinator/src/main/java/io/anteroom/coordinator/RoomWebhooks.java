@@ -8,7 +8,6 @@ import io.anteroom.objects.Storage;
 import io.anteroom.room.report.StateChange;
 import io.anteroom.room.report.StateChanges;
 import io.anteroom.room.report.WebhookOutbox;
-import io.anteroom.room.report.WebhookSignature;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -10,7 +10,6 @@ import io.anteroom.objects.Runtime;
 import io.anteroom.room.EventWindow;
 import io.anteroom.room.RoomConfig;
 import io.anteroom.room.RoomWorker;
-import io.anteroom.room.report.WebhookSignature;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

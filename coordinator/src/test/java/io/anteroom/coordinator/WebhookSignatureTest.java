@@ -1,4 +1,4 @@
-package io.anteroom.room.report;
+package io.anteroom.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.anteroom.room.report;
+package io.anteroom.coordinator;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
