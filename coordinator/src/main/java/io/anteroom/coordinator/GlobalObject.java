@@ -263,9 +263,7 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     if (ledger == null) {
       return;
     }
-    if (watching()) {
-      alarm(ctx.clock().instant().plus(config.dataCenterReportInterval()));
-    }
+    nextWatch(ctx.clock().instant()).ifPresent(this::alarm);
     if (changed.isEmpty() && !history.hasChanges() && !reportChanged) {
       foldReport(RoomHistory.minuteOf(ctx.clock().instant()));
       return; // nothing new since the last backup: the next report sets the alarm again
@@ -293,15 +291,19 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   }
 
   /**
-   * Whether the alarm must keep running without reports: a data center is believed to report (its
-   * silence would be a change), the room is queueing (its end is), or an event has a phase ahead.
+   * When the alarm must look again without reports: after one report interval while a data center
+   * is believed to report (its silence would be a change) or the room is queueing (its end is);
+   * else at the next phase of a known event (pre-queue, start, end); else never.
    */
-  private boolean watching() {
+  private java.util.Optional<Instant> nextWatch(Instant now) {
     var memory = webhooks.changes(config.roomId()).memory();
-    return memory.dataCenters().containsValue(true)
-        || memory.queueing()
-        || report.events().stream()
-            .anyMatch(e -> memory.eventPhases().getOrDefault(e.name(), 0) < 3);
+    if (memory.dataCenters().containsValue(true) || memory.queueing()) {
+      return java.util.Optional.of(now.plus(config.dataCenterReportInterval()));
+    }
+    return report.events().stream()
+        .flatMap(e -> java.util.stream.Stream.of(e.prequeueFrom(), e.opensAt(), e.closesAt()))
+        .filter(t -> t != null && t.isAfter(now))
+        .min(Instant::compareTo);
   }
 
   /** Feeds what this object sees now to the room's state-change detector. */

@@ -680,7 +680,9 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
 
   @Override
   public void passUsed(long nowMillis) {
-    shard().passUsed(Instant.ofEpochMilli(nowMillis));
+    // any worker: a count that only adds (synchronized in the worker), and the answer may be made
+    // on a thread that decides nothing (a counter's reply), which must not get a shard of its own
+    anyWorker().passUsed(Instant.ofEpochMilli(nowMillis));
   }
 
   @Override
