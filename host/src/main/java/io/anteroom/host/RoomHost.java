@@ -71,7 +71,9 @@ public final class RoomHost implements AutoCloseable {
   public static Coordination embedded(GatewayConfig config) {
     DataDirectory.claim(config.dataDir());
     return ObjectCoordination.embedded(
-        io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build());
+        io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build(),
+        ObjectCoordination.REPORT_MAX_QPS,
+        ObjectCoordination.webhooks(config));
   }
 
   /**

@@ -679,6 +679,13 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   }
 
   @Override
+  public void passUsed(long nowMillis) {
+    // any worker: a count that only adds (synchronized in the worker), and the answer may be made
+    // on a thread that decides nothing (a counter's reply), which must not get a shard of its own
+    anyWorker().passUsed(Instant.ofEpochMilli(nowMillis));
+  }
+
+  @Override
   public void revoke(Ticket ticket, long nowMillis) {
     if (ticket != null) {
       shard().endSession(ticket, Instant.ofEpochMilli(nowMillis)); // slot freed at once
@@ -800,6 +807,11 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     return t instanceof java.util.concurrent.CompletionException && t.getCause() != null
         ? t.getCause()
         : t;
+  }
+
+  @Override
+  public CompletionStage<io.anteroom.room.report.RoomReport> report(long fromDay, long toDay) {
+    return coordination.eventReport(setup.settings().id(), dataCenter, fromDay, toDay);
   }
 
   @Override
