@@ -4,14 +4,15 @@
 # One small Spring Boot (Tomcat) endpoint, GET /hello (io.anteroom.bench.servlet.Endpoint), started
 # twice in one run on 127.0.0.1: "bare" (no anteroom.config: the starter does nothing) and
 # "filter" (anteroom-spring-boot-starter with a room far above the load). wrk at 64 connections
-# against each, in alternating rounds (the order flips every round); the filter's rounds send an
+# against each, in rotating rounds (the order changes every round); the filter's rounds send an
 # admitted user's ticket cookie, obtained by one request first, fetched again before each round
 # and started early enough in a minute to end within it (as bench/http does: wrk would keep a
 # cookie past its minute, which a browser does not). Each round: a load window at 64 connections
 # (req/s; its p50 is mostly time spent queued behind the other 63) and a latency window at 4
-# connections, 1 wrk thread (p50, as bench/http measures the gateway's added latency). Prints
+# connections, 1 wrk thread (p50, as bench/http measures the gateway's added latency) and one at a
+# single connection (the p50 of a request that waits behind no other). Prints
 # every round, the medians of the per-round req/s ratio (target >= 0.95x) and of the added p50 at
-# both concurrencies (target <= 20 us).
+# each concurrency (target <= 20 us), for the filter and the reference.
 #
 # The bare rounds send the same request as the filter's, admitted cookie included (BARE_COOKIE=1,
 # as bench/http's nginx baselines get the gateway's cookie): what is compared is the filter's own
@@ -21,11 +22,15 @@
 # Usage: bench/servlet/run.sh            (builds the module first; JDK 21+ found as ./mvnw does)
 # Environment: ROUNDS [6]  DURATION_S [10]  LATENCY_S [5]  WARMUP_S [60] (per server, in 10 s
 #   windows)  CONNECTIONS [64]  THREADS [2]  LATENCY_CONNECTIONS [4]  BARE_COOKIE [1]
+#   REFERENCE [1]: a third server, the same app behind a reference filter that only wraps the
+#   request and the response and sets two headers (io.anteroom.bench.servlet.WrappersOnly): what
+#   any filter with the door's duties pays to the Servlet API, apart from the door's own work.
+#   The order of the servers rotates every round.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ROUNDS=${ROUNDS:-6} DURATION_S=${DURATION_S:-10} LATENCY_S=${LATENCY_S:-5} WARMUP_S=${WARMUP_S:-60}
 CONNECTIONS=${CONNECTIONS:-64} THREADS=${THREADS:-2} LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
-BARE_COOKIE=${BARE_COOKIE:-1}
+BARE_COOKIE=${BARE_COOKIE:-1} REFERENCE=${REFERENCE:-1}
 java=""
 for j in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/*/bin/java; do
   [[ -x "$j" ]] || continue
@@ -37,20 +42,26 @@ done
 (cd "$root" && ./mvnw -B -q -o -pl bench/servlet -am package -DskipTests) >&2
 cp="$(cat "$root/bench/servlet/target/classpath.txt"):$root/bench/servlet/target/classes"
 work="$(mktemp -d)"
-trap 'kill $bare_pid $filter_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+ref_pid=""
+trap 'kill $bare_pid $filter_pid $ref_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 cat > "$work/anteroom.yaml" <<YAML
 dataDir: $work/data
 rooms: [ { id: shop, totalActiveUsers: 1000000, newUsersPerMinute: 1000000, sessionDurationMinutes: 60 } ]
 YAML
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-bare_port=$(free_port); filter_port=$(free_port)
+bare_port=$(free_port); filter_port=$(free_port); ref_port=$(free_port)
 jvm=(-Xms512m -Xmx512m -XX:+UseParallelGC)
 "$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$bare_port" \
   --server.address=127.0.0.1 --logging.level.root=WARN > "$work/bare.log" 2>&1 & bare_pid=$!
 "$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$filter_port" \
   --server.address=127.0.0.1 --logging.level.root=WARN --anteroom.config="$work/anteroom.yaml" \
   > "$work/filter.log" 2>&1 & filter_pid=$!
-for p in "$bare_port" "$filter_port"; do
+if [[ "$REFERENCE" == 1 ]]; then
+  "$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$ref_port" \
+    --server.address=127.0.0.1 --logging.level.root=WARN --bench.reference=wrappers \
+    > "$work/ref.log" 2>&1 & ref_pid=$!
+fi
+for p in "$bare_port" "$filter_port" ${ref_pid:+"$ref_port"}; do
   for _ in $(seq 1 120); do curl -fs -o /dev/null "http://127.0.0.1:$p/hello" && break; sleep 0.5; done
 done
 
@@ -81,29 +92,50 @@ echo "warm-up: ${WARMUP_S} s each, alternating 10 s windows" >&2
 for _ in $(seq 1 $(( (WARMUP_S + 9) / 10 ))); do
   run_wrk "$bare_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null
   within_minute 10; c=$(cookie); run_wrk "$filter_port" 10 "$THREADS" "$CONNECTIONS" "$c" > /dev/null
+  if [[ "$REFERENCE" == 1 ]]; then run_wrk "$ref_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null; fi
 done
 
-echo "| round | order | bare req/s | filter req/s | ratio | p50 at $CONNECTIONS, bare / filter µs | added | p50 at $LATENCY_CONNECTIONS, bare / filter µs | added |"
-echo "|---|---|---|---|---|---|---|---|---|"
+names=(bare filter); ports=("$bare_port" "$filter_port")
+if [[ "$REFERENCE" == 1 ]]; then names+=(wrappers); ports+=("$ref_port"); fi
+measure() { # $1 index into names -> "req/s p50 p50_at_LATENCY_CONNECTIONS p50_at_1 non2xx"
+  local cookie_value
+  if [[ "${names[$1]}" == filter ]]; then
+    within_minute $((DURATION_S + 2 * LATENCY_S + 2)); c=$(cookie); cookie_value="$c"
+  else
+    cookie_value="$(bare_cookie)"
+  fi
+  local l t u; l=$(load "${ports[$1]}" "$cookie_value"); t=$(latency "${ports[$1]}" "$cookie_value")
+  u=$(run_wrk "${ports[$1]}" "$LATENCY_S" 1 1 "$cookie_value")
+  read -r rps p50 bad <<< "$l"; read -r _ lp50 lbad <<< "$t"; read -r _ up50 ubad <<< "$u"
+  echo "$rps $p50 $lp50 $up50 $((bad + lbad + ubad))"
+}
+echo "| round | server (order) | req/s | ratio to bare | p50 at $CONNECTIONS µs | added | p50 at $LATENCY_CONNECTIONS µs | added | p50 at 1 µs | added |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 : > "$work/rounds"
 for r in $(seq 1 "$ROUNDS"); do
-  if (( r % 2 )); then order="bare first"; else order="filter first"; fi
-  if (( r % 2 )); then b=$(load "$bare_port" "$(bare_cookie)"); bl=$(latency "$bare_port" "$(bare_cookie)"); fi
-  within_minute $((DURATION_S + LATENCY_S + 1)); c=$(cookie)
-  f=$(load "$filter_port" "$c"); fl=$(latency "$filter_port" "$c")
-  if (( r % 2 == 0 )); then b=$(load "$bare_port" "$(bare_cookie)"); bl=$(latency "$bare_port" "$(bare_cookie)"); fi
-  read -r brps bp50 bbad <<< "$b"; read -r frps fp50 fbad <<< "$f"
-  read -r _ blp50 blbad <<< "$bl"; read -r _ flp50 flbad <<< "$fl"
-  if [[ "$bbad$fbad$blbad$flbad" != 0000 ]]; then echo "round $r: non-2xx answers" >&2; fi
-  echo "$brps $frps $bp50 $fp50 $blp50 $flp50" >> "$work/rounds"
-  awk -v r="$r" -v o="$order" -v b="$brps" -v f="$frps" -v bp="$bp50" -v fp="$fp50" -v blp="$blp50" -v flp="$flp50" \
-    'BEGIN {printf "| %d | %s | %.0f | %.0f | %.3f× | %.0f / %.0f | %.0f | %.0f / %.0f | %.0f |\n", r, o, b, f, f/b, bp, fp, fp-bp, blp, flp, flp-blp}'
+  c=$(cookie); n=${#names[@]}; declare -A got=() place=()
+  for k in $(seq 0 $((n - 1))); do
+    i=$(( (k + r - 1) % n )); place[${names[$i]}]=$((k + 1))
+    got[${names[$i]}]=$(measure "$i")
+  done
+  read -r brps bp50 blp50 bup50 _ <<< "${got[bare]}"
+  for name in "${names[@]}"; do
+    read -r rps p50 lp50 up50 bad <<< "${got[$name]}"
+    if [[ "$bad" != 0 ]]; then echo "round $r, $name: $bad non-2xx answers" >&2; fi
+    echo "$name $brps $rps $bp50 $p50 $blp50 $lp50 $bup50 $up50" >> "$work/rounds"
+    awk -v r="$r" -v s="$name (${place[$name]})" -v b="$brps" -v x="$rps" -v bp="$bp50" -v xp="$p50" \
+      -v blp="$blp50" -v xlp="$lp50" -v bup="$bup50" -v xup="$up50" \
+      'BEGIN {printf "| %d | %s | %.0f | %.3f× | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |\n", r, s, x, x/b, xp, xp-bp, xlp, xlp-blp, xup, xup-bup}'
+  done
 done
 sort_median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-ratio=$(awk '{print $2/$1}' "$work/rounds" | sort_median)
-added=$(awk '{print $4-$3}' "$work/rounds" | sort_median)
-added_low=$(awk '{print $6-$5}' "$work/rounds" | sort_median)
+median_of() { # $1 server, $2 awk expression over: b x bp xp blp xlp bup xup
+  awk -v s="$1" '$1 == s {b=$2; x=$3; bp=$4; xp=$5; blp=$6; xlp=$7; bup=$8; xup=$9; print '"$2"'}' "$work/rounds" | sort_median
+}
 echo
-printf 'median over %d rounds: req/s ratio filter/bare %.3f× (target >= 0.95×); added p50 %.0f µs at %d connections, %.0f µs at %d (target <= 20 µs)\n' \
-  "$ROUNDS" "$ratio" "$added" "$CONNECTIONS" "$added_low" "$LATENCY_CONNECTIONS"
+for name in "${names[@]:1}"; do
+  printf 'median over %d rounds, %s: req/s ratio to bare %.3f× (target >= 0.95×); added p50 %.0f µs at %d connections, %.0f µs at %d, %.0f µs at 1 (target <= 20 µs)\n' \
+    "$ROUNDS" "$name" "$(median_of "$name" 'x/b')" "$(median_of "$name" 'xp-bp')" "$CONNECTIONS" \
+    "$(median_of "$name" 'xlp-blp')" "$LATENCY_CONNECTIONS" "$(median_of "$name" 'xup-bup')"
+done
 echo "(bare rounds with the filter's cookie: BARE_COOKIE=$BARE_COOKIE; load: wrk -t$THREADS -c$CONNECTIONS -d${DURATION_S}s; latency: wrk -t1 -c$LATENCY_CONNECTIONS -d${LATENCY_S}s; $("$java" -version 2>&1 | head -1); $(nproc) CPUs; load average before: $load_before)"

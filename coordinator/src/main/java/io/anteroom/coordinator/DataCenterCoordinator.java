@@ -81,4 +81,11 @@ public interface DataCenterCoordinator {
 
   CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
       String roomId, long fromMinute, long toMinute);
+
+  /**
+   * The room's report of UTC days {@code [fromDay, toDay)} and of its events, asked of the room's
+   * global object ({@link GlobalCoordinator#eventReport}).
+   */
+  CompletableFuture<GlobalCoordinator.ReportReply> eventReportAsync(
+      String roomId, long fromDay, long toDay);
 }

@@ -230,6 +230,12 @@ final class DataCenterObject implements DataCenterCoordinator, AlarmHandler {
   }
 
   @Override
+  public CompletableFuture<GlobalCoordinator.ReportReply> eventReportAsync(
+      String roomId, long fromDay, long toDay) {
+    return CompletableFuture.completedFuture(global(roomId).eventReport(fromDay, toDay));
+  }
+
+  @Override
   public CompletableFuture<GlobalCoordinator.HistoryReply> historyAsync(
       String roomId, long fromMinute, long toMinute) {
     return CompletableFuture.completedFuture(global(roomId).history(fromMinute, toMinute));

@@ -69,6 +69,24 @@ public interface GlobalCoordinator {
   record HistoryReply(List<HistoryRow> rows) {}
 
   /**
+   * The room's report ({@link io.anteroom.room.report.EventReport}): the lines of UTC days {@code
+   * [fromDay, toDay)} (days since the epoch) with data, and of every event known, with the minutes
+   * not folded yet added. At most {@value io.anteroom.room.report.EventReport#RETENTION_DAYS} days
+   * are kept.
+   */
+  ReportReply eventReport(long fromDay, long toDay);
+
+  /**
+   * The answer of {@link #eventReport}.
+   *
+   * @param days one line per day with data, oldest first
+   * @param events one line per known event, by start
+   */
+  record ReportReply(
+      List<io.anteroom.room.report.ReportLine> days,
+      List<io.anteroom.room.report.ReportLine> events) {}
+
+  /**
    * Claims a proof-of-work challenge for the whole deployment: {@code first} is true the first time
    * {@code nonce} (base64url, 12 bytes) is claimed before {@code expiresAtMillis}, false for a
    * replay, or when the memory is full of unexpired challenges (the client then solves a fresh

@@ -15,6 +15,8 @@ import io.anteroom.room.RoomOverrides;
 import io.anteroom.room.UsedChallenges;
 import io.anteroom.room.history.HistoryRow;
 import io.anteroom.room.history.RoomHistory;
+import io.anteroom.room.report.EventReport;
+import io.anteroom.room.report.StateChanges;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,6 +57,18 @@ import org.slf4j.LoggerFactory;
  * minute), and deletes rows older than seven days, so the history is bounded by {@value
  * RoomHistory#RETENTION_MINUTES} keys. A restart loses at most the rows of the last alarm interval,
  * and the next aggregates (totals of the last minutes) restore those too.
+ *
+ * <p>Reports: the same alarm folds every minute that can no longer change into the room's {@link
+ * EventReport} (per UTC day and per event, kept {@value EventReport#RETENTION_DAYS} days), stored
+ * under {@value #REPORT_KEY} with its {@code foldedThrough} in the same value, so a lost write only
+ * makes the next alarm fold the same minutes again from the stored history.
+ *
+ * <p>State changes and webhooks: this object is the one place that sees the whole room, so it is
+ * the one that detects its state changes ({@link StateChanges}: on every sync, on {@link
+ * #override}, and on the alarm, which keeps running while a data center is believed to report so
+ * that one whose gateways all went silent is noticed); {@link RoomWebhooks} stores each change
+ * before delivering it from the alarm, retried with back-off, so a restart loses none. The object's
+ * one alarm serves both: it is set to the earlier of the next backup and the next delivery due.
  */
 final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   static final String CONFIG_KEY = "config";
@@ -74,7 +88,10 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   private GlobalLedger ledger;
   private final Set<String> changed = new HashSet<>();
   private RoomHistory history;
-  private boolean alarmSet;
+  private Instant alarmAt;
+  private EventReport report;
+  private boolean reportChanged;
+  private final RoomWebhooks webhooks;
   private RoomOverrides overrides = RoomOverrides.NONE;
   private final ConfigAgreement agreement = new ConfigAgreement(AGREEMENT_WINDOW);
 
@@ -97,10 +114,20 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
   /** Where the alarm's sweep of expired stored places goes on (null: from the start). */
   private String placeSweepAfter;
 
+  static final String REPORT_KEY = "report";
+
+  /** A data center counts as reporting while its aggregate is this recent with active workers. */
+  static final Duration REPORTING_WINDOW = RoomConfig.WORKER_ACTIVE_WINDOW;
+
   GlobalObject(ObjectContext ctx, ThresholdMonitor monitor) {
+    this(ctx, monitor, WebhookTargets.NONE);
+  }
+
+  GlobalObject(ObjectContext ctx, ThresholdMonitor monitor, WebhookTargets targets) {
     this.ctx = ctx;
     this.storage = ctx.storage();
     this.monitor = monitor;
+    this.webhooks = ctx.blockConcurrencyWhile(() -> new RoomWebhooks(ctx, targets));
     ctx.blockConcurrencyWhile(
         () -> {
           storage
@@ -129,7 +156,12 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
                               .build(),
                           HistoryRow.class)
                       .values());
-          alarmSet = storage.getAlarm().isPresent();
+          report =
+              EventReport.restore(storage.get(REPORT_KEY, EventReport.Saved.class).orElse(null));
+          alarmAt = storage.getAlarm().orElse(null);
+          if (alarmAt == null && webhooks.owed() > 0) {
+            alarm(ctx.clock().instant()); // deliveries owed from before a restart
+          }
           return null;
         });
   }
@@ -159,10 +191,8 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
       changed.add(aggregate.dataCenter());
       history.applyActivity(aggregate.dataCenter(), aggregate.activity(), nowMinute);
     }
-    if (!alarmSet) {
-      storage.setAlarm(now.plus(config.dataCenterReportInterval()));
-      alarmSet = true;
-    }
+    alarm(now.plus(config.dataCenterReportInterval()));
+    reportChanged |= report.noteEvent(config.event());
     for (ConfigAgreement.Fingerprint f :
         fingerprints == null ? List.<ConfigAgreement.Fingerprint>of() : fingerprints) {
       agreement.see(f, now);
@@ -178,6 +208,22 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
             config.newUsersPerMinute()),
         nowMinute);
     history.recordAbandoned(nowMinute - 1, gauges.abandonedLastMinute(), nowMinute);
+    detect(now, gauges.waitingUsers());
+    var authoritative = agreement.verdict(now).authoritative();
+    changed(
+        webhooks
+            .changes(config.roomId())
+            .configChanged(
+                configKey(authoritative == null ? null : authoritative.hash()),
+                "config file",
+                authoritative == null
+                    ? "the room's configuration changed"
+                    : "the room's config file changed (fingerprint "
+                        + authoritative.hash()
+                        + ", gateway "
+                        + authoritative.gateway()
+                        + ")",
+                now));
     sample.succeeded();
     return new GlobalReply(
         view, monitor.thresholdExceeded(), overrides.version(), agreement.verdict(now));
@@ -194,6 +240,21 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     if (next != overrides) {
       storage.put(OVERRIDES_KEY, next); // confirmed: the answer waits until it is durable
       overrides = next;
+      if (config != null) {
+        var v = agreement.verdict(ctx.clock().instant());
+        changed(
+            webhooks
+                .changes(config.roomId())
+                .configChanged(
+                    configKey(v.authoritative() == null ? null : v.authoritative().hash()),
+                    "admin API",
+                    "live overrides version "
+                        + next.version()
+                        + " (changed keys: "
+                        + String.join(", ", new java.util.TreeSet<>(changes.keySet()))
+                        + ")",
+                    ctx.clock().instant()));
+      }
       LOG.info(
           "room {}: live overrides now version {}: {}",
           config != null ? config.roomId() : ctx.id(),
@@ -205,9 +266,20 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
 
   @Override
   public void alarm() {
-    alarmSet = false;
-    if (ledger == null || (changed.isEmpty() && !history.hasChanges())) {
-      return; // nothing new since the last backup: sleep until the next report sets the alarm again
+    alarmAt = null;
+    Instant now = ctx.clock().instant();
+    if (ledger != null) {
+      detect(now, RoomGauges.of(config, ledger.view(now), now).waitingUsers());
+    }
+    webhooks.deliverDue();
+    webhooks.nextDue().ifPresent(t -> alarm(Instant.ofEpochMilli(t)));
+    if (ledger == null) {
+      return;
+    }
+    nextWatch(ctx.clock().instant()).ifPresent(this::alarm);
+    if (changed.isEmpty() && !history.hasChanges() && !reportChanged) {
+      foldReport(RoomHistory.minuteOf(ctx.clock().instant()));
+      return; // nothing new since the last backup: the next report sets the alarm again
     }
     Map<String, Object> entries = new LinkedHashMap<>();
     entries.put(CONFIG_KEY, config);
@@ -220,8 +292,107 @@ final class GlobalObject implements GlobalCoordinator, AlarmHandler {
     changed.clear();
     storeHistory(RoomHistory.minuteOf(ctx.clock().instant()));
     sweepStoredPlaces(ctx.clock().millis());
-    storage.setAlarm(ctx.clock().instant().plus(config.dataCenterReportInterval()));
-    alarmSet = true;
+    foldReport(RoomHistory.minuteOf(ctx.clock().instant()));
+    alarm(ctx.clock().instant().plus(config.dataCenterReportInterval()));
+  }
+
+  /** Sets the alarm to {@code at} unless it is set earlier already. */
+  private void alarm(Instant at) {
+    if (alarmAt == null || at.isBefore(alarmAt)) {
+      storage.setAlarm(at);
+      alarmAt = at;
+    }
+  }
+
+  /**
+   * When the alarm must look again without reports: after one report interval while a data center
+   * is believed to report (its silence would be a change) or the room is queueing (its end is);
+   * else at the next phase of a known event (pre-queue, start, end); else never.
+   */
+  private java.util.Optional<Instant> nextWatch(Instant now) {
+    var memory = webhooks.changes(config.roomId()).memory();
+    if (memory.dataCenters().containsValue(true) || memory.queueing()) {
+      return java.util.Optional.of(now.plus(config.dataCenterReportInterval()));
+    }
+    return report.events().stream()
+        .flatMap(e -> java.util.stream.Stream.of(e.prequeueFrom(), e.opensAt(), e.closesAt()))
+        .filter(t -> t != null && t.isAfter(now))
+        .min(Instant::compareTo);
+  }
+
+  /** Feeds what this object sees now to the room's state-change detector. */
+  private void detect(Instant now, long waitingUsers) {
+    java.util.Set<String> reporting = new java.util.TreeSet<>();
+    for (DataCenterAggregate a : ledger.snapshot()) {
+      if (a.workersActive() > 0
+          && Duration.between(a.asOf(), now).compareTo(REPORTING_WINDOW) <= 0) {
+        reporting.add(a.dataCenter());
+      }
+    }
+    changed(
+        webhooks
+            .changes(config.roomId())
+            .observe(
+                new StateChanges.Observation(
+                    now,
+                    waitingUsers,
+                    "true".equals(overrides.value("queueAll")),
+                    reporting,
+                    report.events())));
+  }
+
+  private void changed(List<io.anteroom.room.report.StateChange> detected) {
+    if (webhooks.emit(detected)) {
+      webhooks.nextDue().ifPresent(t -> alarm(Instant.ofEpochMilli(t)));
+    }
+  }
+
+  /** The overrides version and the authoritative config fingerprint: a change of either is one. */
+  private String configKey(String fingerprint) {
+    return overrides.version() + "/" + (fingerprint == null ? "-" : fingerprint);
+  }
+
+  /**
+   * Folds the minutes that can no longer change into the report and stores it when it changed
+   * (unconfirmed: a lost write is folded again from the stored history).
+   */
+  private void foldReport(long nowMinute) {
+    long through = EventReport.finalThrough(nowMinute);
+    if (through > report.foldedThrough()) {
+      long from = Math.max(report.foldedThrough() + 1, RoomHistory.firstKept(nowMinute));
+      var rows =
+          storage
+              .list(
+                  ListOptions.builder()
+                      .start(historyKey(from))
+                      .end(historyKey(through + 1))
+                      .build(),
+                  HistoryRow.class)
+              .values();
+      report.fold(rows, through);
+      reportChanged = true;
+    }
+    if (reportChanged) {
+      storage.put(REPORT_KEY, report.save(), StorageOptions.DEFAULT.withAllowUnconfirmed());
+      reportChanged = false;
+    }
+  }
+
+  @Override
+  public ReportReply eventReport(long fromDay, long toDay) {
+    long nowMinute = RoomHistory.minuteOf(ctx.clock().instant());
+    long from = Math.max(report.foldedThrough() + 1, RoomHistory.firstKept(nowMinute));
+    var stored =
+        storage
+            .list(
+                ListOptions.builder()
+                    .start(historyKey(from))
+                    .end(historyKey(nowMinute + 2))
+                    .build(),
+                HistoryRow.class)
+            .values();
+    var unfolded = RoomHistory.merge(stored, history.live(), from, nowMinute + 2);
+    return new ReportReply(report.days(fromDay, toDay, unfolded), report.eventLines(unfolded));
   }
 
   @Override

@@ -62,13 +62,27 @@ public final class RoomObjects {
    */
   public static RoomObjects register(
       Runtime runtime, ThresholdMonitor dataCenterMonitor, ThresholdMonitor globalMonitor) {
+    return register(runtime, dataCenterMonitor, globalMonitor, WebhookTargets.NONE);
+  }
+
+  /**
+   * Registers the namespaces; each room's global object posts the room's state changes to {@code
+   * webhooks}.
+   */
+  public static RoomObjects register(
+      Runtime runtime,
+      ThresholdMonitor dataCenterMonitor,
+      ThresholdMonitor globalMonitor,
+      WebhookTargets webhooks) {
     return new RoomObjects(
         runtime.namespace(
             DATA_CENTER_NAMESPACE,
             DataCenterCoordinator.class,
             ctx -> new DataCenterObject(ctx, dataCenterMonitor)),
         runtime.namespace(
-            GLOBAL_NAMESPACE, GlobalCoordinator.class, ctx -> new GlobalObject(ctx, globalMonitor)),
+            GLOBAL_NAMESPACE,
+            GlobalCoordinator.class,
+            ctx -> new GlobalObject(ctx, globalMonitor, webhooks)),
         runtime.namespace(COUNTER_NAMESPACE, RoomCounter.class, CounterObject::new),
         runtime.namespace(AUDIT_NAMESPACE, DeploymentAudit.class, AuditObject::new));
   }

@@ -171,6 +171,9 @@ final class Answers {
         // a renewal that changes no count and shortens the session by at most S/60 keeps the
         // user's cookie: a page's burst of requests is not re-sealed request by request
         Ticket renewed = verdict.ticket();
+        if (v.ticket != null && v.ticket.unused()) {
+          room.gate().passUsed(v.now); // the first use of a pass admitted by a status poll
+        }
         boolean keep = !v.reseal && Ticket.renewalCanWait(v.ticket, renewed, session(room, v.now));
         yield pass(v, keep ? null : renewed, renewed, "session", logged);
       }
@@ -181,7 +184,11 @@ final class Answers {
           // from the origin twice
           yield queue(v, verdict, false, "admitted", logged);
         }
-        yield pass(v, verdict.ticket(), verdict.ticket(), "admitted", logged);
+        // admitted on a request that reaches the origin: the pass is used now, and the cookie says
+        // so (its next request is not a first use)
+        room.gate().passUsed(v.now);
+        Ticket used = verdict.ticket().markedUsed();
+        yield pass(v, used, used, "admitted", logged);
       }
       case PASS_THROUGH -> {
         room.meters().admittedNew().inc();

@@ -89,6 +89,11 @@ public final class Door {
     this.clock = clock;
     this.passes = passes;
     this.held = held;
+    rooms.onDeleted(
+        gate -> { // what the push kept of a deleted room goes with it
+          listening.remove(gate);
+          held.forget(gate);
+        });
   }
 
   /**

@@ -3,6 +3,7 @@ package io.anteroom.door;
 import com.codahale.metrics.MetricRegistry;
 import io.anteroom.door.admission.OriginProtection;
 import io.anteroom.door.admission.RoomControl;
+import io.anteroom.door.admission.RoomGate;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.GatewayConfig.Route;
@@ -289,6 +290,14 @@ public final class Rooms implements AutoCloseable {
     generations.merge(s.id(), s.generation(), Math::max);
   }
 
+  /** Called with the gate of every room deleted, once it no longer takes requests. */
+  public void onDeleted(java.util.function.Consumer<RoomGate> listener) {
+    deleted.add(listener);
+  }
+
+  private final List<java.util.function.Consumer<RoomGate>> deleted =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
   public synchronized boolean delete(String id) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     RoomRuntime old = byId.remove(id);
@@ -300,6 +309,7 @@ public final class Rooms implements AutoCloseable {
     publish(byId);
     old.control().close();
     RoomRuntime.Meters.unregister(registry, id);
+    deleted.forEach(listener -> listener.accept(old.gate()));
     return true;
   }
 

@@ -44,7 +44,13 @@ class DoorTest {
   static final class FakeRoom implements RoomGate, RoomControl {
     Verdict verdict = new Verdict(Outcome.ADMIT, new Ticket("shop", 7, 1, NOW, NOW, 0), null);
     int decisions;
+    int passesUsed;
     final List<Ticket> revoked = new ArrayList<>();
+
+    @Override
+    public void passUsed(long nowMillis) {
+      passesUsed++;
+    }
 
     @Override
     public RoomGate gate() {
@@ -209,6 +215,33 @@ class DoorTest {
     assertThat(origin.header("Anteroom-Throttle")).isEqualTo("0");
   }
 
+  /**
+   * Reports' passes used: an admission on a page request is used at once; one made by the queue
+   * page's status poll is used by the first request that reaches the origin with it, and only that
+   * one (its renewed cookie is sealed, so the next request is not a first use).
+   */
+  @Test
+  void anAdmissionsPassIsCountedOnceOnTheFirstRequestThatReachesTheOrigin() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+    var page = (Answer.Pass) enter(door, request("/"));
+    assertThat(room.passesUsed).as("let in on a page request").isEqualTo(1);
+    assertThat(page.session().unused()).as("its cookie says it was used").isFalse();
+
+    var poll =
+        (Answer.Respond)
+            enter(door, request("/", "Accept", "application/json", "Anteroom-Poll", "1"));
+    assertThat(poll.decision()).isEqualTo("admitted");
+    assertThat(room.passesUsed).as("the poll does not reach the origin").isEqualTo(1);
+    String cookie = poll.header("Set-Cookie").split(";")[0];
+
+    room.verdict =
+        new Verdict(
+            Outcome.ADMIT_SESSION, new Ticket("shop", 7, 1, NOW.plusSeconds(2), NOW, 0), null);
+    var first = (Answer.Pass) enter(door, request("/", "Cookie", cookie));
+    assertThat(room.passesUsed).as("the first page with the poll's cookie").isEqualTo(2);
+    assertThat(first.seal()).as("sealed: its next request is no first use").isNotNull();
+  }
+
   @Test
   void theQueueIsJsonExactlyWhenTheClientAsksForIt() {
     Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
@@ -246,7 +279,8 @@ class DoorTest {
 
     door.onOriginResponse(pass, origin, 1_000);
 
-    assertThat(room.revoked).containsExactly(room.verdict.ticket());
+    // the session the request was admitted with, marked as used at the origin (docs/reports.md)
+    assertThat(room.revoked).containsExactly(room.verdict.ticket().markedUsed());
     assertThat(origin.header("Anteroom-Command")).isNull();
     assertThat(origin.all("Set-Cookie")).singleElement().asString().contains("Max-Age=0");
     assertThat(origin.header("Cache-Control")).isEqualTo("private");

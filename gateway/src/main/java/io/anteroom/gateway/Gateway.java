@@ -200,7 +200,8 @@ public final class Gateway implements AutoCloseable {
           new Gatekeeper.Origins(
               vertx, config.origin(), config.originTimeoutSeconds(), rooms.clients());
       var heldPolls =
-          new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls());
+          new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls())
+              .exportTo(registry);
       var gatekeeper =
           new Gatekeeper(
               new Door(

@@ -459,6 +459,21 @@ public final class Main implements Runnable {
     Path peerTrust;
 
     @Option(
+        names = "--config",
+        paramLabel = "FILE",
+        description =
+            "the deployment's anteroom.yaml: its admin.webhooks (URLs and secretFile) are posted"
+                + " the rooms' state changes from here; nothing else of it is used")
+    Path config;
+
+    /** The webhooks of {@code --config} (checked like {@code anteroom check}), or none. */
+    private io.anteroom.coordinator.WebhookTargets webhooks() {
+      return config == null
+          ? io.anteroom.coordinator.WebhookTargets.NONE
+          : ObjectCoordination.webhooks(io.anteroom.door.config.ConfigLoader.load(config));
+    }
+
+    @Option(
         names = "--join",
         description =
             "with --cluster: this peer joins a running cluster (on an empty --data-dir it waits"
@@ -496,7 +511,9 @@ public final class Main implements Runnable {
       var runtime = io.anteroom.objects.Runtime.builder().dataDir(dataDir).build();
       HttpObjectServer server;
       try {
-        server = ObjectCoordination.serve(runtime, at.host(), at.port(), secrets, tlsCert, tlsKey);
+        server =
+            ObjectCoordination.serve(
+                runtime, at.host(), at.port(), secrets, tlsCert, tlsKey, webhooks());
       } catch (RuntimeException e) {
         runtime.close();
         throw e;
@@ -582,7 +599,8 @@ public final class Main implements Runnable {
               tlsKey,
               peerTrust != null ? List.of(peerTrust) : List.of(),
               options.build(),
-              line -> out.println("anteroom coordinator: " + line));
+              line -> out.println("anteroom coordinator: " + line),
+              webhooks());
       ClusterStatusServer statusServer = null;
       try {
         if (status != null) {

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,9 +57,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * failover (a call invoked after a majority can talk is confirmed within 3 s), and its room's users
  * (at most T, or T plus the degraded gateway's share where {@code docs/room.md} documents one: a
  * partial outage). The last test checks the whole run's calls. Each prints the checker's figures.
- * Numbers, lost writes, T and the failover limit are asserted; the failover limit not in a fault
- * where it is known not to hold, unless {@code -Dfaults.strictFailover=true} (see {@link
- * #STRICT_FAILOVER}).
+ * Numbers, lost writes, T and the failover limit are asserted; the failover limit not on an
+ * overloaded machine, unless {@code -Dfaults.strictFailover=true} (see {@link #STRICT_FAILOVER}).
  *
  * <p>Needs root and iproute2 (skipped with the reason otherwise). The disk-full fault needs a tmpfs
  * mount, the slow-fsync fault a C compiler, the delay-and-loss fault {@code tc netem}: each is
@@ -84,17 +84,19 @@ class ClusterFaultsTest {
   private static final Path LOGS = Path.of("target", "cluster-faults-logs").toAbsolutePath();
 
   /**
-   * Whether a failover over 3 s fails the test also in a fault where it is known not to hold
-   * ({@link Fault#failoverNotAsserted}: measured and documented in docs/cluster.md). In every other
-   * fault the failover limit is asserted, as are numbers, lost writes and T in every fault.
+   * Whether a failover over 3 s fails the test also where it is reported, not asserted ({@link
+   * Fault#failoverNotAsserted}: today only on an overloaded machine, {@link #OVERLOADED_PER_CORE}).
+   * Everywhere else the failover limit is asserted, as are numbers, lost writes and T in every
+   * fault. Each fault's line gives its figures either way.
    */
   private static final boolean STRICT_FAILOVER = Boolean.getBoolean("faults.strictFailover");
 
   /**
    * The load average per core above which the machine counts as overloaded: the failover limit is
    * then reported with the load, not asserted (unless {@link #STRICT_FAILOVER}). Measured: on an
-   * idle machine every fault but the slow fsync failed over within 3 s (run 4, docs/cluster.md); at
-   * a load average of about 15 per core (other builds) the same build took 4-18 s in four of them,
+   * idle machine every fault failed over within 3 s (run 4, docs/cluster.md; the slow fsync since
+   * run 9, and the 10.8-12 s of runs 10 and 11 were a follower deaf to the leader, fixed); at a
+   * load average of about 15 per core (other builds) the same build took 4-18 s in four of them,
    * the peers' and callers' threads waiting for a core. Numbers, lost writes and T are asserted
    * whatever the load.
    */
@@ -372,10 +374,6 @@ class ClusterFaultsTest {
         f -> {
           String leader = leader();
           f.partialOutage("dublin");
-          f.failoverNotAsserted(
-              "the slow leader gives the shard up after about 1 s and another is elected, but the"
-                  + " callers' calls kept taking 2-3.5 s for about 10 s more (12.0 s on"
-                  + " 2026-11-29, docs/cluster.md); cause not found");
           f.note("fsync of " + leader + " takes " + SLOW_SYNC_MILLIS + " ms more");
           SlowFsync.delay(cluster.fsyncControl(leader), SLOW_SYNC_MILLIS);
           f.majority();
@@ -489,7 +487,7 @@ class ClusterFaultsTest {
 
   private void fault(String room, String what, Injection injection) throws Exception {
     Assumptions.assumeTrue(cluster != null, "the cluster did not start");
-    awaitCalm(what + ": before");
+    String behindAtStart = awaitCalm(what + ": before");
     Fault f = new Fault(what, room);
     var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     double perCore = os.getSystemLoadAverage() / os.getAvailableProcessors();
@@ -544,17 +542,17 @@ class ClusterFaultsTest {
     f.marks.forEach(h::majorityCanTalkAt);
     h.room(room, usersAtOrigin(room), T, f.share, f.why);
     HistoryChecker.Figures figures = h.check();
-    String line = what + ": " + figures + " (" + (end - start) / 1000 + " s)";
+    String line =
+        what
+            + ": "
+            + figures
+            + " (%d s; load average %.1f per core at the fault's start)"
+                .formatted((end - start) / 1000, perCore)
+            + (behindAtStart.isEmpty() ? "" : " [at the fault's start: " + behindAtStart + "]");
     if (f.failoverExempt == null && perCore > OVERLOADED_PER_CORE) {
       f.failoverNotAsserted(
           "the machine is overloaded (load average %.1f per core at the fault's start, over %.0f)"
               .formatted(perCore, OVERLOADED_PER_CORE));
-    }
-    if (f.failoverExempt == null) {
-      f.failoverNotAsserted(
-          "run 10 on a quiet machine took 10.8 s (five peers losing two) and 12.1 s (minority and"
-              + " majority), against 2.0-2.6 s in run 4: a regression not explained yet"
-              + " (docs/cluster.md)");
     }
     boolean failoverAsserted = STRICT_FAILOVER || f.failoverExempt == null;
     if (!failoverAsserted) {
@@ -571,10 +569,24 @@ class ClusterFaultsTest {
   }
 
   /**
-   * Every peer answers {@code /health} 200 naming the same leader, and no gateway's room is
-   * degraded.
+   * How far behind the leader's commit index a follower may be, in entries, and count as taking its
+   * entries (the counter load commits about a hundred entries a second).
    */
-  private void awaitCalm(String when) {
+  private static final long CAUGHT_UP_ENTRIES = 100;
+
+  /** How long the calm wait gives the followers to catch up before it reports the ones behind. */
+  private static final Duration CATCH_UP = Duration.ofSeconds(30);
+
+  /**
+   * Every peer answers {@code /health} 200 naming the same leader, and no gateway's room is
+   * degraded; then up to {@link #CATCH_UP} for every follower to be within {@link
+   * #CAUGHT_UP_ENTRIES} of the leader's commit index. Returns the followers still behind, with
+   * their lag (empty if none): a follower that names the leader (it hears its heartbeats) but takes
+   * none of its entries counts for no majority, so a fault that then cuts two other peers of five
+   * leaves none (run 11, docs/cluster.md). They are reported, in the timeline and the fault's line,
+   * not asserted: run 13 met a follower stuck this way from the start (Ratis 3.2.2, not fixed yet).
+   */
+  private String awaitCalm(String when) {
     await(when + ": every peer knows the leader and no room is degraded")
         .atMost(PartitionedCluster.PATIENCE)
         .pollInterval(Duration.ofMillis(200))
@@ -595,7 +607,44 @@ class ClusterFaultsTest {
               }
               return true;
             });
-    note(when + ": calm (every peer names " + leaderOrNone() + ", no room degraded)");
+    String leader = leaderOrNone();
+    Map<String, Long> behind = new java.util.concurrent.ConcurrentSkipListMap<>();
+    boolean caughtUp = false;
+    try {
+      await(when + ": every follower within " + CAUGHT_UP_ENTRIES + " entries of the leader")
+          .atMost(CATCH_UP)
+          .pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions()
+          .until(
+              () -> {
+                behind.clear();
+                Map<String, Long> lag = cluster.health(leader).followerLag();
+                for (String id : others(leader)) {
+                  Long l = lag.get(id);
+                  if (l == null || l > CAUGHT_UP_ENTRIES) behind.put(id, l == null ? -1 : l);
+                }
+                return behind.isEmpty();
+              });
+      caughtUp = true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      if (behind.isEmpty()) behind.put("(the leader's lag figures could not be read)", -1L);
+    }
+    String laggards =
+        caughtUp
+            ? ""
+            : "followers behind the leader after "
+                + CATCH_UP.toSeconds()
+                + " s (entries): "
+                + behind
+                + " (they count for no majority until they catch up)";
+    note(
+        when
+            + ": calm (every peer names "
+            + leader
+            + ", no room degraded"
+            + (caughtUp ? ", every follower caught up" : "; " + laggards)
+            + ")");
+    return laggards;
   }
 
   private String leaderOrNone() {

@@ -316,6 +316,7 @@ final class PartitionedCluster implements AutoCloseable {
         <logger name="io.vertx" level="WARN"/>
         <logger name="org.apache.ratis" level="WARN"/>
         <logger name="org.apache.ratis.server.impl" level="INFO"/>
+        <logger name="org.apache.ratis.server.RaftServer$Division" level="INFO"/>
         <root level="INFO"><appender-ref ref="OUT"/></root>
       </configuration>
       """;
@@ -448,20 +449,31 @@ final class PartitionedCluster implements AutoCloseable {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Shard 0 as peer {@code id}'s {@code /health} shows it: role, leader, term. */
+  /**
+   * Shard 0 as peer {@code id}'s {@code /health} shows it: role, leader, term, and on the leader
+   * each follower's lag in entries.
+   */
   ShardView health(String id) throws Exception {
     HttpResponse<String> r = healthResponse(id);
     JsonNode shard = JSON.readTree(r.body()).get("shards").get(0);
     JsonNode leader = shard.get("leader");
+    Map<String, Long> lag = new java.util.TreeMap<>();
+    JsonNode lags = shard.get("followerLag");
+    if (lags != null) lags.properties().forEach(e -> lag.put(e.getKey(), e.getValue().asLong()));
     return new ShardView(
         r.statusCode(),
         shard.get("role").asText(),
         leader == null || leader.isNull() ? null : leader.asText(),
-        shard.get("term").asLong());
+        shard.get("term").asLong(),
+        Map.copyOf(lag));
   }
 
-  /** One peer's view of shard 0. */
-  record ShardView(int status, String role, String leader, long term) {
+  /**
+   * One peer's view of shard 0; {@code followerLag}: on the leader, per follower, its commit index
+   * minus the one the follower last reported (empty on a follower).
+   */
+  record ShardView(
+      int status, String role, String leader, long term, Map<String, Long> followerLag) {
     @Override
     public String toString() {
       return status

@@ -67,6 +67,8 @@ class QueuePushTest {
 
       var poll = watch(waiting, seen);
       awaitHeld(h, 1);
+      assertThat(h.admin("GET", "/metrics", null).body())
+          .contains("anteroom_push_held_polls 1.0", "anteroom_push_max_held_polls 10000.0");
       h.scheduler.advance(Duration.ofSeconds(50));
       h.report("shop");
       assertThat(poll).as("no slot yet: still held").isNotDone();
@@ -87,6 +89,25 @@ class QueuePushTest {
       assertThat(Browser.reachedOrigin(waiting.get("/")))
           .as("the page's reload is let in through the door")
           .isTrue();
+    }
+  }
+
+  @Test
+  void aDeletedRoomsHeldPollIsAnsweredNotYetAtOnce() throws Exception {
+    try (var h = new Harness(dataDir, ROOM)) {
+      assertThat(Browser.reachedOrigin(h.browser().get("/"))).isTrue();
+      Browser waiting = h.browser();
+      var poll = watch(waiting, seen(waiting));
+      awaitHeld(h, 1);
+
+      assertThat(h.admin("DELETE", "/api/rooms/shop", null).statusCode()).isEqualTo(204);
+
+      HttpResponse<String> told = poll.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(told.statusCode()).isEqualTo(200);
+      assertThat(JSON.readTree(told.body()).get("enter").asBoolean())
+          .as("answered 'not yet': the page's next refresh finds out what became of the room")
+          .isFalse();
+      assertThat(h.gateway.heldPolls().held()).isZero();
     }
   }
 

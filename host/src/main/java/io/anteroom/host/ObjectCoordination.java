@@ -100,7 +100,13 @@ public final class ObjectCoordination implements Coordination {
 
   /** As above, with the data center's report budget (reports per second per runtime). */
   public static ObjectCoordination embedded(Runtime runtime, double reportMaxQps) {
-    RoomObjects objects = register(runtime, reportMaxQps);
+    return embedded(runtime, reportMaxQps, io.anteroom.coordinator.WebhookTargets.NONE);
+  }
+
+  /** As above; the rooms' state changes are posted to {@code webhooks}. */
+  public static ObjectCoordination embedded(
+      Runtime runtime, double reportMaxQps, io.anteroom.coordinator.WebhookTargets webhooks) {
+    RoomObjects objects = register(runtime, reportMaxQps, webhooks);
     return new ObjectCoordination(
         new Stubs() {
           @Override
@@ -128,9 +134,26 @@ public final class ObjectCoordination implements Coordination {
 
   /** Registers the room objects with monitors that throttle above {@link #REPORT_MAX_QPS}. */
   static RoomObjects register(Runtime runtime, double reportMaxQps) {
+    return register(runtime, reportMaxQps, io.anteroom.coordinator.WebhookTargets.NONE);
+  }
+
+  static RoomObjects register(
+      Runtime runtime, double reportMaxQps, io.anteroom.coordinator.WebhookTargets webhooks) {
     Clock clock = runtime.clock();
     return RoomObjects.register(
-        runtime, monitor(clock, reportMaxQps), monitor(clock, reportMaxQps));
+        runtime, monitor(clock, reportMaxQps), monitor(clock, reportMaxQps), webhooks);
+  }
+
+  /** The webhooks of {@code config}'s {@code admin.webhooks} (none when it has none). */
+  public static io.anteroom.coordinator.WebhookTargets webhooks(
+      io.anteroom.door.config.GatewayConfig config) {
+    var w = config.admin().webhooks();
+    if (w.urls().isEmpty()) {
+      return io.anteroom.coordinator.WebhookTargets.NONE;
+    }
+    return new io.anteroom.coordinator.WebhookTargets(
+        w.urls().stream().map(java.net.URI::toString).toList(),
+        w.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   private static ThresholdMonitor monitor(Clock clock, double maxQps) {
@@ -258,7 +281,20 @@ public final class ObjectCoordination implements Coordination {
       List<SharedSecret> secrets,
       Path tlsCert,
       Path tlsKey) {
-    register(runtime, REPORT_MAX_QPS);
+    return serve(
+        runtime, host, port, secrets, tlsCert, tlsKey, io.anteroom.coordinator.WebhookTargets.NONE);
+  }
+
+  /** As above; the rooms' state changes are posted to {@code webhooks}. */
+  public static HttpObjectServer serve(
+      Runtime runtime,
+      String host,
+      int port,
+      List<SharedSecret> secrets,
+      Path tlsCert,
+      Path tlsKey,
+      io.anteroom.coordinator.WebhookTargets webhooks) {
+    register(runtime, REPORT_MAX_QPS, webhooks);
     var server =
         HttpObjectServer.builder(runtime.transport())
             .export(
@@ -319,6 +355,35 @@ public final class ObjectCoordination implements Coordination {
       List<Path> peerTrust,
       PeerOptions options,
       java.util.function.Consumer<String> events) {
+    return serveCluster(
+        file,
+        id,
+        dataDir,
+        host,
+        port,
+        secrets,
+        tlsCert,
+        tlsKey,
+        peerTrust,
+        options,
+        events,
+        io.anteroom.coordinator.WebhookTargets.NONE);
+  }
+
+  /** As above; the rooms' state changes are posted to {@code webhooks} by their shard's leader. */
+  public static ClusterNode serveCluster(
+      ClusterFile file,
+      String id,
+      Path dataDir,
+      String host,
+      int port,
+      List<SharedSecret> secrets,
+      Path tlsCert,
+      Path tlsKey,
+      List<Path> peerTrust,
+      PeerOptions options,
+      java.util.function.Consumer<String> events,
+      io.anteroom.coordinator.WebhookTargets webhooks) {
     if ((tlsCert == null) != (tlsKey == null)) {
       throw new IllegalArgumentException(
           "coordinator TLS needs both a PEM certificate and its PEM private key");
@@ -342,7 +407,7 @@ public final class ObjectCoordination implements Coordination {
     }
     return ClusterNode.builder(file, id, dataDir)
         .options(options)
-        .objects(runtime -> register(runtime, REPORT_MAX_QPS))
+        .objects(runtime -> register(runtime, REPORT_MAX_QPS, webhooks))
         .peerCalls(
             calls -> {
               calls.timeout(CROSS_SHARD_TIMEOUT).trust(peerTrust.toArray(Path[]::new));
@@ -441,6 +506,19 @@ public final class ObjectCoordination implements Coordination {
           .placeAsync(roomId, account, offer, replacesId)
           .thenApply(
               r -> new io.anteroom.room.AccountPlaces.Reply(r.place(), r.stored(), r.full()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletionStage<io.anteroom.room.report.RoomReport> eventReport(
+      String roomId, String dataCenter, long fromDay, long toDay) {
+    try {
+      return stubs
+          .dataCenter(roomId, dataCenter)
+          .eventReportAsync(roomId, fromDay, toDay)
+          .thenApply(r -> new io.anteroom.room.report.RoomReport(r.days(), r.events()));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -71,7 +71,9 @@ public final class RoomHost implements AutoCloseable {
   public static Coordination embedded(GatewayConfig config) {
     DataDirectory.claim(config.dataDir());
     return ObjectCoordination.embedded(
-        io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build());
+        io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build(),
+        ObjectCoordination.REPORT_MAX_QPS,
+        ObjectCoordination.webhooks(config));
   }
 
   /**
@@ -169,7 +171,8 @@ public final class RoomHost implements AutoCloseable {
             rooms,
             clock,
             io.anteroom.pass.PassIssuer.builder(passKeys).clock(clock).build(),
-            new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls()));
+            new io.anteroom.door.queue.HeldPolls(config.publicListener().push().maxHeldPolls())
+                .exportTo(metrics));
     var host = new RoomHost(coordination, rooms, door, metrics, ticker, passKeys.jwks());
     host.pollHoldSeconds = config.publicListener().push().pollHoldSeconds();
     return host;

@@ -459,6 +459,15 @@ public final class RoomWorker {
     return queue(waiting, bucketOf(waiting, now), now);
   }
 
+  /**
+   * An admitted user's first request after its admission reached the origin (the door passed it
+   * with the signed pass): counted for the room's reports ({@code passesUsed}; admissions without
+   * one are no-shows). The door calls it once per admission (see {@link Ticket#unused()}).
+   */
+  public synchronized void passUsed(Instant now) {
+    activity.add(Minutes.minuteOf(now), MinuteActivity.PASS_USED);
+  }
+
   /** The expiry minute a cookie says its admitted ticket is counted in. */
   private long expiryOf(Ticket admitted) {
     return Minutes.minuteOf(sessionStart(admitted).plus(config.sessionDuration()));
@@ -947,7 +956,17 @@ public final class RoomWorker {
     activity.add(
         Minutes.minuteOf(now),
         new MinuteActivity(
-            arrival ? 1 : 0, 0, 0, shown ? 1 : 0, shown ? estimate.minutes() : 0, null));
+            arrival ? 1 : 0,
+            0,
+            0,
+            shown ? 1 : 0,
+            shown ? estimate.minutes() : 0,
+            null,
+            shown
+                ? WaitHistogram.EMPTY.with(
+                    Duration.ofMillis(Math.round(Math.min(estimate.minutes(), 1e6) * 60_000)))
+                : null,
+            0));
     return new Decision.Queue(waiting, estimate);
   }
 

@@ -48,6 +48,33 @@ public record Ticket(
     return acceptedAt != null;
   }
 
+  /**
+   * Whether this admitted ticket was not used at the origin since its admission: its check-in is
+   * still its admission (the user was let in by a queue page's status poll, which does not reach
+   * the origin). The request that uses it counts the admission's pass as used ({@code passesUsed}
+   * in reports) and carries a renewed, sealed ticket, which is no longer unused.
+   */
+  public boolean unused() {
+    return acceptedAt != null && lastCheckInTime.equals(acceptedAt);
+  }
+
+  /**
+   * This ticket, admitted on a request that reaches the origin, marked as used: its check-in one
+   * millisecond after its admission (so {@link #unused()} is false and the pass is counted once);
+   * unchanged when that would cross into the next minute (the session's expiry minute, which the
+   * room counted, must not move), or when not admitted.
+   */
+  public Ticket markedUsed() {
+    if (!unused()) {
+      return this;
+    }
+    Instant later = lastCheckInTime.plusMillis(1);
+    if (Minutes.minuteOf(later) != Minutes.minuteOf(lastCheckInTime)) {
+      return this;
+    }
+    return new Ticket(roomId, id, bucketId, later, acceptedAt, refreshSlotKey);
+  }
+
   /** The start of the user's bucket minute. */
   public Instant bucketStart() {
     return Minutes.startOf(bucketId);
@@ -77,6 +104,7 @@ public record Ticket(
   public static boolean renewalCanWait(Ticket sent, Ticket renewed, Duration session) {
     if (sent == null
         || renewed == null
+        || sent.unused() // its first use: the renewed cookie says so
         || sent.id != renewed.id
         || sent.bucketId != renewed.bucketId
         || sent.refreshSlotKey != renewed.refreshSlotKey

@@ -14,7 +14,8 @@ import java.util.function.Function;
  * anteroom.requests} (counter; tags {@code room} and {@code outcome}: {@code admitted_new}, {@code
  * admitted_returning}, {@code queued}, {@code rejected}, {@code bypassed}, {@code revoked}) and
  * {@code anteroom.users} (gauge; tags {@code room} and {@code state}: {@code queued}, {@code
- * active}, as the room last knew them).
+ * active}, as the room last knew them) and {@code anteroom.push.held.polls} (gauge: the queue
+ * pages' push polls held now).
  */
 final class AnteroomMeters implements MeterBinder {
   private final RoomHost rooms;
@@ -25,6 +26,9 @@ final class AnteroomMeters implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
+    Gauge.builder("anteroom.push.held.polls", rooms, h -> h.door().heldPolls().held())
+        .description("the queue pages' push polls held now (at most maxHeldPolls)")
+        .register(registry);
     for (RoomSettings s : rooms.rooms().list()) {
       String id = s.id();
       counter(registry, id, "admitted_new", m -> m.meters().admittedNew());

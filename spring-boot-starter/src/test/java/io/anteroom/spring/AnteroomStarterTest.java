@@ -91,6 +91,9 @@ class AnteroomStarterTest {
                   .functionCounter()
                   .count())
           .isEqualTo(1);
+      assertThat(registry.get("anteroom.push.held.polls").gauge().value())
+          .as("no queue page is holding a push poll")
+          .isZero();
       assertThat(app.getBean("anteroomHealthIndicator", HealthIndicator.class).health().getStatus())
           .isEqualTo(Status.UP);
     }

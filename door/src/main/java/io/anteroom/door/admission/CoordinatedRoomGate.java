@@ -681,13 +681,22 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   @Override
   public Verdict giveBack(Ticket admitted, Ticket waiting, boolean keepWaiting, long nowMillis) {
     Setup current = setup;
+    // any worker (the ledger is shared, the counts are summed); the caller may be on a thread that
+    // decides nothing (a coordinator's reply), which must not get a shard of its own
     RoomWorker worker =
         outages.degraded() && current.settings().failMode() == FailMode.DEGRADE
             ? workers.fallback()
-            : shard();
+            : anyWorker();
     Decision.Queue q =
         worker.giveBack(admitted, keepWaiting ? waiting : null, Instant.ofEpochMilli(nowMillis));
     return q == null ? null : verdict(q, worker, current);
+  }
+
+  @Override
+  public void passUsed(long nowMillis) {
+    // any worker: a count that only adds (synchronized in the worker), and the answer may be made
+    // on a thread that decides nothing (a counter's reply), which must not get a shard of its own
+    anyWorker().passUsed(Instant.ofEpochMilli(nowMillis));
   }
 
   @Override
@@ -812,6 +821,11 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     return t instanceof java.util.concurrent.CompletionException && t.getCause() != null
         ? t.getCause()
         : t;
+  }
+
+  @Override
+  public CompletionStage<io.anteroom.room.report.RoomReport> report(long fromDay, long toDay) {
+    return coordination.eventReport(setup.settings().id(), dataCenter, fromDay, toDay);
   }
 
   @Override

@@ -120,6 +120,16 @@ public interface Coordination extends AutoCloseable {
   }
 
   /**
+   * The room's report (days {@code [fromDay, toDay)} and its events), asked through the data
+   * center's object of its global object; a coordination without reports fails the stage.
+   */
+  default CompletionStage<io.anteroom.room.report.RoomReport> eventReport(
+      String roomId, String dataCenter, long fromDay, long toDay) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this coordination keeps no reports"));
+  }
+
+  /**
    * The deployment's audit log kept with these objects (every gateway of the deployment sees the
    * same); a coordination without one (a test fake) keeps one in its own memory.
    */

@@ -29,6 +29,11 @@ public interface RoomControl extends AutoCloseable {
    * The room's history rows of minutes {@code [fromMinute, toMinute)} (minutes since the epoch),
    * merged over every gateway and data center; fails when the room's coordination cannot answer.
    */
+  default CompletionStage<io.anteroom.room.report.RoomReport> report(long fromDay, long toDay) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this room keeps no reports"));
+  }
+
   default CompletionStage<List<HistoryRow>> history(long fromMinute, long toMinute) {
     return CompletableFuture.failedFuture(
         new UnsupportedOperationException("this room keeps no history"));

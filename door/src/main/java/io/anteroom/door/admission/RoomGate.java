@@ -45,6 +45,13 @@ public interface RoomGate {
   void revoke(Ticket ticket, long nowMillis);
 
   /**
+   * An admitted user's first request after its admission is passed to the origin: counted for the
+   * room's reports ({@code passesUsed}). The door calls it once per admission ({@link
+   * Ticket#unused()}); a gate without reports counts nothing.
+   */
+  default void passUsed(long nowMillis) {}
+
+  /**
    * Claims a proof-of-work challenge for the whole deployment: true the first time its nonce is
    * claimed. A gate without shared coordination has only the door's own memory of used challenges,
    * which the caller has already checked, and answers true.

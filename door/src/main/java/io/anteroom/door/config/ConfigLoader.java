@@ -224,6 +224,77 @@ public final class ConfigLoader {
     return tokens;
   }
 
+  /**
+   * {@code admin.webhooks}: {@code { urls: [URL, ...], secretFile: FILE }}, one error per problem
+   * (not a list, a URL that is not http(s) with a host or carries credentials, a repeated URL, a
+   * missing, unreadable or short secret file, a secret file without URLs).
+   */
+  private static GatewayConfig.Webhooks webhooks(ConfigNode admin) {
+    if (!admin.has("webhooks")) {
+      return GatewayConfig.Webhooks.NONE;
+    }
+    ConfigNode w = admin.object("webhooks");
+    var urls = new ArrayList<java.net.URI>();
+    List<String> given = w.strings("urls");
+    for (int i = 0; i < given.size(); i++) {
+      String v = given.get(i).strip();
+      String at = "urls[" + i + "]";
+      try {
+        java.net.URI u = new java.net.URI(v);
+        if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme()))
+            || u.getHost() == null) {
+          w.error(at, "\"" + v + "\" is not an http:// or https:// URL with a host");
+        } else if (u.getRawUserInfo() != null) {
+          w.error(at, "\"" + v + "\" carries user information; it would be logged: leave it out");
+        } else if (urls.contains(u)) {
+          w.error(at, "\"" + v + "\" is listed twice; each URL gets every change once");
+        } else {
+          urls.add(u);
+        }
+      } catch (java.net.URISyntaxException e) {
+        w.error(at, "\"" + v + "\" is not an http:// or https:// URL with a host");
+      }
+    }
+    String secret = "";
+    Optional<String> file = w.optional("secretFile");
+    if (file.isEmpty()) {
+      if (!given.isEmpty()) {
+        w.error(
+            "secretFile",
+            "missing; webhooks are signed with the content of this file (create one with:"
+                + " openssl rand -hex 32 > FILE)");
+      }
+    } else {
+      Path path = Path.of(file.get());
+      try {
+        secret = Files.readString(path, StandardCharsets.UTF_8).strip();
+        if (secret.length() < GatewayConfig.Webhooks.MIN_SECRET_LENGTH) {
+          w.error(
+              "secretFile",
+              path
+                  + " holds "
+                  + secret.length()
+                  + " characters; at least "
+                  + GatewayConfig.Webhooks.MIN_SECRET_LENGTH
+                  + " are required (openssl rand -hex 32 > FILE)");
+        }
+      } catch (IOException | RuntimeException e) {
+        w.error(
+            "secretFile",
+            "cannot read "
+                + path
+                + " ("
+                + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage())
+                + ")");
+      }
+      if (given.isEmpty()) {
+        w.error("urls", "missing; a secretFile without URLs sends nothing");
+      }
+    }
+    w.rejectUnknown();
+    return urls.isEmpty() ? GatewayConfig.Webhooks.NONE : new GatewayConfig.Webhooks(urls, secret);
+  }
+
   /** A token entry's secret: {@code token}, or the stripped content of {@code tokenFile}. */
   private static String tokenSecret(ConfigNode t) {
     Optional<String> inline = t.optional("token");
@@ -277,7 +348,8 @@ public final class ConfigLoader {
             token.strip(),
             admin.bool("protectMetrics", false),
             limits(admin, ConnectionLimits.ADMIN, 100_000),
-            adminTokens(admin, token.strip()));
+            adminTokens(admin, token.strip()),
+            webhooks(admin));
     admin.rejectUnknown();
     var keys = new ArrayList<TicketKey>();
     var keyIds = new HashSet<Integer>();

@@ -128,17 +128,30 @@ public record GatewayConfig(
 
   /**
    * Admin listener; {@code token} empty means a token is generated into {@code dataDir}; {@code
-   * protectMetrics} makes {@code /metrics} require it too.
+   * protectMetrics} makes {@code /metrics} require it too; {@code webhooks}: where the deployment's
+   * room state changes are posted (by the process that hosts the room objects).
    */
   public record AdminSettings(
       HostPort listen,
       String token,
       boolean protectMetrics,
       ConnectionLimits limits,
-      List<NamedToken> tokens) {
+      List<NamedToken> tokens,
+      Webhooks webhooks) {
 
     public AdminSettings {
       tokens = List.copyOf(tokens);
+      webhooks = webhooks == null ? Webhooks.NONE : webhooks;
+    }
+
+    /** Without webhooks. */
+    public AdminSettings(
+        HostPort listen,
+        String token,
+        boolean protectMetrics,
+        ConnectionLimits limits,
+        List<NamedToken> tokens) {
+      this(listen, token, protectMetrics, limits, tokens, Webhooks.NONE);
     }
 
     /** The name of the token of {@code admin.token} (and of the generated one): scope admin. */
@@ -149,6 +162,30 @@ public record GatewayConfig(
 
     /** The file under {@code dataDir} that holds a generated token. */
     public static final String TOKEN_FILE = "admin-token";
+  }
+
+  /**
+   * {@code admin.webhooks}: the URLs every room state change is posted to, signed with HMAC-SHA256
+   * keyed with the content of {@code secretFile} (see docs/reports.md).
+   *
+   * @param urls http(s) URLs; empty: none
+   * @param secret the secret file's content, stripped (at least {@value #MIN_SECRET_LENGTH}
+   *     characters); empty without URLs
+   */
+  public record Webhooks(List<URI> urls, String secret) {
+    public static final Webhooks NONE = new Webhooks(List.of(), "");
+
+    /** A shorter secret could be guessed; {@code openssl rand -hex 32} gives 64 characters. */
+    public static final int MIN_SECRET_LENGTH = 32;
+
+    public Webhooks {
+      urls = List.copyOf(urls);
+    }
+
+    @Override
+    public String toString() {
+      return "Webhooks" + urls; // never the secret
+    }
   }
 
   /**

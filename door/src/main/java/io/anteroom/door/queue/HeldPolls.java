@@ -43,6 +43,23 @@ public final class HeldPolls {
     this.max = max;
   }
 
+  /**
+   * Exports the polls held now and the bound as the gauges {@value #HELD_GAUGE} and {@value
+   * #MAX_GAUGE} of {@code registry} (Prometheus: {@code anteroom_push_held_polls}, {@code
+   * anteroom_push_max_held_polls}); returns this.
+   */
+  public HeldPolls exportTo(com.codahale.metrics.MetricRegistry registry) {
+    registry.gauge(HELD_GAUGE, () -> this::held);
+    registry.gauge(MAX_GAUGE, () -> this::max);
+    return this;
+  }
+
+  /** The gauge of the polls held now. */
+  public static final String HELD_GAUGE = "anteroom.push.held_polls";
+
+  /** The gauge of the bound ({@code maxHeldPolls}). */
+  public static final String MAX_GAUGE = "anteroom.push.max_held_polls";
+
   /** The polls held now. */
   public int held() {
     return held.get();
@@ -181,6 +198,32 @@ public final class HeldPolls {
       held.decrementAndGet();
       p.outcome.complete(true);
     }
+  }
+
+  /**
+   * Forgets {@code room} (deleted): its held polls are settled "not yet" at once (each page then
+   * refreshes and learns what became of its room) and its entry is dropped, so a gateway whose
+   * rooms come and go keeps no trace of the gone ones.
+   */
+  public void forget(Object room) {
+    Room r = rooms.remove(room);
+    if (r == null) {
+      return;
+    }
+    var released = new java.util.ArrayList<Poll>();
+    synchronized (r) {
+      r.byBucket.values().forEach(released::addAll);
+      r.byBucket.clear();
+    }
+    for (Poll p : released) {
+      held.decrementAndGet();
+      p.outcome.complete(false);
+    }
+  }
+
+  /** The rooms with an entry here (held polls now or before). */
+  int rooms() {
+    return rooms.size();
   }
 
   /** Whether polls of {@code room} are held (the gate's listener does nothing otherwise). */

@@ -105,4 +105,21 @@ class HeldPollsTest {
   void zeroMeansThePushIsOff() {
     assertThat(new HeldPolls(0).hold(ROOM, B, 0, () -> false)).isNull();
   }
+
+  @Test
+  void aDeletedRoomIsForgottenAndItsHeldPollsAreSettledNotYet() {
+    var polls = new HeldPolls(10);
+    Object gone = new Object();
+    var p = polls.hold(gone, B, 0, () -> false);
+    var kept = polls.hold(ROOM, B, 0, () -> false);
+
+    polls.forget(gone);
+
+    assertThat(p.outcome()).isCompletedWithValue(false);
+    assertThat(kept.outcome()).isNotDone();
+    assertThat(polls.held()).isEqualTo(1);
+    assertThat(polls.rooms()).isEqualTo(1);
+    polls.onState(gone, state(1_000, 100, List.of()));
+    assertThat(polls.rooms()).as("a late state of the gone room brings nothing back").isEqualTo(1);
+  }
 }

@@ -228,6 +228,18 @@ public final class AdminApi {
     api(HttpMethod.PUT, "/api/rooms/:id/suspended", AdminScope.OPERATE, c -> toggle(c, true));
     api(HttpMethod.PUT, "/api/rooms/:id/queueAll", AdminScope.OPERATE, c -> toggle(c, false));
     api(HttpMethod.GET, "/api/audit", AdminScope.READ, this::auditPage);
+    // event reports per day and per event (ReportApi)
+    ReportApi reports = new ReportApi(clock);
+    api(
+        HttpMethod.GET,
+        "/api/rooms/:id/report",
+        AdminScope.READ,
+        c -> withRoom(c, r -> reports.json(c, r)));
+    api(
+        HttpMethod.GET,
+        "/api/rooms/:id/report.csv",
+        AdminScope.READ,
+        c -> withRoom(c, r -> reports.csv(c, r)));
   }
 
   /** Routes {@code method path} for tokens of at least {@code scope}. */

@@ -39,6 +39,8 @@ class AdminRolesTest {
     SCOPES.put("GET /api/rooms/:id/events", AdminScope.READ);
     SCOPES.put("GET /api/rooms/:id/analytics", AdminScope.READ);
     SCOPES.put("GET /api/audit", AdminScope.READ);
+    SCOPES.put("GET /api/rooms/:id/report", AdminScope.READ);
+    SCOPES.put("GET /api/rooms/:id/report.csv", AdminScope.READ);
     SCOPES.put("PUT /api/rooms/:id/events", AdminScope.OPERATE);
     SCOPES.put("PUT /api/rooms/:id/suspended", AdminScope.OPERATE);
     SCOPES.put("PUT /api/rooms/:id/queueAll", AdminScope.OPERATE);

@@ -608,7 +608,7 @@ public final class RatisPeer implements AutoCloseable {
   private static final org.slf4j.Logger MEMBERSHIP_LOG =
       org.slf4j.LoggerFactory.getLogger(RatisPeer.class);
 
-  private RaftGroupId groupId(int shard) {
+  RaftGroupId groupId(int shard) {
     return RaftGroupId.valueOf(config.groupUuid(shard));
   }
 
@@ -698,6 +698,62 @@ public final class RatisPeer implements AutoCloseable {
               e.toString());
     }
   }
+
+  /**
+   * How many times each shard's follower appends were unblocked on this peer ({@link AppendChain}).
+   */
+  private final Map<Integer, AtomicLong> appendUnblocks = new ConcurrentHashMap<>();
+
+  /**
+   * Unblocks each shard whose follower log on this peer stopped taking the leader's entries after
+   * one failed append (a Ratis 3.2.2 defect: {@link AppendChain}); one line for each. Returns the
+   * shards unblocked now. Cheap (a look at one future per shard): {@link ClusterNode} calls it at
+   * every periodic check.
+   */
+  public List<Integer> unblockFollowerAppends() {
+    List<Integer> unblocked = new java.util.ArrayList<>();
+    for (int shard = 0; shard < config.shards(); shard++) {
+      RaftServer.Division division;
+      try {
+        division = server.getDivision(groupId(shard));
+      } catch (IOException | RuntimeException e) {
+        continue; // not started yet, being restarted, or closing: the next check looks again
+      }
+      java.util.Optional<Throwable> failure = AppendChain.unblock(division);
+      if (failure.isEmpty()) continue;
+      appendUnblocks.computeIfAbsent(shard, s -> new AtomicLong()).incrementAndGet();
+      unblocked.add(shard);
+      APPEND_LOG.warn(
+          "peer {}: shard {} takes the leader's entries again: an append to its log failed ({}),"
+              + " and Ratis failed every later one on this peer without trying it (a Ratis 3.2.2"
+              + " defect, see docs/cluster.md); the leader resends them",
+          self.id(),
+          shard,
+          firstLine(failure.get()));
+    }
+    return unblocked;
+  }
+
+  /** How many times {@code shard}'s follower appends were unblocked on this peer (for tests). */
+  long appendUnblocks(int shard) {
+    AtomicLong n = appendUnblocks.get(shard);
+    return n == null ? 0 : n.get();
+  }
+
+  /**
+   * The first line of a failure's message (Ratis' messages carry whole log entries), at most 200
+   * chars.
+   */
+  static String firstLine(Throwable failure) {
+    String message = String.valueOf(failure.getMessage());
+    int end = message.indexOf('\n');
+    if (end >= 0) message = message.substring(0, end);
+    if (message.length() > 200) message = message.substring(0, 200) + "...";
+    return failure.getClass().getSimpleName() + ": " + message;
+  }
+
+  private static final org.slf4j.Logger APPEND_LOG =
+      org.slf4j.LoggerFactory.getLogger(RatisPeer.class);
 
   /** Followers whose channels are being replaced now (one replacement at a time each). */
   private final java.util.Set<String> reconnecting = ConcurrentHashMap.newKeySet();

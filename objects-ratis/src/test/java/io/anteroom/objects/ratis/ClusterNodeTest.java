@@ -25,6 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.ratis.proto.RaftProtos;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -196,6 +200,83 @@ class ClusterNodeTest {
     assertThat(leader.peer().channelsTo(silent)).isNotSameAs(channelsBefore);
     assertThat(leader.serves(0)).isTrue(); // a majority still answers
     assertThat(leader.peer().reconnectsTo(answering)).isZero();
+  }
+
+  /**
+   * Ratis 3.2.2 chains a follower's log appends, and once one fails every later one fails too, so
+   * that follower took no entry from any leader again (the fault suite's run 11: the two faults
+   * that left three peers of five, one of them that follower, had no majority for their whole cut).
+   * Here one append to a follower's log fails (an entry of an older term than its last one: the log
+   * refuses it before writing anything, as it refused the out-of-order entry in the suite), then
+   * the other follower stops, so the leader needs that follower for every commit.
+   */
+  @Test
+  void aFollowerWhoseLogRefusedOneAppendTakesTheLeadersNextEntries() throws Exception {
+    ClusterFile file = startCluster();
+    Counter counter = routedCounter(file);
+    assertThat(counter.next()).isZero();
+    ClusterNode leader = awaitServing();
+    List<ClusterNode> followers = nodes.stream().filter(n -> n != leader).toList();
+    ClusterNode refusing = followers.get(0);
+    RaftServer.Division leaderShard = leader.peer().server().getDivision(leader.peer().groupId(0));
+    RaftServer.Division followerShard =
+        refusing.peer().server().getDivision(refusing.peer().groupId(0));
+    await(refusing.peer().id() + " holds the leader's last entry")
+        .atMost(TestCluster.PATIENCE)
+        .until(
+            () ->
+                followerShard
+                    .getRaftLog()
+                    .getLastEntryTermIndex()
+                    .equals(leaderShard.getRaftLog().getLastEntryTermIndex()));
+
+    Throwable refused = appendAnEntryOfAnOlderTerm(leader.peer(), refusing.peer(), followerShard);
+    assertThat(refused).hasMessageContaining("Entry term less than RaftLog's last term");
+
+    followers.get(1).close(); // the leader's majority is now itself and the refusing follower
+    assertThat(counter.next()).isEqualTo(1);
+    assertThat(counter.next()).isEqualTo(2);
+    assertThat(refusing.peer().appendUnblocks(0)).isEqualTo(1);
+    long committed = leaderShard.getRaftLog().getLastCommittedIndex(); // needed its log
+    assertThat(followerShard.getRaftLog().getLastEntryTermIndex().getIndex())
+        .isGreaterThanOrEqualTo(committed);
+  }
+
+  /**
+   * Sends {@code to} an AppendEntries request as from the leader {@code from}, following its last
+   * entry with one entry of the term before it, and returns the failure (its log refuses it).
+   */
+  private static Throwable appendAnEntryOfAnOlderTerm(
+      RatisPeer from, RatisPeer to, RaftServer.Division shard) throws Exception {
+    TermIndex last = shard.getRaftLog().getLastEntryTermIndex();
+    long term = shard.getInfo().getCurrentTerm();
+    RaftProtos.AppendEntriesRequestProto request =
+        RaftProtos.AppendEntriesRequestProto.newBuilder()
+            .setServerRequest(
+                RaftProtos.RaftRpcRequestProto.newBuilder()
+                    .setRequestorId(RaftPeerId.valueOf(from.id()).toByteString())
+                    .setReplyId(RaftPeerId.valueOf(to.id()).toByteString())
+                    .setRaftGroupId(
+                        RaftProtos.RaftGroupIdProto.newBuilder()
+                            .setId(to.groupId(0).toByteString()))
+                    .setCallId(Long.MAX_VALUE / 2))
+            .setLeaderTerm(term)
+            .setPreviousLog(last.toProto())
+            .addEntries(
+                RaftProtos.LogEntryProto.newBuilder()
+                    .setTerm(last.getTerm() - 1)
+                    .setIndex(last.getIndex() + 1))
+            .setLeaderCommit(shard.getRaftLog().getLastCommittedIndex())
+            .build();
+    try {
+      to.server().appendEntriesAsync(request).join();
+    } catch (java.util.concurrent.CompletionException e) {
+      Throwable t = e;
+      while (t.getCause() != null && t instanceof java.util.concurrent.CompletionException)
+        t = t.getCause();
+      return t;
+    }
+    throw new AssertionError("the follower took an entry of an older term than its last one");
   }
 
   @Test

@@ -14,6 +14,10 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * @param estimatedWaitMinutesSum the sum of those estimates, in minutes (their mean is the
  *     estimated wait shown that minute)
  * @param realWaits the real waits of the users admitted that minute (0 for users let in at once)
+ * @param estimatedWaits the estimated waits shown on queue answers, as a histogram (for their
+ *     percentiles in reports; null from an older sender: none)
+ * @param passesUsed admitted users whose first request after admission reached the origin (the door
+ *     passed it with the signed pass), counted once per admission
  */
 public record MinuteActivity(
     long arrivals,
@@ -21,15 +25,44 @@ public record MinuteActivity(
     long revoked,
     long estimatesShown,
     double estimatedWaitMinutesSum,
-    WaitHistogram realWaits) {
+    WaitHistogram realWaits,
+    WaitHistogram estimatedWaits,
+    long passesUsed) {
 
-  public static final MinuteActivity EMPTY = new MinuteActivity(0, 0, 0, 0, 0, WaitHistogram.EMPTY);
+  public static final MinuteActivity EMPTY =
+      new MinuteActivity(0, 0, 0, 0, 0, WaitHistogram.EMPTY, WaitHistogram.EMPTY, 0);
+
+  /** Activity without estimate percentiles or passes (the fields older reporters send). */
+  public MinuteActivity(
+      long arrivals,
+      long admissions,
+      long revoked,
+      long estimatesShown,
+      double estimatedWaitMinutesSum,
+      WaitHistogram realWaits) {
+    this(
+        arrivals,
+        admissions,
+        revoked,
+        estimatesShown,
+        estimatedWaitMinutesSum,
+        realWaits,
+        WaitHistogram.EMPTY,
+        0);
+  }
+
+  /** One admitted user's first request that reached the origin. */
+  public static final MinuteActivity PASS_USED =
+      new MinuteActivity(0, 0, 0, 0, 0, WaitHistogram.EMPTY, WaitHistogram.EMPTY, 1);
 
   public MinuteActivity {
     if (realWaits == null) {
       realWaits = WaitHistogram.EMPTY;
     }
-    if (arrivals < 0 || admissions < 0 || revoked < 0 || estimatesShown < 0) {
+    if (estimatedWaits == null) {
+      estimatedWaits = WaitHistogram.EMPTY;
+    }
+    if (arrivals < 0 || admissions < 0 || revoked < 0 || estimatesShown < 0 || passesUsed < 0) {
       throw new IllegalArgumentException(
           "minute activity: counts cannot be negative (arrivals "
               + arrivals
@@ -39,6 +72,8 @@ public record MinuteActivity(
               + revoked
               + ", estimatesShown "
               + estimatesShown
+              + ", passesUsed "
+              + passesUsed
               + ")");
     }
     if (!(estimatedWaitMinutesSum >= 0) || Double.isInfinite(estimatedWaitMinutesSum)) {
@@ -56,7 +91,9 @@ public record MinuteActivity(
         revoked + o.revoked,
         estimatesShown + o.estimatesShown,
         estimatedWaitMinutesSum + o.estimatedWaitMinutesSum,
-        realWaits.plus(o.realWaits));
+        realWaits.plus(o.realWaits),
+        estimatedWaits.plus(o.estimatedWaits),
+        passesUsed + o.passesUsed);
   }
 
   @JsonIgnore
@@ -65,6 +102,8 @@ public record MinuteActivity(
         && admissions == 0
         && revoked == 0
         && estimatesShown == 0
-        && realWaits.isEmpty();
+        && realWaits.isEmpty()
+        && estimatedWaits.isEmpty()
+        && passesUsed == 0;
   }
 }

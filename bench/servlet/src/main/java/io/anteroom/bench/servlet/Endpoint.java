@@ -2,6 +2,9 @@ package io.anteroom.bench.servlet;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -17,6 +20,19 @@ public class Endpoint {
   @GetMapping("/hello")
   String hello() {
     return "hello from the shop\n";
+  }
+
+  /**
+   * The reference filter of the benchmark (wrappers, no door), with {@code
+   * bench.reference=wrappers}.
+   */
+  @Bean
+  @ConditionalOnProperty(name = "bench.reference", havingValue = "wrappers")
+  FilterRegistrationBean<WrappersOnly> wrappersOnly() {
+    var registration = new FilterRegistrationBean<>(new WrappersOnly());
+    registration.addUrlPatterns("/*");
+    registration.setOrder(-200); // where the starter puts the Anteroom filter
+    return registration;
   }
 
   public static void main(String[] args) {
