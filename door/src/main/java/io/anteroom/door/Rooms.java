@@ -52,6 +52,14 @@ public final class Rooms implements AutoCloseable {
     default io.anteroom.door.admission.AuditLog audit() {
       return io.anteroom.door.admission.AuditLog.inMemory(System::currentTimeMillis);
     }
+
+    /**
+     * The deployment's room documents this gateway follows: the coordination's; by default ones in
+     * this process's memory (a factory of test fakes).
+     */
+    default io.anteroom.door.admission.RoomDocumentStore documents() {
+      return io.anteroom.door.admission.RoomDocumentStore.inMemory(System::currentTimeMillis);
+    }
   }
 
   public record Snapshot(RoomRouter<RoomRuntime> router, Map<String, RoomRuntime> byId) {}

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -23,7 +22,7 @@ import java.util.TreeMap;
  *
  * <pre>{@code
  * RoomDocuments docs = new RoomDocuments(saved);
- * Written w = docs.create("shop", json, OptionalLong.empty(), now); // refused if "shop" exists
+ * Written w = docs.apply(Write.of(Kind.CREATE, "shop", json, null), now); // refused if "shop" exists
  * Changes c = docs.since(followerVersion); // what a gateway applies
  * }</pre>
  */
@@ -67,8 +66,46 @@ public final class RoomDocuments {
    */
   public record Changes(long version, List<RoomDocument> documents) {}
 
-  /** One room of an import: its id, settings as JSON and the generation it names (or none). */
-  public record Entry(String id, String json, OptionalLong generation) {}
+  /**
+   * One room of a write: its id, settings as JSON (ignored for a delete) and the generation it
+   * names (null: none).
+   */
+  public record Entry(String id, String json, Long generation) {}
+
+  /** What a write does. */
+  public enum Kind {
+    CREATE,
+    REPLACE,
+    DELETE,
+    BOOTSTRAP,
+    IMPORT
+  }
+
+  /**
+   * A write as it travels to the coordinator: {@code kind} with its rooms ({@link Kind#IMPORT}: any
+   * number; the others: one) and, for an import, whether other rooms are deleted.
+   */
+  public record Write(Kind kind, List<Entry> entries, boolean prune) {
+    public static Write of(Kind kind, String id, String json, Long generation) {
+      return new Write(kind, List.of(new Entry(id, json, generation)), false);
+    }
+  }
+
+  /** Applies {@code w} at {@code nowMillis}. */
+  public Written apply(Write w, long nowMillis) {
+    if (w.kind() != Kind.IMPORT && w.entries().size() != 1) {
+      return refused(w.kind() + " writes one room");
+    }
+    Entry e = w.kind() == Kind.IMPORT ? null : w.entries().getFirst();
+    return switch (w.kind()) {
+      case CREATE -> create(e.id(), e.json(), e.generation(), nowMillis);
+      case REPLACE -> replace(e.id(), e.json(), e.generation(), nowMillis);
+      case DELETE -> delete(e.id(), nowMillis);
+      case BOOTSTRAP ->
+          bootstrap(e.id(), e.json(), e.generation() == null ? 0 : e.generation(), nowMillis);
+      case IMPORT -> importAll(w.entries(), w.prune(), nowMillis);
+    };
+  }
 
   /** The deployment's version: that of its last write (0: nothing written yet). */
   public long version() {
@@ -100,7 +137,7 @@ public final class RoomDocuments {
    * deleted room of the id had; without one, an id never used gets 0 and a re-created one the
    * greater of its last generation plus 1 and the time in epoch seconds.
    */
-  public Written create(String id, String json, OptionalLong generation, long nowMillis) {
+  public Written create(String id, String json, Long generation, long nowMillis) {
     return write(List.of(new Entry(id, json, generation)), Mode.CREATE, false, "api", nowMillis);
   }
 
@@ -108,7 +145,7 @@ public final class RoomDocuments {
    * A live room's new settings; refused when there is none. Without a generation the room keeps its
    * own.
    */
-  public Written replace(String id, String json, OptionalLong generation, long nowMillis) {
+  public Written replace(String id, String json, Long generation, long nowMillis) {
     return write(List.of(new Entry(id, json, generation)), Mode.REPLACE, false, "api", nowMillis);
   }
 
@@ -133,12 +170,7 @@ public final class RoomDocuments {
     if (byId.containsKey(id)) {
       return new Written(List.of(), version, null);
     }
-    return write(
-        List.of(new Entry(id, json, OptionalLong.of(generation))),
-        Mode.CREATE,
-        false,
-        "file",
-        nowMillis);
+    return write(List.of(new Entry(id, json, generation)), Mode.CREATE, false, "file", nowMillis);
   }
 
   /**
@@ -184,10 +216,10 @@ public final class RoomDocuments {
       }
       long generation;
       if (live) {
-        generation = e.generation().orElse(old.generation());
+        generation = e.generation() != null ? e.generation() : old.generation();
       } else if (old != null) {
         long lowest = old.generation() + 1;
-        generation = e.generation().orElse(Math.max(lowest, nowMillis / 1000));
+        generation = e.generation() != null ? e.generation() : Math.max(lowest, nowMillis / 1000);
         if (generation < lowest) {
           return refused(
               "room \""
@@ -200,7 +232,7 @@ public final class RoomDocuments {
                   + " again; give a greater one, or leave generation out to get a fresh one");
         }
       } else {
-        generation = e.generation().orElse(0);
+        generation = e.generation() != null ? e.generation() : 0;
       }
       if (mode == Mode.IMPORT
           && live

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.room.documents.RoomDocuments.Entry;
 import java.util.List;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class RoomDocumentsTest {
 
   private static final long NOW = 1_800_000_000_000L;
-  private static final OptionalLong NONE = OptionalLong.empty();
+  private static final Long NONE = null;
 
   @Test
   void everyWriteTakesTheNextVersionAndSinceTellsWhatChangedAfterIt() {
@@ -49,12 +48,12 @@ class RoomDocumentsTest {
   @Test
   void aDeletedRoomLeavesATombstoneAndComesBackWithAHigherGeneration() {
     var docs = new RoomDocuments(List.of());
-    docs.create("shop", "{}", OptionalLong.of(7), NOW);
+    docs.create("shop", "{}", Long.valueOf(7), NOW);
     var deleted = docs.delete("shop", NOW);
     assertThat(deleted.written().getFirst().deleted()).isTrue();
     assertThat(deleted.written().getFirst().generation()).isEqualTo(7);
 
-    var low = docs.create("shop", "{}", OptionalLong.of(7), NOW);
+    var low = docs.create("shop", "{}", Long.valueOf(7), NOW);
     assertThat(low.refused()).contains("is not above 7");
     var fresh = docs.create("shop", "{}", NONE, NOW);
     assertThat(fresh.written().getFirst().generation()).isEqualTo(NOW / 1000);
@@ -63,11 +62,11 @@ class RoomDocumentsTest {
   @Test
   void replacingKeepsTheGenerationUnlessOneIsGiven() {
     var docs = new RoomDocuments(List.of());
-    docs.create("shop", "{}", OptionalLong.of(3), NOW);
+    docs.create("shop", "{}", Long.valueOf(3), NOW);
     assertThat(docs.replace("shop", "{\"a\":1}", NONE, NOW).written().getFirst().generation())
         .isEqualTo(3);
     assertThat(
-            docs.replace("shop", "{\"a\":2}", OptionalLong.of(4), NOW)
+            docs.replace("shop", "{\"a\":2}", Long.valueOf(4), NOW)
                 .written()
                 .getFirst()
                 .generation())
@@ -118,5 +117,24 @@ class RoomDocumentsTest {
     var back = new RoomDocuments(List.copyOf(docs.all().values()));
     assertThat(back.version()).isEqualTo(2);
     assertThat(back.create("shop", "{}", NONE, NOW).written().getFirst().version()).isEqualTo(3);
+  }
+
+  @Test
+  void aWriteAsItTravelsDoesWhatItsKindSays() {
+    var docs = new RoomDocuments(List.of());
+    var created =
+        docs.apply(RoomDocuments.Write.of(RoomDocuments.Kind.CREATE, "shop", "{}", null), NOW);
+    var deleted =
+        docs.apply(RoomDocuments.Write.of(RoomDocuments.Kind.DELETE, "shop", null, null), NOW);
+    var two =
+        docs.apply(
+            new RoomDocuments.Write(
+                RoomDocuments.Kind.REPLACE,
+                List.of(new Entry("a", "{}", NONE), new Entry("b", "{}", NONE)),
+                false),
+            NOW);
+    assertThat(created.written()).hasSize(1);
+    assertThat(deleted.written().getFirst().deleted()).isTrue();
+    assertThat(two.refused()).contains("one room");
   }
 }
