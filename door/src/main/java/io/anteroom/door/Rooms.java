@@ -280,6 +280,16 @@ public final class Rooms implements AutoCloseable {
     new QueueResponder(s, templates);
   }
 
+  /**
+   * Checks that the queue pages of {@code s} (its template and its events', with their partials)
+   * compile from this gateway's {@code templatesDir}, without changing anything.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public void checkTemplates(RoomSettings s) {
+    new QueueResponder(s, templates);
+  }
+
   private RoomRuntime replace(RoomRuntime old, RoomSettings s) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     byId.remove(s.id());

@@ -114,6 +114,8 @@ public final class Harness implements AutoCloseable {
             config,
             new io.anteroom.door.Rooms.GateFactory() {
               private final io.anteroom.door.admission.AuditLog audit = coordination.audit();
+              private final io.anteroom.door.admission.RoomDocumentStore documents =
+                  coordination.roomDocuments();
 
               @Override
               public io.anteroom.door.admission.RoomControl create(GatewayConfig.RoomSettings s) {
@@ -123,6 +125,11 @@ public final class Harness implements AutoCloseable {
               @Override
               public io.anteroom.door.admission.AuditLog audit() {
                 return audit;
+              }
+
+              @Override
+              public io.anteroom.door.admission.RoomDocumentStore documents() {
+                return documents;
               }
             },
             clock,
@@ -203,6 +210,13 @@ public final class Harness implements AutoCloseable {
   /** The gateway's live rooms. */
   public Rooms rooms() {
     return gateway.rooms();
+  }
+
+  /**
+   * One follow of the deployment's room documents, waited for (the timer's, driven by the test).
+   */
+  public void follow() throws Exception {
+    gateway.documents().follow().get(10, TimeUnit.SECONDS);
   }
 
   /** The live runtime of a room. */

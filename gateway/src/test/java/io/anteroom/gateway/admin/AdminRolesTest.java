@@ -45,6 +45,8 @@ class AdminRolesTest {
     SCOPES.put("POST /api/rooms", AdminScope.ADMIN);
     SCOPES.put("PUT /api/rooms/:id", AdminScope.ADMIN);
     SCOPES.put("DELETE /api/rooms/:id", AdminScope.ADMIN);
+    SCOPES.put("GET /api/export/rooms", AdminScope.READ);
+    SCOPES.put("POST /api/import/rooms", AdminScope.ADMIN);
   }
 
   @TempDir java.nio.file.Path dataDir;

@@ -53,7 +53,7 @@ public final class RoomDocuments {
    * @param refused why nothing was written, or null
    */
   public record Written(List<RoomDocument> written, long version, String refused) {
-    public boolean isRefused() {
+    public boolean wasRefused() {
       return refused != null;
     }
   }
@@ -222,14 +222,14 @@ public final class RoomDocuments {
         generation = e.generation() != null ? e.generation() : Math.max(lowest, nowMillis / 1000);
         if (generation < lowest) {
           return refused(
-              "room \""
-                  + e.id()
-                  + "\": generation "
+              "generation: "
                   + generation
                   + " is not above "
                   + old.generation()
-                  + ", the generation of the deleted room of this id: its old tickets would open"
-                  + " again; give a greater one, or leave generation out to get a fresh one");
+                  + ", the highest generation room \""
+                  + e.id()
+                  + "\" has had: its old tickets would open again; give a greater one, or leave"
+                  + " generation out to get a fresh one");
         }
       } else {
         generation = e.generation() != null ? e.generation() : 0;
