@@ -219,6 +219,17 @@ public final class Harness implements AutoCloseable {
     gateway.documents().follow().get(10, TimeUnit.SECONDS);
   }
 
+  /** The deployment's room documents version, as the coordinator answers it. */
+  public long documentsVersion() throws Exception {
+    return gateway
+        .documents()
+        .store()
+        .since(0)
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .version();
+  }
+
   /** The live runtime of a room. */
   public RoomRuntime room(String id) {
     return gateway.rooms().get(id).orElseThrow();

@@ -99,12 +99,11 @@ final class RoomWrites {
    * the body the room keeps its own.
    */
   void replace(RoutingContext c) {
-    String id = c.pathParam("id");
-    RoomRuntime r = rooms.get(id).orElse(null);
-    if (r == null) {
-      AdminApi.notFound(c);
-      return;
-    }
+    withRoom(c, r -> replace(c, r));
+  }
+
+  private void replace(RoutingContext c, RoomRuntime r) {
+    String id = r.settings().id();
     String body = c.body().asString();
     RoomSettings s;
     try {
@@ -153,12 +152,11 @@ final class RoomWrites {
 
   /** {@code DELETE /api/rooms/{id}}: the room deleted from the deployment. */
   void delete(RoutingContext c) {
-    String id = c.pathParam("id");
-    RoomRuntime r = rooms.get(id).orElse(null);
-    if (r == null) {
-      AdminApi.notFound(c);
-      return;
-    }
+    withRoom(c, r -> delete(c, r));
+  }
+
+  private void delete(RoutingContext c, RoomRuntime r) {
+    String id = r.settings().id();
     String before = ConfigLoader.toJson(r.settings()).toString();
     write(
         c,
@@ -168,6 +166,26 @@ final class RoomWrites {
           api.audited(
               c, "delete room", id, before, null, () -> c.response().setStatusCode(204).end());
         });
+  }
+
+  /**
+   * Runs {@code then} with the room of the path's id; a room this gateway does not have (yet) is
+   * looked for once more after a follow of the deployment's documents (created through another
+   * gateway a moment ago), else 404.
+   */
+  private void withRoom(RoutingContext c, Consumer<RoomRuntime> then) {
+    String id = c.pathParam("id");
+    var here = rooms.get(id);
+    if (here.isPresent()) {
+      then.accept(here.get());
+      return;
+    }
+    io.vertx.core.Context loop = c.vertx().getOrCreateContext();
+    sync.follow()
+        .whenComplete(
+            (v, failure) ->
+                loop.runOnContext(
+                    x -> rooms.get(id).ifPresentOrElse(then, () -> AdminApi.notFound(c))));
   }
 
   /**
