@@ -215,4 +215,150 @@ class DeploymentRoomsTest {
       assertThat(h.room("shop").settings().path()).isEqualTo("/shop/");
     }
   }
+
+  @Test
+  void theCoordinatorsDocumentWinsOverTheFileAndTheLogSaysHowToMakeTheFileWin() throws Exception {
+    startCoordinator();
+    String file =
+        "rooms: [ { id: shop, path: /shop/, totalActiveUsers: 5 }, { id: blog, path: /blog/ } ]";
+    var one = gateway("dc1", file);
+    assertThat(
+            one.admin(
+                    ADMIN_TOKEN,
+                    "PUT",
+                    "/api/rooms/shop",
+                    "{\"id\":\"shop\",\"path\":\"/shop/\",\"totalActiveUsers\":9}")
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(one.admin(ADMIN_TOKEN, "DELETE", "/api/rooms/blog", null).statusCode())
+        .isEqualTo(204);
+
+    logged.start();
+    syncLog.addAppender(logged);
+    // a gateway whose file still says 5, still has blog, and has a room the deployment lacks
+    var two =
+        gateway(
+            "dc2",
+            "rooms: [ { id: shop, path: /shop/, totalActiveUsers: 5 }, { id: blog, path: /blog/ },"
+                + " { id: news, path: /news/ } ]");
+
+    assertThat(two.room("shop").settings().totalActiveUsers()).isEqualTo(9);
+    assertThat(two.rooms().get("blog")).as("deleted from the deployment").isEmpty();
+    assertThat(two.rooms().get("news")).as("the file's new room is in force").isPresent();
+    one.follow();
+    assertThat(one.rooms().get("news")).as("and imported for the deployment").isPresent();
+
+    var warnings =
+        logged.list.stream()
+            .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+            .map(ILoggingEvent::getFormattedMessage)
+            .toList();
+    assertThat(warnings)
+        .anySatisfy(
+            w ->
+                assertThat(w)
+                    .startsWith("room shop: its settings in the config file differ")
+                    .contains("the document's are in force", "anteroom rooms import --file"))
+        .anySatisfy(
+            w ->
+                assertThat(w)
+                    .startsWith("room blog: it is in the config file but was deleted")
+                    .contains("anteroom rooms import --file"))
+        .noneSatisfy(w -> assertThat(w).startsWith("room news"))
+        .hasSize(2);
+  }
+
+  @Test
+  void anExportImportedElsewhereMakesTheSameRoomsAndPruneDeletesTheOthers() throws Exception {
+    startCoordinator();
+    var one = gateway("dc1", "rooms: [ { id: shop, path: /shop/, totalActiveUsers: 5 } ]");
+    assertThat(
+            one.admin(
+                    ADMIN_TOKEN,
+                    "POST",
+                    "/api/rooms",
+                    "{\"id\":\"blog\",\"path\":\"/blog/\",\"generation\":4,"
+                        + "\"events\":[{\"name\":\"launch\",\"eventStartTime\":\"2026-12-01T10:00:00Z\","
+                        + "\"eventEndTime\":\"2026-12-01T12:00:00Z\",\"totalActiveUsers\":2}]}")
+                .statusCode())
+        .isEqualTo(201);
+    Path exported = dir.resolve("rooms.yaml");
+    String admin = one.adminUrl();
+    Path token = dir.resolve("token");
+    java.nio.file.Files.writeString(token, ADMIN_TOKEN + "\n");
+    var export =
+        io.anteroom.gateway.CommandLines.run(
+            "rooms",
+            "export",
+            "--admin",
+            admin,
+            "--token-file",
+            token.toString(),
+            "--out",
+            exported.toString());
+    assertThat(export.exit()).as(export.err()).isZero();
+    String yaml = java.nio.file.Files.readString(exported);
+    assertThat(yaml).contains("id: blog", "generation: 4", "name: launch");
+
+    // another deployment, with a room of its own: the import makes its rooms those of the export
+    var other = new ManualScheduler(Harness.START);
+    try (var lone =
+        new Harness(
+            dir.resolve("lone"),
+            "rooms: [ { id: old, path: /old/ } ]",
+            new TestOrigin(),
+            other,
+            null,
+            "dc9",
+            1,
+            TOKENS)) {
+      var imported =
+          io.anteroom.gateway.CommandLines.run(
+              "rooms",
+              "import",
+              "--prune",
+              "--file",
+              exported.toString(),
+              "--admin",
+              lone.adminUrl(),
+              "--token-file",
+              token.toString());
+      assertThat(imported.exit()).as(imported.err()).isZero();
+      assertThat(imported.out()).contains("rooms shop, blog, old written");
+      assertThat(lone.rooms().list())
+          .extracting(s -> s.id())
+          .containsExactlyInAnyOrder("shop", "blog");
+      assertThat(lone.room("blog").settings().generation()).isEqualTo(4);
+      assertThat(lone.room("shop").settings().totalActiveUsers()).isEqualTo(5);
+      String again = lone.admin(READ_TOKEN, "GET", "/api/export/rooms", null).body();
+      assertThat(again.substring(again.indexOf('\n')))
+          .isEqualTo(yaml.substring(yaml.indexOf('\n')));
+
+      var same =
+          io.anteroom.gateway.CommandLines.run(
+              "rooms",
+              "import",
+              "--file",
+              exported.toString(),
+              "--admin",
+              lone.adminUrl(),
+              "--token-file",
+              token.toString());
+      assertThat(same.out()).contains("nothing to change");
+
+      java.nio.file.Files.writeString(exported, "rooms: [ { id: shop, strategy: fast } ]");
+      var refused =
+          io.anteroom.gateway.CommandLines.run(
+              "rooms",
+              "import",
+              "--file",
+              exported.toString(),
+              "--admin",
+              lone.adminUrl(),
+              "--token-file",
+              token.toString());
+      assertThat(refused.exit()).isEqualTo(2);
+      assertThat(refused.err()).contains("refused (HTTP 400)", "strategy");
+    }
+  }
 }
