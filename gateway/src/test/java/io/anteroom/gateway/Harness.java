@@ -139,6 +139,30 @@ public final class Harness implements AutoCloseable {
             eventLoops);
   }
 
+  /**
+   * {@code link} for a gateway that keeps its config file's rooms: every call goes to {@code link}
+   * except the room documents, which are this gateway's own (in memory). For tests of gateways
+   * whose settings of one room differ on purpose (fail modes side by side, a config conflict), as
+   * gateways that do not follow the deployment's documents would have.
+   */
+  public static Coordination withoutRoomDocuments(Coordination link) {
+    var own = io.anteroom.door.admission.RoomDocumentStore.inMemory(System::currentTimeMillis);
+    return (Coordination)
+        java.lang.reflect.Proxy.newProxyInstance(
+            Coordination.class.getClassLoader(),
+            new Class<?>[] {Coordination.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("roomDocuments")) {
+                return own;
+              }
+              try {
+                return method.invoke(link, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
   /** The room objects in an in-memory runtime on the test's virtual time. */
   public static ObjectCoordination objects(ManualScheduler scheduler, double reportMaxQps) {
     return ObjectCoordination.embedded(runtime(scheduler), reportMaxQps);
