@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  * <p>Rooms are created, replaced and deleted for the whole deployment by {@link RoomWrites}: kept
  * as documents at the coordinator, which every gateway follows ({@link
  * io.anteroom.door.RoomDocumentSync}). A room's {@code generation} (in its tickets' associated
- * data) is kept by a {@code PUT} that leaves it out, and is fresh for a {@code POST} that re-creates
- * an id the deployment has had: tickets of the old room open as new users.
+ * data) is kept by a {@code PUT} that leaves it out, and is fresh for a {@code POST} that
+ * re-creates an id the deployment has had: tickets of the old room open as new users.
  *
  * <p>Handlers run on a Vert.x event loop; room changes go through {@link Rooms}' monitor, reads
  * take its published snapshot.
