@@ -287,7 +287,17 @@ public final class Rooms implements AutoCloseable {
    * @throws IllegalArgumentException naming the problem
    */
   public void checkTemplates(RoomSettings s) {
-    new QueueResponder(s, templates);
+    queuePage(s);
+  }
+
+  /**
+   * The queue page {@code s} would have here (its template from this gateway's {@code
+   * templatesDir}), for a preview; nothing changes.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public QueueResponder queuePage(RoomSettings s) {
+    return new QueueResponder(s, templates);
   }
 
   private RoomRuntime replace(RoomRuntime old, RoomSettings s) {

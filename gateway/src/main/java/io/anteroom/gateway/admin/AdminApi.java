@@ -188,6 +188,11 @@ public final class AdminApi {
     api(HttpMethod.GET, "/api/export/rooms", AdminScope.READ, writes::export);
     api(HttpMethod.POST, "/api/import/rooms", AdminScope.ADMIN, writes::importRooms);
     api(
+        HttpMethod.POST,
+        "/api/rooms/:id/preview",
+        AdminScope.OPERATE,
+        new RoomPreview(rooms, documents, clock)::preview);
+    api(
         HttpMethod.GET,
         "/api/status",
         AdminScope.READ,

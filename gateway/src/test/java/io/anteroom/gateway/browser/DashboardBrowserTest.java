@@ -455,7 +455,20 @@ class DashboardBrowserTest {
 
       users.clear();
       users.sendKeys("42");
-      form.findElement(By.cssSelector("button")).click();
+      form.findElement(By.cssSelector("button.preview")).click();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> !form.findElements(By.cssSelector(".page-preview iframe")).isEmpty());
+      assertThat(form.findElement(By.cssSelector(".page-preview iframe")).getAttribute("srcdoc"))
+          .as("the queue page the change would produce")
+          .contains("<html");
+      assertThat(form.findElement(By.cssSelector(".json-preview")).getText())
+          .contains("\"inWaitingRoom\": true");
+      assertThat(h.room("shop").settings().totalActiveUsers())
+          .as("a preview applies nothing")
+          .isEqualTo(5);
+
+      form.findElement(By.cssSelector("button[type='submit']")).click();
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> h.room("shop").settings().totalActiveUsers() == 42);
