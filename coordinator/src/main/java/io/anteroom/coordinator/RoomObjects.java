@@ -24,6 +24,8 @@ import io.anteroom.room.CounterKey;
  *       objects call it in their own runtime);
  *   <li>{@value #COUNTER_NAMESPACE}: {@link RoomCounter}, name {@link CounterKey#objectName()};
  *   <li>{@value #AUDIT_NAMESPACE}: {@link DeploymentAudit}, name {@value #AUDIT_OBJECT} (one per
+ *       deployment);
+ *   <li>{@value #ROOMS_NAMESPACE}: {@link DeploymentRooms}, name {@value #AUDIT_OBJECT} (one per
  *       deployment).
  * </ul>
  */
@@ -37,16 +39,22 @@ public final class RoomObjects {
 
   public static final String AUDIT_OBJECT = "deployment";
 
+  /** The deployment's room documents: one object, {@value #AUDIT_OBJECT}. */
+  public static final String ROOMS_NAMESPACE = "deployment-rooms";
+
   private final Namespace<DataCenterCoordinator> dataCenters;
   private final Namespace<GlobalCoordinator> globals;
   private final Namespace<RoomCounter> counters;
   private final Namespace<DeploymentAudit> audits;
+  private final Namespace<DeploymentRooms> documents;
 
   private RoomObjects(
       Namespace<DataCenterCoordinator> dataCenters,
       Namespace<GlobalCoordinator> globals,
       Namespace<RoomCounter> counters,
-      Namespace<DeploymentAudit> audits) {
+      Namespace<DeploymentAudit> audits,
+      Namespace<DeploymentRooms> documents) {
+    this.documents = documents;
     this.dataCenters = dataCenters;
     this.globals = globals;
     this.counters = counters;
@@ -84,7 +92,8 @@ public final class RoomObjects {
             GlobalCoordinator.class,
             ctx -> new GlobalObject(ctx, globalMonitor, webhooks)),
         runtime.namespace(COUNTER_NAMESPACE, RoomCounter.class, CounterObject::new),
-        runtime.namespace(AUDIT_NAMESPACE, DeploymentAudit.class, AuditObject::new));
+        runtime.namespace(AUDIT_NAMESPACE, DeploymentAudit.class, AuditObject::new),
+        runtime.namespace(ROOMS_NAMESPACE, DeploymentRooms.class, RoomDocumentsObject::new));
   }
 
   /** Registers the namespaces with monitors that measure but never throttle. */
@@ -111,6 +120,11 @@ public final class RoomObjects {
   /** The deployment's audit log. */
   public DeploymentAudit audit() {
     return audits.get(AUDIT_OBJECT);
+  }
+
+  /** The deployment's room documents. */
+  public DeploymentRooms rooms() {
+    return documents.get(AUDIT_OBJECT);
   }
 
   /** The counter object of {@code key} (its data center's, or the room's Anywhere counter). */

@@ -53,6 +53,14 @@ public final class Rooms implements AutoCloseable {
     default io.anteroom.door.admission.AuditLog audit() {
       return io.anteroom.door.admission.AuditLog.inMemory(System::currentTimeMillis);
     }
+
+    /**
+     * The deployment's room documents this gateway follows: the coordination's; by default ones in
+     * this process's memory (a factory of test fakes).
+     */
+    default io.anteroom.door.admission.RoomDocumentStore documents() {
+      return io.anteroom.door.admission.RoomDocumentStore.inMemory(System::currentTimeMillis);
+    }
   }
 
   public record Snapshot(RoomRouter<RoomRuntime> router, Map<String, RoomRuntime> byId) {}
@@ -271,6 +279,26 @@ public final class Rooms implements AutoCloseable {
     }
     checkRoutes(byId, s);
     new QueueResponder(s, templates);
+  }
+
+  /**
+   * Checks that the queue pages of {@code s} (its template and its events', with their partials)
+   * compile from this gateway's {@code templatesDir}, without changing anything.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public void checkTemplates(RoomSettings s) {
+    queuePage(s);
+  }
+
+  /**
+   * The queue page {@code s} would have here (its template from this gateway's {@code
+   * templatesDir}), for a preview; nothing changes.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public QueueResponder queuePage(RoomSettings s) {
+    return new QueueResponder(s, templates);
   }
 
   private RoomRuntime replace(RoomRuntime old, RoomSettings s) {

@@ -196,6 +196,8 @@ public final class Gateway implements AutoCloseable {
       passKeys.warnings().forEach(w -> LOG.warn("pass keys: {}", w));
       var rooms =
           new Rooms(config, gates, registry, pacing, clock, codec, new ChallengeCodec(keys));
+      var documents = new io.anteroom.door.RoomDocumentSync(rooms, gates.documents(), config);
+      followAtStart(documents);
       var origins =
           new Gatekeeper.Origins(
               vertx, config.origin(), config.originTimeoutSeconds(), rooms.clients());
@@ -248,7 +250,8 @@ public final class Gateway implements AutoCloseable {
               config.admin().protectMetrics(),
               passKeys.jwks(),
               clock,
-              gates.audit());
+              gates.audit(),
+              documents);
       // at its cap the admin listener closes the oldest connection that never sent the token
       var adminGuard = ListenerGuard.evicting(guarded, config.admin().limits(), admin::authorized);
       HttpServer adminServer =
@@ -268,6 +271,13 @@ public final class Gateway implements AutoCloseable {
       if (tickMillis > 0) {
         vertx.setPeriodic(tickMillis, id -> tick(rooms, clock.millis()));
         vertx.setPeriodic(PROTECTION_TICK_MILLIS, id -> protect(rooms));
+        vertx.setPeriodic(
+            FOLLOW_MILLIS,
+            id -> {
+              if (documents.idle()) {
+                documents.follow();
+              }
+            });
       }
       var gateway =
           new Gateway(
@@ -293,6 +303,32 @@ public final class Gateway implements AutoCloseable {
     } catch (RuntimeException e) {
       vertx.close();
       throw e;
+    }
+  }
+
+  /** How often the gateway asks the coordinator for room documents written since its version. */
+  static final long FOLLOW_MILLIS = 1_000;
+
+  /** How long a start waits for the deployment's room documents before serving the file's rooms. */
+  static final long FOLLOW_AT_START_MILLIS = 5_000;
+
+  /**
+   * The first follow of the deployment's room documents (the file's rooms imported where the
+   * deployment has none), waited for up to {@link #FOLLOW_AT_START_MILLIS}, so that a gateway whose
+   * coordinator answers starts with the deployment's rooms rather than the file's.
+   */
+  private static void followAtStart(io.anteroom.door.RoomDocumentSync documents) {
+    try {
+      documents.follow().get(FOLLOW_AT_START_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      LOG.warn(
+          "room documents: the coordinator did not answer within {} ms; serving the config file's"
+              + " rooms until it does",
+          FOLLOW_AT_START_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
     }
   }
 
@@ -357,6 +393,11 @@ public final class Gateway implements AutoCloseable {
 
   Rooms rooms() {
     return rooms;
+  }
+
+  /** This gateway's following of the deployment's room documents. */
+  io.anteroom.door.RoomDocumentSync documents() {
+    return admin.documents();
   }
 
   /** The proxies of the rooms' origins. */

@@ -109,6 +109,7 @@ public final class Main implements Runnable {
     COMMANDS.put("pass-keys", PassKeysCommand::new);
     COMMANDS.put("invite", InviteCommand::new);
     COMMANDS.put("verify-draw", VerifyDrawCommand::new);
+    COMMANDS.put("rooms", RoomsCommand::new);
   }
 
   /**

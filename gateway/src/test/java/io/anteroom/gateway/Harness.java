@@ -114,6 +114,8 @@ public final class Harness implements AutoCloseable {
             config,
             new io.anteroom.door.Rooms.GateFactory() {
               private final io.anteroom.door.admission.AuditLog audit = coordination.audit();
+              private final io.anteroom.door.admission.RoomDocumentStore documents =
+                  coordination.roomDocuments();
 
               @Override
               public io.anteroom.door.admission.RoomControl create(GatewayConfig.RoomSettings s) {
@@ -124,12 +126,41 @@ public final class Harness implements AutoCloseable {
               public io.anteroom.door.admission.AuditLog audit() {
                 return audit;
               }
+
+              @Override
+              public io.anteroom.door.admission.RoomDocumentStore documents() {
+                return documents;
+              }
             },
             clock,
             s -> new MonitoredQueuePacing(s, clock),
             new MetricRegistry(),
             0,
             eventLoops);
+  }
+
+  /**
+   * {@code link} for a gateway that keeps its config file's rooms: every call goes to {@code link}
+   * except the room documents, which are this gateway's own (in memory). For tests of gateways
+   * whose settings of one room differ on purpose (fail modes side by side, a config conflict), as
+   * gateways that do not follow the deployment's documents would have.
+   */
+  public static Coordination withoutRoomDocuments(Coordination link) {
+    var own = io.anteroom.door.admission.RoomDocumentStore.inMemory(System::currentTimeMillis);
+    return (Coordination)
+        java.lang.reflect.Proxy.newProxyInstance(
+            Coordination.class.getClassLoader(),
+            new Class<?>[] {Coordination.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("roomDocuments")) {
+                return own;
+              }
+              try {
+                return method.invoke(link, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   /** The room objects in an in-memory runtime on the test's virtual time. */
@@ -203,6 +234,24 @@ public final class Harness implements AutoCloseable {
   /** The gateway's live rooms. */
   public Rooms rooms() {
     return gateway.rooms();
+  }
+
+  /**
+   * One follow of the deployment's room documents, waited for (the timer's, driven by the test).
+   */
+  public void follow() throws Exception {
+    gateway.documents().follow().get(10, TimeUnit.SECONDS);
+  }
+
+  /** The deployment's room documents version, as the coordinator answers it. */
+  public long documentsVersion() throws Exception {
+    return gateway
+        .documents()
+        .store()
+        .since(0)
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .version();
   }
 
   /** The live runtime of a room. */

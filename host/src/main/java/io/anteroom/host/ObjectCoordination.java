@@ -52,6 +52,8 @@ public final class ObjectCoordination implements Coordination {
 
     io.anteroom.coordinator.DeploymentAudit audit();
 
+    io.anteroom.coordinator.DeploymentRooms rooms();
+
     @Override
     void close();
   }
@@ -122,6 +124,11 @@ public final class ObjectCoordination implements Coordination {
           @Override
           public io.anteroom.coordinator.DeploymentAudit audit() {
             return objects.audit();
+          }
+
+          @Override
+          public io.anteroom.coordinator.DeploymentRooms rooms() {
+            return objects.rooms();
           }
 
           @Override
@@ -244,6 +251,15 @@ public final class ObjectCoordination implements Coordination {
           }
 
           @Override
+          public io.anteroom.coordinator.DeploymentRooms rooms() {
+            return stub(
+                transport,
+                RoomObjects.ROOMS_NAMESPACE,
+                io.anteroom.coordinator.DeploymentRooms.class,
+                RoomObjects.AUDIT_OBJECT);
+          }
+
+          @Override
           public void close() {
             transport.close();
           }
@@ -268,11 +284,11 @@ public final class ObjectCoordination implements Coordination {
 
   /**
    * Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. Only
-   * the gateways' RPC surface is exported (the data-center, counter and audit objects; the global
-   * object is called by the data-center objects inside this process). With {@code secrets} every
-   * call must be signed with one of them (several during a rotation); without, the server refuses
-   * any non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM, both or neither) serve
-   * HTTPS.
+   * the gateways' RPC surface is exported (the data-center, counter, audit and room documents
+   * objects; the global object is called by the data-center objects inside this process). With
+   * {@code secrets} every call must be signed with one of them (several during a rotation);
+   * without, the server refuses any non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM,
+   * both or neither) serve HTTPS.
    */
   public static HttpObjectServer serve(
       Runtime runtime,
@@ -300,7 +316,8 @@ public final class ObjectCoordination implements Coordination {
             .export(
                 RoomObjects.DATA_CENTER_NAMESPACE,
                 RoomObjects.COUNTER_NAMESPACE,
-                RoomObjects.AUDIT_NAMESPACE)
+                RoomObjects.AUDIT_NAMESPACE,
+                RoomObjects.ROOMS_NAMESPACE)
             .secret(secrets.toArray(SharedSecret[]::new))
             .host(host)
             .port(port);
@@ -420,7 +437,8 @@ public final class ObjectCoordination implements Coordination {
                       RoomObjects.DATA_CENTER_NAMESPACE,
                       RoomObjects.COUNTER_NAMESPACE,
                       RoomObjects.GLOBAL_NAMESPACE,
-                      RoomObjects.AUDIT_NAMESPACE)
+                      RoomObjects.AUDIT_NAMESPACE,
+                      RoomObjects.ROOMS_NAMESPACE)
                   .secret(secrets.toArray(SharedSecret[]::new))
                   .host(host)
                   .port(port);
@@ -572,6 +590,33 @@ public final class ObjectCoordination implements Coordination {
   public CompletionStage<Void> remove(String roomId) {
     configs.remove(roomId);
     return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * The deployment's room documents: their object at the coordinator ({@link RoomObjects#rooms}).
+   */
+  @Override
+  public io.anteroom.door.admission.RoomDocumentStore roomDocuments() {
+    return new io.anteroom.door.admission.RoomDocumentStore() {
+      @Override
+      public CompletionStage<io.anteroom.room.documents.RoomDocuments.Written> write(
+          io.anteroom.room.documents.RoomDocuments.Write write) {
+        try {
+          return stubs.rooms().writeAsync(write);
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
+
+      @Override
+      public CompletionStage<io.anteroom.room.documents.RoomDocuments.Changes> since(long version) {
+        try {
+          return stubs.rooms().sinceAsync(version);
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
+    };
   }
 
   /** The deployment's audit log: its object at the coordinator ({@link RoomObjects#audit}). */

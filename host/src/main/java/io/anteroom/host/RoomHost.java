@@ -113,6 +113,7 @@ public final class RoomHost implements AutoCloseable {
         CoordinatedRoomGate.lotteryKey(
             TicketKeys.resolve(config.ticketKeys(), config.dataDir()).getFirst().secret());
     io.anteroom.door.admission.AuditLog audit = coordination.audit();
+    io.anteroom.door.admission.RoomDocumentStore documents = coordination.roomDocuments();
     return new Rooms.GateFactory() {
       @Override
       public io.anteroom.door.admission.RoomControl create(
@@ -123,6 +124,11 @@ public final class RoomHost implements AutoCloseable {
       @Override
       public io.anteroom.door.admission.AuditLog audit() {
         return audit;
+      }
+
+      @Override
+      public io.anteroom.door.admission.RoomDocumentStore documents() {
+        return documents;
       }
     };
   }

@@ -137,6 +137,14 @@ public interface Coordination extends AutoCloseable {
     return AuditLog.inMemory(System::currentTimeMillis);
   }
 
+  /**
+   * The deployment's room documents kept with these objects (every gateway of the deployment
+   * follows the same); a coordination without them (a test fake) keeps them in its own memory.
+   */
+  default RoomDocumentStore roomDocuments() {
+    return RoomDocumentStore.inMemory(System::currentTimeMillis);
+  }
+
   @Override
   default void close() {}
 }

@@ -55,9 +55,11 @@ import org.slf4j.LoggerFactory;
  * scope needed. Every change (room created, replaced, deleted; events; switches) is appended to the
  * deployment's {@link AuditLog} once applied, before it is answered.
  *
- * <p>A room's {@code generation} (in its tickets' associated data) is kept by a {@code PUT} that
- * leaves it out, and is fresh for a {@code POST} that re-creates an id this process has known (see
- * {@link Rooms#create(RoomSettings, boolean)}): tickets of the old room open as new users.
+ * <p>Rooms are created, replaced and deleted for the whole deployment by {@link RoomWrites}: kept
+ * as documents at the coordinator, which every gateway follows ({@link
+ * io.anteroom.door.RoomDocumentSync}). A room's {@code generation} (in its tickets' associated
+ * data) is kept by a {@code PUT} that leaves it out, and is fresh for a {@code POST} that
+ * re-creates an id the deployment has had: tickets of the old room open as new users.
  *
  * <p>Handlers run on a Vert.x event loop; room changes go through {@link Rooms}' monitor, reads
  * take its published snapshot.
@@ -79,6 +81,7 @@ public final class AdminApi {
   private final Rooms rooms;
   private final List<Token> tokens;
   private final AuditLog audit;
+  private final io.anteroom.door.RoomDocumentSync documents;
   private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
   private final Clock clock;
   private final PrometheusRegistry prometheus = new PrometheusRegistry();
@@ -86,30 +89,11 @@ public final class AdminApi {
   private final String openApi = resource("openapi.json");
   private volatile boolean draining;
 
-  /** One token named {@code admin} of scope admin, changes recorded in this process's memory. */
-  public AdminApi(
-      Vertx vertx,
-      Rooms rooms,
-      MetricRegistry registry,
-      String token,
-      boolean protectMetrics,
-      String jwks,
-      Clock clock) {
-    this(
-        vertx,
-        rooms,
-        registry,
-        List.of(new NamedToken("admin", AdminScope.ADMIN, token)),
-        protectMetrics,
-        jwks,
-        clock,
-        AuditLog.inMemory(clock::millis));
-  }
-
   /**
    * {@code tokens}: who may call the API, and what ({@link AdminScope}); {@code protectMetrics}:
    * {@code /metrics} needs a token too; {@code jwks}: the signed pass's public keys, served at
-   * {@code /.well-known/jwks.json}; {@code audit}: where every change is recorded.
+   * {@code /.well-known/jwks.json}; {@code audit}: where every change is recorded; {@code
+   * documents}: the deployment's room documents this gateway follows, where rooms are written.
    */
   public AdminApi(
       Vertx vertx,
@@ -119,7 +103,8 @@ public final class AdminApi {
       boolean protectMetrics,
       String jwks,
       Clock clock,
-      AuditLog audit) {
+      AuditLog audit,
+      io.anteroom.door.RoomDocumentSync documents) {
     this.rooms = rooms;
     this.tokens =
         tokens.stream()
@@ -190,14 +175,23 @@ public final class AdminApi {
           rooms.list().forEach(r -> list.add(ConfigLoader.toJson(r)));
           json(c, 200, list.toString());
         });
-    api(HttpMethod.POST, "/api/rooms", AdminScope.ADMIN, this::postRoom);
+    this.documents = documents;
+    var writes = new RoomWrites(this, rooms, documents);
+    api(HttpMethod.POST, "/api/rooms", AdminScope.ADMIN, writes::create);
     api(
         HttpMethod.GET,
         "/api/rooms/:id",
         AdminScope.READ,
         c -> withRoom(c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
-    api(HttpMethod.PUT, "/api/rooms/:id", AdminScope.ADMIN, this::putRoom);
-    api(HttpMethod.DELETE, "/api/rooms/:id", AdminScope.ADMIN, this::deleteRoom);
+    api(HttpMethod.PUT, "/api/rooms/:id", AdminScope.ADMIN, writes::replace);
+    api(HttpMethod.DELETE, "/api/rooms/:id", AdminScope.ADMIN, writes::delete);
+    api(HttpMethod.GET, "/api/export/rooms", AdminScope.READ, writes::export);
+    api(HttpMethod.POST, "/api/import/rooms", AdminScope.ADMIN, writes::importRooms);
+    api(
+        HttpMethod.POST,
+        "/api/rooms/:id/preview",
+        AdminScope.OPERATE,
+        new RoomPreview(rooms, documents, clock)::preview);
     api(
         HttpMethod.GET,
         "/api/status",
@@ -255,6 +249,11 @@ public final class AdminApi {
   /** Every route under {@code /api} and the scope it needs, in the order they were routed. */
   public List<Endpoint> endpoints() {
     return List.copyOf(endpoints.values());
+  }
+
+  /** The deployment's room documents this gateway follows and writes. */
+  public io.anteroom.door.RoomDocumentSync documents() {
+    return documents;
   }
 
   public Router router() {
@@ -349,7 +348,7 @@ public final class AdminApi {
    * Records a change made by this request's token in the audit log, then runs {@code answer} (on
    * this request's event loop); a log that could not keep it is logged, the change stays.
    */
-  private void audited(
+  void audited(
       RoutingContext c, String action, String room, String before, String after, Runnable answer) {
     Token t = c.get(TOKEN);
     String client =
@@ -472,40 +471,6 @@ public final class AdminApi {
     }
   }
 
-  private void postRoom(RoutingContext c) {
-    ObjectNode created;
-    try {
-      String body = c.body().asString();
-      RoomSettings s = ConfigLoader.parseRoom(body);
-      created =
-          ConfigLoader.toJson(rooms.create(s, ConfigLoader.setsKey(body, "generation")).settings());
-    } catch (IllegalArgumentException e) {
-      error(
-          c,
-          e.getMessage() != null && e.getMessage().startsWith("no room") ? 404 : 400,
-          e.getMessage());
-      return;
-    }
-    audited(
-        c,
-        "create room",
-        created.path("id").asText(),
-        null,
-        created.toString(),
-        () -> json(c, 201, created.toString()));
-  }
-
-  private void deleteRoom(RoutingContext c) {
-    String id = c.pathParam("id");
-    var before = rooms.get(id).map(r -> ConfigLoader.toJson(r.settings()).toString());
-    if (before.isPresent() && rooms.delete(id)) {
-      audited(
-          c, "delete room", id, before.get(), null, () -> c.response().setStatusCode(204).end());
-    } else {
-      notFound(c);
-    }
-  }
-
   /**
    * A live switch: written to the room's live overrides at the coordinator (for every gateway of
    * the deployment, durably), answered once the coordinator confirmed; 503 when it could not, with
@@ -578,55 +543,6 @@ public final class AdminApi {
                       }
                       rooms.applyOverrides(id, o).ifPresentOrElse(answer, () -> notFound(c));
                     }));
-  }
-
-  /**
-   * Replaces a room's settings for every gateway of the deployment: the body is read and checked
-   * like the config file (and against this gateway's other rooms), written to the room's live
-   * overrides at the coordinator, and answered once it confirmed (503 otherwise, nothing changed).
-   * Without a {@code generation} in the body the room keeps the one in force.
-   */
-  private void putRoom(RoutingContext c) {
-    withRoom(
-        c,
-        r -> {
-          Map<String, String> change;
-          try {
-            String body = c.body().asString();
-            RoomSettings s = ConfigLoader.parseRoom(body);
-            if (!s.id().equals(c.pathParam("id"))) {
-              throw new IllegalArgumentException(
-                  "id: the body says \""
-                      + s.id()
-                      + "\" but the URL says \""
-                      + c.pathParam("id")
-                      + "\"; a room's id cannot change");
-            }
-            if (!ConfigLoader.setsKey(body, "generation")) {
-              s = s.withGeneration(r.settings().generation());
-            }
-            rooms.check(s);
-            change = LiveOverrides.roomChange(s);
-          } catch (IllegalArgumentException e) {
-            error(c, 400, e.getMessage());
-            return;
-          }
-          String before = ConfigLoader.toJson(r.settings()).toString();
-          overrideAndAnswer(
-              c,
-              r,
-              change,
-              now -> {
-                String after = ConfigLoader.toJson(now.settings()).toString();
-                audited(
-                    c,
-                    "update room",
-                    now.settings().id(),
-                    before,
-                    after,
-                    () -> json(c, 200, after));
-              });
-        });
   }
 
   /**
@@ -756,15 +672,15 @@ public final class AdminApi {
     rooms.get(c.pathParam("id")).ifPresentOrElse(then, () -> notFound(c));
   }
 
-  private static void notFound(RoutingContext c) {
+  static void notFound(RoutingContext c) {
     error(c, 404, "no room \"" + c.pathParam("id") + "\"");
   }
 
-  private static void error(RoutingContext c, int status, String message) {
+  static void error(RoutingContext c, int status, String message) {
     json(c, status, JSON.createObjectNode().put("error", message).toString());
   }
 
-  private static void json(RoutingContext c, int status, String body) {
+  static void json(RoutingContext c, int status, String body) {
     c.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
   }
 

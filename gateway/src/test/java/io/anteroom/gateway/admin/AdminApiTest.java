@@ -162,7 +162,7 @@ class AdminApiTest {
                   + " counters, evenSplit, utilizationScaled");
       var clash = h.admin("POST", "/api/rooms", "{\"id\":\"other\"}");
       assertThat(clash.statusCode()).isEqualTo(400);
-      assertThat(clash.body()).contains("already belongs to room");
+      assertThat(clash.body()).contains("is already used by another room");
       var renamed = h.admin("PUT", "/api/rooms/shop", "{\"id\":\"shop2\"}");
       assertThat(renamed.statusCode()).isEqualTo(400);
       assertThat(h.admin("PUT", "/api/rooms/none", "{\"id\":\"none\"}").statusCode())

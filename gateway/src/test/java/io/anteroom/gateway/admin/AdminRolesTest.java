@@ -47,6 +47,9 @@ class AdminRolesTest {
     SCOPES.put("POST /api/rooms", AdminScope.ADMIN);
     SCOPES.put("PUT /api/rooms/:id", AdminScope.ADMIN);
     SCOPES.put("DELETE /api/rooms/:id", AdminScope.ADMIN);
+    SCOPES.put("GET /api/export/rooms", AdminScope.READ);
+    SCOPES.put("POST /api/import/rooms", AdminScope.ADMIN);
+    SCOPES.put("POST /api/rooms/:id/preview", AdminScope.OPERATE);
   }
 
   @TempDir java.nio.file.Path dataDir;

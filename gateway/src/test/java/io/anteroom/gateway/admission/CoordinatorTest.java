@@ -203,7 +203,8 @@ class CoordinatorTest {
   private Harness edge(ManualScheduler scheduler, Coordination link, String failMode)
       throws Exception {
     // two event loops: the degrade bound below is one even-split share for the whole process,
-    // however many loops decide (one shared fallback worker, not one per loop)
+    // however many loops decide (one shared fallback worker, not one per loop); each gateway
+    // keeps its own fail mode for the room, so none follows the deployment's room documents
     return new Harness(
         dataDir.resolve(failMode),
         """
@@ -211,7 +212,7 @@ class CoordinatorTest {
             .formatted(failMode),
         new TestOrigin(),
         scheduler,
-        link,
+        Harness.withoutRoomDocuments(link),
         "dc1",
         2);
   }

@@ -73,9 +73,11 @@ class LiveOverridesTest {
   }
 
   /** Both report, the data centers' alarms sync with the global object, both report again. */
+  /** What the gateways' timers do: reports, and a follow of the deployment's room documents. */
   private static void syncRound(ManualScheduler scheduler, Harness... gateways) throws Exception {
     for (Harness h : gateways) {
       h.report("shop");
+      h.follow();
     }
     scheduler.advance(Duration.ofSeconds(6));
     for (Harness h : gateways) {
@@ -268,13 +270,15 @@ class LiveOverridesTest {
     var coordinator = new Coordinator(scheduler, 0);
     var linkA = coordinator.link();
     var linkB = coordinator.link();
+    // b does not follow the deployment's room documents (as a gateway of an older version during
+    // a rolling upgrade, or one where the document cannot apply): its file's settings stay
     try (var a = gateway("a", ROOM, scheduler, linkA, "dublin");
         var b =
             gateway(
                 "b",
                 "rooms: [ { id: shop, totalActiveUsers: 500 } ]",
                 scheduler,
-                linkB,
+                Harness.withoutRoomDocuments(linkB),
                 "nairobi")) {
       a.report("shop"); // a is heard first: its config is the one the coordinator goes by
       scheduler.advance(Duration.ofSeconds(6));

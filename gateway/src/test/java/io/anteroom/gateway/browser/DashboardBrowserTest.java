@@ -424,4 +424,59 @@ class DashboardBrowserTest {
       }
     }
   }
+
+  @Test
+  void theOperatorChangesARoomsLimitsAndIsShownTheSameProblemsAsTheConfigFile() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 5 } ]");
+        var chromium = HeadlessChromium.start(1280, 1200)) {
+      var page = chromium.driver();
+      page.get(h.adminUrl() + "/");
+      page.findElement(By.id("t")).sendKeys(h.token);
+      page.findElement(By.cssSelector("#f button")).click();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> !page.findElements(By.cssSelector("form[data-limits='shop']")).isEmpty());
+      var form = page.findElement(By.cssSelector("form[data-limits='shop']"));
+      var users = form.findElement(By.name("totalActiveUsers"));
+      assertThat(users.getAttribute("value")).isEqualTo("5");
+
+      users.clear();
+      users.sendKeys("0");
+      form.findElement(By.cssSelector("button")).click();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> !form.findElement(By.cssSelector(".problems")).getText().isEmpty());
+      assertThat(form.findElement(By.cssSelector(".problems")).getText())
+          .contains("totalActiveUsers")
+          .contains("0");
+      assertThat(h.room("shop").settings().totalActiveUsers())
+          .as("refused: nothing changed")
+          .isEqualTo(5);
+
+      users.clear();
+      users.sendKeys("42");
+      form.findElement(By.cssSelector("button.preview")).click();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> !form.findElements(By.cssSelector(".page-preview iframe")).isEmpty());
+      assertThat(form.findElement(By.cssSelector(".page-preview iframe")).getAttribute("srcdoc"))
+          .as("the queue page the change would produce")
+          .contains("<html");
+      assertThat(form.findElement(By.cssSelector(".json-preview")).getText())
+          .contains("\"inWaitingRoom\": true");
+      assertThat(h.room("shop").settings().totalActiveUsers())
+          .as("a preview applies nothing")
+          .isEqualTo(5);
+
+      form.findElement(By.cssSelector("button[type='submit']")).click();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> h.room("shop").settings().totalActiveUsers() == 42);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> page.findElement(By.id("audit-rows")).getText().contains("update room"));
+      assertThat(form.findElement(By.cssSelector(".problems")).getText()).isEmpty();
+      chromium.screenshot(Path.of("target", "screenshots", "dashboard-limits.png"));
+    }
+  }
 }

@@ -1,0 +1,58 @@
+package io.anteroom.gateway.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.gateway.Harness;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The queue page a change would produce is shown before it applies, and applies nothing. */
+class RoomPreviewTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dataDir;
+
+  @Test
+  void aPreviewRendersTheChangedRoomsQueuePageAndChangesNothing() throws Exception {
+    try (var h =
+        new Harness(dataDir, "rooms: [ { id: shop, totalActiveUsers: 5, languages: [ de ] } ]")) {
+      long version = h.documentsVersion();
+      var r =
+          h.admin(
+              "POST",
+              "/api/rooms/shop/preview",
+              "{\"id\":\"shop\",\"totalActiveUsers\":9,\"languages\":[\"fr\"],\"jsonEnvelope\":true}");
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      JsonNode answer = JSON.readTree(r.body());
+      assertThat(answer.get("html").asText()).contains("<html").contains("lang=\"fr\"");
+      JsonNode page = answer.get("json").get("cfWaitingRoom");
+      assertThat(page.get("inWaitingRoom").asBoolean()).isTrue();
+      assertThat(page.get("waitTime").asInt()).isEqualTo(RoomPreview.SAMPLE_WAIT_MINUTES);
+
+      assertThat(h.room("shop").settings().totalActiveUsers()).isEqualTo(5);
+      assertThat(h.documentsVersion()).as("nothing written").isEqualTo(version);
+    }
+  }
+
+  @Test
+  void aPreviewOfAChangeThatWouldBeRefusedNamesEveryProblem() throws Exception {
+    try (var h = new Harness(dataDir, "rooms: [ { id: shop }, { id: blog, path: /blog/ } ]")) {
+      var r =
+          h.admin(
+              "POST",
+              "/api/rooms/shop/preview",
+              "{\"id\":\"shop\",\"totalActiveUsers\":0,\"strategy\":\"fast\"}");
+      assertThat(r.statusCode()).isEqualTo(400);
+      assertThat(JSON.readTree(r.body()).get("error").asText())
+          .contains("totalActiveUsers", "strategy");
+      var clash =
+          h.admin("POST", "/api/rooms/shop/preview", "{\"id\":\"shop\",\"path\":\"/blog/\"}");
+      assertThat(clash.statusCode()).isEqualTo(400);
+      assertThat(clash.body()).contains("is already used by another room");
+    }
+  }
+}
