@@ -113,34 +113,56 @@ final class Answers {
         NOTHING);
   }
 
-  /**
-   * The public list of the draws of the rooms that serve {@code host} ({@link
-   * DrawResponder#DRAWS_PATH}): every draw's commitment, and its secret once it is over. JSON, not
-   * stored by caches (a secret appears at its time).
-   */
-  static Respond draws(Rooms.Snapshot snapshot, String host, Clock clock) {
-    Instant now = clock.instant();
-    var list = new ArrayList<Map<String, Object>>();
+  /** The ids of the rooms with draws that serve {@code host} in {@code snapshot}, in id order. */
+  static List<String> drawingRooms(Rooms.Snapshot snapshot, String host) {
+    var ids = new ArrayList<String>();
     for (RoomRuntime r : snapshot.byId().values()) {
       if (r.draws() && serves(snapshot, r, host)) {
-        list.addAll(DrawResponder.list(r.settings(), r.gate().draws(), now));
+        ids.add(r.settings().id());
       }
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  /** The public list of draws, and the first instant after which it reads differently. */
+  record DrawsList(Respond answer, Instant validUntil) {}
+
+  /**
+   * The public list of the draws of {@code rooms} ({@link DrawResponder#DRAWS_PATH}; {@link
+   * #drawingRooms}): every draw's commitment, and its secret once it is over. JSON, not stored by
+   * caches (a secret appears at its time). Valid until the earliest {@code revealAt} still ahead
+   * ({@link DrawsCache}).
+   */
+  static DrawsList draws(Rooms.Snapshot snapshot, List<String> rooms, Instant now) {
+    var list = new ArrayList<Map<String, Object>>();
+    for (String id : rooms) {
+      RoomRuntime r = snapshot.byId().get(id);
+      list.addAll(DrawResponder.list(r.settings(), r.gate().draws(), now));
     }
     list.sort(
         java.util.Comparator.comparing((Map<String, Object> m) -> (String) m.get("room"))
             .thenComparing(m -> (String) m.get("from")));
-    return new Respond(
-        200,
-        List.of(new Header("Content-Type", JSON), NO_STORE, UNTHROTTLED),
-        DrawResponder.listJson(list),
-        false,
-        null,
-        "draws",
-        null,
-        NOTHING);
+    Instant validUntil = Instant.MAX;
+    for (Map<String, Object> m : list) {
+      Instant reveal = Instant.parse((String) m.get("revealAt"));
+      if (reveal.isAfter(now) && reveal.isBefore(validUntil)) {
+        validUntil = reveal;
+      }
+    }
+    return new DrawsList(
+        new Respond(
+            200,
+            List.of(new Header("Content-Type", JSON), NO_STORE, UNTHROTTLED),
+            DrawResponder.listJson(list),
+            false,
+            null,
+            "draws",
+            null,
+            NOTHING),
+        validUntil);
   }
 
-  /** Whether a request to {@code host} at one of the room's paths reaches the room. */
   private static boolean serves(Rooms.Snapshot snapshot, RoomRuntime room, String host) {
     for (var route : room.settings().routes()) {
       if (snapshot.router().route(host, route.path()) == room) {

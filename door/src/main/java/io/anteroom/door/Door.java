@@ -71,6 +71,7 @@ public final class Door {
   private final Clock clock;
   private final PassIssuer passes;
   private final HeldPolls held;
+  private final DrawsCache draws = new DrawsCache();
 
   /** The gates whose new states wake held polls (each listened to once). */
   private final Set<RoomGate> listening = ConcurrentHashMap.newKeySet();
@@ -209,7 +210,7 @@ public final class Door {
               "the request names no host (send a Host header)", request.header("Accept-Language")));
     }
     if (target.path().equals(DrawResponder.DRAWS_PATH)) {
-      return CompletableFuture.completedFuture(Answers.draws(snapshot, target.host(), clock));
+      return CompletableFuture.completedFuture(draws.answer(snapshot, target.host(), clock));
     }
     RoomRuntime room = snapshot.router().route(target.host(), target.path());
     if (room == null) {

@@ -196,6 +196,33 @@ class DrawAuditEndToEndTest {
   }
 
   @Test
+  void aDrawAddedToARoomIsInTheListAtOnceThoughTheListWasServedBefore() throws Exception {
+    try (var h =
+        new Harness(dir, "rooms: [ { id: shop, totalActiveUsers: 1, queueingMethod: random } ]")) {
+      int hours = json(h.browser().get(DrawResponder.DRAWS_PATH)).get("draws").size();
+      assertThat(json(h.browser().get(DrawResponder.DRAWS_PATH)).get("draws")).hasSize(hours);
+
+      var changed =
+          h.admin(
+              "PUT",
+              "/api/rooms/shop",
+              """
+              {"id": "shop", "totalActiveUsers": 1, "queueingMethod": "random",
+               "events": [{"name": "launch", "prequeueStartTime": "2026-11-22T10:05:00Z",
+                           "eventStartTime": "2026-11-22T10:10:00Z",
+                           "eventEndTime": "2026-11-22T12:00:00Z", "shuffleAtEventStart": true}]}
+              """);
+      assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  json(h.browser().get(DrawResponder.DRAWS_PATH)).get("draws").size() == hours + 1);
+    }
+  }
+
+  @Test
   void randomQueueingPublishesTheHoursAndItsReceiptsCarryTheMinutesLot() throws Exception {
     try (var h =
         new Harness(dir, "rooms: [ { id: shop, totalActiveUsers: 1, queueingMethod: random } ]")) {
