@@ -66,6 +66,11 @@ public final class Rooms implements AutoCloseable {
   public record Snapshot(RoomRouter<RoomRuntime> router, Map<String, RoomRuntime> byId) {}
 
   private final GateFactory gates;
+
+  /** Told the gate of every room deleted ({@link #onDeleted}). */
+  private final List<java.util.function.Consumer<RoomGate>> deleted =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final MetricRegistry registry;
   private final Function<RoomSettings, QueuePacing> pacing;
   private final java.time.Clock clock;
@@ -322,9 +327,6 @@ public final class Rooms implements AutoCloseable {
   public void onDeleted(java.util.function.Consumer<RoomGate> listener) {
     deleted.add(listener);
   }
-
-  private final List<java.util.function.Consumer<RoomGate>> deleted =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public synchronized boolean delete(String id) {
     var byId = new LinkedHashMap<>(snapshot.byId());
