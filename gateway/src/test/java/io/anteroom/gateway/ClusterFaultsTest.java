@@ -92,6 +92,16 @@ class ClusterFaultsTest {
   private static final boolean STRICT_FAILOVER = Boolean.getBoolean("faults.strictFailover");
 
   /**
+   * {@code -Dfaults.only=isolated,minority}: run only the faults of these rooms ({@link #ROOMS});
+   * the others are skipped, saying so. Default: every fault.
+   */
+  private static final Set<String> ONLY =
+      Stream.of(System.getProperty("faults.only", "").split(","))
+          .map(String::strip)
+          .filter(s -> !s.isEmpty())
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+  /**
    * The load average per core above which the machine counts as overloaded: the failover limit is
    * then reported with the load, not asserted (unless {@link #STRICT_FAILOVER}). Measured: on an
    * idle machine every fault failed over within 3 s (run 4, docs/cluster.md; the slow fsync since
@@ -120,6 +130,12 @@ class ClusterFaultsTest {
     Optional<String> unavailable = NetworkLab.unavailable();
     unavailable.ifPresent(r -> System.out.println("ClusterFaultsTest skipped: " + r));
     Assumptions.assumeTrue(unavailable.isEmpty(), () -> unavailable.orElseThrow());
+    for (String room : ONLY) {
+      if (!ROOMS.contains(room)) {
+        throw new IllegalArgumentException(
+            "-Dfaults.only: no fault has the room " + room + "; the rooms are " + ROOMS);
+      }
+    }
     deleteRecursively(LOGS);
     Files.createDirectories(LOGS);
     dir = Files.createTempDirectory("cluster-faults");
@@ -157,11 +173,31 @@ class ClusterFaultsTest {
                 "20",
                 cluster.trustFile().toString()));
     args.addAll(cluster.coordinatorUrls());
+    List<String> loadJvm = new ArrayList<>(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    if (PartitionedCluster.TRACE_CALLS) {
+      Path logConfig = dir.resolve("counter-load-logback.xml");
+      Files.writeString(
+          logConfig,
+          """
+          <configuration>
+            <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+              <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%n</pattern></encoder>
+            </appender>
+            <logger name="io.netty" level="WARN"/>
+            <logger name="io.vertx" level="WARN"/>
+          """
+              + PartitionedCluster.TRACE_CALLS_LOGGER
+              + """
+                <root level="INFO"><appender-ref ref="OUT"/></root>
+              </configuration>
+              """);
+      loadJvm.add("-Dlogback.configurationFile=" + logConfig);
+    }
     load =
         ChildProcess.java(CounterLoad.class.getName())
             .name("counter-load")
             .launcher(cluster.lab().launcher(cluster.host("client")))
-            .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+            .jvmArgs(loadJvm.toArray(String[]::new))
             .args(args.toArray(String[]::new))
             .log(LOGS.resolve("counter-load.log"))
             .start();
@@ -487,6 +523,9 @@ class ClusterFaultsTest {
 
   private void fault(String room, String what, Injection injection) throws Exception {
     Assumptions.assumeTrue(cluster != null, "the cluster did not start");
+    Assumptions.assumeTrue(
+        ONLY.isEmpty() || ONLY.contains(room),
+        () -> what + ": not selected (-Dfaults.only=" + String.join(",", ONLY) + ")");
     String behindAtStart = awaitCalm(what + ": before");
     Fault f = new Fault(what, room);
     var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();

@@ -198,7 +198,11 @@ final class PartitionedCluster implements AutoCloseable {
     Path file = dir.resolve("cluster.yaml");
     Files.writeString(file, yaml);
     Path logConfig = dir.resolve("coordinator-logback.xml");
-    Files.writeString(logConfig, COORDINATOR_LOGGING);
+    Files.writeString(
+        logConfig,
+        TRACE_CALLS
+            ? COORDINATOR_LOGGING.replace("  <root", TRACE_CALLS_LOGGER + "  <root")
+            : COORDINATOR_LOGGING);
     for (String id : options.peers()) {
       NetworkLab.Host h = hosts.get(id);
       if (options.diskBytes() > 0) disks.put(id, Tmpfs.mount(dir.resolve(id), options.diskBytes()));
@@ -305,6 +309,21 @@ final class PartitionedCluster implements AutoCloseable {
    * elections and leader changes (its server's INFO lines, off in the product) for the partition's
    * story.
    */
+  /**
+   * With {@code -Dfaults.traceCalls=true}, the peers (and the fault suite's counter load) log every
+   * object call's timing at DEBUG: the connection (new or pooled) and the reply on the caller, the
+   * runtime's time and every 421 on the peer. One line per call: for finding where a failover's
+   * time goes, not for every run.
+   */
+  static final boolean TRACE_CALLS = Boolean.getBoolean("faults.traceCalls");
+
+  /** The loggers {@link #TRACE_CALLS} turns to DEBUG. */
+  static final String TRACE_CALLS_LOGGER =
+      "  <logger name=\"io.anteroom.objects.http\" level=\"DEBUG\"/>\n"
+          + "  <logger name=\"io.anteroom.objects.ObjectHost\" level=\"DEBUG\"/>\n"
+          + "  <logger name=\"io.anteroom.objects.ratis.ReplicatedStorageEngine\""
+          + " level=\"DEBUG\"/>\n";
+
   private static final String COORDINATOR_LOGGING =
       """
       <configuration>

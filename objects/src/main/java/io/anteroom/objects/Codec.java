@@ -23,6 +23,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -341,6 +342,41 @@ public final class Codec {
           e);
     }
     return decode(bytes, 0, type, what);
+  }
+
+  /**
+   * Builds now, once per JVM, what the first call of each of {@code methods} would otherwise build
+   * on its way: the decoders of its parameter types and the encoder of its result type. Measured:
+   * the first decode of a room counter's arguments in a JVM that never decoded them took 0.56-0.84
+   * s (class loading and Jackson's introspection of the records), the next ones under 0.5 ms; a
+   * coordinator peer that becomes a shard's leader for the first time paid that on the first calls
+   * of its failover. Best effort: a type the mapper cannot handle is left to the call, which
+   * reports it.
+   *
+   * @return how many types were prepared
+   */
+  public int prime(Collection<Method> methods) {
+    int prepared = 0;
+    for (Method m : methods) {
+      for (JavaType t : parameterTypes(m)) {
+        try {
+          mapper.readerFor(t); // fetches and caches the root deserializer
+          prepared++;
+        } catch (RuntimeException e) {
+          // the call will say what is wrong with it
+        }
+      }
+      JavaType result = resultType(m);
+      if (!result.isPrimitive() && result.getRawClass() != Void.class) {
+        try {
+          mapper.writerFor(result); // fetches and caches the root serializer
+          prepared++;
+        } catch (RuntimeException e) {
+          // the call will say what is wrong with it
+        }
+      }
+    }
+    return prepared;
   }
 
   JavaType[] parameterTypes(Method method) {

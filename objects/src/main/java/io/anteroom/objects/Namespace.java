@@ -65,6 +65,11 @@ public final class Namespace<T> {
     return factory;
   }
 
+  /** Every method of the interface that can be called. */
+  java.util.Collection<Method> methods() {
+    return methods.values();
+  }
+
   /** The method called {@code methodName}, or null. */
   Method method(String methodName) {
     return methods.get(methodName);

@@ -200,7 +200,9 @@ final class ObjectHost {
   }
 
   private void deliver(Event e) {
-    runtime.metrics.gateWait.update(System.nanoTime() - e.submittedNanos, TimeUnit.NANOSECONDS);
+    long delivered = System.nanoTime();
+    boolean fresh = instance == null;
+    runtime.metrics.gateWait.update(delivered - e.submittedNanos, TimeUnit.NANOSECONDS);
     if (gate.isBroken()) {
       // never ran here: a fresh instance serves it
       runtime.redeliver(namespace, id, e);
@@ -259,6 +261,16 @@ final class ObjectHost {
           }
         }
       }
+    }
+    if (LOG.isDebugEnabled() && e.method != null) {
+      LOG.debug(
+          "object {}/{}: {} waited {} ms for the gate, ran {} ms{}",
+          namespace.name(),
+          id,
+          e.method.getName(),
+          TimeUnit.NANOSECONDS.toMillis(delivered - e.submittedNanos),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - delivered),
+          fresh ? " (a new instance)" : "");
     }
     long confirmationPoint = storage.confirmationPoint();
     storage.onYield();

@@ -81,6 +81,9 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * }</pre>
  */
 public final class ReplicatedStorageEngine implements StorageEngine {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ReplicatedStorageEngine.class);
+
   private static final AtomicLong CALL_IDS = new AtomicLong();
 
   /** Runs the end of each read-index round (a virtual thread each; needs no shutdown). */
@@ -162,9 +165,17 @@ public final class ReplicatedStorageEngine implements StorageEngine {
     long timeoutMillis = peer.options().commitTimeout().toMillis();
     ShardCounters counters = peer.counters(shard);
     long inFlight = counters.started();
+    long sent = System.nanoTime();
     try {
       reply =
           peer.server().submitClientRequestAsync(request).get(timeoutMillis, TimeUnit.MILLISECONDS);
+      if (LOG.isDebugEnabled()) {
+        LOG.debug(
+            "shard {}: commit of {} batches in {} ms",
+            shard,
+            batches.size(),
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw unconfirmed(batches, "interrupted while waiting for the majority", e);
@@ -305,10 +316,20 @@ public final class ReplicatedStorageEngine implements StorageEngine {
       long timeoutMillis = peer.options().commitTimeout().toMillis();
       ShardCounters counters = peer.counters(shard);
       long inFlight = counters.started();
+      long sent = System.nanoTime();
       return peer.server()
           .submitClientRequestAsync(request)
           .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-          .whenComplete((reply, failure) -> counters.finished(inFlight))
+          .whenComplete(
+              (reply, failure) -> {
+                counters.finished(inFlight);
+                if (LOG.isDebugEnabled()) {
+                  LOG.debug(
+                      "shard {}: read index in {} ms",
+                      shard,
+                      TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
+                }
+              })
           .thenApply(
               reply -> {
                 if (reply.isSuccess()) return null;

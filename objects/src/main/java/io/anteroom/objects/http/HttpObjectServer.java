@@ -323,6 +323,7 @@ public final class HttpObjectServer implements AutoCloseable {
       connection.close();
       return;
     }
+    LOG.debug("connection from {}", connection.remoteAddress());
     ReadDeadline deadline = new ReadDeadline(connection);
     deadlines.put(connection, deadline);
     connection.closeHandler(
@@ -392,6 +393,17 @@ public final class HttpObjectServer implements AutoCloseable {
               }
             });
     String path = request.path();
+    if (ObjectPaths.PING.equals(path) && request.method() == HttpMethod.GET) {
+      // a routing transport keeping its connection warm: answered once the (empty) request ended,
+      // so the connection stays open for the next request
+      request
+          .end()
+          .onComplete(
+              done -> {
+                if (!request.response().ended()) request.response().setStatusCode(204).end();
+              });
+      return;
+    }
     if (!ObjectPaths.isCallPath(path)) {
       reject(
           request,
@@ -499,6 +511,7 @@ public final class HttpObjectServer implements AutoCloseable {
       return false;
     }
     if (leader.self()) return true;
+    LOG.debug("{}/{}: 421, leader {}", target.namespace(), target.id(), leader.uri());
     leader.uri().ifPresent(uri -> request.response().putHeader(LEADER_HEADER, uri.toString()));
     reject(
         request,
@@ -531,8 +544,10 @@ public final class HttpObjectServer implements AutoCloseable {
   /** Hands the call to a virtual thread; the reply is written back on this request's context. */
   private void dispatch(HttpServerResponse response, ObjectPaths.Target target, byte[] args) {
     Context context = vertx.getOrCreateContext();
+    long received = System.nanoTime();
     CALLERS.execute(
         () -> {
+          long started = System.nanoTime();
           CompletableFuture<byte[]> reply;
           try {
             reply = transport.call(target.namespace(), target.id(), target.method(), args);
@@ -540,24 +555,36 @@ public final class HttpObjectServer implements AutoCloseable {
             reply = CompletableFuture.failedFuture(e);
           }
           reply.whenComplete(
-              (bytes, failure) ->
-                  context.runOnContext(
-                      v -> {
-                        if (failure == null) {
-                          incarnation(target)
-                              .ifPresent(i -> response.putHeader(INCARNATION_HEADER, i.toString()));
-                          response
-                              .setStatusCode(200)
-                              .putHeader(HttpHeaders.CONTENT_TYPE, CODEC_CONTENT_TYPE)
-                              .end(Buffer.buffer(bytes));
-                        } else {
-                          Throwable cause = unwrap(failure);
-                          response
-                              .setStatusCode(statusFor(cause))
-                              .putHeader(HttpHeaders.CONTENT_TYPE, TEXT_CONTENT_TYPE)
-                              .end(cause.getClass().getSimpleName() + ": " + cause.getMessage());
-                        }
-                      }));
+              (bytes, failure) -> {
+                if (LOG.isDebugEnabled()) {
+                  long now = System.nanoTime();
+                  LOG.debug(
+                      "{}/{}/{}: {} after {} ms (the runtime took {} ms)",
+                      target.namespace(),
+                      target.id(),
+                      target.method(),
+                      failure == null ? "replied" : "failed: " + unwrap(failure),
+                      TimeUnit.NANOSECONDS.toMillis(now - received),
+                      TimeUnit.NANOSECONDS.toMillis(now - started));
+                }
+                context.runOnContext(
+                    v -> {
+                      if (failure == null) {
+                        incarnation(target)
+                            .ifPresent(i -> response.putHeader(INCARNATION_HEADER, i.toString()));
+                        response
+                            .setStatusCode(200)
+                            .putHeader(HttpHeaders.CONTENT_TYPE, CODEC_CONTENT_TYPE)
+                            .end(Buffer.buffer(bytes));
+                      } else {
+                        Throwable cause = unwrap(failure);
+                        response
+                            .setStatusCode(statusFor(cause))
+                            .putHeader(HttpHeaders.CONTENT_TYPE, TEXT_CONTENT_TYPE)
+                            .end(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+                      }
+                    });
+              });
         });
   }
 

@@ -26,6 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An {@link ObjectTransport} that reaches the objects of a remote runtime served by {@link
@@ -62,6 +64,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Most code uses typed stubs from {@link RemoteObjects} instead of calling this directly.
  */
 public final class HttpObjectTransport implements ObjectTransport {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpObjectTransport.class);
+
   private final String base;
   private final String host;
   private final int port;
@@ -87,6 +91,10 @@ public final class HttpObjectTransport implements ObjectTransport {
           Thread.ofVirtual().name("http-object-reply-", 0).factory());
 
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** The connections seen so far (on {@link #context} only), to tell new ones in the trace. */
+  private final java.util.Set<Object> known =
+      java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
 
   private HttpObjectTransport(Builder b) {
     URI uri = b.baseUri;
@@ -174,6 +182,54 @@ public final class HttpObjectTransport implements ObjectTransport {
     return delivered;
   }
 
+  /**
+   * Sends {@code GET} {@value ObjectPaths#PING} on a pooled connection (opening one if none is
+   * free), so that a connection to this server is open and warm when a call needs one; completes
+   * true once answered, false if it failed or took longer than the call timeout. Runs nothing on
+   * the server and is never retried.
+   */
+  CompletableFuture<Boolean> ping() {
+    CompletableFuture<Boolean> answered = new CompletableFuture<>();
+    if (closed.get()) {
+      answered.complete(false);
+      return answered;
+    }
+    context.runOnContext(
+        v -> {
+          java.util.concurrent.atomic.AtomicReference<HttpClientRequest> sent =
+              new java.util.concurrent.atomic.AtomicReference<>();
+          long timer =
+              vertx.setTimer(
+                  Math.max(1, timeout.toMillis()),
+                  t -> {
+                    if (answered.complete(false)) {
+                      HttpClientRequest req = sent.get();
+                      if (req != null) req.reset(); // a silent server must not keep the connection
+                    }
+                  });
+          answered.whenComplete((ok, e) -> vertx.cancelTimer(timer));
+          client
+              .request(
+                  new RequestOptions()
+                      .setMethod(HttpMethod.GET)
+                      .setHost(host)
+                      .setPort(port)
+                      .setURI(ObjectPaths.PING))
+              .compose(
+                  req -> {
+                    sent.set(req);
+                    if (answered.isDone()) { // timed out while connecting
+                      req.reset();
+                      return io.vertx.core.Future.failedFuture("timed out before sending");
+                    }
+                    return req.send().compose(r -> r.body().map(b -> r.statusCode()));
+                  })
+              .onComplete(
+                  status -> answered.complete(status.succeeded() && status.result() == 204));
+        });
+    return answered;
+  }
+
   /** Closes the pooled connections (and the private Vert.x instance). Calls in flight fail. */
   @Override
   public void close() {
@@ -201,6 +257,9 @@ public final class HttpObjectTransport implements ObjectTransport {
     private final CompletableFuture<byte[]> result;
     private volatile boolean sent;
     private volatile HttpClientRequest request;
+    private final long began = System.nanoTime();
+    private volatile long connected;
+    private volatile boolean fresh;
 
     Exchange(
         String url, String path, byte[] args, String bodyHash, CompletableFuture<byte[]> result) {
@@ -226,6 +285,8 @@ public final class HttpObjectTransport implements ObjectTransport {
           .compose(
               req -> {
                 request = req;
+                connected = System.nanoTime();
+                fresh = known.add(req.connection());
                 if (result.isDone()) { // timed out while waiting for a connection
                   req.reset();
                   return io.vertx.core.Future.failedFuture("timed out before sending");
@@ -250,6 +311,7 @@ public final class HttpObjectTransport implements ObjectTransport {
                       .map(
                           body -> {
                             int status = response.statusCode();
+                            trace(String.valueOf(status));
                             if (status == 200) {
                               if (incarnations != null) {
                                 // before the reply completes: its caller sees the change
@@ -270,7 +332,21 @@ public final class HttpObjectTransport implements ObjectTransport {
           .onFailure(this::onFailure);
     }
 
+    /** One DEBUG line per exchange: how long the connection and the reply took. */
+    private void trace(String outcome) {
+      if (!LOG.isDebugEnabled()) return;
+      long now = System.nanoTime();
+      LOG.debug(
+          "{}: {} after {} ms ({} connection after {} ms)",
+          url,
+          outcome,
+          TimeUnit.NANOSECONDS.toMillis(now - began),
+          connected == 0 ? "no" : fresh ? "new" : "pooled",
+          connected == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(connected - began));
+    }
+
     private void onTimeout() {
+      trace("timeout");
       boolean mayHaveRun = sent;
       if (result.completeExceptionally(
           new ObjectTransportException(
@@ -290,6 +366,7 @@ public final class HttpObjectTransport implements ObjectTransport {
 
     private void onFailure(Throwable failure) {
       if (result.isDone()) return;
+      trace("failure " + failure);
       String why =
           failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
       if (!sent || failure instanceof ConnectException) {

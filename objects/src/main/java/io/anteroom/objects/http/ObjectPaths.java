@@ -16,6 +16,12 @@ final class ObjectPaths {
   static final String PREFIX = "/objects/";
   static final String FORMAT = "POST /objects/{namespace}/{id}/{method}";
 
+  /**
+   * {@code GET} here is answered 204 at once, without authentication (it reveals nothing and runs
+   * nothing): the routing transport's ping that keeps a connection to every coordinator open.
+   */
+  static final String PING = "/objects-ping";
+
   private ObjectPaths() {}
 
   /** The target of one call, as parsed from a request path. */

@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An {@link ObjectTransport} over every coordinator of a cluster: each call goes to the coordinator
@@ -56,10 +58,16 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class RoutingObjectTransport implements ObjectTransport {
+  private static final Logger LOG = LoggerFactory.getLogger(RoutingObjectTransport.class);
   private static final int MAX_REMEMBERED = 100_000;
   private static final long FIRST_BACKOFF_MILLIS = 10;
   private static final long MAX_BACKOFF_MILLIS = 500;
   private static final Executor RETRIES = r -> Thread.ofVirtual().name("routing-retry").start(r);
+
+  /**
+   * How long a coordinator goes without an exchange before it is pinged ({@link Builder#keepWarm}).
+   */
+  static final Duration DEFAULT_KEEP_WARM = Duration.ofSeconds(2);
 
   /** Coordinators by their normalized base ({@code scheme://host:port}), in configured order. */
   private final Map<String, HttpObjectTransport> transports = new LinkedHashMap<>();
@@ -69,6 +77,11 @@ public final class RoutingObjectTransport implements ObjectTransport {
   private final Duration timeout;
   private final Vertx vertx;
   private final boolean ownsVertx;
+
+  /** Which coordinators to ping to keep a connection open (null: not kept warm). */
+  private final WarmConnections warm;
+
+  private final long warmTimer;
 
   private RoutingObjectTransport(Builder b) {
     this.timeout = b.timeout;
@@ -91,6 +104,42 @@ public final class RoutingObjectTransport implements ObjectTransport {
       transports.put(key, t.build());
     }
     this.order = List.copyOf(transports.keySet());
+    if (b.keepWarm.isZero() || order.size() < 2) {
+      this.warm = null;
+      this.warmTimer = -1;
+    } else {
+      this.warm = new WarmConnections(order, b.keepWarm, System::nanoTime);
+      this.warmTimer =
+          vertx.setPeriodic(
+              Math.max(1, b.keepWarm.toMillis() / 4), id -> keepWarm()); // checks: 4 per interval
+    }
+  }
+
+  /** Pings the coordinators that had no exchange for the interval ({@link WarmConnections}). */
+  private void keepWarm() {
+    List<String> due;
+    synchronized (warm) {
+      due = warm.due();
+    }
+    for (String c : due) {
+      transports
+          .get(c)
+          .ping()
+          .whenComplete(
+              (answered, failure) -> {
+                synchronized (warm) {
+                  warm.pingEnded(c);
+                }
+              });
+    }
+  }
+
+  /** A coordinator answered (a reply or a 421): its connection is warm. */
+  private void exchanged(String coordinator) {
+    if (warm == null) return;
+    synchronized (warm) {
+      warm.exchanged(coordinator);
+    }
   }
 
   /** A builder over these coordinators' base URIs ({@code http(s)://host:port}), at least one. */
@@ -164,6 +213,10 @@ public final class RoutingObjectTransport implements ObjectTransport {
       }
       reply.whenComplete(
           (bytes, failure) -> {
+            if (failure == null
+                || unwrap(failure) instanceof HttpObjectTransport.MisdirectedCallException) {
+              exchanged(target);
+            }
             if (failure == null) {
               if (leaders.size() >= MAX_REMEMBERED) leaders.clear();
               leaders.put(object, target);
@@ -221,6 +274,18 @@ public final class RoutingObjectTransport implements ObjectTransport {
         return;
       }
       String chosen = next;
+      if (LOG.isDebugEnabled()) {
+        LOG.debug(
+            "{}/{}: attempt {} at {} failed ({}); next {} in {} ms ({} ms into the call)",
+            object,
+            method,
+            tried.size(),
+            target,
+            failure.getClass().getSimpleName(),
+            chosen,
+            delay,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - (deadlineNanos - timeout.toNanos())));
+      }
       if (delay == 0) {
         send(chosen);
       } else {
@@ -243,6 +308,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
    */
   @Override
   public void close() {
+    if (warmTimer >= 0) vertx.cancelTimer(warmTimer);
     RuntimeException failure = null;
     for (HttpObjectTransport t : transports.values()) {
       try {
@@ -268,6 +334,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
     private final List<URI> coordinators;
     private int poolSize = 64;
     private Duration timeout = Duration.ofSeconds(30);
+    private Duration keepWarm = DEFAULT_KEEP_WARM;
     private Vertx vertx;
     private SharedSecret secret;
     private IncarnationWatch incarnations;
@@ -293,6 +360,21 @@ public final class RoutingObjectTransport implements ObjectTransport {
         throw new IllegalArgumentException("timeout must be positive, got " + timeout);
       }
       this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * Keeps a connection open to every coordinator: one that had no exchange for this long is
+     * pinged ({@code GET /objects-ping}, answered at once and running nothing), so that the calls
+     * of a failover find warm connections to the follower that names the new leader and to the new
+     * leader (default 2 s, below the connections' keep-alive timeout of 5 s); {@link
+     * Duration#ZERO}: never. With one coordinator nothing is pinged.
+     */
+    public Builder keepWarm(Duration interval) {
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("keepWarm must not be negative, got " + interval);
+      }
+      this.keepWarm = interval;
       return this;
     }
 

@@ -285,6 +285,17 @@ class HttpObjectServerTest {
         new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
     var logger =
         (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(HttpObjectServer.class);
+    // the operator's lines only: the DEBUG timing lines of each connection and call aside
+    logged.addFilter(
+        new ch.qos.logback.core.filter.Filter<>() {
+          @Override
+          public ch.qos.logback.core.spi.FilterReply decide(
+              ch.qos.logback.classic.spi.ILoggingEvent e) {
+            return e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.INFO)
+                ? ch.qos.logback.core.spi.FilterReply.NEUTRAL
+                : ch.qos.logback.core.spi.FilterReply.DENY;
+          }
+        });
     logged.start();
     logger.addAppender(logged);
     try {

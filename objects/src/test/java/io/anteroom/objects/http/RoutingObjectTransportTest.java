@@ -53,6 +53,7 @@ class RoutingObjectTransportTest {
         RoutingObjectTransport.builder(List.of(coordinators))
             .secret(SECRET)
             .timeout(timeout)
+            .keepWarm(Duration.ZERO) // no pings: these tests count connections and accepts
             .build();
     toClose.add(t);
     return t;
@@ -141,6 +142,41 @@ class RoutingObjectTransportTest {
         for (Socket s : queued) s.close();
       }
     }
+  }
+
+  @Test
+  void aCoordinatorThatNoCallGoesToStillHasAnOpenConnectionForTheFailover() throws Exception {
+    HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    HttpObjectServer follower =
+        serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(leader.uri()));
+    RoutingObjectTransport routing =
+        RoutingObjectTransport.builder(List.of(leader.uri(), follower.uri()))
+            .secret(SECRET)
+            .timeout(Duration.ofSeconds(10))
+            .keepWarm(Duration.ofMillis(200))
+            .build();
+    toClose.add(routing);
+
+    assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+
+    // the calls go to the leader only; the follower is pinged and keeps a connection open
+    org.awaitility.Awaitility.await("a connection to the follower")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> follower.openConnections() == 1);
+    assertThat(followerSide.delivered("next")).as("a ping runs nothing").isZero();
+    assertThat(leaderSide.delivered("next")).isEqualTo(1);
+  }
+
+  @Test
+  void aPingIsAnsweredWithoutASecretAndTheConnectionStaysOpenForTheNextRequest() throws Exception {
+    HttpObjectServer server = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    HttpObjectTransport direct = HttpObjectTransport.builder(server.uri()).build(); // no secret
+    toClose.add(direct);
+
+    assertThat(direct.ping().get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(direct.ping().get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+    assertThat(server.openConnections()).as("both pings on one kept-alive connection").isEqualTo(1);
   }
 
   @Test
