@@ -185,10 +185,10 @@ public final class HttpObjectTransport implements ObjectTransport {
   /**
    * Sends {@code GET} {@value ObjectPaths#PING} on a pooled connection (opening one if none is
    * free), so that a connection to this server is open and warm when a call needs one; completes
-   * true once answered, false if it failed or took longer than the call timeout. Runs nothing on
-   * the server and is never retried.
+   * true once answered, false if it failed or took longer than {@code within} (its request is then
+   * reset). Runs nothing on the server and is never retried.
    */
-  CompletableFuture<Boolean> ping() {
+  CompletableFuture<Boolean> ping(Duration within) {
     CompletableFuture<Boolean> answered = new CompletableFuture<>();
     if (closed.get()) {
       answered.complete(false);
@@ -200,7 +200,7 @@ public final class HttpObjectTransport implements ObjectTransport {
               new java.util.concurrent.atomic.AtomicReference<>();
           long timer =
               vertx.setTimer(
-                  Math.max(1, timeout.toMillis()),
+                  Math.max(1, within.toMillis()),
                   t -> {
                     if (answered.complete(false)) {
                       HttpClientRequest req = sent.get();

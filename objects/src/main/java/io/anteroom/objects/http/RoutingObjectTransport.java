@@ -40,6 +40,11 @@ import org.slf4j.LoggerFactory;
  *       configured coordinators: a server cannot redirect signed calls to an address the caller did
  *       not choose. Without a usable leader the next coordinator is tried, after a short back-off
  *       (10 ms doubling to 500 ms) once every coordinator was tried, e.g. during an election.
+ *   <li>Every coordinator is pinged once it has not answered for {@link Builder#keepWarm} (1 s), so
+ *       a connection to each stays open for a failover; a coordinator that has not answered for one
+ *       and a half of that is silent (cut off, stopped, paused), and a call that must try another
+ *       passes over the silent ones while another answers, and follows a 421 naming a silent leader
+ *       only after one more 421 names it ({@link WarmConnections}).
  *   <li>Retries stop once the call's {@link Builder#timeout} has passed since the call: it then
  *       fails saying it was not run. Each attempt ends within that timeout too.
  *   <li>The last leader that ran a call to an object is remembered (for at most 100,000 objects),
@@ -67,7 +72,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
   /**
    * How long a coordinator goes without an exchange before it is pinged ({@link Builder#keepWarm}).
    */
-  static final Duration DEFAULT_KEEP_WARM = Duration.ofSeconds(2);
+  static final Duration DEFAULT_KEEP_WARM = Duration.ofSeconds(1);
 
   /** Coordinators by their normalized base ({@code scheme://host:port}), in configured order. */
   private final Map<String, HttpObjectTransport> transports = new LinkedHashMap<>();
@@ -124,21 +129,40 @@ public final class RoutingObjectTransport implements ObjectTransport {
     for (String c : due) {
       transports
           .get(c)
-          .ping()
+          .ping(warm.interval())
           .whenComplete(
               (answered, failure) -> {
                 synchronized (warm) {
-                  warm.pingEnded(c);
+                  warm.pingEnded(c, Boolean.TRUE.equals(answered));
                 }
               });
     }
   }
 
   /** A coordinator answered (a reply or a 421): its connection is warm. */
-  private void exchanged(String coordinator) {
+  private void answered(String coordinator) {
     if (warm == null) return;
     synchronized (warm) {
-      warm.exchanged(coordinator);
+      warm.answered(coordinator);
+    }
+  }
+
+  /**
+   * The coordinator to try after {@code target}: with pings, the next that answers now ({@link
+   * WarmConnections#nextAfter}); without, the next in order.
+   */
+  private String nextAfter(String target) {
+    if (warm == null) return order.get((order.indexOf(target) + 1) % order.size());
+    synchronized (warm) {
+      return warm.nextAfter(target);
+    }
+  }
+
+  /** Whether {@code coordinator} answered lately; always true without pings. */
+  private boolean answersNow(String coordinator) {
+    if (warm == null) return true;
+    synchronized (warm) {
+      return warm.answersNow(coordinator);
     }
   }
 
@@ -195,6 +219,9 @@ public final class RoutingObjectTransport implements ObjectTransport {
     final List<String> tried = new ArrayList<>();
     long backoffMillis = FIRST_BACKOFF_MILLIS;
 
+    /** A 421 named a leader that had not answered lately, and another was tried first. */
+    boolean passedOverSilentLeader;
+
     Attempts(String namespace, ObjectId id, String method, byte[] args) {
       this.namespace = namespace;
       this.id = id;
@@ -215,7 +242,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
           (bytes, failure) -> {
             if (failure == null
                 || unwrap(failure) instanceof HttpObjectTransport.MisdirectedCallException) {
-              exchanged(target);
+              answered(target);
             }
             if (failure == null) {
               if (leaders.size() >= MAX_REMEMBERED) leaders.clear();
@@ -245,13 +272,19 @@ public final class RoutingObjectTransport implements ObjectTransport {
         // may have run: never sent again. But the next call to this object starts at the next
         // coordinator: a leader that times out may be paused or cut off while another was
         // elected, and every call sent to it would wait for its timeout until it comes back
-        leaders.put(object, order.get((order.indexOf(target) + 1) % order.size()));
+        leaders.put(object, nextAfter(target));
         result.completeExceptionally(failure);
         return;
       }
+      if (next != null && !answersNow(next) && !passedOverSilentLeader) {
+        // named by a coordinator that may not know yet, but silent here (cut off?): the others
+        // first, once; it may still lead, so a second 421 naming it is followed
+        passedOverSilentLeader = true;
+        next = null;
+      }
       boolean roundDone = false;
       if (next == null) {
-        next = order.get((order.indexOf(target) + 1) % order.size());
+        next = nextAfter(target);
         roundDone = tried.size() % order.size() == 0;
       }
       long delay = roundDone ? backoffMillis : 0;
@@ -367,8 +400,10 @@ public final class RoutingObjectTransport implements ObjectTransport {
      * Keeps a connection open to every coordinator: one that had no exchange for this long is
      * pinged ({@code GET /objects-ping}, answered at once and running nothing), so that the calls
      * of a failover find warm connections to the follower that names the new leader and to the new
-     * leader (default 2 s, below the connections' keep-alive timeout of 5 s); {@link
-     * Duration#ZERO}: never. With one coordinator nothing is pinged.
+     * leader (default 1 s, below the connections' keep-alive timeout of 5 s); and a call that must
+     * try another coordinator passes over those that have not answered for one and a half intervals
+     * while another answers ({@link WarmConnections}). {@link Duration#ZERO}: neither. With one
+     * coordinator nothing is pinged.
      */
     public Builder keepWarm(Duration interval) {
       if (interval.isNegative()) {

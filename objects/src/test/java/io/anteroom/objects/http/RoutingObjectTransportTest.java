@@ -168,13 +168,43 @@ class RoutingObjectTransportTest {
   }
 
   @Test
+  void aCallPassesOverALeaderNamedIn421ThatHasNotAnsweredLatelyAndRunsWhereTheLeaderAnswers()
+      throws Exception {
+    HttpObjectServer leader = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
+    // a coordinator cut off: connections are made (the kernel's queue), nothing is ever answered
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      URI silentUri = URI.create("http://127.0.0.1:" + silent.getLocalPort());
+      // a follower that has not noticed yet: it names the silent one as the leader
+      HttpObjectServer follower =
+          serve(followerSide, (ns, id) -> LeaderLookup.Leader.at(silentUri));
+      RoutingObjectTransport routing =
+          RoutingObjectTransport.builder(List.of(follower.uri(), silentUri, leader.uri()))
+              .secret(SECRET)
+              .timeout(Duration.ofSeconds(2))
+              .keepWarm(Duration.ofMillis(100))
+              .build();
+      toClose.add(routing);
+      org.awaitility.Awaitility.await("the pings answered by the follower and the leader")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> follower.openConnections() == 1 && leader.openConnections() == 1);
+
+      // before, the call followed the 421 to the silent coordinator and waited its whole timeout
+      // there: outcome unknown
+      assertThat(number(routing.call("fake", ID, "next", new byte[0]).join())).isZero();
+      assertThat(leaderSide.delivered("next")).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aPingIsAnsweredWithoutASecretAndTheConnectionStaysOpenForTheNextRequest() throws Exception {
     HttpObjectServer server = serve(leaderSide, (ns, id) -> LeaderLookup.Leader.SELF);
     HttpObjectTransport direct = HttpObjectTransport.builder(server.uri()).build(); // no secret
     toClose.add(direct);
 
-    assertThat(direct.ping().get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-    assertThat(direct.ping().get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(direct.ping(Duration.ofSeconds(10)).get(10, java.util.concurrent.TimeUnit.SECONDS))
+        .isTrue();
+    assertThat(direct.ping(Duration.ofSeconds(10)).get(10, java.util.concurrent.TimeUnit.SECONDS))
+        .isTrue();
 
     assertThat(server.openConnections()).as("both pings on one kept-alive connection").isEqualTo(1);
   }

@@ -8,9 +8,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** Which coordinators a routing transport pings to keep a warm connection to each. */
+/**
+ * Which coordinators a routing transport pings to keep a warm connection to each, and which one a
+ * call tries next.
+ */
 class WarmConnectionsTest {
-  private static final Duration INTERVAL = Duration.ofSeconds(2);
+  private static final Duration INTERVAL = Duration.ofSeconds(1);
   private static final List<String> PEERS = List.of("a", "b", "c");
 
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
@@ -20,6 +23,11 @@ class WarmConnectionsTest {
     now.addAndGet(d.toNanos());
   }
 
+  /** Every coordinator pinged and answering. */
+  private void allAnswer() {
+    for (String c : warm.due()) warm.pingEnded(c, true);
+  }
+
   @Test
   void everyCoordinatorIsPingedAtTheFirstCheckSinceNoneHasAConnectionYet() {
     assertThat(warm.due()).containsExactly("a", "b", "c");
@@ -27,26 +35,26 @@ class WarmConnectionsTest {
 
   @Test
   void aCoordinatorThatAnsweredACallWithinTheIntervalIsNotPinged() {
-    warm.due().forEach(warm::pingEnded);
-    advance(Duration.ofMillis(1500));
-    warm.exchanged("a"); // the leader: every call goes there
+    allAnswer();
+    advance(Duration.ofMillis(700));
+    warm.answered("a"); // the leader: every call goes there
 
-    advance(Duration.ofMillis(500));
+    advance(Duration.ofMillis(300));
 
     assertThat(warm.due()).containsExactly("b", "c");
   }
 
   @Test
   void anIdleCoordinatorIsPingedOnceUntilItsPingEndsThenAgainAfterTheInterval() {
-    warm.due().forEach(warm::pingEnded);
+    allAnswer();
     advance(INTERVAL);
     assertThat(warm.due()).containsExactly("a", "b", "c");
 
-    advance(INTERVAL.multipliedBy(3)); // the pings hang (a silent coordinator)
+    advance(INTERVAL.multipliedBy(3)); // the pings hang (silent coordinators)
     assertThat(warm.due()).as("no second ping while one is in flight").isEmpty();
 
-    warm.pingEnded("b");
-    assertThat(warm.due()).as("not at once after its ping ended").isEmpty();
+    warm.pingEnded("b", false);
+    assertThat(warm.due()).as("not at once after its ping failed").isEmpty();
     advance(INTERVAL.minusMillis(1));
     assertThat(warm.due()).isEmpty();
     advance(Duration.ofMillis(1));
@@ -54,11 +62,43 @@ class WarmConnectionsTest {
   }
 
   @Test
-  void anExchangeWithAnUnknownCoordinatorIsIgnored() {
-    warm.exchanged("z");
-    warm.pingEnded("z");
+  void aCoordinatorThatHasNotAnsweredForOneAndAHalfIntervalsIsPassedOverForTheNextThatAnswers() {
+    allAnswer();
+    advance(Duration.ofMillis(1400));
+    warm.answered("c");
+    assertThat(warm.nextAfter("a")).as("b answered 1.4 s ago").isEqualTo("b");
+
+    advance(Duration.ofMillis(100)); // b's ping hangs: b is cut off
+    assertThat(warm.answersNow("b")).isFalse();
+    assertThat(warm.answersNow("c")).isTrue();
+    assertThat(warm.nextAfter("a")).isEqualTo("c");
+    assertThat(warm.nextAfter("c")).as("a and b silent: c again rather than a").isEqualTo("c");
+  }
+
+  @Test
+  void whenNoCoordinatorAnswersTheNextInOrderIsTriedAnyway() {
+    allAnswer();
+    advance(INTERVAL.multipliedBy(2));
+
+    assertThat(warm.nextAfter("a")).isEqualTo("b");
+    assertThat(warm.nextAfter("c")).isEqualTo("a");
+  }
+
+  @Test
+  void atTheStartNoneHasAnsweredAndTheOrderIsKept() {
+    assertThat(warm.answersNow("a")).isFalse();
+    assertThat(warm.nextAfter("a")).isEqualTo("b");
+    assertThat(warm.nextAfter("b")).isEqualTo("c");
+    assertThat(warm.nextAfter("c")).isEqualTo("a");
+  }
+
+  @Test
+  void answersOfUnknownCoordinatorsAreIgnored() {
+    warm.answered("z");
+    warm.pingEnded("z", true);
 
     assertThat(warm.due()).containsExactly("a", "b", "c");
+    assertThat(warm.answersNow("z")).isFalse();
   }
 
   @Test
