@@ -104,6 +104,27 @@ public final class RoomObjects {
         ThresholdMonitor.builder().clock(runtime.clock()).build());
   }
 
+  /**
+   * Runs a room counter's draw on {@code runtime}, where {@link #register} registered the
+   * namespaces, through its transport (decoding and encoding as a call from a gateway): a
+   * coordinator peer does this at its start on a runtime in memory of its own, so that its first
+   * draws as a new leader run loaded, compiled code (a first draw in a fresh JVM took 0.37-0.53 s,
+   * the next new counter's 3-6 ms). Writes a counter of a room {@code warm-up} in that runtime.
+   */
+  public static void warmUp(Runtime runtime) {
+    long minute = Math.floorDiv(runtime.clock().millis(), 60_000);
+    CounterKey key = CounterKey.dataCenter("warm-up", "warm-up", minute);
+    RoomCounter counter =
+        io.anteroom.objects.Stubs.create(
+            RoomCounter.class,
+            COUNTER_NAMESPACE,
+            io.anteroom.objects.ObjectId.fromName(COUNTER_NAMESPACE, key.objectName()),
+            runtime.transport());
+    for (int i = 0; i < 3; i++) {
+      counter.takeCarrying(io.anteroom.room.Rules.published(), key, Long.MAX_VALUE, null);
+    }
+  }
+
   /** The object name of a data center's coordinator: {@code room/dataCenter}. */
   public static String dataCenterObjectName(String roomId, String dataCenter) {
     return roomId + "/" + dataCenter;

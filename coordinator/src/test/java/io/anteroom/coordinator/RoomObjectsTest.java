@@ -70,6 +70,26 @@ class RoomObjectsTest {
    * A report whose worker id is too long for its log key is refused before it is applied: counting
    * it in memory only would lose it with the object while the worker, answered, forgot it.
    */
+  /**
+   * A coordinator peer's warm-up (at its start, on a runtime of its own) draws from a counter of
+   * the room {@code warm-up} through the runtime's transport: the code of a draw runs once.
+   */
+  @Test
+  void theWarmUpDrawsFromTheWarmUpRoomsCounterOnTheRuntimeItIsGiven() {
+    ManualScheduler time = new ManualScheduler(START);
+    try (Runtime runtime =
+        Runtime.builder().storage(new InMemoryStorageEngine()).scheduler(time).build()) {
+      RoomObjects objects = RoomObjects.register(runtime);
+
+      RoomObjects.warmUp(runtime);
+
+      long minute = Math.floorDiv(runtime.clock().millis(), 60_000);
+      CounterKey key = CounterKey.dataCenter("warm-up", "warm-up", minute);
+      Grant next = objects.counter(key).takeCarrying(Rules.published(), key, Long.MAX_VALUE, null);
+      assertThat(next.number()).as("three numbers drawn by the warm-up").isEqualTo(3);
+    }
+  }
+
   @Test
   void aReportThatCannotBeLoggedIsRefusedWholeAndCountsNothing() {
     ManualScheduler time = new ManualScheduler(START);

@@ -425,6 +425,7 @@ public final class ObjectCoordination implements Coordination {
     return ClusterNode.builder(file, id, dataDir)
         .options(options)
         .objects(runtime -> register(runtime, REPORT_MAX_QPS, webhooks))
+        .warmUp(RoomObjects::warmUp)
         .peerCalls(
             calls -> {
               calls.timeout(CROSS_SHARD_TIMEOUT).trust(peerTrust.toArray(Path[]::new));
