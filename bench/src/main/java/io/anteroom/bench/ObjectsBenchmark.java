@@ -1,6 +1,8 @@
 package io.anteroom.bench;
 
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.ObjectId;
@@ -504,18 +506,15 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       for (var peer : file.config().peers()) {
         var uri = file.http().get(peer.id());
         nodes.add(
-            ObjectCoordination.serveCluster(
-                file,
-                peer.id(),
-                dir.resolve(peer.id()),
-                uri.getHost(),
-                uri.getPort(),
-                List.of(),
-                null,
-                null,
-                List.of(),
-                PeerOptions.defaults(),
-                line -> System.err.println("rooms: " + line)));
+            CoordinatorPeer.start(
+                CoordinatorPeer.Options.builder(
+                        file,
+                        peer.id(),
+                        dir.resolve(peer.id()),
+                        CoordinatorServer.Options.builder(uri.getHost(), uri.getPort()).build())
+                    .peer(PeerOptions.defaults())
+                    .events(line -> System.err.println("rooms: " + line))
+                    .build()));
       }
       long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
       while (!spread(nodes, file, shards)) {

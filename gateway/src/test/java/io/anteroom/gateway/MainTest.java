@@ -2,6 +2,9 @@ package io.anteroom.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.cli.AnteroomSubcommand;
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -27,7 +30,7 @@ class MainTest {
 
   /**
    * A command of another module, as the simulator's {@code simulate} is one: registered in this
-   * module's test resources under META-INF/services/io.anteroom.gateway.AnteroomSubcommand.
+   * module's test resources under META-INF/services/io.anteroom.cli.AnteroomSubcommand.
    */
   @picocli.CommandLine.Command(name = "hello", description = "Says hello (a test command).")
   public static final class HelloCommand implements AnteroomSubcommand, Runnable {
@@ -448,18 +451,15 @@ class MainTest {
                 .join(id.equals("c2")) // a new peer of a running cluster waits to be added
                 .build();
         nodes.add(
-            io.anteroom.host.ObjectCoordination.serveCluster(
-                file,
-                id,
-                dir.resolve(id),
-                self.getHost(),
-                self.getPort(),
-                List.of(),
-                null,
-                null,
-                List.of(),
-                peerOptions,
-                line -> {}));
+            CoordinatorPeer.start(
+                CoordinatorPeer.Options.builder(
+                        file,
+                        id,
+                        dir.resolve(id),
+                        CoordinatorServer.Options.builder(self.getHost(), self.getPort()).build())
+                    .peer(peerOptions)
+                    .events(line -> {})
+                    .build()));
       }
       org.awaitility.Awaitility.await("c1 leads")
           .atMost(java.time.Duration.ofSeconds(30))
