@@ -95,6 +95,43 @@ class MainTest {
     assertThat(run("--help").out()).contains(Main.COMMANDS.keySet());
   }
 
+  /**
+   * The commands of module coordinator-server join the command line as contributed commands, in the
+   * help's place they always had (between demo and gateway); other modules' commands follow the
+   * built-in ones, and a contributed command named first is the only one built.
+   */
+  @Test
+  void theCoordinatorsCommandsAreContributedAndKeepTheirPlaceInTheHelp() {
+    assertThat(Main.COMMANDS).doesNotContainKeys("coordinator", "cluster");
+    assertThat(Main.contributed()).containsKeys("coordinator", "cluster", "hello");
+
+    var listed = new java.util.ArrayList<String>();
+    for (String line : run("--help").out().lines().toList()) {
+      var m = java.util.regex.Pattern.compile("^  ([a-z-]+)  ").matcher(line);
+      if (m.find()) listed.add(m.group(1));
+    }
+    assertThat(listed)
+        .containsSubsequence(
+            "run",
+            "demo",
+            "coordinator",
+            "cluster",
+            "gateway",
+            "check",
+            "pass-keys",
+            "invite",
+            "verify-draw",
+            "rooms",
+            "hello",
+            "help");
+    assertThat(listed.indexOf("hello")).isGreaterThan(listed.indexOf("rooms"));
+
+    assertThat(Main.commandLine("cluster", "members").getSubcommands().keySet())
+        .containsExactly("cluster");
+    assertThat(Main.commandLine("coordinator").getSubcommands().keySet())
+        .containsExactly("coordinator");
+  }
+
   @Test
   void aBadConfigFileStopsTheStartWithEveryProblemNamed(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("anteroom.yaml");
