@@ -491,11 +491,11 @@ public final class ObjectsBenchmark implements Callable<Integer> {
 
   /**
    * {@value #ROOMS} rooms on the room objects of a 3-peer replicated coordinator ({@code anteroom
-   * coordinator --cluster}'s assembly: {@link ObjectCoordination#serveCluster}, SQLite copies,
-   * default Raft options, in this JVM) with {@code shards} shards; once every shard is served by
-   * its preferred leader (with 3 shards, three different peers), 64 callers draw from the Anywhere
-   * counter of a random room through a gateway's link ({@link ObjectCoordination#remote} over all
-   * three peers): each call one confirmed counter grant.
+   * coordinator --cluster}'s assembly: {@link CoordinatorPeer#start}, SQLite copies, default Raft
+   * options, in this JVM) with {@code shards} shards; once every shard is served by its preferred
+   * leader (with 3 shards, three different peers), 64 callers draw from the Anywhere counter of a
+   * random room through a gateway's link ({@link ObjectCoordination#remote} over all three peers):
+   * each call one confirmed counter grant.
    */
   private void rooms(Path dir, int shards) throws Exception {
     ClusterFile file =

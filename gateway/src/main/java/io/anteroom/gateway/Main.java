@@ -6,7 +6,6 @@ import io.anteroom.cli.UntilShutdown;
 import io.anteroom.door.admission.Coordination;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
-import io.anteroom.door.config.GatewayConfig.HostPort;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.HostPorts;
 import io.anteroom.door.queue.MonitoredQueuePacing;
@@ -232,19 +231,12 @@ public final class Main implements Runnable {
       if (listen != null || adminListen != null) {
         c =
             c.withListen(
-                listen != null ? hostPort("--listen", listen) : c.listen(),
-                adminListen != null ? hostPort("--admin-listen", adminListen) : c.admin().listen());
+                listen != null ? HostPorts.parse("--listen", listen) : c.listen(),
+                adminListen != null
+                    ? HostPorts.parse("--admin-listen", adminListen)
+                    : c.admin().listen());
       }
       return dataDir != null ? c.withDataDir(dataDir) : c;
-    }
-  }
-
-  /** {@code value} of {@code option} as HOST:PORT ({@link HostPorts}), or a one-line refusal. */
-  static HostPort hostPort(String option, String value) {
-    try {
-      return HostPorts.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
     }
   }
 

@@ -132,6 +132,30 @@ class MainTest {
         .containsExactly("coordinator");
   }
 
+  /** A listener option is read by the configuration file's reader, with the same words. */
+  @Test
+  void aBadListenOptionIsRefusedInTheConfigFilesWords(@TempDir Path dir) {
+    Outcome o =
+        run(
+            "check",
+            "--origin",
+            "http://127.0.0.1:9",
+            "--data-dir",
+            dir.toString(),
+            "--admin-listen",
+            "127.0.0.1:65536");
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err())
+        .contains(
+            "anteroom: --admin-listen: \"127.0.0.1:65536\" is not host:port (port 65536 is above"
+                + " 65535; e.g. 127.0.0.1:8080 or [::1]:8080; port 0 to 65535)");
+
+    Outcome coordinator = run("coordinator", "--listen", "::1:7070", "--data-dir", dir.toString());
+    assertThat(coordinator.exit()).isEqualTo(2);
+    assertThat(coordinator.err())
+        .contains("anteroom: --listen: \"::1:7070\" is not host:port (write an IPv6 address in");
+  }
+
   @Test
   void aBadConfigFileStopsTheStartWithEveryProblemNamed(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("anteroom.yaml");

@@ -139,15 +139,6 @@ public final class CoordinatorCommand implements Callable<Integer>, AnteroomSubc
         : ObjectCoordination.webhooks(ConfigLoader.load(config));
   }
 
-  /** {@code value} of {@code option} as HOST:PORT, or a one-line refusal naming the option. */
-  static HostPort hostPort(String option, String value) {
-    try {
-      return HostPorts.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
-    }
-  }
-
   /** The server's settings at {@code at}: the secrets, TLS and webhooks of the options. */
   private CoordinatorServer.Options server(HostPort at, List<SharedSecret> secrets) {
     return CoordinatorServer.Options.builder(at.host(), at.port())
@@ -171,7 +162,7 @@ public final class CoordinatorCommand implements Callable<Integer>, AnteroomSubc
                       : peerTrust != null ? "--peer-trust" : "--join")
               + " needs --cluster FILE (a single coordinator has no peers)");
     }
-    HostPort at = hostPort("--listen", listen != null ? listen : DEFAULT_LISTEN);
+    HostPort at = HostPorts.parse("--listen", listen != null ? listen : DEFAULT_LISTEN);
     List<SharedSecret> secrets = CoordinatorLink.secrets(secretFile, System.getenv(SECRET_ENV));
     LoopbackRule.require(
         !secrets.isEmpty(),
@@ -214,9 +205,10 @@ public final class CoordinatorCommand implements Callable<Integer>, AnteroomSubc
     URI advertised = file.http().get(id);
     HostPort at =
         listen != null
-            ? hostPort("--listen", listen)
+            ? HostPorts.parse("--listen", listen)
             : new HostPort(advertised.getHost(), advertised.getPort());
-    HostPort status = statusListen != null ? hostPort("--status-listen", statusListen) : null;
+    HostPort status =
+        statusListen != null ? HostPorts.parse("--status-listen", statusListen) : null;
     List<SharedSecret> secrets = CoordinatorLink.secrets(secretFile, System.getenv(SECRET_ENV));
     LoopbackRule.require(
         !secrets.isEmpty(),

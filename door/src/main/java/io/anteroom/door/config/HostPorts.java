@@ -50,6 +50,21 @@ public final class HostPorts {
     return new HostPort(host, p);
   }
 
+  /**
+   * {@code value} of {@code what} (a command-line option, e.g. {@code --listen}) read as {@code
+   * HOST:PORT}.
+   *
+   * @throws IllegalArgumentException {@code WHAT: "VALUE" is not host:port (WHY; e.g. ...)}, the
+   *     configuration file's words for its keys
+   */
+  public static HostPort parse(String what, String value) {
+    try {
+      return parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Why {@code host} (not empty) cannot be a listener's host, or null when it can. */
   private static String hostProblem(String host) {
     if (host.startsWith("[") || host.endsWith("]")) {

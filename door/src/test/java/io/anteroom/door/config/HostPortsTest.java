@@ -81,6 +81,16 @@ class HostPortsTest {
   }
 
   @Test
+  void aCommandLineOptionIsNamedInFrontAsAConfigKeyIs() {
+    assertThat(HostPorts.parse("--listen", "[::1]:0")).isEqualTo(new HostPort("[::1]", 0));
+    assertThatThrownBy(() -> HostPorts.parse("--status-listen", "127.0.0.1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--status-listen: \"127.0.0.1\" is not host:port (no port; e.g. 127.0.0.1:8080 or"
+                + " [::1]:8080; port 0 to 65535)");
+  }
+
+  @Test
   void theConfigurationFileSaysTheKeyAndKeepsReadingTheRest() {
     assertThatThrownBy(
             () ->
