@@ -177,7 +177,7 @@ class LayeringTest {
           .whereLayer("cli")
           .mayOnlyBeAccessedByLayers("coordinator-server", "gateway", "sim")
           .whereLayer("gateway")
-          // sim: its subcommand plugs into the gateway's CLI
+          // sim: the gateway is on its class path (its subcommand joins the gateway's command line)
           .mayOnlyBeAccessedByLayers("sim", "bench")
           .whereLayer("servlet")
           .mayOnlyBeAccessedByLayers("spring")
