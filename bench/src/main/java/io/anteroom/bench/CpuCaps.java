@@ -50,8 +50,13 @@ final class CpuCaps implements AutoCloseable {
     }
     try {
       Files.createDirectories(parent);
+      // the groups' weight is the highest there is, so that whatever else runs on the machine
+      // does not take the share the quota grants (a quota is a ceiling, not a guarantee)
       if (v2) {
+        Files.writeString(parent.resolve("cpu.weight"), "10000");
         Files.writeString(parent.resolve("cgroup.subtree_control"), "+cpu");
+      } else {
+        Files.writeString(parent.resolve("cpu.shares"), "262144");
       }
       return new CpuCaps(parent, v2, cpus);
     } catch (IOException e) {
