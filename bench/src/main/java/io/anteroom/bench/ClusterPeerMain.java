@@ -1,6 +1,7 @@
 package io.anteroom.bench;
 
-import io.anteroom.host.ObjectCoordination;
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
 import io.anteroom.testkit.ChildProcess;
@@ -15,7 +16,7 @@ import java.nio.file.Path;
  *
  * <p>With a fourth argument {@code rooms} (the {@code rooms-*-capped} scenarios) the peer serves
  * the rooms' coordinating objects instead, as {@code anteroom coordinator --cluster} does ({@link
- * ObjectCoordination#serveCluster}).
+ * CoordinatorPeer#start}).
  *
  * <p>Usage: {@code ClusterPeerMain <cluster.yaml> <id> <data-dir> [rooms]}
  */
@@ -33,18 +34,15 @@ public final class ClusterPeerMain {
     if (rooms) {
       java.net.URI http = file.http().get(args[1]);
       node =
-          ObjectCoordination.serveCluster(
-              file,
-              args[1],
-              Path.of(args[2]),
-              http.getHost(),
-              http.getPort(),
-              java.util.List.of(),
-              null,
-              null,
-              java.util.List.of(),
-              io.anteroom.objects.ratis.PeerOptions.defaults(),
-              ChildProcess::printLine);
+          CoordinatorPeer.start(
+              CoordinatorPeer.Options.builder(
+                      file,
+                      args[1],
+                      Path.of(args[2]),
+                      CoordinatorServer.Options.builder(http.getHost(), http.getPort()).build())
+                  .peer(io.anteroom.objects.ratis.PeerOptions.defaults())
+                  .events(ChildProcess::printLine)
+                  .build());
     } else {
       node =
           ClusterNode.builder(file, args[1], Path.of(args[2]))
