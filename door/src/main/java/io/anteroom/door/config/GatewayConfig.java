@@ -57,65 +57,92 @@ public record GatewayConfig(
   }
 
   GatewayConfig withRooms(List<RoomSettings> newRooms) {
-    return new GatewayConfig(
-        listen,
-        origin,
-        dataDir,
-        admin,
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        newRooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().rooms(newRooms).build();
   }
 
+  /** The same configuration with other public and admin listener addresses. */
   public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
-    return new GatewayConfig(
-        newListen,
-        origin,
-        dataDir,
-        new AdminSettings(
-            newAdminListen, admin.token(), admin.protectMetrics(), admin.limits(), admin.tokens()),
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        rooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().listen(newListen).admin(admin.withListen(newAdminListen)).build();
   }
 
   /** The same configuration with another default {@code origin} (the rooms stay). */
   public GatewayConfig withOrigin(URI newOrigin) {
-    return new GatewayConfig(
-        listen,
-        newOrigin,
-        dataDir,
-        admin,
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        rooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().origin(newOrigin).build();
   }
 
   public GatewayConfig withDataDir(Path newDataDir) {
-    return new GatewayConfig(
-        listen,
-        origin,
-        newDataDir,
-        admin,
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        rooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().dataDir(newDataDir).build();
+  }
+
+  private Builder toBuilder() {
+    var b = new Builder();
+    b.listen = listen;
+    b.origin = origin;
+    b.dataDir = dataDir;
+    b.admin = admin;
+    b.ticketKeys = ticketKeys;
+    b.originTimeoutSeconds = originTimeoutSeconds;
+    b.drainSeconds = drainSeconds;
+    b.rooms = rooms;
+    b.templatesDir = templatesDir;
+    b.trustedProxies = trustedProxies;
+    b.publicListener = publicListener;
+    return b;
+  }
+
+  /** Changes some fields of a {@link GatewayConfig}: the one place its fields are copied. */
+  private static final class Builder {
+    private HostPort listen;
+    private URI origin;
+    private Path dataDir;
+    private AdminSettings admin;
+    private List<TicketKey> ticketKeys;
+    private int originTimeoutSeconds;
+    private int drainSeconds;
+    private List<RoomSettings> rooms;
+    private Optional<Path> templatesDir;
+    private List<String> trustedProxies;
+    private PublicListenerSettings publicListener;
+
+    Builder listen(HostPort v) {
+      listen = v;
+      return this;
+    }
+
+    Builder origin(URI v) {
+      origin = v;
+      return this;
+    }
+
+    Builder dataDir(Path v) {
+      dataDir = v;
+      return this;
+    }
+
+    Builder admin(AdminSettings v) {
+      admin = v;
+      return this;
+    }
+
+    Builder rooms(List<RoomSettings> v) {
+      rooms = v;
+      return this;
+    }
+
+    GatewayConfig build() {
+      return new GatewayConfig(
+          listen,
+          origin,
+          dataDir,
+          admin,
+          ticketKeys,
+          originTimeoutSeconds,
+          drainSeconds,
+          rooms,
+          templatesDir,
+          trustedProxies,
+          publicListener);
+    }
   }
 
   /** A {@code host:port} pair to bind or to reach. */
@@ -152,6 +179,11 @@ public record GatewayConfig(
         ConnectionLimits limits,
         List<NamedToken> tokens) {
       this(listen, token, protectMetrics, limits, tokens, Webhooks.NONE);
+    }
+
+    /** The same settings (tokens, limits, webhooks) on another listener address. */
+    public AdminSettings withListen(HostPort newListen) {
+      return new AdminSettings(newListen, token, protectMetrics, limits, tokens, webhooks);
     }
 
     /** The name of the token of {@code admin.token} (and of the generated one): scope admin. */
