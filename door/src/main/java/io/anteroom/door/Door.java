@@ -133,7 +133,7 @@ public final class Door {
       return Watch.now(null, null, Watch.Reply.NO_PUSH);
     }
     String id = room.settings().id();
-    if (room.settings().suspended()) {
+    if (room.settings().switches().suspended()) {
       return Watch.now(id, null, Watch.Reply.ENTER);
     }
     String value = Visit.cookie(request, room.cookie().name());
@@ -176,7 +176,7 @@ public final class Door {
    * scheduled event's pre-queue.
    */
   private boolean paused(io.anteroom.door.config.GatewayConfig.RoomSettings settings) {
-    if (settings.queueAll()) {
+    if (settings.switches().queueAll()) {
       return true;
     }
     if (settings.events().isEmpty()) {

@@ -363,10 +363,11 @@ public final class Rooms implements AutoCloseable {
       RoomSettings s, RoomControl gate, RoomRuntime previous, QueueResponder responder) {
     var meters =
         previous != null ? previous.meters() : RoomRuntime.Meters.register(registry, s.id());
-    if (!s.originProtection().enabled()) {
-      gate.limitNewUsersPerMinute(s.newUsersPerMinute());
+    if (!s.resilience().originProtection().enabled()) {
+      gate.limitNewUsersPerMinute(s.limits().newUsersPerMinute());
     }
-    var protection = s.originProtection().enabled() ? new OriginProtection(s, clock) : null;
+    var protection =
+        s.resilience().originProtection().enabled() ? new OriginProtection(s, clock) : null;
     registry.remove("anteroom.room." + s.id() + ".effective_new_users_per_minute");
     registry.gauge(
         "anteroom.room." + s.id() + ".effective_new_users_per_minute",
@@ -374,10 +375,15 @@ public final class Rooms implements AutoCloseable {
             () ->
                 protection != null
                     ? protection.effectiveNewUsersPerMinute()
-                    : s.newUsersPerMinute());
+                    : s.limits().newUsersPerMinute());
     var cookie =
         new TicketCookie(
-            s.id(), s.generation(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(), codec);
+            s.id(),
+            s.generation(),
+            s.cookie().cookieSuffix(),
+            s.cookie().cookieSecure(),
+            s.cookie().cookieSameSite(),
+            codec);
     return new RoomRuntime(
         s,
         gate,
@@ -409,14 +415,14 @@ public final class Rooms implements AutoCloseable {
         s.allRules().stream()
             .anyMatch(
                 r -> r.action() == io.anteroom.door.config.GatewayConfig.RuleAction.CHALLENGE);
-    if (!s.proofOfWork().enabled() && !anyEvent && !anyRule) {
+    if (!s.protection().proofOfWork().enabled() && !anyEvent && !anyRule) {
       return null;
     }
     if (previous != null && previous.door() != null) {
-      return previous.door().withSettings(s.id(), s.generation(), s.proofOfWork());
+      return previous.door().withSettings(s.id(), s.generation(), s.protection().proofOfWork());
     }
     return new DoorCheck(
-        s.id(), s.generation(), s.proofOfWork(), challenges, DoorCheck.secureNonces());
+        s.id(), s.generation(), s.protection().proofOfWork(), challenges, DoorCheck.secureNonces());
   }
 
   /**
@@ -425,7 +431,7 @@ public final class Rooms implements AutoCloseable {
    * check's {@code onUnavailable} says).
    */
   private static io.anteroom.door.proof.HumanVerifier human(RoomSettings s) {
-    var h = s.humanCheck();
+    var h = s.protection().humanCheck();
     if (!h.enabled()) {
       return null;
     }
@@ -451,14 +457,14 @@ public final class Rooms implements AutoCloseable {
   /** The room's address limit, keeping the previous one's counts while its rate is unchanged. */
   private static io.anteroom.door.proof.NewIdentityLimit limit(
       RoomSettings s, RoomRuntime previous) {
-    if (!s.addressLimit().enabled()) {
+    if (!s.protection().addressLimit().enabled()) {
       return null;
     }
-    int perMinute = s.addressLimit().newIdentitiesPerMinute();
+    int perMinute = s.protection().addressLimit().newIdentitiesPerMinute();
     if (previous != null
         && previous.limit() != null
         && previous.limit().perMinute() == perMinute
-        && previous.settings().addressLimit().equals(s.addressLimit())) {
+        && previous.settings().protection().addressLimit().equals(s.protection().addressLimit())) {
       return previous.limit();
     }
     return new io.anteroom.door.proof.NewIdentityLimit(
@@ -473,10 +479,11 @@ public final class Rooms implements AutoCloseable {
    */
   private static Invitations invitations(RoomSettings s, RoomRuntime previous) {
     boolean anyEvent = s.events().stream().anyMatch(e -> e.invitationsRequired().orElse(false));
-    if (!s.invitations().required() && !anyEvent || s.invitations().keyFile().isEmpty()) {
+    if (!s.protection().invitations().required() && !anyEvent
+        || s.protection().invitations().keyFile().isEmpty()) {
       return null;
     }
-    byte[] key = InvitationKey.read(s.invitations().keyFile().get());
+    byte[] key = InvitationKey.read(s.protection().invitations().keyFile().get());
     if (previous != null && previous.invitations() != null) {
       return previous.invitations().withKey(s.id(), key);
     }

@@ -430,9 +430,9 @@ public final class ConfigLoader {
       if (room == null) {
         continue;
       }
-      if (room.template().isPresent()) {
+      if (room.queuePage().template().isPresent()) {
         try {
-          templates.resolve(room.template().get());
+          templates.resolve(room.queuePage().template().get());
         } catch (IllegalArgumentException e) {
           r.error("template", e.getMessage());
         }

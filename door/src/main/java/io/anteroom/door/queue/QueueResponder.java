@@ -96,16 +96,17 @@ public final class QueueResponder {
    */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
     this.room = room;
-    this.languages = new LanguageChooser(room.languages(), room.language());
-    this.page = compileAll(room.template(), templates, room.languages());
+    this.languages = new LanguageChooser(room.queuePage().languages(), room.queuePage().language());
+    this.page = compileAll(room.queuePage().template(), templates, room.queuePage().languages());
     for (EventSettings e : room.events()) {
       if (e.template().isPresent()) {
-        eventPages.put(e.window().name(), compileAll(e.template(), templates, room.languages()));
+        eventPages.put(
+            e.window().name(), compileAll(e.template(), templates, room.queuePage().languages()));
       }
     }
-    this.queueingMethod = room.queueingMethod();
-    this.jsonResponse = room.jsonResponse();
-    this.jsonEnvelope = room.jsonEnvelope();
+    this.queueingMethod = room.limits().queueingMethod();
+    this.jsonResponse = room.queuePage().jsonResponse();
+    this.jsonEnvelope = room.queuePage().jsonEnvelope();
   }
 
   /**
@@ -114,7 +115,7 @@ public final class QueueResponder {
    * as the template itself; the built-in page has none and may include none.
    */
   static Mustache compile(RoomSettings room, TemplateDirectory templates) {
-    return compile(room.template(), templates);
+    return compile(room.queuePage().template(), templates);
   }
 
   /**
@@ -155,7 +156,7 @@ public final class QueueResponder {
 
   /** The room's own language (its {@code language}). */
   public String defaultLanguage() {
-    return room.language();
+    return room.queuePage().language();
   }
 
   private static Mustache compile(Optional<String> template, TemplateDirectory templates) {
@@ -200,7 +201,8 @@ public final class QueueResponder {
       boolean queueAll,
       int refreshIntervalSeconds,
       boolean throttle) {
-    return fields(room.language(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    return fields(
+        room.queuePage().language(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
   }
 
   /** The JSON/template fields, in the documented order, outside scheduled events. */
@@ -229,7 +231,13 @@ public final class QueueResponder {
       int refreshIntervalSeconds,
       boolean throttle) {
     return fieldsAt(
-        room.language(), nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+        room.queuePage().language(),
+        nowMillis,
+        inWaitingRoom,
+        q,
+        queueAll,
+        refreshIntervalSeconds,
+        throttle);
   }
 
   /** {@link #fieldsAt} with the texts in {@code language}. */
@@ -325,7 +333,7 @@ public final class QueueResponder {
 
   /** The HTML page of {@code fields}, in the room's own language. */
   public String html(Map<String, Object> fields, long lastUpdatedMillis) {
-    return html(fields, lastUpdatedMillis, room.language());
+    return html(fields, lastUpdatedMillis, room.queuePage().language());
   }
 
   /** The HTML page of {@code fields} in {@code language}. */
@@ -335,7 +343,7 @@ public final class QueueResponder {
 
   /** {@link #htmlBytes(Map, long, String)} in the room's own language. */
   public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
-    return htmlBytes(fields, lastUpdatedMillis, room.language());
+    return htmlBytes(fields, lastUpdatedMillis, room.queuePage().language());
   }
 
   /**
@@ -412,7 +420,7 @@ public final class QueueResponder {
       boolean throttle) {
     return body(
         json,
-        room.language(),
+        room.queuePage().language(),
         nowMillis,
         inWaitingRoom,
         q,

@@ -488,7 +488,8 @@ public final class AdminApi {
           String id = r.settings().id();
           String key = suspend ? "suspended" : "queueAll";
           var change = LiveOverrides.switchChange(key, Boolean.parseBoolean(body));
-          boolean was = suspend ? r.settings().suspended() : r.settings().queueAll();
+          boolean was =
+              suspend ? r.settings().switches().suspended() : r.settings().switches().queueAll();
           overrideAndAnswer(
               c,
               r,
@@ -501,7 +502,10 @@ public final class AdminApi {
                       JSON.createObjectNode().put(key, was).toString(),
                       JSON.createObjectNode()
                           .put(
-                              key, suspend ? now.settings().suspended() : now.settings().queueAll())
+                              key,
+                              suspend
+                                  ? now.settings().switches().suspended()
+                                  : now.settings().switches().queueAll())
                           .toString(),
                       () -> json(c, 200, status(now).toString())));
         });
@@ -630,15 +634,15 @@ public final class AdminApi {
     RoomStatus st = r.control().status(clock.millis());
     ObjectNode o = JSON.createObjectNode();
     o.put("id", s.id());
-    o.put("status", s.suspended() ? "suspended" : st.status());
+    o.put("status", s.switches().suspended() ? "suspended" : st.status());
     o.put("estimatedQueuedUsers", st.estimatedQueuedUsers());
     o.put("estimatedTotalActiveUsers", st.estimatedTotalActiveUsers());
     o.put("maxEstimatedTimeMinutes", st.maxEstimatedTimeMinutes());
     o.put("degraded", st.degraded());
-    o.put("queueAll", s.queueAll());
-    o.put("suspended", s.suspended());
-    o.put("totalActiveUsers", s.totalActiveUsers());
-    o.put("newUsersPerMinute", s.newUsersPerMinute());
+    o.put("queueAll", s.switches().queueAll());
+    o.put("suspended", s.switches().suspended());
+    o.put("totalActiveUsers", s.limits().totalActiveUsers());
+    o.put("newUsersPerMinute", s.limits().newUsersPerMinute());
     o.put("effectiveNewUsersPerMinute", st.effectiveNewUsersPerMinute());
     o.put("lastUpdated", Instant.ofEpochMilli(st.lastUpdatedMillis()).toString());
     o.put("overridesVersion", st.overridesVersion());

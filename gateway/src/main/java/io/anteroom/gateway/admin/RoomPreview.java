@@ -72,8 +72,8 @@ final class RoomPreview {
             true,
             new QueueView(
                 true, SAMPLE_WAIT_MINUTES, SAMPLE_Q1, SAMPLE_WAIT_MINUTES, SAMPLE_Q3, now),
-            s.queueAll(),
-            s.queueRefreshSeconds(),
+            s.switches().queueAll(),
+            s.limits().queueRefreshSeconds(),
             false);
     ObjectNode answer = JSON.createObjectNode();
     answer.put("html", page.html(fields, now));

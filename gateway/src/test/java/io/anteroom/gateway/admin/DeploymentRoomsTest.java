@@ -112,7 +112,7 @@ class DeploymentRoomsTest {
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     two.follow();
     assertThat(two.rooms().get("blog")).as("created at the other gateway").isPresent();
-    assertThat(two.room("blog").settings().totalActiveUsers()).isEqualTo(1);
+    assertThat(two.room("blog").settings().limits().totalActiveUsers()).isEqualTo(1);
     assertThat(two.browser().get("/blog/1").headers().allValues("set-cookie"))
         .as("the other gateway serves the room")
         .anyMatch(c -> c.startsWith("__anteroom_blog="));
@@ -125,7 +125,7 @@ class DeploymentRoomsTest {
             "{\"id\":\"blog\",\"path\":\"/blog/\",\"totalActiveUsers\":7}");
     assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
     two.follow();
-    assertThat(two.room("blog").settings().totalActiveUsers()).isEqualTo(7);
+    assertThat(two.room("blog").settings().limits().totalActiveUsers()).isEqualTo(7);
 
     assertThat(one.admin(ADMIN_TOKEN, "DELETE", "/api/rooms/blog", null).statusCode())
         .isEqualTo(204);
@@ -172,7 +172,7 @@ class DeploymentRoomsTest {
     for (Harness h : List.of(oneAgain, twoAgain)) {
       assertThat(h.rooms().get("blog")).as("created through the API").isPresent();
       assertThat(h.rooms().get("news")).as("deleted through the API").isEmpty();
-      assertThat(h.room("shop").settings().totalActiveUsers()).as("changed").isEqualTo(9);
+      assertThat(h.room("shop").settings().limits().totalActiveUsers()).as("changed").isEqualTo(9);
     }
   }
 
@@ -213,7 +213,7 @@ class DeploymentRoomsTest {
     assertThat(one.documentsVersion()).isEqualTo(version);
     for (Harness h : List.of(one, two)) {
       assertThat(h.rooms().list()).extracting(s -> s.id()).containsExactly("shop", "blog");
-      assertThat(h.room("shop").settings().path()).isEqualTo("/shop/");
+      assertThat(h.room("shop").settings().routing().path()).isEqualTo("/shop/");
     }
   }
 
@@ -243,7 +243,7 @@ class DeploymentRoomsTest {
             "rooms: [ { id: shop, path: /shop/, totalActiveUsers: 5 }, { id: blog, path: /blog/ },"
                 + " { id: news, path: /news/ } ]");
 
-    assertThat(two.room("shop").settings().totalActiveUsers()).isEqualTo(9);
+    assertThat(two.room("shop").settings().limits().totalActiveUsers()).isEqualTo(9);
     assertThat(two.rooms().get("blog")).as("deleted from the deployment").isEmpty();
     assertThat(two.rooms().get("news")).as("the file's new room is in force").isPresent();
     one.follow();
@@ -330,7 +330,7 @@ class DeploymentRoomsTest {
           .extracting(s -> s.id())
           .containsExactlyInAnyOrder("shop", "blog");
       assertThat(lone.room("blog").settings().generation()).isEqualTo(4);
-      assertThat(lone.room("shop").settings().totalActiveUsers()).isEqualTo(5);
+      assertThat(lone.room("shop").settings().limits().totalActiveUsers()).isEqualTo(5);
       String again = lone.admin(READ_TOKEN, "GET", "/api/export/rooms", null).body();
       assertThat(again.substring(again.indexOf('\n')))
           .isEqualTo(yaml.substring(yaml.indexOf('\n')));

@@ -33,7 +33,7 @@ class RoomPreviewTest {
       assertThat(page.get("inWaitingRoom").asBoolean()).isTrue();
       assertThat(page.get("waitTime").asInt()).isEqualTo(RoomPreview.SAMPLE_WAIT_MINUTES);
 
-      assertThat(h.room("shop").settings().totalActiveUsers()).isEqualTo(5);
+      assertThat(h.room("shop").settings().limits().totalActiveUsers()).isEqualTo(5);
       assertThat(h.documentsVersion()).as("nothing written").isEqualTo(version);
     }
   }
