@@ -164,7 +164,9 @@ public final class AdminApi {
                     .putHeader("Cache-Control", "max-age=300")
                     .end(jwks));
     router.route("/api/*").handler(this::authenticate);
-    router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
+    // a room's templates may be up to RoomDocuments.MAX_TEMPLATE_CHARS; only holders of a token
+    // get this far
+    router.route("/api/*").handler(BodyHandler.create().setBodyLimit(1024 * 1024));
     api(HttpMethod.GET, "/api/openapi.json", AdminScope.READ, c -> json(c, 200, openApi));
     api(
         HttpMethod.GET,
@@ -185,6 +187,8 @@ public final class AdminApi {
         c -> withRoom(c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
     api(HttpMethod.PUT, "/api/rooms/:id", AdminScope.ADMIN, writes::replace);
     api(HttpMethod.DELETE, "/api/rooms/:id", AdminScope.ADMIN, writes::delete);
+    api(HttpMethod.GET, "/api/rooms/:id/templates", AdminScope.READ, writes::templates);
+    api(HttpMethod.PUT, "/api/rooms/:id/templates", AdminScope.ADMIN, writes::putTemplates);
     api(HttpMethod.GET, "/api/export/rooms", AdminScope.READ, writes::export);
     api(HttpMethod.POST, "/api/import/rooms", AdminScope.ADMIN, writes::importRooms);
     api(
