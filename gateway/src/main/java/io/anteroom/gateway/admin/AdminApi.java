@@ -561,9 +561,18 @@ public final class AdminApi {
         r -> {
           Map<String, String> change;
           try {
-            change =
-                LiveOverrides.eventsChange(
-                    rooms.configured(r.settings().id()), c.body().asString());
+            String id = r.settings().id();
+            change = LiveOverrides.eventsChange(rooms.configured(id), c.body().asString());
+            // the room with these events, checked like the config file (events' templates found
+            // and compiled too), as every gateway will apply it
+            ObjectNode room = ConfigLoader.toJson(rooms.configured(id));
+            room.set("events", readJson(change.get("events")));
+            var after = new java.util.ArrayList<com.fasterxml.jackson.databind.JsonNode>();
+            for (ObjectNode o : documents.configuredJson()) {
+              after.add(o.path("id").asText().equals(id) ? room : o);
+            }
+            documents.check(after);
+            rooms.queuePage(ConfigLoader.parseRoom(room.toString()));
           } catch (IllegalArgumentException e) {
             error(c, 400, e.getMessage());
             return;
