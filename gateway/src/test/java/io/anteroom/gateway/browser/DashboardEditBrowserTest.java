@@ -191,4 +191,43 @@ class DashboardEditBrowserTest {
       chromium.screenshot(Path.of("target", "screenshots", "dashboard-templates.png"));
     }
   }
+
+  @Test
+  void anOperatorMayPreviewATemplateButSavingItIsRefusedNamingTheScopeNeeded() throws Exception {
+    try (var h =
+            new Harness(
+                dataDir,
+                "rooms: [ { id: shop } ]",
+                new io.anteroom.gateway.TestOrigin(),
+                new io.anteroom.objects.ManualScheduler(Harness.START),
+                null,
+                "dc1",
+                1,
+                "tokens: [ { name: ops, scope: operate, token: operate-token-0123456789 } ]");
+        var chromium = HeadlessChromium.start(1280, 1600)) {
+      var page = chromium.driver();
+      page.get(h.adminUrl() + "/");
+      page.findElement(By.id("t")).sendKeys("operate-token-0123456789");
+      page.findElement(By.cssSelector("#f button")).click();
+      await()
+          .atMost(WAIT)
+          .until(() -> !page.findElements(By.cssSelector("form[data-templates='shop']")).isEmpty());
+      var form = page.findElement(By.cssSelector("form[data-templates='shop']"));
+      form.findElement(By.name("name")).sendKeys("queue.html");
+      form.findElement(By.name("use")).click();
+      type(page, form.findElement(By.name("text")), "<p>OPERATOR-DRAFT</p>");
+      form.findElement(By.cssSelector("button.preview")).click();
+      await()
+          .atMost(WAIT)
+          .until(() -> !form.findElements(By.cssSelector(".page-preview iframe")).isEmpty());
+      assertThat(form.findElement(By.cssSelector(".page-preview iframe")).getDomAttribute("srcdoc"))
+          .as("a preview needs scope operate")
+          .contains("OPERATOR-DRAFT");
+
+      form.findElement(By.cssSelector("button[type='submit']")).click();
+      assertThat(problems(form)).contains("token \"ops\" has scope operate", "needs scope admin");
+      assertThat(h.rooms().keptTemplates("shop")).isEmpty();
+      assertThat(h.room("shop").settings().template()).isEmpty();
+    }
+  }
 }
