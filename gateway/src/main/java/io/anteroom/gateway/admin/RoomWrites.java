@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admin API's writes of rooms for the whole deployment: {@code POST /api/rooms}, {@code PUT
- * /api/rooms/{id}}, {@code DELETE /api/rooms/{id}}, and the YAML of every room ({@code GET
- * /api/export/rooms}, {@code POST /api/import/rooms}).
+ * /api/rooms/{id}}, {@code DELETE /api/rooms/{id}}, the templates kept with a room's document
+ * ({@code GET}/{@code PUT /api/rooms/{id}/templates}; also {@code templates} in a room's body,
+ * {@link RoomBody}), and the YAML of every room with its templates ({@code GET /api/export/rooms},
+ * {@code POST /api/import/rooms}).
  *
  * <p>Each change is read and checked exactly like the config file (every room of the deployment as
  * it would be after the change, every problem at once: 400 listing them, nothing written), then
