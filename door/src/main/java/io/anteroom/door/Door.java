@@ -159,6 +159,14 @@ public final class Door {
       return Watch.now(id, ticket, Watch.Reply.FULL);
     }
     Watch watch = Watch.held(id, ticket, poll);
+    if (rooms.get(id).map(r -> r.gate() != gate).orElse(true)) {
+      // the room was deleted (or replaced) while this poll was being held: its listener may have
+      // run before the poll was in, so nothing would answer it and the gate would stay here
+      poll.release();
+      listening.remove(gate);
+      held.forget(gate);
+      return watch;
+    }
     held.check(poll, gate.lastState()); // a state applied before the poll was held
     return watch;
   }

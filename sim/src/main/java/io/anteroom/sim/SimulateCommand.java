@@ -1,10 +1,10 @@
 package io.anteroom.sim;
 
+import io.anteroom.cli.AnteroomSubcommand;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.QueueingMethod;
-import io.anteroom.gateway.AnteroomSubcommand;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

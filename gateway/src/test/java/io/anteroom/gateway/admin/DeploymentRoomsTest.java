@@ -9,6 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.door.RoomDocumentSync;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
@@ -59,7 +60,7 @@ class DeploymentRoomsTest {
             .dataDir(dir.resolve("coordinator"))
             .virtualTime(scheduler)
             .build();
-    server = ObjectCoordination.serve(runtime, "127.0.0.1", coordinator == null ? 0 : port());
+    server = CoordinatorServer.serve(runtime, "127.0.0.1", coordinator == null ? 0 : port());
     coordinator = URI.create("http://127.0.0.1:" + server.actualPort());
   }
 
