@@ -11,6 +11,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.door.RoomDocumentSync;
 import io.anteroom.gateway.CommandLines;
 import io.anteroom.gateway.Harness;
@@ -70,7 +71,7 @@ class DeploymentTemplatesTest {
             .virtualTime(scheduler)
             .build();
     server =
-        ObjectCoordination.serve(
+        CoordinatorServer.serve(
             runtime, "127.0.0.1", coordinator == null ? 0 : coordinator.getPort());
     coordinator = URI.create("http://127.0.0.1:" + server.actualPort());
   }
