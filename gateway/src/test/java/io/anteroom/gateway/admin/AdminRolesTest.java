@@ -50,6 +50,8 @@ class AdminRolesTest {
     SCOPES.put("GET /api/export/rooms", AdminScope.READ);
     SCOPES.put("POST /api/import/rooms", AdminScope.ADMIN);
     SCOPES.put("POST /api/rooms/:id/preview", AdminScope.OPERATE);
+    SCOPES.put("GET /api/rooms/:id/templates", AdminScope.READ);
+    SCOPES.put("PUT /api/rooms/:id/templates", AdminScope.ADMIN);
   }
 
   @TempDir java.nio.file.Path dataDir;
