@@ -1,5 +1,7 @@
 package io.anteroom.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -34,6 +36,8 @@ class LayeringTest {
     assertThat(production.contain("io.anteroom.room.RoomWorker")).isTrue();
     assertThat(production.contain("io.anteroom.gateway.Main")).isTrue();
     assertThat(production.contain("io.anteroom.door.Door")).isTrue();
+    assertThat(production.contain("io.anteroom.coordinator.server.CoordinatorCommand")).isTrue();
+    assertThat(production.contain("io.anteroom.cli.UntilShutdown")).isTrue();
   }
 
   /**
@@ -85,6 +89,28 @@ class LayeringTest {
               "io.anteroom.gateway..")
           .as("the door depends on no HTTP server, no objects runtime and no adapter");
 
+  /**
+   * Raft (the replicated coordinator on Ratis) belongs to the coordinator process: the gateway, the
+   * rooms' wiring, the Servlet filter and the room objects themselves never reach it, so an
+   * application with the filter and a gateway carry none of it.
+   */
+  static final ArchRule ONLY_THE_COORDINATOR_PROCESS_KNOWS_RAFT =
+      noClasses()
+          .that()
+          .resideInAnyPackage(
+              "io.anteroom.gateway..",
+              "io.anteroom.host..",
+              "io.anteroom.servlet..",
+              "io.anteroom.spring..",
+              "io.anteroom.door..")
+          .or(
+              resideInAPackage("io.anteroom.coordinator..")
+                  .and(not(resideInAPackage("io.anteroom.coordinator.server.."))))
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("io.anteroom.objects.ratis..", "org.apache.ratis..")
+          .as("only the coordinator process (io.anteroom.coordinator.server) knows Raft");
+
   static final ArchRule MODULES_DEPEND_ONLY_DOWNWARD =
       layeredArchitecture()
           .consideringOnlyDependenciesInLayers()
@@ -97,11 +123,16 @@ class LayeringTest {
           .layer("room")
           .definedBy("io.anteroom.room..")
           .layer("coordinator")
-          .definedBy("io.anteroom.coordinator..")
+          .definedBy(
+              resideInAPackage("io.anteroom.coordinator..")
+                  .and(not(resideInAPackage("io.anteroom.coordinator.server.."))))
           .layer("door")
           .definedBy("io.anteroom.door..")
           .layer("host")
           .definedBy("io.anteroom.host..")
+          // the coordinator process: its commands and the replicated coordinator's peer
+          .layer("coordinator-server")
+          .definedBy("io.anteroom.coordinator.server..")
           .layer("gateway")
           .definedBy("io.anteroom.gateway..")
           .layer("servlet")
@@ -115,11 +146,15 @@ class LayeringTest {
           // the signed pass: an origin application depends on this module alone to verify
           .layer("pass")
           .definedBy("io.anteroom.pass..")
+          // what every command of the command line shares, whichever module contributes it
+          .layer("cli")
+          .definedBy("io.anteroom.cli..")
           .whereLayer("testkit")
           // bench: the cluster benchmark's peers speak mutual TLS with the tests' certificates
           .mayOnlyBeAccessedByLayers("bench")
           .whereLayer("objects")
-          .mayOnlyBeAccessedByLayers("coordinator", "host", "gateway", "servlet", "bench")
+          .mayOnlyBeAccessedByLayers(
+              "coordinator", "host", "coordinator-server", "gateway", "servlet", "bench")
           .whereLayer("backpressure")
           .mayOnlyBeAccessedByLayers(
               "coordinator", "door", "host", "gateway", "servlet", "sim", "bench")
@@ -127,14 +162,22 @@ class LayeringTest {
           .mayOnlyBeAccessedByLayers(
               "coordinator", "door", "host", "gateway", "servlet", "sim", "bench")
           .whereLayer("coordinator")
-          .mayOnlyBeAccessedByLayers("host", "gateway", "servlet", "bench")
+          .mayOnlyBeAccessedByLayers("host", "coordinator-server", "gateway", "servlet", "bench")
           .whereLayer("door")
           // sim: simulate --config reads the operator's rooms with the door's ConfigLoader
-          .mayOnlyBeAccessedByLayers("host", "gateway", "servlet", "spring", "sim", "bench")
+          // coordinator-server: --config's webhooks and the data directory, read as a gateway does
+          .mayOnlyBeAccessedByLayers(
+              "host", "coordinator-server", "gateway", "servlet", "spring", "sim", "bench")
           .whereLayer("host")
-          .mayOnlyBeAccessedByLayers("gateway", "servlet", "spring", "bench")
+          // coordinator-server: the deployment's shared secret, read as a gateway reads it
+          .mayOnlyBeAccessedByLayers("coordinator-server", "gateway", "servlet", "spring", "bench")
+          .whereLayer("coordinator-server")
+          // bench: the cluster benchmark starts replicated-coordinator peers
+          .mayOnlyBeAccessedByLayers("bench")
+          .whereLayer("cli")
+          .mayOnlyBeAccessedByLayers("coordinator-server", "gateway", "sim")
           .whereLayer("gateway")
-          // sim: its subcommand plugs into the gateway's CLI
+          // sim: the gateway is on its class path (its subcommand joins the gateway's command line)
           .mayOnlyBeAccessedByLayers("sim", "bench")
           .whereLayer("servlet")
           .mayOnlyBeAccessedByLayers("spring")
@@ -232,6 +275,11 @@ class LayeringTest {
   @Test
   void modulesDependOnlyDownward() {
     MODULES_DEPEND_ONLY_DOWNWARD.check(production);
+  }
+
+  @Test
+  void onlyTheCoordinatorProcessKnowsRaft() {
+    ONLY_THE_COORDINATOR_PROCESS_KNOWS_RAFT.check(production);
   }
 
   @Test

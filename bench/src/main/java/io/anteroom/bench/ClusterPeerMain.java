@@ -1,5 +1,7 @@
 package io.anteroom.bench;
 
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
 import io.anteroom.testkit.ChildProcess;
@@ -12,22 +14,43 @@ import java.nio.file.Path;
  * {@code counter} on loopback. Prints the node's event lines ({@link ClusterNode#LEADS}, ...) on
  * standard output; exits when its standard input closes, so it never outlives the benchmark.
  *
- * <p>Usage: {@code ClusterPeerMain <cluster.yaml> <id> <data-dir>}
+ * <p>With a fourth argument {@code rooms} (the {@code rooms-*-capped} scenarios) the peer serves
+ * the rooms' coordinating objects instead, as {@code anteroom coordinator --cluster} does ({@link
+ * CoordinatorPeer#start}).
+ *
+ * <p>Usage: {@code ClusterPeerMain <cluster.yaml> <id> <data-dir> [rooms]}
  */
 public final class ClusterPeerMain {
   private ClusterPeerMain() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 3) {
-      System.err.println("usage: ClusterPeerMain <cluster.yaml> <id> <data-dir>");
+    boolean rooms = args.length == 4 && args[3].equals("rooms");
+    if (args.length != 3 && !rooms) {
+      System.err.println("usage: ClusterPeerMain <cluster.yaml> <id> <data-dir> [rooms]");
       System.exit(2);
     }
-    ClusterNode node =
-        ClusterNode.builder(ClusterFile.load(Path.of(args[0])), args[1], Path.of(args[2]))
-            .objects(r -> r.namespace("counter", Counter.class, NaiveCounter::new))
-            .server(s -> s.namespaces(ns -> ns.equals("counter")))
-            .events(ChildProcess::printLine)
-            .start();
+    ClusterFile file = ClusterFile.load(Path.of(args[0]));
+    ClusterNode node;
+    if (rooms) {
+      java.net.URI http = file.http().get(args[1]);
+      node =
+          CoordinatorPeer.start(
+              CoordinatorPeer.Options.builder(
+                      file,
+                      args[1],
+                      Path.of(args[2]),
+                      CoordinatorServer.Options.builder(http.getHost(), http.getPort()).build())
+                  .peer(io.anteroom.objects.ratis.PeerOptions.defaults())
+                  .events(ChildProcess::printLine)
+                  .build());
+    } else {
+      node =
+          ClusterNode.builder(file, args[1], Path.of(args[2]))
+              .objects(r -> r.namespace("counter", Counter.class, NaiveCounter::new))
+              .server(s -> s.namespaces(ns -> ns.equals("counter")))
+              .events(ChildProcess::printLine)
+              .start();
+    }
     ChildProcess.awaitParentGone();
     node.close();
   }

@@ -1,6 +1,8 @@
 package io.anteroom.bench;
 
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.ObjectId;
@@ -160,9 +162,19 @@ public final class ObjectsBenchmark implements Callable<Integer> {
               + " on three servers, no Anteroom), cluster-spread, cluster-tls, cluster-spread-tls"
               + " (the cluster's peers speaking mutual TLS, as across machines), http-pinned,"
               + " cluster-processes, cluster-pinned, rooms-1shard, rooms-3shards (100 rooms' draws on"
-              + " 3 peers with 1 or 3 shards). "
+              + " 3 peers with 1 or 3 shards), rooms-1shard-capped, rooms-3shards-capped (the same,"
+              + " each peer a process held to --peer-cpu of a CPU, as on three small machines). "
               + "Default: ${DEFAULT-VALUE}.")
   List<String> scenarios;
+
+  @Option(
+      names = "--peer-cpu",
+      defaultValue = "0.3",
+      description =
+          "The CPU each peer process of the rooms-*-capped scenarios may use, as a fraction of one"
+              + " CPU (a cgroup's CPU quota; needs root): three peers held to 0.3 each use 0.9 of"
+              + " the machine's CPUs, the callers the rest. Default: ${DEFAULT-VALUE}.")
+  double peerCpu;
 
   @Option(
       names = "--rounds",
@@ -188,7 +200,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           "cluster-spread",
           "cluster-spread-tls",
           "rooms-1shard",
-          "rooms-3shards");
+          "rooms-3shards",
+          "rooms-1shard-capped",
+          "rooms-3shards-capped");
 
   /**
    * The same scenarios without {@code --rounds}: every single-node scenario before every cluster
@@ -206,7 +220,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           "cluster-tls",
           "cluster-spread-tls",
           "rooms-1shard",
-          "rooms-3shards");
+          "rooms-3shards",
+          "rooms-1shard-capped",
+          "rooms-3shards-capped");
 
   private final List<LoadRun.Measurement> results = new ArrayList<>();
 
@@ -225,6 +241,11 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           "--rounds " + rounds + ": use 1 (each scenario once) or more (alternating rounds)");
+    }
+    if (!(peerCpu > 0)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--peer-cpu " + peerCpu + ": give the share of one CPU each peer may use, above 0");
     }
     if (warmupMax != null && warmupMax.compareTo(warmup) <= 0) {
       throw new CommandLine.ParameterException(
@@ -276,6 +297,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             case "cluster-spread-tls" -> cluster(d, objects, 3, true);
             case "rooms-1shard" -> rooms(d, 1);
             case "rooms-3shards" -> rooms(d, 3);
+            case "rooms-1shard-capped" -> roomsCapped(d, 1);
+            case "rooms-3shards-capped" -> roomsCapped(d, 3);
             default -> throw new IllegalStateException("not a round scenario: " + scenario);
           }
           rates.put(scenario, results.get(before).opsPerSecond());
@@ -489,11 +512,11 @@ public final class ObjectsBenchmark implements Callable<Integer> {
 
   /**
    * {@value #ROOMS} rooms on the room objects of a 3-peer replicated coordinator ({@code anteroom
-   * coordinator --cluster}'s assembly: {@link ObjectCoordination#serveCluster}, SQLite copies,
-   * default Raft options, in this JVM) with {@code shards} shards; once every shard is served by
-   * its preferred leader (with 3 shards, three different peers), 64 callers draw from the Anywhere
-   * counter of a random room through a gateway's link ({@link ObjectCoordination#remote} over all
-   * three peers): each call one confirmed counter grant.
+   * coordinator --cluster}'s assembly: {@link CoordinatorPeer#start}, SQLite copies, default Raft
+   * options, in this JVM) with {@code shards} shards; once every shard is served by its preferred
+   * leader (with 3 shards, three different peers), 64 callers draw from the Anywhere counter of a
+   * random room through a gateway's link ({@link ObjectCoordination#remote} over all three peers):
+   * each call one confirmed counter grant.
    */
   private void rooms(Path dir, int shards) throws Exception {
     ClusterFile file =
@@ -504,18 +527,15 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       for (var peer : file.config().peers()) {
         var uri = file.http().get(peer.id());
         nodes.add(
-            ObjectCoordination.serveCluster(
-                file,
-                peer.id(),
-                dir.resolve(peer.id()),
-                uri.getHost(),
-                uri.getPort(),
-                List.of(),
-                null,
-                null,
-                List.of(),
-                PeerOptions.defaults(),
-                line -> System.err.println("rooms: " + line)));
+            CoordinatorPeer.start(
+                CoordinatorPeer.Options.builder(
+                        file,
+                        peer.id(),
+                        dir.resolve(peer.id()),
+                        CoordinatorServer.Options.builder(uri.getHost(), uri.getPort()).build())
+                    .peer(PeerOptions.defaults())
+                    .events(line -> System.err.println("rooms: " + line))
+                    .build()));
       }
       long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
       while (!spread(nodes, file, shards)) {
@@ -526,28 +546,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       ObjectCoordination link =
           ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(30), null, List.of());
       try {
-        List<Counter> draws = new ArrayList<>(ROOMS);
-        for (int i = 0; i < ROOMS; i++) {
-          String room = "room" + i;
-          link.configure(
-                  io.anteroom.room.RoomConfig.builder(room)
-                      .totalActiveUsers(1_000_000)
-                      .newUsersPerMinute(1_000_000)
-                      .sessionDurationMinutes(10)
-                      .build())
-              .toCompletableFuture()
-              .join();
-          draws.add(
-              () -> {
-                long minute = java.time.Instant.now().getEpochSecond() / 60;
-                io.anteroom.room.Grant g =
-                    link.take(io.anteroom.room.CounterKey.anywhere(room, minute), 1L << 40, null)
-                        .toCompletableFuture()
-                        .join();
-                if (!g.granted()) throw new IllegalStateException("not granted: " + g);
-                return (minute % 1024) << 30 | g.number(); // unique per room
-              });
-        }
+        List<Counter> draws = roomDraws(link);
         spreadOver(
             "rooms: " + ROOMS + " rooms, confirmed draws, 3 peers, " + shards + " shard(s)",
             draws,
@@ -570,6 +569,163 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     } finally {
       for (ClusterNode n : nodes) n.close();
     }
+  }
+
+  /**
+   * {@link #rooms}, with each peer a process of its own ({@link ClusterPeerMain} {@code rooms})
+   * held to {@link #peerCpu} of a CPU by a cgroup's CPU quota: three small machines on one, so that
+   * three shards' leaders do not take each other's CPU as they do in {@code rooms-3shards} (where
+   * the three peers share this machine's two CPUs with the callers). The callers' JVM is not held.
+   * Skipped, with the reason printed, where no cgroup CPU controller can be written (not root).
+   */
+  private void roomsCapped(Path dir, int shards) throws Exception {
+    CpuCaps caps = CpuCaps.open(peerCpu);
+    if (caps == null) {
+      System.err.println(
+          "rooms-"
+              + shards
+              + "shard(s)-capped: skipped, no writable cgroup CPU controller (needs root and"
+              + " /sys/fs/cgroup/cpu or cgroup v2's cpu.max)");
+      return;
+    }
+    Files.createDirectories(dir);
+    Path clusterYaml =
+        Files.writeString(
+            dir.resolve("cluster.yaml"),
+            clusterYaml(3, "c").replace("shards: 1\n", "shards: " + shards + "\n"));
+    ClusterFile file = ClusterFile.load(clusterYaml);
+    String javaCommand = ProcessHandle.current().info().command().orElse("java");
+    Map<String, Process> peers = new LinkedHashMap<>();
+    Map<Integer, String> leads = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    List<String> ids = file.config().peers().stream().map(p -> p.id()).toList();
+    try {
+      for (String id : ids) {
+        List<String> command =
+            peerCommand(
+                javaCommand,
+                System.getProperty("sun.misc.unsafe.memory.access"),
+                System.getProperty("java.class.path"));
+        command.addAll(List.of(clusterYaml.toString(), id, dir.resolve(id).toString(), "rooms"));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        peers.put(id, p);
+        Thread.ofPlatform()
+            .daemon()
+            .start(
+                () -> {
+                  try (var lines = p.inputReader()) {
+                    String line;
+                    while ((line = lines.readLine()) != null) {
+                      for (int s = 0; s < shards; s++) {
+                        if (line.contains(ClusterNode.NO_LONGER_LEADS + s)) leads.remove(s, id);
+                        else if (line.contains(ClusterNode.LEADS + s)) leads.put(s, id);
+                      }
+                      if (!stopping.get() && (line.contains("ERROR") || line.contains("Exception")))
+                        System.err.println(id + ": " + line);
+                    }
+                  } catch (IOException gone) {
+                    // the peer exited
+                  }
+                });
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+      while (!ledByPreferred(leads, ids, shards)) {
+        if (System.nanoTime() > deadline)
+          throw new IllegalStateException(
+              "the shards' preferred leaders do not lead in 180 s: " + leads);
+        Thread.sleep(100); // polling for the elections and hand-overs, before any measurement
+      }
+      ObjectCoordination link =
+          ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(30), null, List.of());
+      try {
+        List<Counter> draws = roomDraws(link);
+        LoadRun.Call call =
+            caller -> {
+              int i = ThreadLocalRandom.current().nextInt(draws.size());
+              return (long) i << 40 | draws.get(i).next();
+            };
+        // uncapped first: the peers' JIT compiles as on machines that have run for a while (held
+        // to a share of a CPU, the compiler threads would take minutes of the measurement)
+        warm(HTTP_CONNECTIONS, call);
+        peers.forEach((id, p) -> caps.hold(id, p.pid()));
+        LoadRun.run("warm-up, capped", HTTP_CONNECTIONS, Duration.ofSeconds(5), maxOps, call);
+        long cpu0 = childrenCpuNanos(peers.values());
+        LoadRun.Measurement m =
+            LoadRun.run(
+                "rooms: "
+                    + ROOMS
+                    + " rooms, confirmed draws, 3 peer processes held to "
+                    + peerCpu
+                    + " CPU each, "
+                    + shards
+                    + " shard(s)",
+                HTTP_CONNECTIONS,
+                duration,
+                maxOps,
+                call);
+        double peersCpu = (childrenCpuNanos(peers.values()) - cpu0) / 1e9;
+        record(
+            m.withNotes(
+                String.format(
+                    Locale.ROOT,
+                    "the peers' CPU %.1f us/draw; leaders %s",
+                    peersCpu * 1e6 / Math.max(1, m.ops()),
+                    new java.util.TreeMap<>(leads))));
+      } finally {
+        link.close();
+      }
+    } finally {
+      stopping.set(true);
+      for (Process p : peers.values()) {
+        p.getOutputStream().close(); // the peer exits when its standard input closes
+      }
+      for (Process p : peers.values()) {
+        if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
+      }
+      caps.close(); // the groups, once their processes are gone
+    }
+  }
+
+  /**
+   * {@value #ROOMS} rooms configured through {@code link}, and for each a call drawing one
+   * confirmed number from its Anywhere counter (unique per room: the minute in the high bits).
+   */
+  private static List<Counter> roomDraws(ObjectCoordination link) {
+    List<Counter> draws = new ArrayList<>(ROOMS);
+    for (int i = 0; i < ROOMS; i++) {
+      String room = "room" + i;
+      link.configure(
+              io.anteroom.room.RoomConfig.builder(room)
+                  .totalActiveUsers(1_000_000)
+                  .newUsersPerMinute(1_000_000)
+                  .sessionDurationMinutes(10)
+                  .build())
+          .toCompletableFuture()
+          .join();
+      draws.add(
+          () -> {
+            long minute = java.time.Instant.now().getEpochSecond() / 60;
+            io.anteroom.room.Grant g =
+                link.take(io.anteroom.room.CounterKey.anywhere(room, minute), 1L << 40, null)
+                    .toCompletableFuture()
+                    .join();
+            if (!g.granted()) throw new IllegalStateException("not granted: " + g);
+            return (minute % 1024) << 30 | g.number(); // unique per room
+          });
+    }
+    return draws;
+  }
+
+  /** Whether each shard is led, with several shards each by its preferred leader. */
+  private static boolean ledByPreferred(Map<Integer, String> leads, List<String> ids, int shards) {
+    for (int s = 0; s < shards; s++) {
+      String leader = leads.get(s);
+      if (leader == null) return false;
+      var preferred = ClusterNode.preferredLeader(shards, ids, s);
+      if (preferred.isPresent() && !preferred.get().equals(leader)) return false;
+    }
+    return true;
   }
 
   /** Whether every shard is served, with several shards each by its preferred leader. */

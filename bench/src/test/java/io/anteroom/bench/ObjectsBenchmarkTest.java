@@ -100,6 +100,17 @@ class ObjectsBenchmarkTest {
   }
 
   @Test
+  void aPeerCpuShareNotAboveZeroIsRefusedWithAClearErrorBeforeAnythingRuns() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new ObjectsBenchmark()).setErr(new PrintWriter(err));
+
+    int status = cli.execute("--peer-cpu", "0", "--scenarios", "rooms-1shard-capped");
+
+    assertThat(status).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString()).contains("--peer-cpu 0.0: give the share of one CPU");
+  }
+
+  @Test
   void aWarmUpCeilingNotAboveTheWarmUpIsRefusedWithAClearErrorBeforeAnythingRuns() {
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new ObjectsBenchmark()).setErr(new PrintWriter(err));

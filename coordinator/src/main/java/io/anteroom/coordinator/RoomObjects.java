@@ -1,6 +1,7 @@
 package io.anteroom.coordinator;
 
 import io.anteroom.backpressure.ThresholdMonitor;
+import io.anteroom.backpressure.ThroughputSignal;
 import io.anteroom.objects.Namespace;
 import io.anteroom.objects.Runtime;
 import io.anteroom.room.CounterKey;
@@ -94,6 +95,35 @@ public final class RoomObjects {
         runtime.namespace(COUNTER_NAMESPACE, RoomCounter.class, CounterObject::new),
         runtime.namespace(AUDIT_NAMESPACE, DeploymentAudit.class, AuditObject::new),
         runtime.namespace(ROOMS_NAMESPACE, DeploymentRooms.class, RoomDocumentsObject::new));
+  }
+
+  /**
+   * Budget of worker reports per second per runtime before reporters are told to slow down: what a
+   * process that hosts the room objects (the coordinator, or {@code anteroom run}) registers them
+   * with.
+   */
+  public static final double REPORT_MAX_QPS = 500;
+
+  /**
+   * Registers the namespaces with monitors that throttle above {@code reportMaxQps} worker reports
+   * per second (over ten seconds; {@link #REPORT_MAX_QPS} in production); each room's global object
+   * posts the room's state changes to {@code webhooks}.
+   */
+  public static RoomObjects register(
+      Runtime runtime, double reportMaxQps, WebhookTargets webhooks) {
+    return register(
+        runtime,
+        reportMonitor(runtime, reportMaxQps),
+        reportMonitor(runtime, reportMaxQps),
+        webhooks);
+  }
+
+  private static ThresholdMonitor reportMonitor(Runtime runtime, double maxQps) {
+    return ThresholdMonitor.builder()
+        .maxQps(maxQps)
+        .signal(ThroughputSignal.TEN_SECOND_WINDOW)
+        .clock(runtime.clock())
+        .build();
   }
 
   /** Registers the namespaces with monitors that measure but never throttle. */

@@ -260,7 +260,7 @@ final class Answers {
   private static Duration session(RoomRuntime room, long now) {
     RoomSettings s = room.settings();
     RoomSettings inForce = s.events().isEmpty() ? s : s.at(Instant.ofEpochMilli(now));
-    return Duration.ofMinutes(inForce.sessionDurationMinutes());
+    return Duration.ofMinutes(inForce.limits().sessionDurationMinutes());
   }
 
   /**
@@ -281,7 +281,7 @@ final class Answers {
     String language = language(v);
     // a waiting user's answer has the room's queueingStatusCode; an admitted user's status poll is
     // a plain 200
-    int status = inWaitingRoom ? room.settings().queueingStatusCode() : 200;
+    int status = inWaitingRoom ? room.settings().queuePage().queueingStatusCode() : 200;
     var headers = new ArrayList<Header>(v.setCookies.size() + 7);
     cookies(v, headers);
     if (verdict.ticket() != null) {
@@ -310,7 +310,7 @@ final class Answers {
                 now,
                 inWaitingRoom,
                 q,
-                room.settings().queueAll(),
+                room.settings().switches().queueAll(),
                 refresh,
                 throttle,
                 receipt);
@@ -378,7 +378,7 @@ final class Answers {
               language,
               inWaitingRoom,
               QueueView.unknown(v.now),
-              room.settings().queueAll(),
+              room.settings().switches().queueAll(),
               pacing.refreshIntervalSeconds(),
               throttle);
       fields.put(member, memberJson.get());
@@ -510,7 +510,7 @@ final class Answers {
               language,
               false,
               QueueView.unknown(clock.millis()),
-              room.settings().queueAll(),
+              room.settings().switches().queueAll(),
               retry,
               throttle);
       headers.add(new Header("Content-Type", JSON));

@@ -133,7 +133,7 @@ public final class Door {
       return Watch.now(null, null, Watch.Reply.NO_PUSH);
     }
     String id = room.settings().id();
-    if (room.settings().suspended()) {
+    if (room.settings().switches().suspended()) {
       return Watch.now(id, null, Watch.Reply.ENTER);
     }
     String value = Visit.cookie(request, room.cookie().name());
@@ -159,6 +159,14 @@ public final class Door {
       return Watch.now(id, ticket, Watch.Reply.FULL);
     }
     Watch watch = Watch.held(id, ticket, poll);
+    if (rooms.get(id).map(r -> r.gate() != gate).orElse(true)) {
+      // the room was deleted (or replaced) while this poll was being held: its listener may have
+      // run before the poll was in, so nothing would answer it and the gate would stay here
+      poll.release();
+      listening.remove(gate);
+      held.forget(gate);
+      return watch;
+    }
     held.check(poll, gate.lastState()); // a state applied before the poll was held
     return watch;
   }
@@ -168,7 +176,7 @@ public final class Door {
    * scheduled event's pre-queue.
    */
   private boolean paused(io.anteroom.door.config.GatewayConfig.RoomSettings settings) {
-    if (settings.queueAll()) {
+    if (settings.switches().queueAll()) {
       return true;
     }
     if (settings.events().isEmpty()) {

@@ -48,7 +48,7 @@ final class RoomAccounts {
    * @throws IllegalArgumentException when a key file cannot be read (any more)
    */
   static RoomAccounts of(RoomSettings s, TicketCodec codec, RoomAccounts previous) {
-    Account a = s.account();
+    Account a = s.protection().account();
     if (!a.enabled()) {
       return null;
     }
@@ -58,7 +58,12 @@ final class RoomAccounts {
         a,
         accounts,
         new AccountCookie(
-            s.id(), s.generation(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(), codec),
+            s.id(),
+            s.generation(),
+            s.cookie().cookieSuffix(),
+            s.cookie().cookieSecure(),
+            s.cookie().cookieSameSite(),
+            codec),
         previous != null ? previous.local : new AccountPlaces(LOCAL_PLACES));
   }
 

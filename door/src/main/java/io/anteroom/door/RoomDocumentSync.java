@@ -7,6 +7,8 @@ import io.anteroom.door.admission.RoomDocumentStore;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.RoomTemplates;
+import io.anteroom.door.config.TemplateDirectory;
 import io.anteroom.room.documents.RoomDocument;
 import io.anteroom.room.documents.RoomDocuments;
 import java.nio.file.Path;
@@ -29,7 +31,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The rule when the file and the coordinator disagree: the coordinator's document wins once it
  * exists (also a deleted room's tombstone); one WARN line per such room names it and how to make
- * the file win ({@code anteroom rooms import}).
+ * the file win ({@code anteroom rooms import}). The same for templates: a file room is imported
+ * with the contents of its templates, their language variants and partials as this host's {@code
+ * templatesDir} has them; once a room's document keeps a template, that text is served by every
+ * gateway whatever its {@code templatesDir} holds under the name, and one WARN line per template
+ * whose file here differs says so. A name the document does not keep is still read from {@code
+ * templatesDir}.
  *
  * <p>Invariants: follows run one after the other ({@link #follow} chains them); each room's
  * document is applied at most once per version, whichever path brings it first (a follow, or the
@@ -51,6 +58,7 @@ public final class RoomDocumentSync {
   private final List<RoomSettings> fileRooms;
   private final Optional<Path> templatesDir;
   private final Path dataDir;
+  private final TemplateDirectory directory;
 
   /** The deployment version every document up to which is applied (guarded by this). */
   private long version;
@@ -68,6 +76,7 @@ public final class RoomDocumentSync {
     this.store = store;
     this.fileRooms = config.rooms();
     this.templatesDir = config.templatesDir();
+    this.directory = new TemplateDirectory(config.templatesDir());
     this.dataDir = config.dataDir();
   }
 
@@ -125,7 +134,8 @@ public final class RoomDocumentSync {
                       RoomDocuments.Kind.BOOTSTRAP,
                       s.id(),
                       ConfigLoader.toJson(s).toString(),
-                      s.generation()))
+                      s.generation(),
+                      fileTemplates(s)))
               .toCompletableFuture());
     }
     return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
@@ -146,6 +156,32 @@ public final class RoomDocumentSync {
             });
   }
 
+  /**
+   * The texts of a file room's templates as this host's templatesDir has them (null: none, or more
+   * than a document keeps: then each host reads them from its own templatesDir, as before).
+   */
+  private Map<String, String> fileTemplates(RoomSettings s) {
+    var texts =
+        RoomTemplates.collect(RoomTemplates.namesOf(s), s.queuePage().languages(), directory);
+    long chars =
+        texts.entrySet().stream().mapToLong(e -> e.getKey().length() + e.getValue().length()).sum();
+    if (texts.isEmpty()) {
+      return null;
+    }
+    if (texts.size() > RoomDocuments.MAX_TEMPLATES || chars > RoomDocuments.MAX_TEMPLATE_CHARS) {
+      LOG.warn(
+          "room {}: its templates ({} files, {} characters) are more than a room's document keeps"
+              + " ({} files, {} characters); each gateway reads them from its own templatesDir",
+          s.id(),
+          texts.size(),
+          chars,
+          RoomDocuments.MAX_TEMPLATES,
+          RoomDocuments.MAX_TEMPLATE_CHARS);
+      return null;
+    }
+    return texts;
+  }
+
   private void onChanges(RoomDocuments.Changes changes, boolean first) {
     synchronized (this) {
       if (failing) {
@@ -163,6 +199,9 @@ public final class RoomDocumentSync {
         if (d != null) {
           disagreement(s, d).ifPresent(LOG::warn);
         }
+      }
+      for (RoomDocument d : latest.values()) {
+        templateDisagreements(d, directory).forEach(LOG::warn);
       }
     }
   }
@@ -213,10 +252,11 @@ public final class RoomDocumentSync {
     }
     RoomSettings s = settings(d);
     if (!here) {
-      rooms.create(s, true);
+      rooms.create(s, true, d.templates());
       LOG.info("room {}: created (room documents version {})", d.id(), d.version());
-    } else if (!s.equals(rooms.configured(d.id()))) {
-      rooms.update(s, true);
+    } else if (!s.equals(rooms.configured(d.id()))
+        || !d.templates().equals(rooms.keptTemplates(d.id()))) {
+      rooms.update(s, true, d.templates());
       LOG.info("room {}: replaced (room documents version {})", d.id(), d.version());
     }
   }
@@ -266,6 +306,34 @@ public final class RoomDocumentSync {
   }
 
   /**
+   * The WARN lines for the templates a live document keeps whose file of the same name in {@code
+   * dir} (this host's templatesDir) has other contents: the document's are in force.
+   */
+  public static List<String> templateDisagreements(RoomDocument d, TemplateDirectory dir) {
+    if (d.deleted()) {
+      return List.of();
+    }
+    return new RoomTemplates(d.templates(), dir)
+        .differingFiles().stream()
+            .map(
+                name ->
+                    "room "
+                        + d.id()
+                        + ": template "
+                        + name
+                        + " in this gateway's templatesDir differs from the one kept in the"
+                        + " deployment's document (version "
+                        + d.version()
+                        + ", written by "
+                        + d.source()
+                        + " at "
+                        + Instant.ofEpochMilli(d.changedAtMillis())
+                        + "); the document's is served by every gateway; to make the file's win:"
+                        + " anteroom rooms import --file FILE")
+            .toList();
+  }
+
+  /**
    * Checks the deployment's rooms as they would be after a change exactly as the config file is
    * checked (each room's keys, unique ids and routes, templates in this gateway's {@code
    * templatesDir}), every problem at once.
@@ -275,12 +343,27 @@ public final class RoomDocumentSync {
    * @throws IllegalArgumentException listing every problem
    */
   public List<RoomSettings> check(List<? extends JsonNode> after) {
+    return check(after, Map.of());
+  }
+
+  /**
+   * As {@link #check(List)}, each room with the templates kept with its document after the change
+   * ({@code kept}, by room id; a room not in it: those it keeps now), which its {@code template}
+   * may name and which are checked too (names, Mustache, partials), every problem at once.
+   */
+  public List<RoomSettings> check(
+      List<? extends JsonNode> after, Map<String, ? extends Map<String, String>> kept) {
+    var all = new HashMap<String, Map<String, String>>();
+    for (JsonNode n : after) {
+      String id = n.path("id").asText();
+      all.put(id, kept.containsKey(id) ? kept.get(id) : rooms.keptTemplates(id));
+    }
     ObjectNode root = JSON.createObjectNode();
     root.put("dataDir", dataDir.toString());
     templatesDir.ifPresent(t -> root.put("templatesDir", t.toString()));
     var list = root.putArray("rooms");
     after.forEach(list::add);
-    return ConfigLoader.parse(root.toString(), "the rooms after this change").rooms();
+    return ConfigLoader.parse(root.toString(), "the rooms after this change", all).rooms();
   }
 
   /** This gateway's rooms as configured (before live overrides), as JSON, in routing order. */

@@ -9,6 +9,7 @@ import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.GatewayConfig.Route;
 import io.anteroom.door.config.InvitationKey;
 import io.anteroom.door.config.LiveOverrides;
+import io.anteroom.door.config.RoomTemplates;
 import io.anteroom.door.config.TemplateDirectory;
 import io.anteroom.door.proof.ChallengeCodec;
 import io.anteroom.door.proof.DoorCheck;
@@ -87,6 +88,12 @@ public final class Rooms implements AutoCloseable {
 
   /** Each room's settings as configured, before its live overrides (guarded by this). */
   private final Map<String, RoomSettings> configured = new HashMap<>();
+
+  /**
+   * Each room's templates kept with its document at the coordinator, by name (guarded by this); a
+   * room without an entry reads its templates from {@code templatesDir} only.
+   */
+  private final Map<String, Map<String, String>> kept = new HashMap<>();
 
   /** Each room's live overrides in force (guarded by this). */
   private final Map<String, RoomOverrides> overrides = new HashMap<>();
@@ -206,6 +213,15 @@ public final class Rooms implements AutoCloseable {
    * gateways of one deployment agree on it.
    */
   public synchronized RoomRuntime create(RoomSettings s, boolean generationGiven) {
+    return create(s, generationGiven, null);
+  }
+
+  /**
+   * Adds a room whose queue pages read {@code templates} (kept with its document; null: none)
+   * before this gateway's {@code templatesDir}; see {@link #create(RoomSettings, boolean)}.
+   */
+  public synchronized RoomRuntime create(
+      RoomSettings s, boolean generationGiven, Map<String, String> templates) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     if (byId.containsKey(s.id())) {
       throw new IllegalArgumentException(
@@ -228,12 +244,14 @@ public final class Rooms implements AutoCloseable {
       }
     }
     checkRoutes(byId, s);
-    var responder = new QueueResponder(s, templates); // a refused template changes nothing
+    // a refused template changes nothing
+    var responder = new QueueResponder(s, new RoomTemplates(templates, this.templates));
     RoomControl gate = gates.create(s);
     RoomRuntime runtime = build(s, gate, null, responder);
     byId.put(s.id(), runtime);
     configured.put(s.id(), s);
     overrides.remove(s.id());
+    keep(s.id(), templates);
     remember(s);
     publish(byId);
     String id = s.id();
@@ -255,6 +273,15 @@ public final class Rooms implements AutoCloseable {
    * generation then open as new users).
    */
   public synchronized RoomRuntime update(RoomSettings s, boolean generationGiven) {
+    return update(s, generationGiven, null);
+  }
+
+  /**
+   * Replaces a room's settings and its kept templates ({@code templates}; null: it keeps its own)
+   * live; see {@link #update(RoomSettings, boolean)}. A refused template changes nothing.
+   */
+  public synchronized RoomRuntime update(
+      RoomSettings s, boolean generationGiven, Map<String, String> templates) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     RoomRuntime old = byId.get(s.id());
     if (old == null) {
@@ -264,7 +291,17 @@ public final class Rooms implements AutoCloseable {
     if (!generationGiven) {
       s = s.withGeneration(old.settings().generation());
     }
-    RoomRuntime runtime = replace(old, LiveOverrides.apply(s, overrides.get(s.id())));
+    Map<String, String> had = kept.get(s.id());
+    if (templates != null) {
+      keep(s.id(), templates);
+    }
+    RoomRuntime runtime;
+    try {
+      runtime = replace(old, LiveOverrides.apply(s, overrides.get(s.id())));
+    } catch (IllegalArgumentException e) {
+      keep(s.id(), had);
+      throw e;
+    }
     configured.put(s.id(), s);
     return runtime;
   }
@@ -283,7 +320,7 @@ public final class Rooms implements AutoCloseable {
           "no room \"" + s.id() + "\"; use POST /rooms to create" + " it");
     }
     checkRoutes(byId, s);
-    new QueueResponder(s, templates);
+    new QueueResponder(s, templatesOf(s.id()));
   }
 
   /**
@@ -303,14 +340,44 @@ public final class Rooms implements AutoCloseable {
    * @throws IllegalArgumentException naming the problem
    */
   public QueueResponder queuePage(RoomSettings s) {
-    return new QueueResponder(s, templates);
+    return new QueueResponder(s, templatesOf(s.id()));
+  }
+
+  /**
+   * The queue page {@code s} would have here with {@code templates} kept with its document (null:
+   * the ones its room keeps now), for a preview; nothing changes.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public QueueResponder queuePage(RoomSettings s, Map<String, String> templates) {
+    return new QueueResponder(
+        s, templates == null ? templatesOf(s.id()) : new RoomTemplates(templates, this.templates));
+  }
+
+  /** A room's templates as this gateway reads them: kept with its document, then templatesDir. */
+  public synchronized RoomTemplates templatesOf(String id) {
+    return new RoomTemplates(kept.get(id), templates);
+  }
+
+  /** The templates kept with a room's document, by name (empty: none). */
+  public synchronized Map<String, String> keptTemplates(String id) {
+    return kept.getOrDefault(id, Map.of());
+  }
+
+  private void keep(String id, Map<String, String> templates) {
+    if (templates == null || templates.isEmpty()) {
+      kept.remove(id);
+    } else {
+      kept.put(id, Map.copyOf(templates));
+    }
   }
 
   private RoomRuntime replace(RoomRuntime old, RoomSettings s) {
     var byId = new LinkedHashMap<>(snapshot.byId());
     byId.remove(s.id());
     checkRoutes(byId, s);
-    var responder = new QueueResponder(s, templates); // a refused template changes nothing
+    // a refused template changes nothing
+    var responder = new QueueResponder(s, templatesOf(s.id()));
     old.control().reconfigure(s);
     RoomRuntime runtime = build(s, old.control(), old, responder);
     byId.put(s.id(), runtime);
@@ -336,6 +403,7 @@ public final class Rooms implements AutoCloseable {
     }
     configured.remove(id);
     overrides.remove(id);
+    kept.remove(id);
     publish(byId);
     old.control().close();
     RoomRuntime.Meters.unregister(registry, id);
@@ -363,10 +431,11 @@ public final class Rooms implements AutoCloseable {
       RoomSettings s, RoomControl gate, RoomRuntime previous, QueueResponder responder) {
     var meters =
         previous != null ? previous.meters() : RoomRuntime.Meters.register(registry, s.id());
-    if (!s.originProtection().enabled()) {
-      gate.limitNewUsersPerMinute(s.newUsersPerMinute());
+    if (!s.resilience().originProtection().enabled()) {
+      gate.limitNewUsersPerMinute(s.limits().newUsersPerMinute());
     }
-    var protection = s.originProtection().enabled() ? new OriginProtection(s, clock) : null;
+    var protection =
+        s.resilience().originProtection().enabled() ? new OriginProtection(s, clock) : null;
     registry.remove("anteroom.room." + s.id() + ".effective_new_users_per_minute");
     registry.gauge(
         "anteroom.room." + s.id() + ".effective_new_users_per_minute",
@@ -374,10 +443,15 @@ public final class Rooms implements AutoCloseable {
             () ->
                 protection != null
                     ? protection.effectiveNewUsersPerMinute()
-                    : s.newUsersPerMinute());
+                    : s.limits().newUsersPerMinute());
     var cookie =
         new TicketCookie(
-            s.id(), s.generation(), s.cookieSuffix(), s.cookieSecure(), s.cookieSameSite(), codec);
+            s.id(),
+            s.generation(),
+            s.cookie().cookieSuffix(),
+            s.cookie().cookieSecure(),
+            s.cookie().cookieSameSite(),
+            codec);
     return new RoomRuntime(
         s,
         gate,
@@ -409,14 +483,14 @@ public final class Rooms implements AutoCloseable {
         s.allRules().stream()
             .anyMatch(
                 r -> r.action() == io.anteroom.door.config.GatewayConfig.RuleAction.CHALLENGE);
-    if (!s.proofOfWork().enabled() && !anyEvent && !anyRule) {
+    if (!s.protection().proofOfWork().enabled() && !anyEvent && !anyRule) {
       return null;
     }
     if (previous != null && previous.door() != null) {
-      return previous.door().withSettings(s.id(), s.generation(), s.proofOfWork());
+      return previous.door().withSettings(s.id(), s.generation(), s.protection().proofOfWork());
     }
     return new DoorCheck(
-        s.id(), s.generation(), s.proofOfWork(), challenges, DoorCheck.secureNonces());
+        s.id(), s.generation(), s.protection().proofOfWork(), challenges, DoorCheck.secureNonces());
   }
 
   /**
@@ -425,7 +499,7 @@ public final class Rooms implements AutoCloseable {
    * check's {@code onUnavailable} says).
    */
   private static io.anteroom.door.proof.HumanVerifier human(RoomSettings s) {
-    var h = s.humanCheck();
+    var h = s.protection().humanCheck();
     if (!h.enabled()) {
       return null;
     }
@@ -451,14 +525,14 @@ public final class Rooms implements AutoCloseable {
   /** The room's address limit, keeping the previous one's counts while its rate is unchanged. */
   private static io.anteroom.door.proof.NewIdentityLimit limit(
       RoomSettings s, RoomRuntime previous) {
-    if (!s.addressLimit().enabled()) {
+    if (!s.protection().addressLimit().enabled()) {
       return null;
     }
-    int perMinute = s.addressLimit().newIdentitiesPerMinute();
+    int perMinute = s.protection().addressLimit().newIdentitiesPerMinute();
     if (previous != null
         && previous.limit() != null
         && previous.limit().perMinute() == perMinute
-        && previous.settings().addressLimit().equals(s.addressLimit())) {
+        && previous.settings().protection().addressLimit().equals(s.protection().addressLimit())) {
       return previous.limit();
     }
     return new io.anteroom.door.proof.NewIdentityLimit(
@@ -473,10 +547,11 @@ public final class Rooms implements AutoCloseable {
    */
   private static Invitations invitations(RoomSettings s, RoomRuntime previous) {
     boolean anyEvent = s.events().stream().anyMatch(e -> e.invitationsRequired().orElse(false));
-    if (!s.invitations().required() && !anyEvent || s.invitations().keyFile().isEmpty()) {
+    if (!s.protection().invitations().required() && !anyEvent
+        || s.protection().invitations().keyFile().isEmpty()) {
       return null;
     }
-    byte[] key = InvitationKey.read(s.invitations().keyFile().get());
+    byte[] key = InvitationKey.read(s.protection().invitations().keyFile().get());
     if (previous != null && previous.invitations() != null) {
       return previous.invitations().withKey(s.id(), key);
     }

@@ -42,7 +42,7 @@ final class Stages {
 
   /** The first stage of {@code room}'s chain. */
   static Step chain(RoomRuntime room, Answers answers) {
-    if (room.settings().suspended()) {
+    if (room.settings().switches().suspended()) {
       return v -> CompletableFuture.completedFuture(Answers.skip(v, "suspended"));
     }
     Step admission = new Admission(room.gate(), room.settings(), answers);
@@ -117,7 +117,7 @@ final class Stages {
       this.answers = answers;
       this.next = next;
       RoomSettings s = room.settings();
-      this.cookieName = ChallengeResponder.cookieName(s.id(), s.cookieSuffix());
+      this.cookieName = ChallengeResponder.cookieName(s.id(), s.cookie().cookieSuffix());
       this.clearAnswer = cookieName + "=; Max-Age=0; Path=/; SameSite=Lax";
     }
 
@@ -126,7 +126,9 @@ final class Stages {
       RoomSettings s = room.settings();
       // the check in force now: the room's, or the running event's (pre-queue included)
       ProofOfWork inForce =
-          s.events().isEmpty() ? s.proofOfWork() : s.at(Instant.ofEpochMilli(v.now)).proofOfWork();
+          s.events().isEmpty()
+              ? s.protection().proofOfWork()
+              : s.at(Instant.ofEpochMilli(v.now)).protection().proofOfWork();
       if (!inForce.enabled() && !v.challenge || !v.newIdentity()) {
         return next.enter(v);
       }
@@ -198,7 +200,7 @@ final class Stages {
       this.answers = answers;
       this.next = next;
       RoomSettings s = room.settings();
-      this.cookieName = HumanCheckResponder.cookieName(s.id(), s.cookieSuffix());
+      this.cookieName = HumanCheckResponder.cookieName(s.id(), s.cookie().cookieSuffix());
       this.clearAnswer = cookieName + "=; Max-Age=0; Path=/; SameSite=Lax";
     }
 
@@ -207,7 +209,7 @@ final class Stages {
       if (!v.newIdentity()) {
         return next.enter(v);
       }
-      HumanCheck h = room.settings().humanCheck();
+      HumanCheck h = room.settings().protection().humanCheck();
       String client = v.clientIp();
       String binding = client == null ? "" : client;
       if (h.onFailure() == HumanFailure.ENDLESS_QUEUE
@@ -285,7 +287,7 @@ final class Stages {
       if (!v.newIdentity()) {
         return next.enter(v);
       }
-      var a = room.settings().addressLimit();
+      var a = room.settings().protection().addressLimit();
       String prefix = Cidr.prefixOf(v.clientIp(), a.ipv4PrefixLength(), a.ipv6PrefixLength());
       int retry = room.limit().take(prefix == null ? "unknown" : prefix, v.now);
       return retry == 0
@@ -316,7 +318,7 @@ final class Stages {
       RoomSettings s = room.settings();
       Instant now = Instant.ofEpochMilli(v.now);
       RoomSettings inForce = s.events().isEmpty() ? s : s.at(now);
-      if (!inForce.invitations().required() || !startsOver(room, v)) {
+      if (!inForce.protection().invitations().required() || !startsOver(room, v)) {
         return next.enter(v);
       }
       String token = v.facts.header(Invitations.HEADER);
@@ -749,7 +751,8 @@ final class Stages {
                   "room {}: admission decision failed, queueing the user", settings.id(), failure);
               verdict =
                   new Verdict(
-                      Outcome.queued(settings.at(Instant.ofEpochMilli(v.now)).queueingMethod()),
+                      Outcome.queued(
+                          settings.at(Instant.ofEpochMilli(v.now)).limits().queueingMethod()),
                       v.ticket,
                       QueueView.unknown(v.now));
             }

@@ -165,6 +165,55 @@ class DoorTest {
   }
 
   @Test
+  void aPollHeldWhileItsRoomIsDeletedIsAnsweredNotYetAtOnceAndNothingOfTheRoomIsKept() {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+    RoomRuntime shop = door.rooms().get("shop").orElseThrow();
+    String waiting = shop.cookie().sealValue(new Ticket("shop", 8, 1, NOW, null, 0));
+    RequestFacts poll = request("/", "Cookie", shop.cookie().name() + "=" + waiting);
+    // routed to the room, which is deleted (its listener runs) before the poll is in
+    RequestFacts racing =
+        new RequestFacts() {
+          @Override
+          public RequestTargetResult target() {
+            return poll.target();
+          }
+
+          @Override
+          public String method() {
+            return poll.method();
+          }
+
+          @Override
+          public String header(String name) {
+            if (name.equals(Door.WATCH_HEADER)) {
+              assertThat(door.rooms().delete("shop")).isTrue();
+              return "0";
+            }
+            return poll.header(name);
+          }
+
+          @Override
+          public List<String> headers(String name) {
+            return poll.headers(name);
+          }
+
+          @Override
+          public String peerAddress() {
+            return poll.peerAddress();
+          }
+        };
+
+    Watch watch = door.watch(racing);
+
+    var answer = watch.answer().toCompletableFuture();
+    assertThat(answer).as("answered at once, not held until it expires").isDone();
+    assertThat(new String(answer.join().body(), StandardCharsets.UTF_8))
+        .isEqualTo("{\"enter\":false}");
+    assertThat(door.heldPolls().held()).isZero();
+    assertThat(door.heldPolls().rooms()).as("nothing kept of the deleted room").isZero();
+  }
+
+  @Test
   void anAmbiguousTargetIs400WithItsReasonAndTheConnectionClosed() {
     Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
 

@@ -127,6 +127,7 @@ final class InviteCommand implements Callable<Integer> {
                             + ")"));
     Path keyFile =
         settings
+            .protection()
             .invitations()
             .keyFile()
             .orElseThrow(

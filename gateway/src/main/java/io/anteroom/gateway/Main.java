@@ -1,28 +1,20 @@
 package io.anteroom.gateway;
 
 import com.codahale.metrics.MetricRegistry;
+import io.anteroom.cli.AnteroomSubcommand;
+import io.anteroom.cli.UntilShutdown;
 import io.anteroom.door.admission.Coordination;
 import io.anteroom.door.config.ConfigLoader;
-import io.anteroom.door.config.DataDirectory;
 import io.anteroom.door.config.GatewayConfig;
-import io.anteroom.door.config.GatewayConfig.HostPort;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.HostPorts;
 import io.anteroom.door.queue.MonitoredQueuePacing;
 import io.anteroom.door.ticket.TicketKeys;
 import io.anteroom.gateway.admin.AdminToken;
 import io.anteroom.gateway.demo.DemoCrowd;
 import io.anteroom.gateway.demo.DemoOrigin;
 import io.anteroom.host.CoordinatorLink;
-import io.anteroom.host.ObjectCoordination;
 import io.anteroom.host.RoomHost;
-import io.anteroom.objects.http.HttpObjectServer;
-import io.anteroom.objects.http.SharedSecret;
-import io.anteroom.objects.ratis.ClusterConfig;
-import io.anteroom.objects.ratis.ClusterFile;
-import io.anteroom.objects.ratis.ClusterNode;
-import io.anteroom.objects.ratis.ClusterStatusServer;
-import io.anteroom.objects.ratis.PeerOptions;
-import io.anteroom.objects.ratis.PeerTls;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -34,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,22 +37,23 @@ import picocli.CommandLine.Option;
  * <pre>
  * anteroom run [--config anteroom.yaml] [--origin URL]     gateway + coordination in one process
  * anteroom demo                                            run + demo origin + low limits
- * anteroom coordinator [--listen 127.0.0.1:7070]           the coordinating objects, over HTTP
- * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator
- * anteroom coordinator --cluster FILE --id ID --join      a new peer, waiting to be added
+ * anteroom coordinator [--listen 127.0.0.1:7070]           the coordinating objects, over HTTP (*)
+ * anteroom coordinator --cluster FILE --id ID             one peer of a replicated coordinator (*)
+ * anteroom coordinator --cluster FILE --id ID --join      a new peer, waiting to be added (*)
  * anteroom gateway --coordinator URL[,URL...] --datacenter NAME   a stateless edge node
- * anteroom cluster members|add|remove|replace --cluster FILE   a cluster's membership, online
+ * anteroom cluster members|add|remove|replace --cluster FILE   a cluster's membership (*)
  * anteroom check [--config anteroom.yaml]                 validate the configuration and exit
  * anteroom pass-keys create|list|rotate|retire KID [--data-dir DIR]   the pass keys
  * anteroom invite --config FILE --room ID --count N       signed invitations, as CSV
  * anteroom verify-draw --secret HEX --commitment HEX --receipts FILE   audit a room's draw
- * anteroom simulate ...                                    the traffic simulator (sim module)
+ * anteroom simulate ...                                    the traffic simulator (*)
  * anteroom help COMMAND                                    a command's options
  * </pre>
  *
- * <p>Commands of other modules (the simulator's {@code simulate}) are found with {@link
- * java.util.ServiceLoader} as {@link AnteroomSubcommand}s, so the help lists every command the
- * class path holds.
+ * <p>(*) Commands of other modules (module coordinator-server's {@code coordinator} and {@code
+ * cluster}, the simulator's {@code simulate}) are found with {@link java.util.ServiceLoader} as
+ * {@link AnteroomSubcommand}s, so the help lists every command the class path holds ({@link
+ * #HELP_ORDER}).
  */
 @Command(
     name = "anteroom",
@@ -102,8 +94,6 @@ public final class Main implements Runnable {
   static {
     COMMANDS.put("run", Run::new);
     COMMANDS.put("demo", Demo::new);
-    COMMANDS.put("coordinator", Coordinator::new);
-    COMMANDS.put("cluster", ClusterCommand::new);
     COMMANDS.put("gateway", Edge::new);
     COMMANDS.put("check", Check::new);
     COMMANDS.put("pass-keys", PassKeysCommand::new);
@@ -124,13 +114,21 @@ public final class Main implements Runnable {
     defaultSystemProperties(System.getProperties()); // first: before any command loads Netty
     var cl = new CommandLine(new Main());
     Supplier<Object> invoked = args.length > 0 ? COMMANDS.get(args[0]) : null;
+    if (invoked == null && args.length > 0) {
+      invoked = contributed().get(args[0]);
+    }
     if (invoked != null) {
       cl.addSubcommand(invoked.get());
     } else {
-      COMMANDS.values().forEach(command -> cl.addSubcommand(command.get()));
-      for (AnteroomSubcommand extra : java.util.ServiceLoader.load(AnteroomSubcommand.class)) {
-        cl.addSubcommand(extra);
+      var all = new LinkedHashMap<String, Supplier<Object>>();
+      var contributed = contributed();
+      for (String name : HELP_ORDER) {
+        Supplier<Object> command =
+            COMMANDS.containsKey(name) ? COMMANDS.get(name) : contributed.remove(name);
+        if (command != null) all.put(name, command);
       }
+      all.putAll(contributed);
+      all.values().forEach(command -> cl.addSubcommand(command.get()));
       cl.addSubcommand(new CommandLine.HelpCommand());
     }
     cl.setExecutionExceptionHandler(
@@ -139,6 +137,44 @@ public final class Main implements Runnable {
           return 2;
         });
     return cl;
+  }
+
+  /**
+   * The order of the help's commands: the built-in ones and, where they belong among them, those of
+   * other modules ({@code coordinator} and {@code cluster}: module coordinator-server); any other
+   * contributed command ({@code simulate}) follows, then {@code help}.
+   */
+  static final List<String> HELP_ORDER =
+      List.of(
+          "run",
+          "demo",
+          "coordinator",
+          "cluster",
+          "gateway",
+          "check",
+          "pass-keys",
+          "invite",
+          "verify-draw",
+          "rooms");
+
+  /**
+   * The commands other modules contribute ({@link AnteroomSubcommand}s on the class path) by name,
+   * in the order they are found; a command's class is loaded to read its name, but not made until
+   * it is added.
+   */
+  static Map<String, Supplier<Object>> contributed() {
+    var found = new LinkedHashMap<String, Supplier<Object>>();
+    java.util.ServiceLoader.load(AnteroomSubcommand.class).stream()
+        .forEach(
+            provider -> {
+              Command command = provider.type().getAnnotation(Command.class);
+              if (command == null) {
+                throw new IllegalStateException(
+                    provider.type().getName() + " is an AnteroomSubcommand without @Command");
+              }
+              found.putIfAbsent(command.name(), provider::get);
+            });
+    return found;
   }
 
   @Override
@@ -195,20 +231,12 @@ public final class Main implements Runnable {
       if (listen != null || adminListen != null) {
         c =
             c.withListen(
-                listen != null ? hostPort("--listen", listen) : c.listen(),
-                adminListen != null ? hostPort("--admin-listen", adminListen) : c.admin().listen());
+                listen != null ? HostPorts.parse("--listen", listen) : c.listen(),
+                adminListen != null
+                    ? HostPorts.parse("--admin-listen", adminListen)
+                    : c.admin().listen());
       }
       return dataDir != null ? c.withDataDir(dataDir) : c;
-    }
-  }
-
-  static HostPort hostPort(String option, String value) {
-    int colon = value.lastIndexOf(':');
-    try {
-      return new HostPort(value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)));
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(
-          option + ": \"" + value + "\" is not HOST:PORT (e.g." + " 127.0.0.1:8080)", e);
     }
   }
 
@@ -384,270 +412,6 @@ public final class Main implements Runnable {
   }
 
   @Command(
-      name = "coordinator",
-      mixinStandardHelpOptions = true,
-      description = {
-        "Host the coordinating objects of all rooms over HTTP for remote gateways.",
-        "With --cluster FILE --id ID: one peer of a replicated coordinator (Raft); start every"
-            + " peer of the file, and give gateways all their URLs (docs/cluster.md)."
-      })
-  static class Coordinator implements Callable<Integer> {
-    static final String DEFAULT_LISTEN = "127.0.0.1:7070";
-
-    @Option(
-        names = "--listen",
-        paramLabel = "HOST:PORT",
-        description =
-            "where the object server binds (default: "
-                + DEFAULT_LISTEN
-                + "; with --cluster: this peer's http address in the file)")
-    String listen;
-
-    @Option(
-        names = "--cluster",
-        paramLabel = "FILE",
-        description =
-            "run as one peer of the replicated coordinator described by this YAML file (name,"
-                + " shards, peers: id, raft HOST:PORT, http URL); the same file on every peer")
-    Path cluster;
-
-    @Option(names = "--id", paramLabel = "ID", description = "this peer's id in the --cluster file")
-    String id;
-
-    @Option(
-        names = "--status-listen",
-        paramLabel = "HOST:PORT",
-        description =
-            "with --cluster: serve GET /health (JSON, 503 while a shard has no known leader) and"
-                + " GET /metrics (Prometheus) here, unauthenticated and read-only; default: off")
-    String statusListen;
-
-    @Option(
-        names = "--data-dir",
-        defaultValue = "./data",
-        paramLabel = "DIR",
-        description = "where the objects' SQLite file lives (default: ${DEFAULT-VALUE})")
-    Path dataDir;
-
-    @Option(
-        names = "--secret-file",
-        paramLabel = "FILE",
-        description =
-            "the deployment's shared secret (lines of keyId:base64, at least 32 bytes;"
-                + " several during a rotation); default: $"
-                + SECRET_ENV
-                + ". Required unless"
-                + " --listen is a loopback address")
-    Path secretFile;
-
-    @Option(
-        names = "--tls-cert",
-        paramLabel = "PEM",
-        description = "serve HTTPS with this certificate (chain); needs --tls-key")
-    Path tlsCert;
-
-    @Option(names = "--tls-key", paramLabel = "PEM", description = "the certificate's private key")
-    Path tlsKey;
-
-    @Option(
-        names = "--peer-trust",
-        paramLabel = "PEM",
-        description =
-            "with --cluster: mutual TLS between the peers' Raft ports; a peer presents its"
-                + " --tls-cert (which must name its raft host too) and accepts only peers whose"
-                + " certificate chains to one in this file. Required unless this peer's raft"
-                + " address is a loopback address")
-    Path peerTrust;
-
-    @Option(
-        names = "--config",
-        paramLabel = "FILE",
-        description =
-            "the deployment's anteroom.yaml: its admin.webhooks (URLs and secretFile) are posted"
-                + " the rooms' state changes from here; nothing else of it is used")
-    Path config;
-
-    /** The webhooks of {@code --config} (checked like {@code anteroom check}), or none. */
-    private io.anteroom.coordinator.WebhookTargets webhooks() {
-      return config == null
-          ? io.anteroom.coordinator.WebhookTargets.NONE
-          : ObjectCoordination.webhooks(io.anteroom.door.config.ConfigLoader.load(config));
-    }
-
-    @Option(
-        names = "--join",
-        description =
-            "with --cluster: this peer joins a running cluster (on an empty --data-dir it waits"
-                + " for `anteroom cluster add` or `replace` instead of campaigning with the file's"
-                + " peers); no effect once it has data")
-    boolean join;
-
-    @Override
-    public Integer call() throws InterruptedException {
-      if (cluster != null) {
-        return clustered();
-      }
-      if (id != null || statusListen != null || peerTrust != null || join) {
-        throw new IllegalArgumentException(
-            (id != null
-                    ? "--id"
-                    : statusListen != null
-                        ? "--status-listen"
-                        : peerTrust != null ? "--peer-trust" : "--join")
-                + " needs --cluster FILE (a single coordinator has no peers)");
-      }
-      HostPort at = hostPort("--listen", listen != null ? listen : DEFAULT_LISTEN);
-      List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
-      if (secrets.isEmpty() && !HttpObjectServer.isLoopback(at.host())) {
-        throw new IllegalArgumentException(
-            "--listen "
-                + listen
-                + " is reachable from other hosts:"
-                + " a coordinator there needs the deployment's shared secret (--secret-file FILE or $"
-                + SECRET_ENV
-                + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE),"
-                + " or listen on 127.0.0.1");
-      }
-      DataDirectory.claim(dataDir);
-      var runtime = io.anteroom.objects.Runtime.builder().dataDir(dataDir).build();
-      HttpObjectServer server;
-      try {
-        server =
-            ObjectCoordination.serve(
-                runtime, at.host(), at.port(), secrets, tlsCert, tlsKey, webhooks());
-      } catch (RuntimeException e) {
-        runtime.close();
-        throw e;
-      }
-      System.out.println(
-          "anteroom coordinator on "
-              + server.uri()
-              + " (objects in "
-              + dataDir.toAbsolutePath()
-              + (secrets.isEmpty() ? "; unauthenticated, this host only" : "; calls authenticated")
-              + ")");
-      var stopped = new CountDownLatch(1);
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    server.close();
-                    runtime.close();
-                    stopped.countDown();
-                  }));
-      stopped.await();
-      return 0;
-    }
-
-    /** {@code --cluster FILE --id ID}: one peer of the replicated coordinator. */
-    private int clustered() throws InterruptedException {
-      if (id == null) {
-        throw new IllegalArgumentException(
-            "--cluster needs --id ID (this peer's id in " + cluster + ")");
-      }
-      ClusterFile file = ClusterFile.load(cluster);
-      ClusterConfig.Peer self = file.peer(id); // names the file's ids if it is not there
-      URI advertised = file.http().get(id);
-      HostPort at =
-          listen != null
-              ? hostPort("--listen", listen)
-              : new HostPort(advertised.getHost(), advertised.getPort());
-      HostPort status = statusListen != null ? hostPort("--status-listen", statusListen) : null;
-      List<SharedSecret> secrets = coordinatorSecrets(secretFile, System.getenv(SECRET_ENV));
-      if (secrets.isEmpty() && !HttpObjectServer.isLoopback(at.host())) {
-        throw new IllegalArgumentException(
-            "peer "
-                + id
-                + " serves objects on "
-                + at.host()
-                + ":"
-                + at.port()
-                + ", reachable from other hosts:"
-                + " it needs the deployment's shared secret (--secret-file FILE or $"
-                + SECRET_ENV
-                + "; create one with: echo \"k1:$(openssl rand -base64 32)\" > FILE)");
-      }
-      PeerOptions.Builder options = PeerOptions.builder().join(join);
-      if (peerTrust != null) {
-        if (tlsCert == null || tlsKey == null) {
-          throw new IllegalArgumentException(
-              "--peer-trust needs --tls-cert and --tls-key: peer "
-                  + id
-                  + " presents that certificate to the other peers");
-        }
-        options.tls(PeerTls.load(tlsCert, tlsKey, peerTrust));
-      } else if (!HttpObjectServer.isLoopback(self.host())) {
-        throw new IllegalArgumentException(
-            "peer "
-                + id
-                + " speaks Raft on "
-                + self.address()
-                + ", reachable from other hosts: only authenticated peers may speak to it; give"
-                + " --peer-trust PEM (the certificates, or the CA, of the cluster's peers) with"
-                + " --tls-cert/--tls-key for mutual TLS (docs/cluster.md)");
-      }
-      DataDirectory.claim(dataDir);
-      var out = new PrintWriter(System.out, true);
-      ClusterNode node =
-          ObjectCoordination.serveCluster(
-              file,
-              id,
-              dataDir,
-              at.host(),
-              at.port(),
-              secrets,
-              tlsCert,
-              tlsKey,
-              peerTrust != null ? List.of(peerTrust) : List.of(),
-              options.build(),
-              line -> out.println("anteroom coordinator: " + line),
-              webhooks());
-      ClusterStatusServer statusServer = null;
-      try {
-        if (status != null) {
-          statusServer = ClusterStatusServer.start(node, status.host(), status.port());
-        }
-      } catch (RuntimeException e) {
-        node.close();
-        throw e;
-      }
-      out.println(
-          "anteroom coordinator "
-              + id
-              + " of cluster "
-              + file.config().name()
-              + " on "
-              + node.uri()
-              + " (raft "
-              + self.address()
-              + (peerTrust != null ? " mutual TLS" : " plain text, this host only")
-              + ", "
-              + file.config().peers().size()
-              + " peers, "
-              + file.config().shards()
-              + " shard(s); data in "
-              + dataDir.toAbsolutePath()
-              + (secrets.isEmpty() ? "; unauthenticated, this host only" : "; calls authenticated")
-              + (statusServer != null
-                  ? "; status http://" + status.host() + ":" + statusServer.port() + "/health"
-                  : "")
-              + ")");
-      var stopped = new CountDownLatch(1);
-      ClusterStatusServer statusToClose = statusServer;
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    if (statusToClose != null) statusToClose.close();
-                    node.close();
-                    stopped.countDown();
-                  }));
-      stopped.await();
-      return 0;
-    }
-  }
-
-  @Command(
       name = "gateway",
       mixinStandardHelpOptions = true,
       description = "Run a stateless gateway that shares its rooms' counts through a coordinator.")
@@ -714,11 +478,6 @@ public final class Main implements Runnable {
   /** The environment variable holding the shared secret when no file is given. */
   static final String SECRET_ENV = CoordinatorLink.SECRET_ENV;
 
-  /** The deployment's shared secrets ({@link CoordinatorLink#secrets}). */
-  static List<SharedSecret> coordinatorSecrets(Path file, String env) {
-    return CoordinatorLink.secrets(file, env);
-  }
-
   /** Gateway and room objects in one process: SQLite in {@code dataDir} ({@link RoomHost}). */
   static Coordination embedded(GatewayConfig config) {
     return RoomHost.embedded(config);
@@ -739,7 +498,10 @@ public final class Main implements Runnable {
         metrics);
   }
 
-  /** Runs a gateway until the process is asked to stop, then drains it. */
+  /**
+   * Runs a gateway until the process is asked to stop ({@link UntilShutdown}), then drains it and
+   * closes its coordination and {@code extras}.
+   */
   static int serve(
       GatewayConfig config,
       Coordination coordination,
@@ -759,28 +521,10 @@ public final class Main implements Runnable {
     if (started != null) {
       started.accept(gw);
     }
-    var stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  gw.close();
-                  coordination.close();
-                  for (AutoCloseable c : extras) {
-                    try {
-                      c.close();
-                    } catch (Exception e) {
-                      System.err.println("anteroom: closing " + c + ": " + e);
-                    }
-                  }
-                  stopped.countDown();
-                },
-                "anteroom-shutdown"));
-    try {
-      stopped.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return 0;
+    var toClose = new ArrayList<AutoCloseable>();
+    toClose.add(gw); // first: it drains while its coordination still answers
+    toClose.add(coordination);
+    toClose.addAll(extras);
+    return new UntilShutdown().run(toClose);
   }
 }

@@ -34,6 +34,8 @@ final class RoomsCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
 
   @Override
   public void run() {
@@ -178,7 +180,8 @@ final class RoomsCommand implements Runnable {
         throw new IllegalArgumentException(
             "cannot read " + file + " (" + e.getClass().getSimpleName() + ")");
       }
-      var r = admin.send("POST", "/api/import/rooms" + (prune ? "?prune=true" : ""), yaml);
+      String body = withTemplates(yaml);
+      var r = admin.send("POST", "/api/import/rooms" + (prune ? "?prune=true" : ""), body);
       if (r.statusCode() != 200) {
         throw new IllegalArgumentException(
             "import of " + file + " refused (HTTP " + r.statusCode() + "): " + Admin.refusal(r));
@@ -188,6 +191,11 @@ final class RoomsCommand implements Runnable {
         answer = JSON.readTree(r.body());
       } catch (IOException e) {
         throw new IllegalArgumentException("unexpected answer: " + r.body());
+      }
+      if (!body.equals(yaml)) {
+        spec.commandLine()
+            .getOut()
+            .println("with the templates its rooms name, read from its templatesDir");
       }
       var written = new java.util.ArrayList<String>();
       answer.path("written").forEach(n -> written.add(n.asText()));
@@ -204,6 +212,56 @@ final class RoomsCommand implements Runnable {
                   + "); every gateway applies them within a few seconds");
       out.flush();
       return 0;
+    }
+
+    /**
+     * A config file's rooms with their templates: when the file has a {@code templatesDir}, each
+     * room without a {@code templates} key of its own gets the texts of the templates it and its
+     * events name, their language variants and partials, as that directory has them, so that the
+     * import makes the file's templates the deployment's too. Otherwise the text as it is.
+     */
+    static String withTemplates(String yaml) {
+      JsonNode root;
+      try {
+        root = YAML.readTree(yaml);
+      } catch (IOException e) {
+        return yaml; // the gateway words the problem
+      }
+      if (root == null
+          || !root.isObject()
+          || !root.path("templatesDir").isTextual()
+          || !root.path("rooms").isArray()) {
+        return yaml;
+      }
+      var dir =
+          new io.anteroom.door.config.TemplateDirectory(
+              java.util.Optional.of(Path.of(root.path("templatesDir").asText())));
+      boolean added = false;
+      for (JsonNode room : root.path("rooms")) {
+        if (!room.isObject() || room.has("templates")) {
+          continue;
+        }
+        var names = new java.util.ArrayList<String>();
+        if (room.path("template").isTextual()) {
+          names.add(room.path("template").asText());
+        }
+        room.path("events")
+            .forEach(
+                e -> {
+                  if (e.path("template").isTextual()) {
+                    names.add(e.path("template").asText());
+                  }
+                });
+        var languages = new java.util.ArrayList<String>();
+        room.path("languages").forEach(l -> languages.add(l.asText()));
+        var texts = io.anteroom.door.config.RoomTemplates.collect(names, languages, dir);
+        if (!texts.isEmpty()) {
+          var t = ((com.fasterxml.jackson.databind.node.ObjectNode) room).putObject("templates");
+          texts.forEach(t::put);
+          added = true;
+        }
+      }
+      return added ? root.toString() : yaml;
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.anteroom.gateway;
 
 import com.sun.net.httpserver.HttpServer;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.door.admission.Coordination;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
@@ -40,9 +41,13 @@ import java.util.stream.Stream;
 public final class StartupTraining {
   private StartupTraining() {}
 
+  /** The long-running commands whose start-up is trained (as bin/anteroom runs them). */
+  static final java.util.Set<String> TRAINED =
+      java.util.Set.of("run", "demo", "gateway", "coordinator");
+
   /** {@code StartupTraining COMMAND DIR}: trains for COMMAND, in the new directory DIR. */
   public static void main(String[] args) throws Exception {
-    if (args.length != 2 || !Main.COMMANDS.containsKey(args[0])) {
+    if (args.length != 2 || !TRAINED.contains(args[0])) {
       System.err.println("usage: StartupTraining run|demo|gateway|coordinator DIR");
       System.exit(2);
     }
@@ -75,7 +80,7 @@ public final class StartupTraining {
       } else {
         var runtime = io.anteroom.objects.Runtime.builder().dataDir(dir.resolve("objects")).build();
         started.addFirst(runtime);
-        HttpObjectServer server = ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+        HttpObjectServer server = CoordinatorServer.serve(runtime, "127.0.0.1", 0);
         started.addFirst(server);
         ObjectCoordination remote = ObjectCoordination.remote(server.uri(), Duration.ofSeconds(2));
         started.addFirst(remote);

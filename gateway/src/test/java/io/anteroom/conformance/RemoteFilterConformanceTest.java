@@ -1,6 +1,6 @@
 package io.anteroom.conformance;
 
-import io.anteroom.host.ObjectCoordination;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.storage.InMemoryStorageEngine;
 import io.anteroom.servlet.AnteroomFilter;
@@ -23,7 +23,9 @@ class RemoteFilterConformanceTest extends FilterConformanceTest {
     var runtime =
         io.anteroom.objects.Runtime.builder().storage(new InMemoryStorageEngine()).build();
     var coordinator =
-        ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(secret), null, null);
+        CoordinatorServer.serve(
+            runtime,
+            CoordinatorServer.Options.builder("127.0.0.1", 0).secrets(List.of(secret)).build());
     Path secretFile = dataDir.resolve("coordinator.secret");
     Files.writeString(secretFile, secret.encoded() + "\n");
     // a gateway never makes the deployment's ticket keys: they are copied to it

@@ -168,7 +168,7 @@ class AccountCoordinatorTest {
   @Test
   void twoFirstRequestsOfOneAccountAtOnceGetOnePlaceAndTheLaterIsSentToIt() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
-    try (var real = Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
+    try (var real = Harness.objects(scheduler, io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS);
         var h =
             new Harness(
                 dataDir,
@@ -211,7 +211,7 @@ class AccountCoordinatorTest {
   @Test
   void whileTheCoordinatorCannotAnswerNoAccountGetsASecondPlaceOrASecondSession() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
-    try (var real = Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
+    try (var real = Harness.objects(scheduler, io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS);
         var h =
             new Harness(
                 dataDir,

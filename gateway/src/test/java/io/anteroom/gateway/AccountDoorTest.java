@@ -193,7 +193,7 @@ class AccountDoorTest {
   void anAccountsPlaceIsTheSameOnEveryGatewayOfTheDeployment() throws Exception {
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     try (var coordination =
-            Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
+            Harness.objects(scheduler, io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS);
         var a =
             new Harness(
                 dataDir.resolve("a"),
@@ -249,7 +249,7 @@ class AccountDoorTest {
   void aWaitingPlaceLetInOnOneGatewayIsNotLetInAgainOnAnother() throws Exception {
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     try (var coordination =
-            Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
+            Harness.objects(scheduler, io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS);
         var a =
             new Harness(
                 dataDir.resolve("a"),

@@ -2,7 +2,7 @@ package io.anteroom.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.host.ObjectCoordination;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.storage.InMemoryStorageEngine;
 import java.io.PrintWriter;
@@ -24,8 +24,11 @@ class GatewayStartTest {
     var runtime =
         io.anteroom.objects.Runtime.builder().storage(new InMemoryStorageEngine()).build();
     var coordinator =
-        ObjectCoordination.serve(
-            runtime, "127.0.0.1", 0, List.of(SharedSecret.generate("k1")), null, null);
+        CoordinatorServer.serve(
+            runtime,
+            CoordinatorServer.Options.builder("127.0.0.1", 0)
+                .secrets(List.of(SharedSecret.generate("k1")))
+                .build());
     try {
       Path data = Files.createDirectories(dir.resolve("data"));
       Path keys = data.resolve("ticket-keys");

@@ -87,7 +87,9 @@ public final class Harness implements AutoCloseable {
     Clock clock = scheduler.clock();
     this.ownsCoordination = shared == null;
     this.coordination =
-        shared != null ? shared : objects(scheduler, ObjectCoordination.REPORT_MAX_QPS);
+        shared != null
+            ? shared
+            : objects(scheduler, io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS);
     GatewayConfig config =
         ConfigLoader.parse(
             """

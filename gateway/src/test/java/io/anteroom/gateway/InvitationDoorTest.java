@@ -147,7 +147,7 @@ class InvitationDoorTest {
             + "\nticketKeys: [ { id: 1, secret: AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= } ]";
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     try (var coordination =
-            Harness.objects(scheduler, io.anteroom.host.ObjectCoordination.REPORT_MAX_QPS);
+            Harness.objects(scheduler, io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS);
         var a =
             new Harness(
                 dataDir.resolve("a"), shared, new TestOrigin(), scheduler, coordination, "dublin");

@@ -2,6 +2,9 @@ package io.anteroom.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.cli.AnteroomSubcommand;
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -27,7 +30,7 @@ class MainTest {
 
   /**
    * A command of another module, as the simulator's {@code simulate} is one: registered in this
-   * module's test resources under META-INF/services/io.anteroom.gateway.AnteroomSubcommand.
+   * module's test resources under META-INF/services/io.anteroom.cli.AnteroomSubcommand.
    */
   @picocli.CommandLine.Command(name = "hello", description = "Says hello (a test command).")
   public static final class HelloCommand implements AnteroomSubcommand, Runnable {
@@ -90,6 +93,67 @@ class MainTest {
         (name, command) ->
             assertThat(new picocli.CommandLine(command.get()).getCommandName()).isEqualTo(name));
     assertThat(run("--help").out()).contains(Main.COMMANDS.keySet());
+  }
+
+  /**
+   * The commands of module coordinator-server join the command line as contributed commands, in the
+   * help's place they always had (between demo and gateway); other modules' commands follow the
+   * built-in ones, and a contributed command named first is the only one built.
+   */
+  @Test
+  void theCoordinatorsCommandsAreContributedAndKeepTheirPlaceInTheHelp() {
+    assertThat(Main.COMMANDS).doesNotContainKeys("coordinator", "cluster");
+    assertThat(Main.contributed()).containsKeys("coordinator", "cluster", "hello");
+
+    var listed = new java.util.ArrayList<String>();
+    for (String line : run("--help").out().lines().toList()) {
+      var m = java.util.regex.Pattern.compile("^  ([a-z-]+)  ").matcher(line);
+      if (m.find()) listed.add(m.group(1));
+    }
+    assertThat(listed)
+        .containsSubsequence(
+            "run",
+            "demo",
+            "coordinator",
+            "cluster",
+            "gateway",
+            "check",
+            "pass-keys",
+            "invite",
+            "verify-draw",
+            "rooms",
+            "hello",
+            "help");
+    assertThat(listed.indexOf("hello")).isGreaterThan(listed.indexOf("rooms"));
+
+    assertThat(Main.commandLine("cluster", "members").getSubcommands().keySet())
+        .containsExactly("cluster");
+    assertThat(Main.commandLine("coordinator").getSubcommands().keySet())
+        .containsExactly("coordinator");
+  }
+
+  /** A listener option is read by the configuration file's reader, with the same words. */
+  @Test
+  void aBadListenOptionIsRefusedInTheConfigFilesWords(@TempDir Path dir) {
+    Outcome o =
+        run(
+            "check",
+            "--origin",
+            "http://127.0.0.1:9",
+            "--data-dir",
+            dir.toString(),
+            "--admin-listen",
+            "127.0.0.1:65536");
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err())
+        .contains(
+            "anteroom: --admin-listen: \"127.0.0.1:65536\" is not host:port (port 65536 is above"
+                + " 65535; e.g. 127.0.0.1:8080 or [::1]:8080; port 0 to 65535)");
+
+    Outcome coordinator = run("coordinator", "--listen", "::1:7070", "--data-dir", dir.toString());
+    assertThat(coordinator.exit()).isEqualTo(2);
+    assertThat(coordinator.err())
+        .contains("anteroom: --listen: \"::1:7070\" is not host:port (write an IPv6 address in");
   }
 
   @Test
@@ -448,18 +512,15 @@ class MainTest {
                 .join(id.equals("c2")) // a new peer of a running cluster waits to be added
                 .build();
         nodes.add(
-            io.anteroom.host.ObjectCoordination.serveCluster(
-                file,
-                id,
-                dir.resolve(id),
-                self.getHost(),
-                self.getPort(),
-                List.of(),
-                null,
-                null,
-                List.of(),
-                peerOptions,
-                line -> {}));
+            CoordinatorPeer.start(
+                CoordinatorPeer.Options.builder(
+                        file,
+                        id,
+                        dir.resolve(id),
+                        CoordinatorServer.Options.builder(self.getHost(), self.getPort()).build())
+                    .peer(peerOptions)
+                    .events(line -> {})
+                    .build()));
       }
       org.awaitility.Awaitility.await("c1 leads")
           .atMost(java.time.Duration.ofSeconds(30))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -123,13 +124,11 @@ class QueueJsonTest {
     var scheduler = new io.anteroom.objects.ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
     var coordinator =
-        io.anteroom.host.ObjectCoordination.serve(
+        CoordinatorServer.serve(
             runtime,
-            "127.0.0.1",
-            0,
-            List.of(io.anteroom.objects.http.SharedSecret.generate("k1")),
-            null,
-            null);
+            CoordinatorServer.Options.builder("127.0.0.1", 0)
+                .secrets(List.of(io.anteroom.objects.http.SharedSecret.generate("k1")))
+                .build());
     // calls without the deployment's secret are refused: every counter call fails, degraded
     var refused =
         io.anteroom.host.ObjectCoordination.remote(

@@ -5,7 +5,7 @@ import io.anteroom.door.config.DataDirectory;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.ticket.TicketKeys;
 import io.anteroom.objects.RefusedCallException;
-import io.anteroom.objects.http.HttpObjectServer;
+import io.anteroom.objects.http.LoopbackRule;
 import io.anteroom.objects.http.SharedSecret;
 import java.io.IOException;
 import java.net.URI;
@@ -113,18 +113,19 @@ public record CoordinatorLink(
         throw new IllegalArgumentException(
             names.coordinator() + " " + coordinator + " is not an http(s)://HOST:PORT URL");
       }
-      if (secrets.isEmpty() && !HttpObjectServer.isLoopback(coordinator.getHost())) {
-        throw new IllegalArgumentException(
-            names.coordinator()
-                + " "
-                + coordinator
-                + " is not on this host:"
-                + " give the deployment's shared secret ("
-                + names.secretFile()
-                + " FILE or $"
-                + SECRET_ENV
-                + ")");
-      }
+      LoopbackRule.require(
+          !secrets.isEmpty(),
+          coordinator.getHost(),
+          () ->
+              names.coordinator()
+                  + " "
+                  + coordinator
+                  + " is not on this host:"
+                  + " give the deployment's shared secret ("
+                  + names.secretFile()
+                  + " FILE or $"
+                  + SECRET_ENV
+                  + ")");
     }
     return secrets;
   }

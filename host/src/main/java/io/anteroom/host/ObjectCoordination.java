@@ -1,7 +1,5 @@
 package io.anteroom.host;
 
-import io.anteroom.backpressure.ThresholdMonitor;
-import io.anteroom.backpressure.ThroughputSignal;
 import io.anteroom.coordinator.DataCenterCoordinator;
 import io.anteroom.coordinator.RoomCounter;
 import io.anteroom.coordinator.RoomObjects;
@@ -9,20 +7,15 @@ import io.anteroom.door.admission.Coordination;
 import io.anteroom.objects.ObjectId;
 import io.anteroom.objects.ObjectTransport;
 import io.anteroom.objects.Runtime;
-import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.HttpObjectTransport;
 import io.anteroom.objects.http.IncarnationWatch;
 import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
-import io.anteroom.objects.ratis.ClusterFile;
-import io.anteroom.objects.ratis.ClusterNode;
-import io.anteroom.objects.ratis.PeerOptions;
 import io.anteroom.room.CounterKey;
 import io.anteroom.room.Grant;
 import io.anteroom.room.RoomConfig;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -57,9 +50,6 @@ public final class ObjectCoordination implements Coordination {
     @Override
     void close();
   }
-
-  /** Budget of worker reports per second per runtime before reporters are told to slow down. */
-  public static final double REPORT_MAX_QPS = 500;
 
   private final Stubs stubs;
   private final Map<String, RoomConfig> configs = new ConcurrentHashMap<>();
@@ -97,7 +87,7 @@ public final class ObjectCoordination implements Coordination {
 
   /** Registers the room objects in {@code runtime} (which this coordination then owns). */
   public static ObjectCoordination embedded(Runtime runtime) {
-    return embedded(runtime, REPORT_MAX_QPS);
+    return embedded(runtime, RoomObjects.REPORT_MAX_QPS);
   }
 
   /** As above, with the data center's report budget (reports per second per runtime). */
@@ -108,7 +98,7 @@ public final class ObjectCoordination implements Coordination {
   /** As above; the rooms' state changes are posted to {@code webhooks}. */
   public static ObjectCoordination embedded(
       Runtime runtime, double reportMaxQps, io.anteroom.coordinator.WebhookTargets webhooks) {
-    RoomObjects objects = register(runtime, reportMaxQps, webhooks);
+    RoomObjects objects = RoomObjects.register(runtime, reportMaxQps, webhooks);
     return new ObjectCoordination(
         new Stubs() {
           @Override
@@ -139,18 +129,6 @@ public final class ObjectCoordination implements Coordination {
         runtime.metrics());
   }
 
-  /** Registers the room objects with monitors that throttle above {@link #REPORT_MAX_QPS}. */
-  static RoomObjects register(Runtime runtime, double reportMaxQps) {
-    return register(runtime, reportMaxQps, io.anteroom.coordinator.WebhookTargets.NONE);
-  }
-
-  static RoomObjects register(
-      Runtime runtime, double reportMaxQps, io.anteroom.coordinator.WebhookTargets webhooks) {
-    Clock clock = runtime.clock();
-    return RoomObjects.register(
-        runtime, monitor(clock, reportMaxQps), monitor(clock, reportMaxQps), webhooks);
-  }
-
   /** The webhooks of {@code config}'s {@code admin.webhooks} (none when it has none). */
   public static io.anteroom.coordinator.WebhookTargets webhooks(
       io.anteroom.door.config.GatewayConfig config) {
@@ -161,14 +139,6 @@ public final class ObjectCoordination implements Coordination {
     return new io.anteroom.coordinator.WebhookTargets(
         w.urls().stream().map(java.net.URI::toString).toList(),
         w.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-  }
-
-  private static ThresholdMonitor monitor(Clock clock, double maxQps) {
-    return ThresholdMonitor.builder()
-        .maxQps(maxQps)
-        .signal(ThroughputSignal.TEN_SECOND_WINDOW)
-        .clock(clock)
-        .build();
   }
 
   /**
@@ -272,183 +242,6 @@ public final class ObjectCoordination implements Coordination {
       ObjectTransport transport, String namespace, Class<T> iface, String name) {
     return io.anteroom.objects.Stubs.create(
         iface, namespace, ObjectId.fromName(namespace, name), transport);
-  }
-
-  /**
-   * Serves the room objects of {@code runtime} over HTTP without authentication: only on a loopback
-   * address (tests, one host).
-   */
-  public static HttpObjectServer serve(Runtime runtime, String host, int port) {
-    return serve(runtime, host, port, List.of(), null, null);
-  }
-
-  /**
-   * Serves the room objects of {@code runtime} over HTTP: the {@code anteroom coordinator}. Only
-   * the gateways' RPC surface is exported (the data-center, counter, audit and room documents
-   * objects; the global object is called by the data-center objects inside this process). With
-   * {@code secrets} every call must be signed with one of them (several during a rotation);
-   * without, the server refuses any non-loopback {@code host}. {@code tlsCert}/{@code tlsKey} (PEM,
-   * both or neither) serve HTTPS.
-   */
-  public static HttpObjectServer serve(
-      Runtime runtime,
-      String host,
-      int port,
-      List<SharedSecret> secrets,
-      Path tlsCert,
-      Path tlsKey) {
-    return serve(
-        runtime, host, port, secrets, tlsCert, tlsKey, io.anteroom.coordinator.WebhookTargets.NONE);
-  }
-
-  /** As above; the rooms' state changes are posted to {@code webhooks}. */
-  public static HttpObjectServer serve(
-      Runtime runtime,
-      String host,
-      int port,
-      List<SharedSecret> secrets,
-      Path tlsCert,
-      Path tlsKey,
-      io.anteroom.coordinator.WebhookTargets webhooks) {
-    register(runtime, REPORT_MAX_QPS, webhooks);
-    var server =
-        HttpObjectServer.builder(runtime.transport())
-            .export(
-                RoomObjects.DATA_CENTER_NAMESPACE,
-                RoomObjects.COUNTER_NAMESPACE,
-                RoomObjects.AUDIT_NAMESPACE,
-                RoomObjects.ROOMS_NAMESPACE)
-            .secret(secrets.toArray(SharedSecret[]::new))
-            .host(host)
-            .port(port);
-    if (tlsCert != null || tlsKey != null) {
-      if (tlsCert == null || tlsKey == null) {
-        throw new IllegalArgumentException(
-            "coordinator TLS needs both a PEM certificate and its" + " PEM private key");
-      }
-      server.tls(tlsCert, tlsKey);
-    }
-    try {
-      return server.start();
-    } catch (IllegalArgumentException e) {
-      throw e; // refused before binding (no secret on a non-loopback address): say so as is
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "coordinator: cannot listen on "
-              + host
-              + ":"
-              + port
-              + " ("
-              + e.getMessage()
-              + "); is another process using the port?",
-          e);
-    }
-  }
-
-  /** How long a room object waits for an object of another shard (its room's global object). */
-  static final Duration CROSS_SHARD_TIMEOUT = Duration.ofSeconds(5);
-
-  /**
-   * Serves the room objects as peer {@code id} of the replicated coordinator described by {@code
-   * file} ({@code anteroom coordinator --cluster}): a {@link ClusterNode} whose runtime on each
-   * shard this peer leads holds the room objects of that shard, behind an object server with the
-   * same authentication and TLS as {@link #serve} on {@code host:port}. Each object lives on the
-   * shard its name hashes to; a data-center object reaches its room's global object on another
-   * shard through the peers' object servers (signed with the first of {@code secrets}; {@code
-   * https} peers' certificates checked against {@code peerTrust}), so the server also exports the
-   * global objects.
-   *
-   * @param events where the node's leadership lines go
-   */
-  public static ClusterNode serveCluster(
-      ClusterFile file,
-      String id,
-      Path dataDir,
-      String host,
-      int port,
-      List<SharedSecret> secrets,
-      Path tlsCert,
-      Path tlsKey,
-      List<Path> peerTrust,
-      PeerOptions options,
-      java.util.function.Consumer<String> events) {
-    return serveCluster(
-        file,
-        id,
-        dataDir,
-        host,
-        port,
-        secrets,
-        tlsCert,
-        tlsKey,
-        peerTrust,
-        options,
-        events,
-        io.anteroom.coordinator.WebhookTargets.NONE);
-  }
-
-  /** As above; the rooms' state changes are posted to {@code webhooks} by their shard's leader. */
-  public static ClusterNode serveCluster(
-      ClusterFile file,
-      String id,
-      Path dataDir,
-      String host,
-      int port,
-      List<SharedSecret> secrets,
-      Path tlsCert,
-      Path tlsKey,
-      List<Path> peerTrust,
-      PeerOptions options,
-      java.util.function.Consumer<String> events,
-      io.anteroom.coordinator.WebhookTargets webhooks) {
-    if ((tlsCert == null) != (tlsKey == null)) {
-      throw new IllegalArgumentException(
-          "coordinator TLS needs both a PEM certificate and its PEM private key");
-    }
-    String scheme = tlsCert != null ? "https" : "http";
-    for (var peer : file.http().entrySet()) {
-      if (!scheme.equals(peer.getValue().getScheme())) {
-        throw new IllegalArgumentException(
-            "peer "
-                + peer.getKey()
-                + " has http: "
-                + peer.getValue()
-                + " but this coordinator "
-                + (tlsCert != null
-                    ? "serves HTTPS (--tls-cert)"
-                    : "serves plain HTTP (no --tls-cert)")
-                + ": every peer's URI in the cluster file must use "
-                + scheme
-                + "://");
-      }
-    }
-    return ClusterNode.builder(file, id, dataDir)
-        .options(options)
-        .objects(runtime -> register(runtime, REPORT_MAX_QPS, webhooks))
-        .warmUp(RoomObjects::warmUp)
-        .peerCalls(
-            calls -> {
-              calls.timeout(CROSS_SHARD_TIMEOUT).trust(peerTrust.toArray(Path[]::new));
-              if (!secrets.isEmpty()) calls.secret(secrets.getFirst());
-            })
-        .server(
-            server -> {
-              server
-                  .export(
-                      RoomObjects.DATA_CENTER_NAMESPACE,
-                      RoomObjects.COUNTER_NAMESPACE,
-                      RoomObjects.GLOBAL_NAMESPACE,
-                      RoomObjects.AUDIT_NAMESPACE,
-                      RoomObjects.ROOMS_NAMESPACE)
-                  .secret(secrets.toArray(SharedSecret[]::new))
-                  .host(host)
-                  .port(port);
-              if (tlsCert != null) {
-                server.tls(tlsCert, tlsKey);
-              }
-            })
-        .events(events)
-        .start();
   }
 
   @Override

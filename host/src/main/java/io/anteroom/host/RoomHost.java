@@ -72,7 +72,7 @@ public final class RoomHost implements AutoCloseable {
     DataDirectory.claim(config.dataDir());
     return ObjectCoordination.embedded(
         io.anteroom.objects.Runtime.builder().dataDir(config.dataDir()).build(),
-        ObjectCoordination.REPORT_MAX_QPS,
+        io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS,
         ObjectCoordination.webhooks(config));
   }
 

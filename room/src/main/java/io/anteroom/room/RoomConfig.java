@@ -98,65 +98,39 @@ public record RoomConfig(
     return new Builder(roomId);
   }
 
+  /** A builder holding this config, to change some of its fields. */
+  public Builder toBuilder() {
+    Builder b = new Builder(roomId);
+    b.totalActiveUsers = totalActiveUsers;
+    b.newUsersPerMinute = newUsersPerMinute;
+    b.sessionDurationMinutes = sessionDurationMinutes;
+    b.queueRefreshSeconds = queueRefreshSeconds;
+    b.queueTimeout = queueTimeout;
+    b.strategy = strategy;
+    b.curveFactor = curveFactor;
+    b.historyLagMinutes = historyLagMinutes;
+    b.workerReportInterval = workerReportInterval;
+    b.dataCenterReportInterval = dataCenterReportInterval;
+    b.rules = rules;
+    b.sessionRenewal = sessionRenewal;
+    b.queueOrder = queueOrder;
+    b.event = event;
+    return b;
+  }
+
   public RoomConfig withStrategy(StrategyKind s) {
-    return new RoomConfig(
-        roomId,
-        totalActiveUsers,
-        newUsersPerMinute,
-        sessionDurationMinutes,
-        queueRefreshSeconds,
-        queueTimeout,
-        s,
-        curveFactor,
-        historyLagMinutes,
-        workerReportInterval,
-        dataCenterReportInterval,
-        rules,
-        sessionRenewal,
-        queueOrder,
-        event);
+    return toBuilder().strategy(s).build();
   }
 
   /** This config during {@code e} (null: outside events). */
   public RoomConfig withEvent(EventWindow e) {
-    return new RoomConfig(
-        roomId,
-        totalActiveUsers,
-        newUsersPerMinute,
-        sessionDurationMinutes,
-        queueRefreshSeconds,
-        queueTimeout,
-        strategy,
-        curveFactor,
-        historyLagMinutes,
-        workerReportInterval,
-        dataCenterReportInterval,
-        rules,
-        sessionRenewal,
-        queueOrder,
-        e);
+    return toBuilder().event(e).build();
   }
 
   public RoomConfig withRules(Rules r) {
-    return new RoomConfig(
-        roomId,
-        totalActiveUsers,
-        newUsersPerMinute,
-        sessionDurationMinutes,
-        queueRefreshSeconds,
-        queueTimeout,
-        strategy,
-        curveFactor,
-        historyLagMinutes,
-        workerReportInterval,
-        dataCenterReportInterval,
-        r,
-        sessionRenewal,
-        queueOrder,
-        event);
+    return toBuilder().rules(r).build();
   }
 
-  /** S as a duration. */
   /**
    * {@code W = r_w + 2 × r_dc}: the longest an admission takes to reach every data center's state
    * (a worker's report, its data center's sync with the global object, and the other data centers'
@@ -177,6 +151,7 @@ public record RoomConfig(
     return rules.inFlightMargin() && strategy == StrategyKind.COUNTERS;
   }
 
+  /** S as a duration. */
   public Duration sessionDuration() {
     return Duration.ofMinutes(sessionDurationMinutes);
   }

@@ -75,6 +75,25 @@ public record RoomState(
             Minutes.minuteOf(now), config.totalActiveUsers(), config.newUsersPerMinute(), 0));
   }
 
+  /** The same state with the coordinator's pool of its minute. */
+  public RoomState withPool(MinutePool newPool) {
+    return new RoomState(
+        dataCenter,
+        asOf,
+        minute,
+        activeByExpiryMinute,
+        activeUsers,
+        newUsersThisMinute,
+        buckets,
+        trafficHistory,
+        dataCenterWorkersActive,
+        globalWorkersActive,
+        admissionsPerMinute,
+        abandonmentsPerMinute,
+        freeSlots,
+        newPool);
+  }
+
   /** The bucket with this id, if anyone of it is counted as waiting. */
   public Optional<BucketState> bucket(long bucketId) {
     for (BucketState b : buckets) {

@@ -68,20 +68,6 @@ final class RoomStates {
         pool != null && pool.minute() == m
             ? pool.revisedBy(state, config)
             : MinutePool.of(m, state, config);
-    return new RoomState(
-        dataCenter,
-        now,
-        m,
-        state.activeByExpiryMinute(),
-        active,
-        admitted,
-        buckets,
-        history,
-        dcWorkers,
-        globalWorkers,
-        state.admissionsPerMinute(),
-        state.abandonmentsPerMinute(),
-        free,
-        fixed);
+    return state.withPool(fixed);
   }
 }

@@ -58,4 +58,41 @@ class RoomConfigTest {
     assertThat(Fixtures.room(10, 10).queueTimeoutMinutes(7).build().queueTimeout())
         .isEqualTo(Duration.ofMinutes(7));
   }
+
+  @Test
+  void aBuilderFromAConfigKeepsEveryFieldAndTheWithersChangeOnlyTheirs() {
+    var event =
+        new EventWindow(
+            "launch",
+            null,
+            java.time.Instant.parse("2026-12-01T18:00:00Z"),
+            java.time.Instant.parse("2026-12-01T20:00:00Z"),
+            false);
+    RoomConfig c =
+        RoomConfig.builder("shop")
+            .totalActiveUsers(500)
+            .newUsersPerMinute(50)
+            .sessionDurationMinutes(10)
+            .queueRefreshSeconds(30)
+            .queueTimeoutMinutes(7)
+            .strategy(StrategyKind.EVEN_SPLIT)
+            .curveFactor(2)
+            .historyLagMinutes(3)
+            .workerReportInterval(Duration.ofSeconds(7))
+            .dataCenterReportInterval(Duration.ofSeconds(9))
+            .rules(Rules.published())
+            .sessionRenewal(false)
+            .queueOrder(QueueOrder.RANDOM)
+            .event(event)
+            .build();
+
+    assertThat(c.toBuilder().build()).isEqualTo(c);
+    assertThat(c.withStrategy(StrategyKind.COUNTERS))
+        .isEqualTo(c.toBuilder().strategy(StrategyKind.COUNTERS).build());
+    assertThat(c.withStrategy(StrategyKind.COUNTERS).withStrategy(StrategyKind.EVEN_SPLIT))
+        .isEqualTo(c);
+    assertThat(c.withEvent(null).withEvent(event)).isEqualTo(c);
+    assertThat(c.withEvent(null).event()).isNull();
+    assertThat(c.withRules(Rules.spec()).withRules(Rules.published())).isEqualTo(c);
+  }
 }

@@ -3,7 +3,7 @@ package io.anteroom.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.host.ObjectCoordination;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.objects.http.HttpObjectServer;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.storage.InMemoryStorageEngine;
@@ -57,7 +57,10 @@ class RemoteTopologyTest {
   @BeforeEach
   void startCoordinator() throws IOException {
     runtime = io.anteroom.objects.Runtime.builder().storage(new InMemoryStorageEngine()).build();
-    coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null, null);
+    coordinator =
+        CoordinatorServer.serve(
+            runtime,
+            CoordinatorServer.Options.builder("127.0.0.1", 0).secrets(List.of(SECRET)).build());
     secretFile = dir.resolve("coordinator.secret");
     Files.writeString(secretFile, "# the deployment's secret\n" + SECRET.encoded() + "\n");
   }

@@ -1,10 +1,10 @@
 package io.anteroom.sim;
 
+import io.anteroom.cli.AnteroomSubcommand;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.QueueingMethod;
-import io.anteroom.gateway.AnteroomSubcommand;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -191,7 +191,9 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
         scenarios = List.of(own);
         chosen =
             strategies == null
-                ? List.of(StrategyVariant.spec(requireRoom(ConfigLoader.load(config)).strategy()))
+                ? List.of(
+                    StrategyVariant.spec(
+                        requireRoom(ConfigLoader.load(config)).limits().strategy()))
                 : strategies(strategies);
       } else {
         for (String withConfig :
@@ -308,16 +310,20 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
     GatewayConfig loaded = ConfigLoader.load(config);
     RoomSettings r = requireRoom(loaded);
     ArrivalProfile profile = ArrivalProfile.parse(arrivals);
-    if (r.queueingMethod() != QueueingMethod.FIFO || r.suspended() || r.queueAll()) {
+    if (r.limits().queueingMethod() != QueueingMethod.FIFO
+        || r.switches().suspended()
+        || r.switches().queueAll()) {
       spec.commandLine()
           .getErr()
           .println(
               "note: room "
                   + r.id()
                   + " is "
-                  + (r.suspended()
+                  + (r.switches().suspended()
                       ? "suspended"
-                      : r.queueAll() ? "set to queueAll" : "queueingMethod " + r.queueingMethod())
+                      : r.switches().queueAll()
+                          ? "set to queueAll"
+                          : "queueingMethod " + r.limits().queueingMethod())
                   + " in "
                   + config
                   + "; the simulation shows it as an active fifo room");
@@ -331,12 +337,12 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
             d.refreshJitterMillis());
     Scenario.Limits limits =
         new Scenario.Limits(
-            r.totalActiveUsers(),
-            r.newUsersPerMinute(),
-            r.sessionDurationMinutes(),
-            r.queueRefreshSeconds(),
-            r.queueTimeoutMinutes(),
-            r.curveFactor());
+            r.limits().totalActiveUsers(),
+            r.limits().newUsersPerMinute(),
+            r.limits().sessionDurationMinutes(),
+            r.limits().queueRefreshSeconds(),
+            r.limits().queueTimeoutMinutes(),
+            r.limits().curveFactor());
     String name = "room-" + r.id().toLowerCase(Locale.ROOT).replace('_', '-');
     String description =
         String.format(
@@ -345,11 +351,11 @@ public final class SimulateCommand implements Callable<Integer>, AnteroomSubcomm
                 + " (about %.0f users)",
             r.id(),
             config.getFileName(),
-            r.totalActiveUsers(),
-            r.newUsersPerMinute(),
-            r.sessionDurationMinutes(),
-            r.queueRefreshSeconds(),
-            r.strategy().configName(),
+            r.limits().totalActiveUsers(),
+            r.limits().newUsersPerMinute(),
+            r.limits().sessionDurationMinutes(),
+            r.limits().queueRefreshSeconds(),
+            r.limits().strategy().configName(),
             topology,
             arrivals,
             profile.expectedUsers());

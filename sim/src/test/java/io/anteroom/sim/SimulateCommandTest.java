@@ -191,7 +191,7 @@ class SimulateCommandTest {
 
   @Test
   void simulateIsACommandOfAnteroomFoundOnTheClassPath() {
-    assertThat(java.util.ServiceLoader.load(io.anteroom.gateway.AnteroomSubcommand.class).stream())
+    assertThat(java.util.ServiceLoader.load(io.anteroom.cli.AnteroomSubcommand.class).stream())
         .anyMatch(p -> p.type() == SimulateCommand.class);
   }
 

@@ -223,9 +223,9 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     int largestT =
         settings.events().stream()
             .flatMap(e -> e.totalActiveUsers().stream())
-            .reduce(settings.totalActiveUsers(), Math::max);
+            .reduce(settings.limits().totalActiveUsers(), Math::max);
     this.ledger = new TicketLedger(TicketLedger.capacityFor(largestT));
-    this.setup = setupAt(settings, settings.newUsersPerMinute(), clock.instant());
+    this.setup = setupAt(settings, settings.limits().newUsersPerMinute(), clock.instant());
     this.lastState = RoomState.initial(setup.config(), dataCenter, clock.instant());
     this.workers = newWorkers(setup.config());
     this.fingerprint = fingerprintOf(settings);
@@ -422,7 +422,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   @Override
   public boolean startsOver(Ticket ticket, long nowMillis) {
     RoomWorker worker =
-        outages.degraded() && setup.settings().failMode() == FailMode.DEGRADE
+        outages.degraded() && setup.settings().resilience().failMode() == FailMode.DEGRADE
             ? workers.fallback()
             : shard();
     return worker.startsOver(ticket, Instant.ofEpochMilli(nowMillis));
@@ -436,9 +436,10 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     }
     Instant now = Instant.ofEpochMilli(nowMillis);
     noticeIncarnationChanges(coordination.incarnationChanges());
-    boolean useFallback = outages.degraded() && current.settings().failMode() == FailMode.DEGRADE;
+    boolean useFallback =
+        outages.degraded() && current.settings().resilience().failMode() == FailMode.DEGRADE;
     RoomWorker worker = useFallback ? workers.fallback() : shard();
-    if (current.settings().queueAll() && !worker.hasRunningSession(ticket, now)) {
+    if (current.settings().switches().queueAll() && !worker.hasRunningSession(ticket, now)) {
       // queue-all: nobody new enters; the worker still places (and counts) the user in its bucket
       return CompletableFuture.completedFuture(queueAll(worker, ticket, now, current));
     }
@@ -464,10 +465,10 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       // admissions in the state that makes a bucket whole; nobody draws, a whole bucket neither
       return CompletableFuture.completedFuture(verdict(worker.refuse(draw, now), worker, current));
     }
-    if (outages.degraded() && current.settings().failMode() != FailMode.DEGRADE) {
+    if (outages.degraded() && current.settings().resilience().failMode() != FailMode.DEGRADE) {
       // open: let new users through (still counted); closed: queue them (a refusal)
       Grant grant =
-          current.settings().failMode() == FailMode.OPEN
+          current.settings().resilience().failMode() == FailMode.OPEN
               ? new Grant(draw.counter().minute(), 0, true)
               : Grant.unavailable(draw.counter().minute());
       Decision next = worker.onCounterReply(draw, grant, now);
@@ -498,7 +499,9 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
               boolean isLate = outages.late(mark, changesNow);
               // the core's time is the answer's: one answered after its minute admits nobody
               Instant answered = clock.instant();
-              if (grant.granted() && isLate && current.settings().failMode() == FailMode.DEGRADE) {
+              if (grant.granted()
+                  && isLate
+                  && current.settings().resilience().failMode() == FailMode.DEGRADE) {
                 Workers shards = workers;
                 Decision late =
                     outages.settleLateGrant(
@@ -537,7 +540,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
         "room {}: {}; deciding from the last known state until it answers again (failMode {})",
         setup.settings().id(),
         why,
-        setup.settings().failMode());
+        setup.settings().resilience().failMode());
   }
 
   /**
@@ -647,7 +650,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
               null);
       case Decision.Queue q ->
           new Verdict(
-              Outcome.queued(current.settings().queueingMethod()),
+              Outcome.queued(current.settings().limits().queueingMethod()),
               q.ticket(),
               view(q.estimate(), worker.state(), !outages.degraded()));
       case Decision.Draw x -> throw new IllegalStateException("undrawn counter " + x);
@@ -684,7 +687,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     // any worker (the ledger is shared, the counts are summed); the caller may be on a thread that
     // decides nothing (a coordinator's reply), which must not get a shard of its own
     RoomWorker worker =
-        outages.degraded() && current.settings().failMode() == FailMode.DEGRADE
+        outages.degraded() && current.settings().resilience().failMode() == FailMode.DEGRADE
             ? workers.fallback()
             : anyWorker();
     Decision.Queue q =
@@ -935,9 +938,9 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       maxWait = minutes(w.estimateWait(buckets.get(buckets.size() - 1).bucketId()).minutes());
     }
     String status =
-        current.settings().suspended()
+        current.settings().switches().suspended()
             ? "suspended"
-            : waiting > 0 || current.settings().queueAll() ? "queueing" : "not_queueing";
+            : waiting > 0 || current.settings().switches().queueAll() ? "queueing" : "not_queueing";
     return new RoomStatus(
         status,
         waiting,
@@ -955,14 +958,14 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   public synchronized void reconfigure(RoomSettings settings) {
     apply(
         settings,
-        Math.min(setup.effectiveNewUsersPerMinute(), settings.newUsersPerMinute()),
+        Math.min(setup.effectiveNewUsersPerMinute(), settings.limits().newUsersPerMinute()),
         clock.instant());
   }
 
   @Override
   public synchronized void limitNewUsersPerMinute(int effective) {
     Setup current = setup;
-    int bounded = Math.max(1, Math.min(effective, current.base().newUsersPerMinute()));
+    int bounded = Math.max(1, Math.min(effective, current.base().limits().newUsersPerMinute()));
     if (bounded != current.effectiveNewUsersPerMinute()) {
       apply(current.base(), bounded, clock.instant());
     }

@@ -33,8 +33,8 @@ public final class OriginProtection {
   private volatile int effective;
 
   public OriginProtection(RoomSettings room, Clock clock) {
-    var p = room.originProtection();
-    this.configured = room.newUsersPerMinute();
+    var p = room.resilience().originProtection();
+    this.configured = room.limits().newUsersPerMinute();
     this.minimum = Math.min(configured, p.minNewUsersPerMinute());
     this.maxErrorRatio = p.maxErrorRatio();
     this.latency =

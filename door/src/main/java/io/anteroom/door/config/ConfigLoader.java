@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -73,6 +74,17 @@ public final class ConfigLoader {
 
   /** Parses YAML text; {@code source} names it in error messages. */
   public static GatewayConfig parse(String yaml, String source) {
+    return parse(yaml, source, Map.of());
+  }
+
+  /**
+   * Parses YAML text whose rooms have templates kept with their documents at the coordinator:
+   * {@code kept} by room id, each by template name. A room's {@code template} (and its events') may
+   * then name a kept template instead of a file of {@code templatesDir}, and every problem of the
+   * kept templates is listed with the others ({@link RoomTemplates#problems}).
+   */
+  public static GatewayConfig parse(
+      String yaml, String source, Map<String, ? extends Map<String, String>> kept) {
     JsonNode root;
     try {
       root = YAML.readTree(yaml);
@@ -84,7 +96,7 @@ public final class ConfigLoader {
       root = JsonNodeFactory.instance.objectNode();
     }
     var errors = new ArrayList<String>();
-    var config = readGateway(new ConfigNode(root, "", errors));
+    var config = readGateway(new ConfigNode(root, "", errors), kept);
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(
           "invalid configuration in " + source + ":\n  - " + String.join("\n  - ", errors));
@@ -325,7 +337,8 @@ public final class ConfigLoader {
     }
   }
 
-  private static GatewayConfig readGateway(ConfigNode o) {
+  private static GatewayConfig readGateway(
+      ConfigNode o, Map<String, ? extends Map<String, String>> kept) {
     HostPort listen = o.hostPort("listen", "127.0.0.1:8080");
     URI origin = o.url("origin").orElse(URI.create("http://127.0.0.1:8081"));
     Path dataDir = Path.of(o.string("dataDir", "./data"));
@@ -430,9 +443,11 @@ public final class ConfigLoader {
       if (room == null) {
         continue;
       }
-      if (room.template().isPresent()) {
+      var roomTemplates = new RoomTemplates(kept.get(room.id()), templates);
+      roomTemplates.problems().forEach(r::error);
+      if (room.queuePage().template().isPresent()) {
         try {
-          templates.resolve(room.template().get());
+          roomTemplates.resolve(room.queuePage().template().get());
         } catch (IllegalArgumentException e) {
           r.error("template", e.getMessage());
         }
@@ -441,7 +456,7 @@ public final class ConfigLoader {
         var event = room.events().get(i);
         if (event.template().isPresent()) {
           try {
-            templates.resolve(event.template().get());
+            roomTemplates.resolve(event.template().get());
           } catch (IllegalArgumentException e) {
             r.error("events[" + i + "].template", e.getMessage());
           }

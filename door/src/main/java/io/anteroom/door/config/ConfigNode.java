@@ -248,22 +248,12 @@ final class ConfigNode {
 
   HostPort hostPort(String name, String fallback) {
     String v = string(name, fallback);
-    int colon = v.lastIndexOf(':');
     try {
-      int port = Integer.parseInt(v.substring(colon + 1));
-      if (colon <= 0 || port < 0 || port > 65535) {
-        throw new NumberFormatException();
-      }
-      return new HostPort(v.substring(0, colon), port);
-    } catch (NumberFormatException | IndexOutOfBoundsException e) {
-      error(name, "\"" + v + "\" is not host:port (e.g. 127.0.0.1:8080; port 0 to 65535)");
-      return hostPort(fallback);
+      return HostPorts.parse(v);
+    } catch (IllegalArgumentException e) {
+      error(name, e.getMessage());
+      return HostPorts.parse(fallback);
     }
-  }
-
-  private static HostPort hostPort(String v) {
-    int colon = v.lastIndexOf(':');
-    return new HostPort(v.substring(0, colon), Integer.parseInt(v.substring(colon + 1)));
   }
 
   Optional<URI> url(String name) {

@@ -57,65 +57,92 @@ public record GatewayConfig(
   }
 
   GatewayConfig withRooms(List<RoomSettings> newRooms) {
-    return new GatewayConfig(
-        listen,
-        origin,
-        dataDir,
-        admin,
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        newRooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().rooms(newRooms).build();
   }
 
+  /** The same configuration with other public and admin listener addresses. */
   public GatewayConfig withListen(HostPort newListen, HostPort newAdminListen) {
-    return new GatewayConfig(
-        newListen,
-        origin,
-        dataDir,
-        new AdminSettings(
-            newAdminListen, admin.token(), admin.protectMetrics(), admin.limits(), admin.tokens()),
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        rooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().listen(newListen).admin(admin.withListen(newAdminListen)).build();
   }
 
   /** The same configuration with another default {@code origin} (the rooms stay). */
   public GatewayConfig withOrigin(URI newOrigin) {
-    return new GatewayConfig(
-        listen,
-        newOrigin,
-        dataDir,
-        admin,
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        rooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().origin(newOrigin).build();
   }
 
   public GatewayConfig withDataDir(Path newDataDir) {
-    return new GatewayConfig(
-        listen,
-        origin,
-        newDataDir,
-        admin,
-        ticketKeys,
-        originTimeoutSeconds,
-        drainSeconds,
-        rooms,
-        templatesDir,
-        trustedProxies,
-        publicListener);
+    return toBuilder().dataDir(newDataDir).build();
+  }
+
+  private Builder toBuilder() {
+    var b = new Builder();
+    b.listen = listen;
+    b.origin = origin;
+    b.dataDir = dataDir;
+    b.admin = admin;
+    b.ticketKeys = ticketKeys;
+    b.originTimeoutSeconds = originTimeoutSeconds;
+    b.drainSeconds = drainSeconds;
+    b.rooms = rooms;
+    b.templatesDir = templatesDir;
+    b.trustedProxies = trustedProxies;
+    b.publicListener = publicListener;
+    return b;
+  }
+
+  /** Changes some fields of a {@link GatewayConfig}: the one place its fields are copied. */
+  private static final class Builder {
+    private HostPort listen;
+    private URI origin;
+    private Path dataDir;
+    private AdminSettings admin;
+    private List<TicketKey> ticketKeys;
+    private int originTimeoutSeconds;
+    private int drainSeconds;
+    private List<RoomSettings> rooms;
+    private Optional<Path> templatesDir;
+    private List<String> trustedProxies;
+    private PublicListenerSettings publicListener;
+
+    Builder listen(HostPort v) {
+      listen = v;
+      return this;
+    }
+
+    Builder origin(URI v) {
+      origin = v;
+      return this;
+    }
+
+    Builder dataDir(Path v) {
+      dataDir = v;
+      return this;
+    }
+
+    Builder admin(AdminSettings v) {
+      admin = v;
+      return this;
+    }
+
+    Builder rooms(List<RoomSettings> v) {
+      rooms = v;
+      return this;
+    }
+
+    GatewayConfig build() {
+      return new GatewayConfig(
+          listen,
+          origin,
+          dataDir,
+          admin,
+          ticketKeys,
+          originTimeoutSeconds,
+          drainSeconds,
+          rooms,
+          templatesDir,
+          trustedProxies,
+          publicListener);
+    }
   }
 
   /** A {@code host:port} pair to bind or to reach. */
@@ -152,6 +179,11 @@ public record GatewayConfig(
         ConnectionLimits limits,
         List<NamedToken> tokens) {
       this(listen, token, protectMetrics, limits, tokens, Webhooks.NONE);
+    }
+
+    /** The same settings (tokens, limits, webhooks) on another listener address. */
+    public AdminSettings withListen(HostPort newListen) {
+      return new AdminSettings(newListen, token, protectMetrics, limits, tokens, webhooks);
     }
 
     /** The name of the token of {@code admin.token} (and of the generated one): scope admin. */
@@ -264,72 +296,72 @@ public record GatewayConfig(
   public record Route(String host, String path) {}
 
   /**
-   * One protected site. Field names are the YAML keys.
+   * One protected site: its identity ({@code id}, {@code generation}), its settings in small groups
+   * and its scheduled {@code events}. The name of every component of the groups is its YAML key.
+   *
+   * <p>The groups follow what a reader looks for: {@link Routing} (which requests and where they
+   * go), {@link Limits} (the room core's keys: how many get in, how fast, for how long), {@link
+   * Switches} (the live switches), {@link Cookie} (the ticket cookie), {@link QueuePage} (what a
+   * waiting user is shown), {@link Resilience} (what the room does when a part struggles: the
+   * coordinator, the origin, too many polls) and {@link Protection} (who may try at all: rules and
+   * the door's checks, {@code docs/bot-defence.md}).
    *
    * <p>Keys, defaults and ranges: {@link RoomKeys}, the one table the config file and the admin API
-   * read and write through.
+   * read and write through. A new room key is a component of one group (and its builder) and an
+   * entry of that table; an event's overrides apply in one place, {@link #during}.
+   *
+   * @param generation in every ticket's associated data: a ticket of another generation of the same
+   *     room id opens as a new user
    */
   public record RoomSettings(
       String id,
-      String host,
-      String path,
-      List<Route> additionalRoutes,
-      Optional<URI> origin,
-      int totalActiveUsers,
-      int newUsersPerMinute,
-      int sessionDurationMinutes,
-      int queueRefreshSeconds,
-      int queueTimeoutMinutes,
-      StrategyKind strategy,
-      double curveFactor,
-      QueueingMethod queueingMethod,
-      boolean queueAll,
-      boolean suspended,
-      boolean disableSessionRenewal,
-      String cookieSuffix,
-      CookieSameSite cookieSameSite,
-      boolean cookieSecure,
       long generation,
-      Optional<String> template,
-      boolean jsonResponse,
-      boolean jsonEnvelope,
-      List<String> languages,
-      String language,
-      int queueingStatusCode,
-      List<Rule> rules,
-      List<Rule> bypass,
-      FailMode failMode,
-      OriginProtection originProtection,
-      int queueStatusMaxQps,
-      int queueStatusMaxLatencyMillis,
-      int maxQueueRefreshSeconds,
-      ProofOfWork proofOfWork,
-      AddressLimit addressLimit,
-      HumanCheck humanCheck,
-      Invitations invitations,
-      Account account,
+      Routing routing,
+      Limits limits,
+      Switches switches,
+      Cookie cookie,
+      QueuePage queuePage,
+      Resilience resilience,
+      Protection protection,
       List<EventSettings> events) {
 
     /** The largest {@code generation}: a whole number that JSON readers of any language keep. */
     public static final long MAX_GENERATION = (1L << 53) - 1;
 
     public RoomSettings {
-      additionalRoutes = List.copyOf(additionalRoutes);
-      languages = List.copyOf(languages);
-      rules = List.copyOf(rules);
-      bypass = List.copyOf(bypass);
       events = List.copyOf(events);
+    }
+
+    /** A builder with every group empty: {@link RoomKeys} fills it; see {@link #toBuilder}. */
+    static Builder builder() {
+      return new Builder();
+    }
+
+    /** A builder holding this room's settings, to change some of them. */
+    public Builder toBuilder() {
+      var b = new Builder();
+      b.id = id;
+      b.generation = generation;
+      b.routing = routing.toBuilder();
+      b.limits = limits.toBuilder();
+      b.switches = switches.toBuilder();
+      b.cookie = cookie.toBuilder();
+      b.queuePage = queuePage.toBuilder();
+      b.resilience = resilience.toBuilder();
+      b.protection = protection.toBuilder();
+      b.events = events;
+      return b;
     }
 
     /**
      * The rules in the order the door looks at them: {@code rules}, then the {@code bypass} list.
      */
     public List<Rule> allRules() {
-      if (bypass.isEmpty()) {
-        return rules;
+      if (protection.bypass().isEmpty()) {
+        return protection.rules();
       }
-      var all = new java.util.ArrayList<Rule>(rules);
-      all.addAll(bypass);
+      var all = new java.util.ArrayList<Rule>(protection.rules());
+      all.addAll(protection.bypass());
       return all;
     }
 
@@ -371,105 +403,44 @@ public record GatewayConfig(
       }
       RoomSettings in = during(e.get());
       int n =
-          effectiveNewUsersPerMinute < newUsersPerMinute
-              ? Math.min(effectiveNewUsersPerMinute, in.newUsersPerMinute())
-              : in.newUsersPerMinute();
+          effectiveNewUsersPerMinute < limits.newUsersPerMinute()
+              ? Math.min(effectiveNewUsersPerMinute, in.limits().newUsersPerMinute())
+              : in.limits().newUsersPerMinute();
       return in.roomConfig(n).withEvent(e.get().window());
     }
 
-    private RoomSettings during(EventSettings e) {
-      return new RoomSettings(
-          id,
-          host,
-          path,
-          additionalRoutes,
-          origin,
-          e.totalActiveUsers().orElse(totalActiveUsers),
-          e.newUsersPerMinute().orElse(newUsersPerMinute),
-          e.sessionDurationMinutes().orElse(sessionDurationMinutes),
-          queueRefreshSeconds,
-          queueTimeoutMinutes,
-          strategy,
-          curveFactor,
-          e.queueingMethod().orElse(queueingMethod),
-          queueAll,
-          suspended,
-          e.disableSessionRenewal().orElse(disableSessionRenewal),
-          cookieSuffix,
-          cookieSameSite,
-          cookieSecure,
-          generation,
-          e.template().isPresent() ? e.template() : template,
-          jsonResponse,
-          jsonEnvelope,
-          languages,
-          language,
-          queueingStatusCode,
-          rules,
-          bypass,
-          failMode,
-          originProtection,
-          queueStatusMaxQps,
-          queueStatusMaxLatencyMillis,
-          maxQueueRefreshSeconds,
-          e.proofOfWork().orElse(proofOfWork),
-          addressLimit,
-          humanCheck,
-          new Invitations(
-              e.invitationsRequired().orElse(invitations.required()), invitations.keyFile()),
-          account,
-          List.of());
+    /**
+     * The settings while {@code e} applies: the one place where an event's overrides apply (each
+     * component of {@link EventSettings} but its window overrides the room key of its name; {@code
+     * invitationsRequired} overrides {@code invitations.required}). The result has no events.
+     */
+    RoomSettings during(EventSettings e) {
+      Builder b = toBuilder().events(List.of());
+      e.totalActiveUsers().ifPresent(b.limits()::totalActiveUsers);
+      e.newUsersPerMinute().ifPresent(b.limits()::newUsersPerMinute);
+      e.sessionDurationMinutes().ifPresent(b.limits()::sessionDurationMinutes);
+      e.queueingMethod().ifPresent(b.limits()::queueingMethod);
+      e.disableSessionRenewal().ifPresent(b.limits()::disableSessionRenewal);
+      e.template().ifPresent(t -> b.queuePage().template(Optional.of(t)));
+      e.proofOfWork().ifPresent(b.protection()::proofOfWork);
+      e.invitationsRequired()
+          .ifPresent(
+              r ->
+                  b.protection()
+                      .invitations(new Invitations(r, protection.invitations().keyFile())));
+      return b.build();
     }
 
     /** The same room with another list of scheduled events. */
     public RoomSettings withEvents(List<EventSettings> newEvents) {
-      return new RoomSettings(
-          id,
-          host,
-          path,
-          additionalRoutes,
-          origin,
-          totalActiveUsers,
-          newUsersPerMinute,
-          sessionDurationMinutes,
-          queueRefreshSeconds,
-          queueTimeoutMinutes,
-          strategy,
-          curveFactor,
-          queueingMethod,
-          queueAll,
-          suspended,
-          disableSessionRenewal,
-          cookieSuffix,
-          cookieSameSite,
-          cookieSecure,
-          generation,
-          template,
-          jsonResponse,
-          jsonEnvelope,
-          languages,
-          language,
-          queueingStatusCode,
-          rules,
-          bypass,
-          failMode,
-          originProtection,
-          queueStatusMaxQps,
-          queueStatusMaxLatencyMillis,
-          maxQueueRefreshSeconds,
-          proofOfWork,
-          addressLimit,
-          humanCheck,
-          invitations,
-          account,
-          newEvents);
+      return toBuilder().events(newEvents).build();
     }
 
     /** All routes of the room, the main one first. */
     public List<Route> routes() {
       var all = new java.util.ArrayList<Route>();
-      all.add(new Route(host, path));
-      all.addAll(additionalRoutes);
+      all.add(new Route(routing.host(), routing.path()));
+      all.addAll(routing.additionalRoutes());
       return all;
     }
 
@@ -478,91 +449,520 @@ public record GatewayConfig(
       return RoomKeys.roomConfig(this, newUsersPerMinute);
     }
 
+    /** The same room with the live switches set. */
     public RoomSettings withSwitches(boolean newSuspended, boolean newQueueAll) {
-      return new RoomSettings(
-          id,
-          host,
-          path,
-          additionalRoutes,
-          origin,
-          totalActiveUsers,
-          newUsersPerMinute,
-          sessionDurationMinutes,
-          queueRefreshSeconds,
-          queueTimeoutMinutes,
-          strategy,
-          curveFactor,
-          queueingMethod,
-          newQueueAll,
-          newSuspended,
-          disableSessionRenewal,
-          cookieSuffix,
-          cookieSameSite,
-          cookieSecure,
-          generation,
-          template,
-          jsonResponse,
-          jsonEnvelope,
-          languages,
-          language,
-          queueingStatusCode,
-          rules,
-          bypass,
-          failMode,
-          originProtection,
-          queueStatusMaxQps,
-          queueStatusMaxLatencyMillis,
-          maxQueueRefreshSeconds,
-          proofOfWork,
-          addressLimit,
-          humanCheck,
-          invitations,
-          account,
-          events);
+      return toBuilder().switches(new Switches(newQueueAll, newSuspended)).build();
     }
 
     /** The same room in another generation: tickets sealed for the old one open as new users. */
     public RoomSettings withGeneration(long newGeneration) {
-      return new RoomSettings(
-          id,
-          host,
-          path,
-          additionalRoutes,
-          origin,
-          totalActiveUsers,
-          newUsersPerMinute,
-          sessionDurationMinutes,
-          queueRefreshSeconds,
-          queueTimeoutMinutes,
-          strategy,
-          curveFactor,
-          queueingMethod,
-          queueAll,
-          suspended,
-          disableSessionRenewal,
-          cookieSuffix,
-          cookieSameSite,
-          cookieSecure,
-          newGeneration,
-          template,
-          jsonResponse,
-          jsonEnvelope,
-          languages,
-          language,
-          queueingStatusCode,
-          rules,
-          bypass,
-          failMode,
-          originProtection,
-          queueStatusMaxQps,
-          queueStatusMaxLatencyMillis,
-          maxQueueRefreshSeconds,
-          proofOfWork,
-          addressLimit,
-          humanCheck,
-          invitations,
-          account,
-          events);
+      return toBuilder().generation(newGeneration).build();
+    }
+
+    /** Builds a {@link RoomSettings}; each group has its own builder. */
+    public static final class Builder {
+      private String id;
+      private long generation;
+      private Routing.Builder routing = new Routing.Builder();
+      private Limits.Builder limits = new Limits.Builder();
+      private Switches.Builder switches = new Switches.Builder();
+      private Cookie.Builder cookie = new Cookie.Builder();
+      private QueuePage.Builder queuePage = new QueuePage.Builder();
+      private Resilience.Builder resilience = new Resilience.Builder();
+      private Protection.Builder protection = new Protection.Builder();
+      private List<EventSettings> events = List.of();
+
+      private Builder() {}
+
+      public Builder id(String v) {
+        id = v;
+        return this;
+      }
+
+      public Builder generation(long v) {
+        generation = v;
+        return this;
+      }
+
+      public Builder events(List<EventSettings> v) {
+        events = v;
+        return this;
+      }
+
+      /** Replaces the live switches. */
+      public Builder switches(Switches v) {
+        switches = v.toBuilder();
+        return this;
+      }
+
+      public Routing.Builder routing() {
+        return routing;
+      }
+
+      public Limits.Builder limits() {
+        return limits;
+      }
+
+      public Switches.Builder switches() {
+        return switches;
+      }
+
+      public Cookie.Builder cookie() {
+        return cookie;
+      }
+
+      public QueuePage.Builder queuePage() {
+        return queuePage;
+      }
+
+      public Resilience.Builder resilience() {
+        return resilience;
+      }
+
+      public Protection.Builder protection() {
+        return protection;
+      }
+
+      public RoomSettings build() {
+        return new RoomSettings(
+            id,
+            generation,
+            routing.build(),
+            limits.build(),
+            switches.build(),
+            cookie.build(),
+            queuePage.build(),
+            resilience.build(),
+            protection.build(),
+            events);
+      }
+    }
+
+    /** Which requests lead to the room, and the upstream they go to. */
+    public record Routing(
+        String host, String path, List<Route> additionalRoutes, Optional<URI> origin) {
+      public Routing {
+        additionalRoutes = List.copyOf(additionalRoutes);
+      }
+
+      public Builder toBuilder() {
+        return new Builder()
+            .host(host)
+            .path(path)
+            .additionalRoutes(additionalRoutes)
+            .origin(origin);
+      }
+
+      /** Builds a {@link Routing}. */
+      public static final class Builder {
+        private String host;
+        private String path;
+        private List<Route> additionalRoutes;
+        private Optional<URI> origin;
+
+        public Builder host(String v) {
+          host = v;
+          return this;
+        }
+
+        public Builder path(String v) {
+          path = v;
+          return this;
+        }
+
+        public Builder additionalRoutes(List<Route> v) {
+          additionalRoutes = v;
+          return this;
+        }
+
+        public Builder origin(Optional<URI> v) {
+          origin = v;
+          return this;
+        }
+
+        public Routing build() {
+          return new Routing(host, path, additionalRoutes, origin);
+        }
+      }
+    }
+
+    /**
+     * The room core's keys ({@link RoomConfig}: T, N, S, R, queue timeout, strategy, curve factor,
+     * session renewal, queue order): how many get in, how fast, for how long, in which order.
+     */
+    public record Limits(
+        int totalActiveUsers,
+        int newUsersPerMinute,
+        int sessionDurationMinutes,
+        int queueRefreshSeconds,
+        int queueTimeoutMinutes,
+        StrategyKind strategy,
+        double curveFactor,
+        QueueingMethod queueingMethod,
+        boolean disableSessionRenewal) {
+
+      public Builder toBuilder() {
+        return new Builder()
+            .totalActiveUsers(totalActiveUsers)
+            .newUsersPerMinute(newUsersPerMinute)
+            .sessionDurationMinutes(sessionDurationMinutes)
+            .queueRefreshSeconds(queueRefreshSeconds)
+            .queueTimeoutMinutes(queueTimeoutMinutes)
+            .strategy(strategy)
+            .curveFactor(curveFactor)
+            .queueingMethod(queueingMethod)
+            .disableSessionRenewal(disableSessionRenewal);
+      }
+
+      /** Builds {@link Limits}. */
+      public static final class Builder {
+        private int totalActiveUsers;
+        private int newUsersPerMinute;
+        private int sessionDurationMinutes;
+        private int queueRefreshSeconds;
+        private int queueTimeoutMinutes;
+        private StrategyKind strategy;
+        private double curveFactor;
+        private QueueingMethod queueingMethod;
+        private boolean disableSessionRenewal;
+
+        public Builder totalActiveUsers(int v) {
+          totalActiveUsers = v;
+          return this;
+        }
+
+        public Builder newUsersPerMinute(int v) {
+          newUsersPerMinute = v;
+          return this;
+        }
+
+        public Builder sessionDurationMinutes(int v) {
+          sessionDurationMinutes = v;
+          return this;
+        }
+
+        public Builder queueRefreshSeconds(int v) {
+          queueRefreshSeconds = v;
+          return this;
+        }
+
+        public Builder queueTimeoutMinutes(int v) {
+          queueTimeoutMinutes = v;
+          return this;
+        }
+
+        public Builder strategy(StrategyKind v) {
+          strategy = v;
+          return this;
+        }
+
+        public Builder curveFactor(double v) {
+          curveFactor = v;
+          return this;
+        }
+
+        public Builder queueingMethod(QueueingMethod v) {
+          queueingMethod = v;
+          return this;
+        }
+
+        public Builder disableSessionRenewal(boolean v) {
+          disableSessionRenewal = v;
+          return this;
+        }
+
+        public Limits build() {
+          return new Limits(
+              totalActiveUsers,
+              newUsersPerMinute,
+              sessionDurationMinutes,
+              queueRefreshSeconds,
+              queueTimeoutMinutes,
+              strategy,
+              curveFactor,
+              queueingMethod,
+              disableSessionRenewal);
+        }
+      }
+    }
+
+    /**
+     * The live switches, which an operator flips for the whole deployment: {@code queueAll} (nobody
+     * new enters) and {@code suspended} (the room is off).
+     */
+    public record Switches(boolean queueAll, boolean suspended) {
+      public Builder toBuilder() {
+        return new Builder().queueAll(queueAll).suspended(suspended);
+      }
+
+      /** Builds {@link Switches}. */
+      public static final class Builder {
+        private boolean queueAll;
+        private boolean suspended;
+
+        public Builder queueAll(boolean v) {
+          queueAll = v;
+          return this;
+        }
+
+        public Builder suspended(boolean v) {
+          suspended = v;
+          return this;
+        }
+
+        public Switches build() {
+          return new Switches(queueAll, suspended);
+        }
+      }
+    }
+
+    /** The ticket cookie: its name's suffix and its attributes. */
+    public record Cookie(String cookieSuffix, CookieSameSite cookieSameSite, boolean cookieSecure) {
+      public Builder toBuilder() {
+        return new Builder()
+            .cookieSuffix(cookieSuffix)
+            .cookieSameSite(cookieSameSite)
+            .cookieSecure(cookieSecure);
+      }
+
+      /** Builds a {@link Cookie}. */
+      public static final class Builder {
+        private String cookieSuffix;
+        private CookieSameSite cookieSameSite;
+        private boolean cookieSecure;
+
+        public Builder cookieSuffix(String v) {
+          cookieSuffix = v;
+          return this;
+        }
+
+        public Builder cookieSameSite(CookieSameSite v) {
+          cookieSameSite = v;
+          return this;
+        }
+
+        public Builder cookieSecure(boolean v) {
+          cookieSecure = v;
+          return this;
+        }
+
+        public Cookie build() {
+          return new Cookie(cookieSuffix, cookieSameSite, cookieSecure);
+        }
+      }
+    }
+
+    /** What a waiting user is shown: the page's template and languages, the JSON, the status. */
+    public record QueuePage(
+        Optional<String> template,
+        boolean jsonResponse,
+        boolean jsonEnvelope,
+        List<String> languages,
+        String language,
+        int queueingStatusCode) {
+      public QueuePage {
+        languages = List.copyOf(languages);
+      }
+
+      public Builder toBuilder() {
+        return new Builder()
+            .template(template)
+            .jsonResponse(jsonResponse)
+            .jsonEnvelope(jsonEnvelope)
+            .languages(languages)
+            .language(language)
+            .queueingStatusCode(queueingStatusCode);
+      }
+
+      /** Builds a {@link QueuePage}. */
+      public static final class Builder {
+        private Optional<String> template;
+        private boolean jsonResponse;
+        private boolean jsonEnvelope;
+        private List<String> languages;
+        private String language;
+        private int queueingStatusCode;
+
+        public Builder template(Optional<String> v) {
+          template = v;
+          return this;
+        }
+
+        public Builder jsonResponse(boolean v) {
+          jsonResponse = v;
+          return this;
+        }
+
+        public Builder jsonEnvelope(boolean v) {
+          jsonEnvelope = v;
+          return this;
+        }
+
+        public Builder languages(List<String> v) {
+          languages = v;
+          return this;
+        }
+
+        public Builder language(String v) {
+          language = v;
+          return this;
+        }
+
+        public Builder queueingStatusCode(int v) {
+          queueingStatusCode = v;
+          return this;
+        }
+
+        public QueuePage build() {
+          return new QueuePage(
+              template, jsonResponse, jsonEnvelope, languages, language, queueingStatusCode);
+        }
+      }
+    }
+
+    /**
+     * What the room does when a part struggles: the coordinator unreachable ({@code failMode}), the
+     * origin slow or failing ({@code originProtection}), more queue polls than it should answer
+     * (the pacing's thresholds and its longest refresh interval); {@code docs/gateway.md},
+     * "Back-pressure" and "Coordinator unreachable".
+     */
+    public record Resilience(
+        FailMode failMode,
+        OriginProtection originProtection,
+        int queueStatusMaxQps,
+        int queueStatusMaxLatencyMillis,
+        int maxQueueRefreshSeconds) {
+      public Builder toBuilder() {
+        return new Builder()
+            .failMode(failMode)
+            .originProtection(originProtection)
+            .queueStatusMaxQps(queueStatusMaxQps)
+            .queueStatusMaxLatencyMillis(queueStatusMaxLatencyMillis)
+            .maxQueueRefreshSeconds(maxQueueRefreshSeconds);
+      }
+
+      /** Builds a {@link Resilience}. */
+      public static final class Builder {
+        private FailMode failMode;
+        private OriginProtection originProtection;
+        private int queueStatusMaxQps;
+        private int queueStatusMaxLatencyMillis;
+        private int maxQueueRefreshSeconds;
+
+        public Builder failMode(FailMode v) {
+          failMode = v;
+          return this;
+        }
+
+        public Builder originProtection(OriginProtection v) {
+          originProtection = v;
+          return this;
+        }
+
+        public Builder queueStatusMaxQps(int v) {
+          queueStatusMaxQps = v;
+          return this;
+        }
+
+        public Builder queueStatusMaxLatencyMillis(int v) {
+          queueStatusMaxLatencyMillis = v;
+          return this;
+        }
+
+        public Builder maxQueueRefreshSeconds(int v) {
+          maxQueueRefreshSeconds = v;
+          return this;
+        }
+
+        public Resilience build() {
+          return new Resilience(
+              failMode,
+              originProtection,
+              queueStatusMaxQps,
+              queueStatusMaxLatencyMillis,
+              maxQueueRefreshSeconds);
+        }
+      }
+    }
+
+    /**
+     * Who may try at all: the rules ({@code rules}, then the older {@code bypass} list) and the
+     * door's checks of new identities ({@code docs/bot-defence.md}).
+     */
+    public record Protection(
+        List<Rule> rules,
+        List<Rule> bypass,
+        ProofOfWork proofOfWork,
+        AddressLimit addressLimit,
+        HumanCheck humanCheck,
+        Invitations invitations,
+        Account account) {
+      public Protection {
+        rules = List.copyOf(rules);
+        bypass = List.copyOf(bypass);
+      }
+
+      public Builder toBuilder() {
+        return new Builder()
+            .rules(rules)
+            .bypass(bypass)
+            .proofOfWork(proofOfWork)
+            .addressLimit(addressLimit)
+            .humanCheck(humanCheck)
+            .invitations(invitations)
+            .account(account);
+      }
+
+      /** Builds a {@link Protection}. */
+      public static final class Builder {
+        private List<Rule> rules;
+        private List<Rule> bypass;
+        private ProofOfWork proofOfWork;
+        private AddressLimit addressLimit;
+        private HumanCheck humanCheck;
+        private Invitations invitations;
+        private Account account;
+
+        public Builder rules(List<Rule> v) {
+          rules = v;
+          return this;
+        }
+
+        public Builder bypass(List<Rule> v) {
+          bypass = v;
+          return this;
+        }
+
+        public Builder proofOfWork(ProofOfWork v) {
+          proofOfWork = v;
+          return this;
+        }
+
+        public Builder addressLimit(AddressLimit v) {
+          addressLimit = v;
+          return this;
+        }
+
+        public Builder humanCheck(HumanCheck v) {
+          humanCheck = v;
+          return this;
+        }
+
+        public Builder invitations(Invitations v) {
+          invitations = v;
+          return this;
+        }
+
+        public Builder account(Account v) {
+          account = v;
+          return this;
+        }
+
+        public Protection build() {
+          return new Protection(
+              rules, bypass, proofOfWork, addressLimit, humanCheck, invitations, account);
+        }
+      }
     }
   }
 

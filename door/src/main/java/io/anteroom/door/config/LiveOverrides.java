@@ -39,9 +39,9 @@ public final class LiveOverrides {
     }
     RoomSettings s =
         withEvents(withRoom(configured, overrides.value("room")), overrides.value("events"));
-    boolean suspended = flag(overrides.value("suspended"), s.suspended());
-    boolean queueAll = flag(overrides.value("queueAll"), s.queueAll());
-    if (suspended == s.suspended() && queueAll == s.queueAll()) {
+    boolean suspended = flag(overrides.value("suspended"), s.switches().suspended());
+    boolean queueAll = flag(overrides.value("queueAll"), s.switches().queueAll());
+    if (suspended == s.switches().suspended() && queueAll == s.switches().queueAll()) {
       return s;
     }
     return s.withSwitches(suspended, queueAll);

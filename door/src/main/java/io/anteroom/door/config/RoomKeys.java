@@ -15,6 +15,13 @@ import io.anteroom.door.config.GatewayConfig.OnRepeatedFailure;
 import io.anteroom.door.config.GatewayConfig.OriginProtection;
 import io.anteroom.door.config.GatewayConfig.ProofOfWork;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
+import io.anteroom.door.config.GatewayConfig.RoomSettings.Cookie;
+import io.anteroom.door.config.GatewayConfig.RoomSettings.Limits;
+import io.anteroom.door.config.GatewayConfig.RoomSettings.Protection;
+import io.anteroom.door.config.GatewayConfig.RoomSettings.QueuePage;
+import io.anteroom.door.config.GatewayConfig.RoomSettings.Resilience;
+import io.anteroom.door.config.GatewayConfig.RoomSettings.Routing;
+import io.anteroom.door.config.GatewayConfig.RoomSettings.Switches;
 import io.anteroom.door.config.GatewayConfig.Route;
 import io.anteroom.door.config.GatewayConfig.Rule;
 import io.anteroom.door.config.GatewayConfig.RuleAction;
@@ -42,7 +49,7 @@ import java.util.regex.Pattern;
  * The one table of a room's settings: each key's name, type, default, range or choices, how it is
  * read (the YAML file and the admin API's body) and written (the admin API's JSON, which reads back
  * to the same settings). {@link ConfigLoader} and the admin API both go through it, in the order of
- * {@link RoomSettings}' components.
+ * the JSON; each key is the component of its name in {@link RoomSettings} or one of its groups.
  *
  * <p>Keys the room core owns ({@link RoomConfig}: T, N, S, R, queue timeout, strategy, curve
  * factor, session renewal) are read here by type only: their ranges and cross-key rules are {@link
@@ -75,6 +82,7 @@ final class RoomKeys {
    * One room key.
    *
    * @param fallback the default (may depend on keys read before it)
+   * @param field where the value lives in {@link RoomSettings}: the component of the key's name
    * @param core how the value goes into the room core's {@link RoomConfig.Builder}; null for keys
    *     the gateway owns
    */
@@ -83,8 +91,39 @@ final class RoomKeys {
       Function<Values, T> fallback,
       Reader<T> reader,
       Writer<T> writer,
-      Function<RoomSettings, T> getter,
+      Field<T> field,
       BiConsumer<RoomConfig.Builder, T> core) {}
+
+  /** How a key's value is got from a {@link RoomSettings} and set on its builder. */
+  record Field<T>(Function<RoomSettings, T> get, BiConsumer<RoomSettings.Builder, T> set) {}
+
+  /** A group of {@link RoomSettings} ({@link Limits}, ...): its record and its builder. */
+  record Group<G, B>(Function<RoomSettings, G> get, Function<RoomSettings.Builder, B> builder) {
+    <T> Field<T> field(Function<G, T> getter, BiConsumer<B, T> setter) {
+      return new Field<>(
+          s -> getter.apply(get.apply(s)), (b, v) -> setter.accept(builder.apply(b), v));
+    }
+  }
+
+  private static <T> Field<T> top(
+      Function<RoomSettings, T> getter, BiConsumer<RoomSettings.Builder, T> setter) {
+    return new Field<>(getter, setter);
+  }
+
+  static final Group<Routing, Routing.Builder> ROUTING =
+      new Group<>(RoomSettings::routing, RoomSettings.Builder::routing);
+  static final Group<Limits, Limits.Builder> LIMITS =
+      new Group<>(RoomSettings::limits, RoomSettings.Builder::limits);
+  static final Group<Switches, Switches.Builder> SWITCHES =
+      new Group<>(RoomSettings::switches, RoomSettings.Builder::switches);
+  static final Group<Cookie, Cookie.Builder> COOKIE =
+      new Group<>(RoomSettings::cookie, RoomSettings.Builder::cookie);
+  static final Group<QueuePage, QueuePage.Builder> QUEUE_PAGE =
+      new Group<>(RoomSettings::queuePage, RoomSettings.Builder::queuePage);
+  static final Group<Resilience, Resilience.Builder> RESILIENCE =
+      new Group<>(RoomSettings::resilience, RoomSettings.Builder::resilience);
+  static final Group<Protection, Protection.Builder> PROTECTION =
+      new Group<>(RoomSettings::protection, RoomSettings.Builder::protection);
 
   /** The values read so far, by key. */
   static final class Values {
@@ -110,48 +149,59 @@ final class RoomKeys {
       Function<Values, T> fallback,
       Reader<T> reader,
       Writer<T> writer,
-      Function<RoomSettings, T> getter) {
-    return new Key<>(name, fallback, reader, writer, getter, null);
+      Field<T> field) {
+    return new Key<>(name, fallback, reader, writer, field, null);
   }
 
   private static Key<Integer> ranged(
-      String name, int fallback, int min, int max, Function<RoomSettings, Integer> getter) {
-    return key(name, v -> fallback, (n, k, f, v) -> n.integer(k, f, min, max), INT, getter);
+      String name, int fallback, int min, int max, Field<Integer> field) {
+    return key(name, v -> fallback, (n, k, f, v) -> n.integer(k, f, min, max), INT, field);
   }
 
-  private static Key<Boolean> bool(
-      String name, boolean fallback, Function<RoomSettings, Boolean> getter) {
-    return key(name, v -> fallback, (n, k, f, v) -> n.bool(k, f), BOOL, getter);
+  private static Key<Boolean> bool(String name, boolean fallback, Field<Boolean> field) {
+    return key(name, v -> fallback, (n, k, f, v) -> n.bool(k, f), BOOL, field);
   }
 
   private static Key<Integer> core(
       String name,
       Function<Values, Integer> fallback,
-      Function<RoomSettings, Integer> getter,
+      Field<Integer> field,
       BiConsumer<RoomConfig.Builder, Integer> core) {
-    return new Key<>(name, fallback, (n, k, f, v) -> n.integer(k, f), INT, getter, core);
+    return new Key<>(name, fallback, (n, k, f, v) -> n.integer(k, f), INT, field, core);
   }
 
   private static <E extends Enum<E>> Key<E> choice(
-      String name,
-      E fallback,
-      Class<E> type,
-      Function<E, String> configName,
-      Function<RoomSettings, E> getter) {
+      String name, E fallback, Class<E> type, Function<E, String> configName, Field<E> field) {
     List<E> allowed = List.of(type.getEnumConstants());
     return key(
         name,
         v -> fallback,
         (n, k, f, v) -> n.choice(k, f, allowed, configName),
         (o, k, e) -> o.put(k, configName.apply(e)),
-        getter);
+        field);
   }
 
-  static final Key<String> ID = key("id", v -> "?", RoomKeys::readId, STRING, RoomSettings::id);
+  static final Key<String> ID =
+      key(
+          "id",
+          v -> "?",
+          RoomKeys::readId,
+          STRING,
+          top(RoomSettings::id, RoomSettings.Builder::id));
   static final Key<String> HOST =
-      key("host", v -> "*", (n, k, f, v) -> n.host(k, f), STRING, RoomSettings::host);
+      key(
+          "host",
+          v -> "*",
+          (n, k, f, v) -> n.host(k, f),
+          STRING,
+          ROUTING.field(Routing::host, Routing.Builder::host));
   static final Key<String> PATH =
-      key("path", v -> "/", (n, k, f, v) -> n.path(k, f), STRING, RoomSettings::path);
+      key(
+          "path",
+          v -> "/",
+          (n, k, f, v) -> n.path(k, f),
+          STRING,
+          ROUTING.field(Routing::path, Routing.Builder::path));
   static final Key<List<Route>> ADDITIONAL_ROUTES =
       key(
           "additionalRoutes",
@@ -161,37 +211,37 @@ final class RoomKeys {
             var a = o.putArray(k);
             routes.forEach(rt -> a.addObject().put("host", rt.host()).put("path", rt.path()));
           },
-          RoomSettings::additionalRoutes);
+          ROUTING.field(Routing::additionalRoutes, Routing.Builder::additionalRoutes));
   static final Key<Optional<URI>> ORIGIN =
       key(
           "origin",
           v -> Optional.empty(),
           (n, k, f, v) -> n.url(k),
           (o, k, u) -> u.ifPresent(x -> o.put(k, x.toString())),
-          RoomSettings::origin);
+          ROUTING.field(Routing::origin, Routing.Builder::origin));
   static final Key<Integer> TOTAL_ACTIVE_USERS =
       core(
           "totalActiveUsers",
           v -> 1000,
-          RoomSettings::totalActiveUsers,
+          LIMITS.field(Limits::totalActiveUsers, Limits.Builder::totalActiveUsers),
           RoomConfig.Builder::totalActiveUsers);
   static final Key<Integer> NEW_USERS_PER_MINUTE =
       core(
           "newUsersPerMinute",
           v -> v.get(TOTAL_ACTIVE_USERS),
-          RoomSettings::newUsersPerMinute,
+          LIMITS.field(Limits::newUsersPerMinute, Limits.Builder::newUsersPerMinute),
           RoomConfig.Builder::newUsersPerMinute);
   static final Key<Integer> SESSION_DURATION_MINUTES =
       core(
           "sessionDurationMinutes",
           v -> 5,
-          RoomSettings::sessionDurationMinutes,
+          LIMITS.field(Limits::sessionDurationMinutes, Limits.Builder::sessionDurationMinutes),
           RoomConfig.Builder::sessionDurationMinutes);
   static final Key<Integer> QUEUE_REFRESH_SECONDS =
       core(
           "queueRefreshSeconds",
           v -> CORE_DEFAULTS.queueRefreshSeconds(),
-          RoomSettings::queueRefreshSeconds,
+          LIMITS.field(Limits::queueRefreshSeconds, Limits.Builder::queueRefreshSeconds),
           RoomConfig.Builder::queueRefreshSeconds);
 
   /**
@@ -204,7 +254,7 @@ final class RoomKeys {
           v -> (int) CORE_DEFAULTS.queueTimeout().toMinutes(),
           RoomKeys::readQueueTimeoutMinutes,
           INT,
-          RoomSettings::queueTimeoutMinutes,
+          LIMITS.field(Limits::queueTimeoutMinutes, Limits.Builder::queueTimeoutMinutes),
           (b, minutes) -> b.queueTimeout(Duration.ofMinutes(minutes)));
 
   /** The most {@code queueTimeoutMinutes} may be: 24 hours. */
@@ -239,7 +289,7 @@ final class RoomKeys {
           v -> CORE_DEFAULTS.strategy(),
           (n, k, f, v) -> n.choice(k, f, List.of(StrategyKind.values()), StrategyKind::configName),
           (o, k, s) -> o.put(k, s.configName()),
-          RoomSettings::strategy,
+          LIMITS.field(Limits::strategy, Limits.Builder::strategy),
           RoomConfig.Builder::strategy);
   static final Key<Double> CURVE_FACTOR =
       new Key<>(
@@ -247,7 +297,7 @@ final class RoomKeys {
           v -> CORE_DEFAULTS.curveFactor(),
           (n, k, f, v) -> n.decimal(k, f),
           DECIMAL,
-          RoomSettings::curveFactor,
+          LIMITS.field(Limits::curveFactor, Limits.Builder::curveFactor),
           RoomConfig.Builder::curveFactor);
   static final Key<QueueingMethod> QUEUEING_METHOD =
       choice(
@@ -255,16 +305,18 @@ final class RoomKeys {
           QueueingMethod.FIFO,
           QueueingMethod.class,
           QueueingMethod::configName,
-          RoomSettings::queueingMethod);
-  static final Key<Boolean> QUEUE_ALL = bool("queueAll", false, RoomSettings::queueAll);
-  static final Key<Boolean> SUSPENDED = bool("suspended", false, RoomSettings::suspended);
+          LIMITS.field(Limits::queueingMethod, Limits.Builder::queueingMethod));
+  static final Key<Boolean> QUEUE_ALL =
+      bool("queueAll", false, SWITCHES.field(Switches::queueAll, Switches.Builder::queueAll));
+  static final Key<Boolean> SUSPENDED =
+      bool("suspended", false, SWITCHES.field(Switches::suspended, Switches.Builder::suspended));
   static final Key<Boolean> DISABLE_SESSION_RENEWAL =
       new Key<>(
           "disableSessionRenewal",
           v -> !CORE_DEFAULTS.sessionRenewal(),
           (n, k, f, v) -> n.bool(k, f),
           BOOL,
-          RoomSettings::disableSessionRenewal,
+          LIMITS.field(Limits::disableSessionRenewal, Limits.Builder::disableSessionRenewal),
           (b, disable) -> b.sessionRenewal(!disable));
   static final Key<String> COOKIE_SUFFIX_KEY =
       key(
@@ -279,15 +331,16 @@ final class RoomKeys {
             return suffix;
           },
           STRING,
-          RoomSettings::cookieSuffix);
+          COOKIE.field(Cookie::cookieSuffix, Cookie.Builder::cookieSuffix));
   static final Key<CookieSameSite> COOKIE_SAME_SITE =
       choice(
           "cookieSameSite",
           CookieSameSite.LAX,
           CookieSameSite.class,
           CookieSameSite::configName,
-          RoomSettings::cookieSameSite);
-  static final Key<Boolean> COOKIE_SECURE = bool("cookieSecure", false, RoomSettings::cookieSecure);
+          COOKIE.field(Cookie::cookieSameSite, Cookie.Builder::cookieSameSite));
+  static final Key<Boolean> COOKIE_SECURE =
+      bool("cookieSecure", false, COOKIE.field(Cookie::cookieSecure, Cookie.Builder::cookieSecure));
 
   /**
    * The room's generation, in every ticket's associated data: a ticket of another generation of the
@@ -299,7 +352,7 @@ final class RoomKeys {
           v -> 0L,
           (n, k, f, v) -> n.longInteger(k, f, 0, RoomSettings.MAX_GENERATION),
           ObjectNode::put,
-          RoomSettings::generation);
+          top(RoomSettings::generation, RoomSettings.Builder::generation));
 
   /**
    * A file name inside the gateway's templatesDir; ConfigLoader and Rooms check it exists there.
@@ -323,12 +376,20 @@ final class RoomKeys {
             return template;
           },
           (o, k, t) -> t.ifPresent(p -> o.put(k, p)),
-          RoomSettings::template);
+          QUEUE_PAGE.field(QueuePage::template, QueuePage.Builder::template));
 
-  static final Key<Boolean> JSON_RESPONSE = bool("jsonResponse", true, RoomSettings::jsonResponse);
+  static final Key<Boolean> JSON_RESPONSE =
+      bool(
+          "jsonResponse",
+          true,
+          QUEUE_PAGE.field(QueuePage::jsonResponse, QueuePage.Builder::jsonResponse));
 
   /** The queue JSON inside {@code {"cfWaitingRoom": {...}}}, as the hosted room's JSON has it. */
-  static final Key<Boolean> JSON_ENVELOPE = bool("jsonEnvelope", false, RoomSettings::jsonEnvelope);
+  static final Key<Boolean> JSON_ENVELOPE =
+      bool(
+          "jsonEnvelope",
+          false,
+          QUEUE_PAGE.field(QueuePage::jsonEnvelope, QueuePage.Builder::jsonEnvelope));
 
   /**
    * The languages the room's pages are offered in (built-in tags), each at most once; default all
@@ -362,7 +423,7 @@ final class RoomKeys {
             var a = o.putArray(k);
             list.forEach(a::add);
           },
-          RoomSettings::languages);
+          QUEUE_PAGE.field(QueuePage::languages, QueuePage.Builder::languages));
 
   /**
    * The room's page language when the browser's {@code Accept-Language} names none of {@code
@@ -394,7 +455,7 @@ final class RoomKeys {
             return language;
           },
           STRING,
-          RoomSettings::language);
+          QUEUE_PAGE.field(QueuePage::language, QueuePage.Builder::language));
 
   /** The HTTP status of the queue page and JSON: 200, 202 or 429 (with {@code Retry-After}). */
   static final Key<Integer> QUEUEING_STATUS_CODE =
@@ -410,7 +471,7 @@ final class RoomKeys {
             return code;
           },
           INT,
-          RoomSettings::queueingStatusCode);
+          QUEUE_PAGE.field(QueuePage::queueingStatusCode, QueuePage.Builder::queueingStatusCode));
 
   private static String language(String language) {
     return "\"" + language + "\" is not a built-in language; allowed: " + allowedLanguages();
@@ -427,7 +488,7 @@ final class RoomKeys {
           v -> List.of(),
           (n, k, f, v) -> readRules(n, k, null),
           (o, k, rules) -> writeRules(o, k, rules, true),
-          RoomSettings::rules);
+          PROTECTION.field(Protection::rules, Protection.Builder::rules));
 
   /** The older form: rules whose action is always {@code bypass} (kept as they were written). */
   static final Key<List<Rule>> BYPASS =
@@ -436,7 +497,7 @@ final class RoomKeys {
           v -> List.of(),
           (n, k, f, v) -> readRules(n, k, RuleAction.BYPASS),
           (o, k, rules) -> writeRules(o, k, rules, false),
-          RoomSettings::bypass);
+          PROTECTION.field(Protection::bypass, Protection.Builder::bypass));
 
   static final Key<FailMode> FAIL_MODE =
       choice(
@@ -444,7 +505,7 @@ final class RoomKeys {
           FailMode.DEGRADE,
           FailMode.class,
           FailMode::configName,
-          RoomSettings::failMode);
+          RESILIENCE.field(Resilience::failMode, Resilience.Builder::failMode));
   static final Key<OriginProtection> ORIGIN_PROTECTION =
       key(
           "originProtection",
@@ -456,23 +517,31 @@ final class RoomKeys {
                   .put("maxLatencyMillis", p.maxLatencyMillis())
                   .put("maxErrorRatio", p.maxErrorRatio())
                   .put("minNewUsersPerMinute", p.minNewUsersPerMinute()),
-          RoomSettings::originProtection);
+          RESILIENCE.field(Resilience::originProtection, Resilience.Builder::originProtection));
   static final Key<Integer> QUEUE_STATUS_MAX_QPS =
-      ranged("queueStatusMaxQps", 2000, 1, 10_000_000, RoomSettings::queueStatusMaxQps);
+      ranged(
+          "queueStatusMaxQps",
+          2000,
+          1,
+          10_000_000,
+          RESILIENCE.field(Resilience::queueStatusMaxQps, Resilience.Builder::queueStatusMaxQps));
   static final Key<Integer> QUEUE_STATUS_MAX_LATENCY_MILLIS =
       ranged(
           "queueStatusMaxLatencyMillis",
           250,
           1,
           600_000,
-          RoomSettings::queueStatusMaxLatencyMillis);
+          RESILIENCE.field(
+              Resilience::queueStatusMaxLatencyMillis,
+              Resilience.Builder::queueStatusMaxLatencyMillis));
   static final Key<Integer> MAX_QUEUE_REFRESH_SECONDS =
       key(
           "maxQueueRefreshSeconds",
           v -> Math.max(120, v.get(QUEUE_REFRESH_SECONDS)),
           (n, k, f, v) -> n.integer(k, f, v.get(QUEUE_REFRESH_SECONDS), 3600),
           INT,
-          RoomSettings::maxQueueRefreshSeconds);
+          RESILIENCE.field(
+              Resilience::maxQueueRefreshSeconds, Resilience.Builder::maxQueueRefreshSeconds));
 
   /** The proof-of-work check at the door; see {@link ProofOfWork}. */
   static final Key<ProofOfWork> PROOF_OF_WORK =
@@ -481,7 +550,7 @@ final class RoomKeys {
           v -> ProofOfWork.OFF,
           RoomKeys::readProofOfWork,
           RoomKeys::writeProofOfWork,
-          RoomSettings::proofOfWork);
+          PROTECTION.field(Protection::proofOfWork, Protection.Builder::proofOfWork));
 
   /** The limit of new identities per client address prefix; see {@link AddressLimit}. */
   static final Key<AddressLimit> ADDRESS_LIMIT =
@@ -494,7 +563,7 @@ final class RoomKeys {
                   .put("newIdentitiesPerMinute", a.newIdentitiesPerMinute())
                   .put("ipv4PrefixLength", a.ipv4PrefixLength())
                   .put("ipv6PrefixLength", a.ipv6PrefixLength()),
-          RoomSettings::addressLimit);
+          PROTECTION.field(Protection::addressLimit, Protection.Builder::addressLimit));
 
   /** The human check at the door; see {@link HumanCheck}. */
   static final Key<HumanCheck> HUMAN_CHECK =
@@ -513,7 +582,7 @@ final class RoomKeys {
                   .put("onFailure", h.onFailure().configName())
                   .put("onUnavailable", h.onUnavailable().configName())
                   .put("timeoutMillis", h.timeoutMillis()),
-          RoomSettings::humanCheck);
+          PROTECTION.field(Protection::humanCheck, Protection.Builder::humanCheck));
 
   /** Invitations ({@link Invitations}): invite-only rooms and the key that signs the tokens. */
   static final Key<Invitations> INVITATIONS =
@@ -522,7 +591,7 @@ final class RoomKeys {
           v -> Invitations.NONE,
           RoomKeys::readInvitations,
           RoomKeys::writeInvitations,
-          RoomSettings::invitations);
+          PROTECTION.field(Protection::invitations, Protection.Builder::invitations));
 
   /** The user's account as the application asserts it ({@link Account}); off by default. */
   static final Key<Account> ACCOUNT =
@@ -531,7 +600,7 @@ final class RoomKeys {
           v -> Account.NONE,
           RoomKeys::readAccount,
           RoomKeys::writeAccount,
-          RoomSettings::account);
+          PROTECTION.field(Protection::account, Protection.Builder::account));
 
   /** Scheduled events: times and overrides ({@link EventSettings}); see docs/events.md. */
   static final Key<List<EventSettings>> EVENTS =
@@ -540,9 +609,9 @@ final class RoomKeys {
           v -> List.of(),
           RoomKeys::readEvents,
           RoomKeys::writeEvents,
-          RoomSettings::events);
+          top(RoomSettings::events, RoomSettings.Builder::events));
 
-  /** Every room key, in the order of {@link RoomSettings}' components and of the JSON. */
+  /** Every room key, in the order of the JSON (and of {@code docs/gateway.md}'s table). */
   static final List<Key<?>> ALL =
       List.of(
           ID,
@@ -599,46 +668,15 @@ final class RoomKeys {
               + " SameSite=None cookies without Secure)");
     }
     r.rejectUnknown();
-    return new RoomSettings(
-        v.get(ID),
-        v.get(HOST),
-        v.get(PATH),
-        v.get(ADDITIONAL_ROUTES),
-        v.get(ORIGIN),
-        v.get(TOTAL_ACTIVE_USERS),
-        v.get(NEW_USERS_PER_MINUTE),
-        v.get(SESSION_DURATION_MINUTES),
-        v.get(QUEUE_REFRESH_SECONDS),
-        v.get(QUEUE_TIMEOUT_MINUTES),
-        v.get(STRATEGY),
-        v.get(CURVE_FACTOR),
-        v.get(QUEUEING_METHOD),
-        v.get(QUEUE_ALL),
-        v.get(SUSPENDED),
-        v.get(DISABLE_SESSION_RENEWAL),
-        v.get(COOKIE_SUFFIX_KEY),
-        v.get(COOKIE_SAME_SITE),
-        v.get(COOKIE_SECURE),
-        v.get(GENERATION),
-        v.get(TEMPLATE),
-        v.get(JSON_RESPONSE),
-        v.get(JSON_ENVELOPE),
-        v.get(LANGUAGES),
-        v.get(LANGUAGE),
-        v.get(QUEUEING_STATUS_CODE),
-        v.get(RULES),
-        v.get(BYPASS),
-        v.get(FAIL_MODE),
-        v.get(ORIGIN_PROTECTION),
-        v.get(QUEUE_STATUS_MAX_QPS),
-        v.get(QUEUE_STATUS_MAX_LATENCY_MILLIS),
-        v.get(MAX_QUEUE_REFRESH_SECONDS),
-        v.get(PROOF_OF_WORK),
-        v.get(ADDRESS_LIMIT),
-        v.get(HUMAN_CHECK),
-        v.get(INVITATIONS),
-        v.get(ACCOUNT),
-        v.get(EVENTS));
+    RoomSettings.Builder b = RoomSettings.builder();
+    for (Key<?> k : ALL) {
+      set(k, v, b);
+    }
+    return b.build();
+  }
+
+  private static <T> void set(Key<T> k, Values v, RoomSettings.Builder b) {
+    k.field().set().accept(b, v.get(k));
   }
 
   /**
@@ -698,13 +736,15 @@ final class RoomKeys {
     }
     return b.newUsersPerMinute(newUsersPerMinute)
         .queueOrder(
-            s.queueingMethod() == QueueingMethod.RANDOM ? QueueOrder.RANDOM : QueueOrder.FIFO)
+            s.limits().queueingMethod() == QueueingMethod.RANDOM
+                ? QueueOrder.RANDOM
+                : QueueOrder.FIFO)
         .build();
   }
 
   private static <T> void applyCore(Key<T> k, RoomSettings s, RoomConfig.Builder b) {
     if (k.core() != null) {
-      k.core().accept(b, k.getter().apply(s));
+      k.core().accept(b, k.field().get().apply(s));
     }
   }
 
@@ -718,7 +758,7 @@ final class RoomKeys {
   }
 
   private static <T> void write(Key<T> k, RoomSettings s, ObjectNode o) {
-    k.writer().write(o, k.name(), k.getter().apply(s));
+    k.writer().write(o, k.name(), k.field().get().apply(s));
   }
 
   private static String readId(ConfigNode r, String name, String fallback, Values v) {

@@ -42,7 +42,7 @@ public final class DrawResponder {
   }
 
   private static boolean drawsAtRandom(RoomSettings s) {
-    return s.queueingMethod() == QueueingMethod.RANDOM
+    return s.limits().queueingMethod() == QueueingMethod.RANDOM
         || s.events().stream()
             .anyMatch(e -> e.queueingMethod().orElse(null) == QueueingMethod.RANDOM);
   }
@@ -128,7 +128,8 @@ public final class DrawResponder {
         return m;
       }
     }
-    QueueingMethod method = event.flatMap(EventSettings::queueingMethod).orElse(s.queueingMethod());
+    QueueingMethod method =
+        event.flatMap(EventSettings::queueingMethod).orElse(s.limits().queueingMethod());
     if (method == QueueingMethod.RANDOM) {
       long minute = Draw.minuteOf(now);
       Draw d = Draw.randomOfMinute(s.id(), minute);

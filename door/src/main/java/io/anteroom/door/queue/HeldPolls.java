@@ -221,8 +221,8 @@ public final class HeldPolls {
     }
   }
 
-  /** The rooms with an entry here (held polls now or before). */
-  int rooms() {
+  /** The rooms with an entry here (held polls now or before): what is kept of each room. */
+  public int rooms() {
     return rooms.size();
   }
 

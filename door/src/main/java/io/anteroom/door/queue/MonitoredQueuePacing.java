@@ -38,18 +38,20 @@ public final class MonitoredQueuePacing implements QueuePacing {
     this.clock = clock;
     this.monitor =
         ThresholdMonitor.builder()
-            .maxQps(room.queueStatusMaxQps())
-            .maxLatency(Duration.ofMillis(room.queueStatusMaxLatencyMillis()))
+            .maxQps(room.resilience().queueStatusMaxQps())
+            .maxLatency(Duration.ofMillis(room.resilience().queueStatusMaxLatencyMillis()))
             .signal(ThroughputSignal.TEN_SECOND_WINDOW)
             .clock(clock)
             .build();
     this.pace =
         RateController.synchronizedController(
             AimdRateController.builder()
-                .minInterval(Duration.ofSeconds(room.queueRefreshSeconds()))
+                .minInterval(Duration.ofSeconds(room.limits().queueRefreshSeconds()))
                 .maxInterval(
                     Duration.ofSeconds(
-                        Math.max(room.queueRefreshSeconds(), room.maxQueueRefreshSeconds())))
+                        Math.max(
+                            room.limits().queueRefreshSeconds(),
+                            room.resilience().maxQueueRefreshSeconds())))
                 .clock(clock)
                 .build());
   }

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
-import com.github.mustachejava.MustacheException;
 import io.anteroom.door.admission.RoomGate.QueueView;
 import io.anteroom.door.config.GatewayConfig.EventSettings;
 import io.anteroom.door.config.GatewayConfig.RoomSettings;
 import io.anteroom.door.config.QueueingMethod;
+import io.anteroom.door.config.RoomTemplates;
 import io.anteroom.door.config.TemplateDirectory;
 import io.anteroom.room.PlaceInLine;
 import java.io.IOException;
@@ -17,7 +17,6 @@ import java.io.Reader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -95,34 +94,44 @@ public final class QueueResponder {
    * found next to it, {@link #languageVariant}), or the built-in one.
    */
   public QueueResponder(RoomSettings room, TemplateDirectory templates) {
+    this(room, RoomTemplates.of(templates));
+  }
+
+  /**
+   * The room's page: its {@code template} from {@code templates} (kept with the room's document,
+   * else from {@code templatesDir}; with the variants per language found there, {@link
+   * #languageVariant}), or the built-in one.
+   */
+  public QueueResponder(RoomSettings room, RoomTemplates templates) {
     this.room = room;
-    this.languages = new LanguageChooser(room.languages(), room.language());
-    this.page = compileAll(room.template(), templates, room.languages());
+    this.languages = new LanguageChooser(room.queuePage().languages(), room.queuePage().language());
+    this.page = compileAll(room.queuePage().template(), templates, room.queuePage().languages());
     for (EventSettings e : room.events()) {
       if (e.template().isPresent()) {
-        eventPages.put(e.window().name(), compileAll(e.template(), templates, room.languages()));
+        eventPages.put(
+            e.window().name(), compileAll(e.template(), templates, room.queuePage().languages()));
       }
     }
-    this.queueingMethod = room.queueingMethod();
-    this.jsonResponse = room.jsonResponse();
-    this.jsonEnvelope = room.jsonEnvelope();
+    this.queueingMethod = room.limits().queueingMethod();
+    this.jsonResponse = room.queuePage().jsonResponse();
+    this.jsonEnvelope = room.queuePage().jsonEnvelope();
   }
 
   /**
    * Compiles the room's template or the default; a broken or refused template is a config error.
-   * Partials ({@code {{> name}}}) resolve inside the template directory only, under the same rules
-   * as the template itself; the built-in page has none and may include none.
+   * Partials ({@code {{> name}}}) resolve like the template itself (kept with the room's document,
+   * else inside the template directory only); the built-in page has none and may include none.
    */
   static Mustache compile(RoomSettings room, TemplateDirectory templates) {
-    return compile(room.template(), templates);
+    return compile(room.queuePage().template(), RoomTemplates.of(templates));
   }
 
   /**
    * The template by language: under {@code ""} the template itself (or the built-in page), and for
-   * each offered language whose variant exists in the template directory, that variant.
+   * each offered language whose variant exists, that variant.
    */
   private static Map<String, Mustache> compileAll(
-      Optional<String> template, TemplateDirectory templates, java.util.List<String> offered) {
+      Optional<String> template, RoomTemplates templates, java.util.List<String> offered) {
     var all = new java.util.HashMap<String, Mustache>();
     all.put("", compile(template, templates));
     if (template.isPresent()) {
@@ -141,11 +150,7 @@ public final class QueueResponder {
    * ({@code queue.html} → {@code queue.fr.html}; {@code queue} → {@code queue.fr}).
    */
   public static String languageVariant(String template, String language) {
-    int slash = template.lastIndexOf('/');
-    int dot = template.lastIndexOf('.');
-    return dot > slash + 1
-        ? template.substring(0, dot) + "." + language + template.substring(dot)
-        : template + "." + language;
+    return RoomTemplates.languageVariant(template, language);
   }
 
   /** The language of a page for a request whose {@code Accept-Language} is {@code header}. */
@@ -155,34 +160,25 @@ public final class QueueResponder {
 
   /** The room's own language (its {@code language}). */
   public String defaultLanguage() {
-    return room.language();
+    return room.queuePage().language();
   }
 
-  private static Mustache compile(Optional<String> template, TemplateDirectory templates) {
-    var factory =
-        new DefaultMustacheFactory(
-            name -> {
-              try {
-                return Files.newBufferedReader(templates.resolve(name), StandardCharsets.UTF_8);
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            });
+  private static Mustache compile(Optional<String> template, RoomTemplates templates) {
+    if (template.isPresent()) {
+      try {
+        templates.resolve(template.get());
+        return templates.compile(template.get());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("template: " + e.getMessage(), e);
+      }
+    }
     try (Reader reader =
-        template.isPresent()
-            ? Files.newBufferedReader(templates.resolve(template.get()), StandardCharsets.UTF_8)
-            : new InputStreamReader(
-                QueueResponder.class.getResourceAsStream("queue-page.mustache"),
-                StandardCharsets.UTF_8)) {
-      return factory.compile(reader, template.orElse("default"));
-    } catch (IOException | UncheckedIOException e) {
-      throw new IllegalArgumentException(
-          "template: cannot read " + template.orElse(null) + ": " + e.getMessage(), e);
-    } catch (MustacheException e) {
-      throw new IllegalArgumentException(
-          "template: not a valid Mustache template: " + e.getMessage(), e);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("template: " + e.getMessage(), e);
+        new InputStreamReader(
+            QueueResponder.class.getResourceAsStream("queue-page.mustache"),
+            StandardCharsets.UTF_8)) {
+      return new DefaultMustacheFactory().compile(reader, "default");
+    } catch (IOException e) {
+      throw new UncheckedIOException("the built-in queue page is missing from the jar", e);
     }
   }
 
@@ -200,7 +196,8 @@ public final class QueueResponder {
       boolean queueAll,
       int refreshIntervalSeconds,
       boolean throttle) {
-    return fields(room.language(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+    return fields(
+        room.queuePage().language(), inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
   }
 
   /** The JSON/template fields, in the documented order, outside scheduled events. */
@@ -229,7 +226,13 @@ public final class QueueResponder {
       int refreshIntervalSeconds,
       boolean throttle) {
     return fieldsAt(
-        room.language(), nowMillis, inWaitingRoom, q, queueAll, refreshIntervalSeconds, throttle);
+        room.queuePage().language(),
+        nowMillis,
+        inWaitingRoom,
+        q,
+        queueAll,
+        refreshIntervalSeconds,
+        throttle);
   }
 
   /** {@link #fieldsAt} with the texts in {@code language}. */
@@ -325,7 +328,7 @@ public final class QueueResponder {
 
   /** The HTML page of {@code fields}, in the room's own language. */
   public String html(Map<String, Object> fields, long lastUpdatedMillis) {
-    return html(fields, lastUpdatedMillis, room.language());
+    return html(fields, lastUpdatedMillis, room.queuePage().language());
   }
 
   /** The HTML page of {@code fields} in {@code language}. */
@@ -335,7 +338,7 @@ public final class QueueResponder {
 
   /** {@link #htmlBytes(Map, long, String)} in the room's own language. */
   public byte[] htmlBytes(Map<String, Object> fields, long lastUpdatedMillis) {
-    return htmlBytes(fields, lastUpdatedMillis, room.language());
+    return htmlBytes(fields, lastUpdatedMillis, room.queuePage().language());
   }
 
   /**
@@ -412,7 +415,7 @@ public final class QueueResponder {
       boolean throttle) {
     return body(
         json,
-        room.language(),
+        room.queuePage().language(),
         nowMillis,
         inWaitingRoom,
         q,

@@ -39,7 +39,7 @@ class AccountConfigTest {
 
   @Test
   void offByDefault() {
-    Account a = room("rooms: [ { id: shop } ]").account();
+    Account a = room("rooms: [ { id: shop } ]").protection().account();
     assertThat(a.enabled()).isFalse();
     assertThat(a.required()).isFalse();
     assertThat(a.header()).isEqualTo("Anteroom-Account");
@@ -54,7 +54,7 @@ class AccountConfigTest {
                 + " hs256SecretFile: "
                 + key
                 + " } } ]");
-    assertThat(room.account())
+    assertThat(room.protection().account())
         .isEqualTo(
             new Account(
                 true,
@@ -76,21 +76,21 @@ class AccountConfigTest {
                 + " shop-app, jwksFile: "
                 + jwks
                 + " } } } ]");
-    assertThat(file.account().oidc())
+    assertThat(file.protection().account().oidc())
         .contains(
             new Oidc("https://id.example.com", "shop-app", Optional.of(jwks), Optional.empty()));
-    assertThat(file.account().header()).isEqualTo("Authorization");
-    assertThat(file.account().clockSkewSeconds()).isEqualTo(30);
+    assertThat(file.protection().account().header()).isEqualTo("Authorization");
+    assertThat(file.protection().account().clockSkewSeconds()).isEqualTo(30);
     assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(file).toString())).isEqualTo(file);
 
     var url =
         room(
             "rooms: [ { id: shop, account: { oidc: { issuer: 'https://id.example.com', audience:"
                 + " shop-app, jwksUrl: 'https://id.example.com/.well-known/jwks.json' } } } ]");
-    assertThat(url.account().oidc().orElseThrow().jwksUrl())
+    assertThat(url.protection().account().oidc().orElseThrow().jwksUrl())
         .contains(URI.create("https://id.example.com/.well-known/jwks.json"));
-    assertThat(url.account().enabled()).isTrue();
-    assertThat(url.account().required()).isFalse();
+    assertThat(url.protection().account().enabled()).isTrue();
+    assertThat(url.protection().account().required()).isFalse();
   }
 
   @Test

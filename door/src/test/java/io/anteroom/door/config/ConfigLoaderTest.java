@@ -28,18 +28,18 @@ class ConfigLoaderTest {
     assertThat(c.origin()).isEqualTo(URI.create("http://127.0.0.1:3000"));
     var room = c.rooms().get(0);
     assertThat(room.id()).isEqualTo("default");
-    assertThat(room.host()).isEqualTo("*");
-    assertThat(room.path()).isEqualTo("/");
-    assertThat(room.totalActiveUsers()).isEqualTo(1000);
-    assertThat(room.newUsersPerMinute()).isEqualTo(1000);
-    assertThat(room.sessionDurationMinutes()).isEqualTo(5);
-    assertThat(room.queueRefreshSeconds()).isEqualTo(20);
-    assertThat(room.strategy()).isEqualTo(StrategyKind.COUNTERS);
-    assertThat(room.queueingMethod()).isEqualTo(QueueingMethod.FIFO);
-    assertThat(room.failMode()).isEqualTo(FailMode.DEGRADE);
-    assertThat(room.jsonResponse()).isTrue();
-    assertThat(room.cookieSameSite()).isEqualTo(CookieSameSite.LAX);
-    assertThat(room.originProtection().enabled()).isFalse();
+    assertThat(room.routing().host()).isEqualTo("*");
+    assertThat(room.routing().path()).isEqualTo("/");
+    assertThat(room.limits().totalActiveUsers()).isEqualTo(1000);
+    assertThat(room.limits().newUsersPerMinute()).isEqualTo(1000);
+    assertThat(room.limits().sessionDurationMinutes()).isEqualTo(5);
+    assertThat(room.limits().queueRefreshSeconds()).isEqualTo(20);
+    assertThat(room.limits().strategy()).isEqualTo(StrategyKind.COUNTERS);
+    assertThat(room.limits().queueingMethod()).isEqualTo(QueueingMethod.FIFO);
+    assertThat(room.resilience().failMode()).isEqualTo(FailMode.DEGRADE);
+    assertThat(room.queuePage().jsonResponse()).isTrue();
+    assertThat(room.cookie().cookieSameSite()).isEqualTo(CookieSameSite.LAX);
+    assertThat(room.resilience().originProtection().enabled()).isFalse();
   }
 
   @Test
@@ -87,18 +87,18 @@ class ConfigLoaderTest {
     assertThat(c.ticketKeys().get(0).id()).isEqualTo(7);
     assertThat(c.admin().token()).isEqualTo("s3cret-s3cret-s3cret");
     assertThat(r.routes()).hasSize(2);
-    assertThat(r.origin()).contains(URI.create("http://10.0.0.5:8080"));
-    assertThat(r.strategy()).isEqualTo(StrategyKind.EVEN_SPLIT);
-    assertThat(r.queueingMethod()).isEqualTo(QueueingMethod.REJECT);
-    assertThat(r.queueAll()).isTrue();
-    assertThat(r.suspended()).isTrue();
-    assertThat(r.disableSessionRenewal()).isTrue();
-    assertThat(r.cookieSuffix()).isEqualTo("_v2");
-    assertThat(r.cookieSameSite()).isEqualTo(CookieSameSite.NONE);
-    assertThat(r.failMode()).isEqualTo(FailMode.CLOSED);
+    assertThat(r.routing().origin()).contains(URI.create("http://10.0.0.5:8080"));
+    assertThat(r.limits().strategy()).isEqualTo(StrategyKind.EVEN_SPLIT);
+    assertThat(r.limits().queueingMethod()).isEqualTo(QueueingMethod.REJECT);
+    assertThat(r.switches().queueAll()).isTrue();
+    assertThat(r.switches().suspended()).isTrue();
+    assertThat(r.limits().disableSessionRenewal()).isTrue();
+    assertThat(r.cookie().cookieSuffix()).isEqualTo("_v2");
+    assertThat(r.cookie().cookieSameSite()).isEqualTo(CookieSameSite.NONE);
+    assertThat(r.resilience().failMode()).isEqualTo(FailMode.CLOSED);
     assertThat(r.generation()).isEqualTo(1_790_000_000L);
-    assertThat(r.bypass()).hasSize(2);
-    assertThat(r.originProtection().maxLatencyMillis()).isEqualTo(200);
+    assertThat(r.protection().bypass()).hasSize(2);
+    assertThat(r.resilience().originProtection().maxLatencyMillis()).isEqualTo(200);
     assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(r).toString())).isEqualTo(r);
   }
 
@@ -275,10 +275,11 @@ class ConfigLoaderTest {
         """
             .formatted(key);
     RoomSettings r = ConfigLoader.parse(yaml, "x").rooms().getFirst();
-    assertThat(r.rules()).hasSize(4);
-    assertThat(r.rules().getFirst().methods()).containsExactly("POST", "PUT");
+    assertThat(r.protection().rules()).hasSize(4);
+    assertThat(r.protection().rules().getFirst().methods()).containsExactly("POST", "PUT");
     assertThat(r.allRules()).hasSize(6);
-    assertThat(r.rules().get(2).signed().orElseThrow().header()).isEqualTo("Anteroom-Bypass");
+    assertThat(r.protection().rules().get(2).signed().orElseThrow().header())
+        .isEqualTo("Anteroom-Bypass");
     var json = RoomKeys.toJson(r);
     assertThat(json.get("bypass").get(0).get("header").asText()).isEqualTo("X-Health");
     RoomSettings again =
@@ -526,7 +527,7 @@ class ConfigLoaderTest {
             .newUsersPerMinute(10)
             .sessionDurationMinutes(5)
             .build();
-    assertThat(room.roomConfig(room.newUsersPerMinute())).isEqualTo(core);
+    assertThat(room.roomConfig(room.limits().newUsersPerMinute())).isEqualTo(core);
   }
 
   @Test

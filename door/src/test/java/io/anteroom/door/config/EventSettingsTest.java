@@ -76,12 +76,12 @@ class EventSettingsTest {
     assertThat(s.roomConfigAt(before, 10).event()).isNull();
     for (Instant t : new Instant[] {prequeue, during}) {
       RoomSettings in = s.at(t);
-      assertThat(in.totalActiveUsers()).isEqualTo(5000);
-      assertThat(in.newUsersPerMinute()).isEqualTo(800);
-      assertThat(in.sessionDurationMinutes()).isEqualTo(15);
-      assertThat(in.queueingMethod()).isEqualTo(QueueingMethod.RANDOM);
-      assertThat(in.disableSessionRenewal()).isTrue();
-      assertThat(in.template()).contains("launch.html");
+      assertThat(in.limits().totalActiveUsers()).isEqualTo(5000);
+      assertThat(in.limits().newUsersPerMinute()).isEqualTo(800);
+      assertThat(in.limits().sessionDurationMinutes()).isEqualTo(15);
+      assertThat(in.limits().queueingMethod()).isEqualTo(QueueingMethod.RANDOM);
+      assertThat(in.limits().disableSessionRenewal()).isTrue();
+      assertThat(in.queuePage().template()).contains("launch.html");
       RoomConfig c = s.roomConfigAt(t, 10);
       assertThat(c.totalActiveUsers()).isEqualTo(5000);
       assertThat(c.newUsersPerMinute()).isEqualTo(800);
@@ -103,8 +103,8 @@ class EventSettingsTest {
   void anEventWithoutOverridesKeepsTheRoomsValuesAndTimesKeepTheirOffset() {
     RoomSettings s = shop();
     RoomSettings in = s.at(Instant.parse("2026-12-02T17:30:00Z"));
-    assertThat(in.totalActiveUsers()).isEqualTo(100);
-    assertThat(in.template()).contains("shop.html");
+    assertThat(in.limits().totalActiveUsers()).isEqualTo(100);
+    assertThat(in.queuePage().template()).contains("shop.html");
     assertThat(s.roomConfigAt(Instant.parse("2026-12-02T17:30:00Z"), 10).event().opensAt())
         .isEqualTo(Instant.parse("2026-12-02T17:00:00Z"));
   }

@@ -26,7 +26,7 @@ class InvitationsConfigTest {
   @Test
   void offByDefault() {
     var room = ConfigLoader.parse("rooms: [ { id: shop } ]", "test").rooms().getFirst();
-    assertThat(room.invitations()).isEqualTo(new Invitations(false, Optional.empty()));
+    assertThat(room.protection().invitations()).isEqualTo(new Invitations(false, Optional.empty()));
   }
 
   @Test
@@ -38,7 +38,7 @@ class InvitationsConfigTest {
                 "test")
             .rooms()
             .getFirst();
-    assertThat(room.invitations()).isEqualTo(new Invitations(true, Optional.of(key)));
+    assertThat(room.protection().invitations()).isEqualTo(new Invitations(true, Optional.of(key)));
     assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(room).toString())).isEqualTo(room);
   }
 
@@ -61,10 +61,11 @@ class InvitationsConfigTest {
                 "test")
             .rooms()
             .getFirst();
-    assertThat(room.invitations().required()).isFalse();
-    assertThat(room.at(Instant.parse("2026-12-01T19:00:00Z")).invitations())
+    assertThat(room.protection().invitations().required()).isFalse();
+    assertThat(room.at(Instant.parse("2026-12-01T19:00:00Z")).protection().invitations())
         .isEqualTo(new Invitations(true, Optional.of(key)));
-    assertThat(room.at(Instant.parse("2026-12-01T21:00:00Z")).invitations().required()).isFalse();
+    assertThat(room.at(Instant.parse("2026-12-01T21:00:00Z")).protection().invitations().required())
+        .isFalse();
     assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(room).toString())).isEqualTo(room);
   }
 

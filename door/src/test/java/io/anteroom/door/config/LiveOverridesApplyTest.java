@@ -37,16 +37,16 @@ class LiveOverridesApplyTest {
   @Test
   void theSwitchesOverrideTheFilesValuesBothWays() {
     RoomSettings on = LiveOverrides.apply(SHOP, overrides(Map.of("queueAll", "true")));
-    assertThat(on.queueAll()).isTrue();
-    assertThat(on.suspended()).isFalse();
-    assertThat(on.totalActiveUsers()).isEqualTo(100);
+    assertThat(on.switches().queueAll()).isTrue();
+    assertThat(on.switches().suspended()).isFalse();
+    assertThat(on.limits().totalActiveUsers()).isEqualTo(100);
 
     RoomSettings suspendedInFile = SHOP.withSwitches(true, true);
     RoomSettings off =
         LiveOverrides.apply(
             suspendedInFile, overrides(Map.of("suspended", "false", "queueAll", "false")));
-    assertThat(off.suspended()).isFalse();
-    assertThat(off.queueAll()).isFalse();
+    assertThat(off.switches().suspended()).isFalse();
+    assertThat(off.switches().queueAll()).isFalse();
   }
 
   @Test
@@ -59,12 +59,12 @@ class LiveOverridesApplyTest {
     RoomSettings s =
         LiveOverrides.apply(
             SHOP, overrides(Map.of("room", room, "events", EVENTS, "suspended", "true")));
-    assertThat(s.totalActiveUsers()).isEqualTo(50);
-    assertThat(s.newUsersPerMinute()).isEqualTo(5);
+    assertThat(s.limits().totalActiveUsers()).isEqualTo(50);
+    assertThat(s.limits().newUsersPerMinute()).isEqualTo(5);
     assertThat(s.events())
         .singleElement()
         .satisfies(e -> assertThat(e.window().name()).isEqualTo("encore"));
-    assertThat(s.suspended()).isTrue();
+    assertThat(s.switches().suspended()).isTrue();
   }
 
   @Test
@@ -73,7 +73,8 @@ class LiveOverridesApplyTest {
         LiveOverrides.roomChange(
                 ConfigLoader.parseRoom("{\"id\":\"other\",\"totalActiveUsers\":1}"))
             .get("room");
-    assertThat(LiveOverrides.apply(SHOP, overrides(Map.of("room", other))).totalActiveUsers())
+    assertThat(
+            LiveOverrides.apply(SHOP, overrides(Map.of("room", other))).limits().totalActiveUsers())
         .isEqualTo(100);
     RoomSettings s =
         LiveOverrides.apply(
@@ -83,11 +84,11 @@ class LiveOverridesApplyTest {
                     "room", "{\"id\":\"shop\",\"totalActiveUsers\":\"many\"}",
                     "events", "not json",
                     "queueAll", "maybe")));
-    assertThat(s.totalActiveUsers()).isEqualTo(100);
+    assertThat(s.limits().totalActiveUsers()).isEqualTo(100);
     assertThat(s.events())
         .singleElement()
         .satisfies(e -> assertThat(e.window().name()).isEqualTo("launch"));
-    assertThat(s.queueAll()).isFalse();
+    assertThat(s.switches().queueAll()).isFalse();
   }
 
   @Test

@@ -12,9 +12,9 @@ class PageSettingsConfigTest {
   void aRoomOffersEveryBuiltInLanguageInEnglishAnd200ByDefault() {
     var r = ConfigLoader.parseRoom("{ id: shop }");
 
-    assertThat(r.languages()).isEqualTo(PageLanguages.BUILT_IN).hasSize(10);
-    assertThat(r.language()).isEqualTo("en");
-    assertThat(r.queueingStatusCode()).isEqualTo(200);
+    assertThat(r.queuePage().languages()).isEqualTo(PageLanguages.BUILT_IN).hasSize(10);
+    assertThat(r.queuePage().language()).isEqualTo("en");
+    assertThat(r.queuePage().queueingStatusCode()).isEqualTo(200);
   }
 
   @Test
@@ -23,15 +23,15 @@ class PageSettingsConfigTest {
         ConfigLoader.parseRoom(
             "{ id: shop, languages: [fr, de], language: de, queueingStatusCode: 429 }");
 
-    assertThat(r.languages()).containsExactly("fr", "de");
-    assertThat(r.language()).isEqualTo("de");
-    assertThat(r.queueingStatusCode()).isEqualTo(429);
+    assertThat(r.queuePage().languages()).containsExactly("fr", "de");
+    assertThat(r.queuePage().language()).isEqualTo("de");
+    assertThat(r.queuePage().queueingStatusCode()).isEqualTo(429);
     assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(r).toString())).isEqualTo(r);
   }
 
   @Test
   void withoutEnglishTheFirstOfferedLanguageIsTheRoomsLanguage() {
-    assertThat(ConfigLoader.parseRoom("{ id: shop, languages: [ko, ja] }").language())
+    assertThat(ConfigLoader.parseRoom("{ id: shop, languages: [ko, ja] }").queuePage().language())
         .isEqualTo("ko");
   }
 

@@ -13,7 +13,7 @@ class ProofOfWorkConfigTest {
   @Test
   void offByDefaultWithTheDocumentedDefaults() {
     var room = ConfigLoader.parse("rooms: [ { id: shop } ]", "test").rooms().getFirst();
-    assertThat(room.proofOfWork())
+    assertThat(room.protection().proofOfWork())
         .isEqualTo(
             new ProofOfWork(false, ProofOfWork.DEFAULT_DIFFICULTY, 120, OnRepeatedFailure.NONE));
   }
@@ -31,7 +31,7 @@ class ProofOfWorkConfigTest {
                 "test")
             .rooms()
             .getFirst();
-    assertThat(room.proofOfWork())
+    assertThat(room.protection().proofOfWork())
         .isEqualTo(new ProofOfWork(true, 20, 300, OnRepeatedFailure.ENDLESS_QUEUE));
     assertThat(ConfigLoader.parseRoom(ConfigLoader.toJson(room).toString())).isEqualTo(room);
   }

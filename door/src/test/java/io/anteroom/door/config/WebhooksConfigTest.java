@@ -35,6 +35,30 @@ class WebhooksConfigTest {
   }
 
   @Test
+  void otherListenAddressesKeepTheWebhooksAndTheRestOfTheAdminSettings() throws Exception {
+    Path secret = dir.resolve("webhook-secret");
+    Files.writeString(secret, "0123456789abcdef0123456789abcdef\n");
+    GatewayConfig c =
+        ConfigLoader.parse(
+            """
+            admin:
+              webhooks: { urls: [ "https://hooks.example.com/a" ], secretFile: %s }
+            """
+                .formatted(secret),
+            "x");
+    var listen = new GatewayConfig.HostPort("127.0.0.1", 18080);
+    var adminListen = new GatewayConfig.HostPort("127.0.0.1", 19090);
+
+    GatewayConfig moved = c.withListen(listen, adminListen); // run --listen/--admin-listen
+
+    assertThat(moved.listen()).isEqualTo(listen);
+    assertThat(moved.admin().listen()).isEqualTo(adminListen);
+    assertThat(moved.admin().webhooks()).isEqualTo(c.admin().webhooks());
+    assertThat(moved.admin().webhooks().urls()).hasSize(1);
+    assertThat(moved.admin().withListen(c.admin().listen())).isEqualTo(c.admin());
+  }
+
+  @Test
   void everyProblemOfTheWebhooksIsNamedAtOnce() throws Exception {
     Path shortSecret = dir.resolve("short");
     Files.writeString(shortSecret, "too-short");

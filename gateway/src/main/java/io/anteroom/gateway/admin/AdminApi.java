@@ -164,7 +164,9 @@ public final class AdminApi {
                     .putHeader("Cache-Control", "max-age=300")
                     .end(jwks));
     router.route("/api/*").handler(this::authenticate);
-    router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
+    // a room's templates may be up to RoomDocuments.MAX_TEMPLATE_CHARS; only holders of a token
+    // get this far
+    router.route("/api/*").handler(BodyHandler.create().setBodyLimit(1024 * 1024));
     api(HttpMethod.GET, "/api/openapi.json", AdminScope.READ, c -> json(c, 200, openApi));
     api(
         HttpMethod.GET,
@@ -185,6 +187,8 @@ public final class AdminApi {
         c -> withRoom(c, r -> json(c, 200, ConfigLoader.toJson(r.settings()).toString())));
     api(HttpMethod.PUT, "/api/rooms/:id", AdminScope.ADMIN, writes::replace);
     api(HttpMethod.DELETE, "/api/rooms/:id", AdminScope.ADMIN, writes::delete);
+    api(HttpMethod.GET, "/api/rooms/:id/templates", AdminScope.READ, writes::templates);
+    api(HttpMethod.PUT, "/api/rooms/:id/templates", AdminScope.ADMIN, writes::putTemplates);
     api(HttpMethod.GET, "/api/export/rooms", AdminScope.READ, writes::export);
     api(HttpMethod.POST, "/api/import/rooms", AdminScope.ADMIN, writes::importRooms);
     api(
@@ -488,7 +492,8 @@ public final class AdminApi {
           String id = r.settings().id();
           String key = suspend ? "suspended" : "queueAll";
           var change = LiveOverrides.switchChange(key, Boolean.parseBoolean(body));
-          boolean was = suspend ? r.settings().suspended() : r.settings().queueAll();
+          boolean was =
+              suspend ? r.settings().switches().suspended() : r.settings().switches().queueAll();
           overrideAndAnswer(
               c,
               r,
@@ -501,7 +506,10 @@ public final class AdminApi {
                       JSON.createObjectNode().put(key, was).toString(),
                       JSON.createObjectNode()
                           .put(
-                              key, suspend ? now.settings().suspended() : now.settings().queueAll())
+                              key,
+                              suspend
+                                  ? now.settings().switches().suspended()
+                                  : now.settings().switches().queueAll())
                           .toString(),
                       () -> json(c, 200, status(now).toString())));
         });
@@ -557,9 +565,18 @@ public final class AdminApi {
         r -> {
           Map<String, String> change;
           try {
-            change =
-                LiveOverrides.eventsChange(
-                    rooms.configured(r.settings().id()), c.body().asString());
+            String id = r.settings().id();
+            change = LiveOverrides.eventsChange(rooms.configured(id), c.body().asString());
+            // the room with these events, checked like the config file (events' templates found
+            // and compiled too), as every gateway will apply it
+            ObjectNode room = ConfigLoader.toJson(rooms.configured(id));
+            room.set("events", readJson(change.get("events")));
+            var after = new java.util.ArrayList<com.fasterxml.jackson.databind.JsonNode>();
+            for (ObjectNode o : documents.configuredJson()) {
+              after.add(o.path("id").asText().equals(id) ? room : o);
+            }
+            documents.check(after);
+            rooms.queuePage(ConfigLoader.parseRoom(room.toString()));
           } catch (IllegalArgumentException e) {
             error(c, 400, e.getMessage());
             return;
@@ -630,15 +647,15 @@ public final class AdminApi {
     RoomStatus st = r.control().status(clock.millis());
     ObjectNode o = JSON.createObjectNode();
     o.put("id", s.id());
-    o.put("status", s.suspended() ? "suspended" : st.status());
+    o.put("status", s.switches().suspended() ? "suspended" : st.status());
     o.put("estimatedQueuedUsers", st.estimatedQueuedUsers());
     o.put("estimatedTotalActiveUsers", st.estimatedTotalActiveUsers());
     o.put("maxEstimatedTimeMinutes", st.maxEstimatedTimeMinutes());
     o.put("degraded", st.degraded());
-    o.put("queueAll", s.queueAll());
-    o.put("suspended", s.suspended());
-    o.put("totalActiveUsers", s.totalActiveUsers());
-    o.put("newUsersPerMinute", s.newUsersPerMinute());
+    o.put("queueAll", s.switches().queueAll());
+    o.put("suspended", s.switches().suspended());
+    o.put("totalActiveUsers", s.limits().totalActiveUsers());
+    o.put("newUsersPerMinute", s.limits().newUsersPerMinute());
     o.put("effectiveNewUsersPerMinute", st.effectiveNewUsersPerMinute());
     o.put("lastUpdated", Instant.ofEpochMilli(st.lastUpdatedMillis()).toString());
     o.put("overridesVersion", st.overridesVersion());

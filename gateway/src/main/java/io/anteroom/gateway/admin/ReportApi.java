@@ -23,7 +23,8 @@ import java.util.OptionalLong;
  * the coordination. {@code from} and {@code to} are UTC dates ({@code 2026-11-29}), both included;
  * {@code to} defaults to today and {@code from} to 29 days before {@code to}; at most {@value
  * EventReport#RETENTION_DAYS} days. The events are every event the room's report still holds,
- * whatever the dates.
+ * whatever the dates. With {@code event=NAME} the answer holds that event's line only (no days; 404
+ * when the report holds no such event): the dashboard's download of one event.
  *
  * <p>Every line has the same columns ({@link #columns}), in the JSON as keys and in the CSV as
  * columns, so the two never disagree. Handlers run on the request's event loop; the coordinator's
@@ -151,13 +152,16 @@ final class ReportApi {
           StringBuilder out = new StringBuilder(String.join(",", CSV_COLUMNS)).append("\r\n");
           report.days().forEach(l -> row(out, "day", l));
           report.events().forEach(l -> row(out, "event", l));
+          var event = c.queryParam("event");
           String file =
               "anteroom-report-"
                   + r.settings().id().replaceAll("[^A-Za-z0-9._-]", "_")
                   + "-"
-                  + LocalDate.ofEpochDay(days.fromDay())
-                  + "-"
-                  + LocalDate.ofEpochDay(days.toDay() - 1)
+                  + (event.isEmpty()
+                      ? LocalDate.ofEpochDay(days.fromDay())
+                          + "-"
+                          + LocalDate.ofEpochDay(days.toDay() - 1)
+                      : "event-" + event.getFirst().replaceAll("[^A-Za-z0-9._-]", "_"))
                   + ".csv";
           c.response()
               .putHeader("Content-Type", "text/csv; charset=utf-8")
@@ -240,7 +244,27 @@ final class ReportApi {
                                 + ")");
                         return;
                       }
-                      answer.with(days, report);
+                      var event = c.queryParam("event");
+                      if (event.isEmpty()) {
+                        answer.with(days, report);
+                        return;
+                      }
+                      var only =
+                          report.events().stream()
+                              .filter(l -> l.key().equals(event.getFirst()))
+                              .toList();
+                      if (only.isEmpty()) {
+                        error(
+                            c,
+                            404,
+                            "the report of room \""
+                                + id
+                                + "\" holds no event \""
+                                + event.getFirst()
+                                + "\"");
+                        return;
+                      }
+                      answer.with(days, new RoomReport(List.of(), only));
                     }));
   }
 

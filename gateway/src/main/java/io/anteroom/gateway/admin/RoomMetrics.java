@@ -51,7 +51,7 @@ final class RoomMetrics implements MultiCollector {
           new Gauge(
               "anteroom_room_total_active_users_limit",
               "totalActiveUsers (T) in force",
-              (s, st, now) -> s.totalActiveUsers()),
+              (s, st, now) -> s.limits().totalActiveUsers()),
           new Gauge(
               "anteroom_room_effective_new_users_per_minute",
               "newUsersPerMinute (N) in force (lower than configured while origin protection holds"
@@ -68,11 +68,11 @@ final class RoomMetrics implements MultiCollector {
           new Gauge(
               "anteroom_room_queue_all",
               "1 while the queue-all switch is on",
-              (s, st, now) -> flag(s.queueAll())),
+              (s, st, now) -> flag(s.switches().queueAll())),
           new Gauge(
               "anteroom_room_suspended",
               "1 while the room is suspended (everyone passes)",
-              (s, st, now) -> flag(s.suspended())),
+              (s, st, now) -> flag(s.switches().suspended())),
           new Gauge(
               "anteroom_room_config_conflict",
               "gateways whose config of the room disagrees with the one the coordinator goes by"

@@ -22,6 +22,11 @@ import java.util.Map;
  * line at this gateway's time with a sample wait ({@value #SAMPLE_WAIT_MINUTES} minutes, quartiles
  * {@value #SAMPLE_Q1} and {@value #SAMPLE_Q3}): {@code {"html": "...", "json": {...}}}. Nothing is
  * written or applied.
+ *
+ * <p>The body may carry {@code templates} (as {@code PUT /api/rooms/{id}} takes them: the room's
+ * templates and partials after the change; without it, those it keeps now), so a template's change
+ * is previewed before it is saved; {@code ?at=} (an ISO-8601 instant) renders the page as at that
+ * time, e.g. during a scheduled event of the change (its name, times and template).
  */
 final class RoomPreview {
 
@@ -49,8 +54,11 @@ final class RoomPreview {
     }
     QueueResponder page;
     RoomSettings s;
+    long now;
     try {
-      s = ConfigLoader.parseRoom(c.body().asString());
+      now = at(c);
+      RoomBody body = RoomBody.read(c.body().asString());
+      s = ConfigLoader.parseRoom(body.settings());
       if (!s.id().equals(id)) {
         throw new IllegalArgumentException(
             "id: the body says \"" + s.id() + "\" but the URL says \"" + id + "\"");
@@ -59,21 +67,20 @@ final class RoomPreview {
       for (ObjectNode o : sync.configuredJson()) {
         after.add(o.path("id").asText().equals(id) ? ConfigLoader.toJson(s) : o);
       }
-      sync.check(after);
-      page = rooms.queuePage(s);
+      sync.check(after, body.templates() == null ? Map.of() : Map.of(id, body.templates()));
+      page = rooms.queuePage(s, body.templates());
     } catch (IllegalArgumentException e) {
       AdminApi.error(c, 400, e.getMessage());
       return;
     }
-    long now = clock.millis();
     Map<String, Object> fields =
         page.fieldsAt(
             now,
             true,
             new QueueView(
                 true, SAMPLE_WAIT_MINUTES, SAMPLE_Q1, SAMPLE_WAIT_MINUTES, SAMPLE_Q3, now),
-            s.queueAll(),
-            s.queueRefreshSeconds(),
+            s.switches().queueAll(),
+            s.limits().queueRefreshSeconds(),
             false);
     ObjectNode answer = JSON.createObjectNode();
     answer.put("html", page.html(fields, now));
@@ -83,5 +90,23 @@ final class RoomPreview {
       answer.put("json", page.json(fields));
     }
     AdminApi.json(c, 200, answer.toString());
+  }
+
+  /** {@code ?at=}: the instant to render the page at; this gateway's time without it. */
+  private long at(RoutingContext c) {
+    var at = c.queryParam("at");
+    if (at.isEmpty()) {
+      return clock.millis();
+    }
+    try {
+      return java.time.Instant.parse(at.getFirst().trim()).toEpochMilli();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "at: expected an ISO-8601 instant such as 2026-12-01T18:00:00Z, found \""
+              + (at.getFirst().length() > 40
+                  ? at.getFirst().substring(0, 40) + "..."
+                  : at.getFirst())
+              + "\"");
+    }
   }
 }

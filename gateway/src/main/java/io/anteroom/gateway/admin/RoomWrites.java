@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admin API's writes of rooms for the whole deployment: {@code POST /api/rooms}, {@code PUT
- * /api/rooms/{id}}, {@code DELETE /api/rooms/{id}}, and the YAML of every room ({@code GET
- * /api/export/rooms}, {@code POST /api/import/rooms}).
+ * /api/rooms/{id}}, {@code DELETE /api/rooms/{id}}, the templates kept with a room's document
+ * ({@code GET}/{@code PUT /api/rooms/{id}/templates}; also {@code templates} in a room's body,
+ * {@link RoomBody}), and the YAML of every room with its templates ({@code GET /api/export/rooms},
+ * {@code POST /api/import/rooms}).
  *
  * <p>Each change is read and checked exactly like the config file (every room of the deployment as
  * it would be after the change, every problem at once: 400 listing them, nothing written), then
@@ -60,28 +62,33 @@ final class RoomWrites {
 
   /** {@code POST /api/rooms}: a new room for the deployment. */
   void create(RoutingContext c) {
-    String body = c.body().asString();
     RoomSettings s;
+    RoomBody body;
     try {
-      s = ConfigLoader.parseRoom(body);
+      body = RoomBody.read(c.body().asString());
+      s = ConfigLoader.parseRoom(body.settings());
       if (rooms.get(s.id()).isPresent()) {
         AdminApi.error(c, 400, "room \"" + s.id() + "\" already exists; use PUT to change it");
         return;
       }
       var after = sync.configuredJson();
       after.add(ConfigLoader.toJson(s));
-      sync.check(after);
-      rooms.checkTemplates(s);
+      sync.check(after, Map.of(s.id(), body.templatesOr(Map.of())));
+      rooms.queuePage(s, body.templatesOr(Map.of()));
     } catch (IllegalArgumentException e) {
       AdminApi.error(c, 400, e.getMessage());
       return;
     }
     String id = s.id();
-    Long generation = ConfigLoader.setsKey(body, "generation") ? s.generation() : null;
+    Long generation = ConfigLoader.setsKey(body.settings(), "generation") ? s.generation() : null;
     write(
         c,
         RoomDocuments.Write.of(
-            RoomDocuments.Kind.CREATE, id, ConfigLoader.toJson(s).toString(), generation),
+            RoomDocuments.Kind.CREATE,
+            id,
+            ConfigLoader.toJson(s).toString(),
+            generation,
+            body.templates()),
         written -> {
           sync.apply(written.written());
           String after =
@@ -89,7 +96,13 @@ final class RoomWrites {
                   .get(id)
                   .map(r -> ConfigLoader.toJson(r.settings()).toString())
                   .orElse(written.written().getFirst().json());
-          api.audited(c, "create room", id, null, after, () -> AdminApi.json(c, 201, after));
+          api.audited(
+              c,
+              "create room",
+              id,
+              null,
+              RoomBody.withSummary(after, rooms.keptTemplates(id)),
+              () -> AdminApi.json(c, 201, after));
         });
   }
 
@@ -104,10 +117,11 @@ final class RoomWrites {
 
   private void replace(RoutingContext c, RoomRuntime r) {
     String id = r.settings().id();
-    String body = c.body().asString();
     RoomSettings s;
+    RoomBody body;
     try {
-      s = ConfigLoader.parseRoom(body);
+      body = RoomBody.read(c.body().asString());
+      s = ConfigLoader.parseRoom(body.settings());
       if (!s.id().equals(id)) {
         throw new IllegalArgumentException(
             "id: the body says \""
@@ -120,18 +134,23 @@ final class RoomWrites {
       for (ObjectNode o : sync.configuredJson()) {
         after.add(o.path("id").asText().equals(id) ? ConfigLoader.toJson(s) : o);
       }
-      sync.check(after);
-      rooms.checkTemplates(s);
+      sync.check(after, body.templates() == null ? Map.of() : Map.of(id, body.templates()));
+      rooms.queuePage(s, body.templates());
     } catch (IllegalArgumentException e) {
       AdminApi.error(c, 400, e.getMessage());
       return;
     }
-    Long generation = ConfigLoader.setsKey(body, "generation") ? s.generation() : null;
-    String before = ConfigLoader.toJson(r.settings()).toString();
+    Long generation = ConfigLoader.setsKey(body.settings(), "generation") ? s.generation() : null;
+    String before =
+        RoomBody.withSummary(ConfigLoader.toJson(r.settings()).toString(), rooms.keptTemplates(id));
     write(
         c,
         RoomDocuments.Write.of(
-            RoomDocuments.Kind.REPLACE, id, ConfigLoader.toJson(s).toString(), generation),
+            RoomDocuments.Kind.REPLACE,
+            id,
+            ConfigLoader.toJson(s).toString(),
+            generation,
+            body.templates()),
         written -> {
           sync.apply(written.written());
           clearOverrides(
@@ -145,7 +164,12 @@ final class RoomWrites {
                         .map(now -> ConfigLoader.toJson(now.settings()).toString())
                         .orElse(written.written().getFirst().json());
                 api.audited(
-                    c, "update room", id, before, after, () -> AdminApi.json(c, 200, after));
+                    c,
+                    "update room",
+                    id,
+                    before,
+                    RoomBody.withSummary(after, rooms.keptTemplates(id)),
+                    () -> AdminApi.json(c, 200, after));
               });
         });
   }
@@ -165,6 +189,74 @@ final class RoomWrites {
           sync.apply(written.written());
           api.audited(
               c, "delete room", id, before, null, () -> c.response().setStatusCode(204).end());
+        });
+  }
+
+  /**
+   * {@code GET /api/rooms/{id}/templates}: the texts of the templates and partials kept with the
+   * room's document, by name ({@code {}}: none; the room's templates are then files of each
+   * gateway's templatesDir).
+   */
+  void templates(RoutingContext c) {
+    withRoom(
+        c,
+        r -> {
+          ObjectNode o = YAML.createObjectNode();
+          new java.util.TreeMap<>(rooms.keptTemplates(r.settings().id())).forEach(o::put);
+          AdminApi.json(c, 200, o.toString());
+        });
+  }
+
+  /**
+   * {@code PUT /api/rooms/{id}/templates}: the room's templates and partials kept with its document
+   * replaced by the body's ({@code {"queue.html": "...", "parts/head.html": "..."}}; {@code {}}:
+   * none), for every gateway of the deployment. Checked like the config file's templates, with the
+   * room's settings as they are (its {@code template} must still be found), every problem at once;
+   * the room's settings, live switches and events stay.
+   */
+  void putTemplates(RoutingContext c) {
+    withRoom(c, r -> putTemplates(c, r));
+  }
+
+  private void putTemplates(RoutingContext c, RoomRuntime r) {
+    String id = r.settings().id();
+    RoomSettings configured = rooms.configured(id);
+    Map<String, String> templates;
+    try {
+      JsonNode node;
+      try {
+        node = YAML.readTree(c.body().asString() == null ? "" : c.body().asString());
+      } catch (IOException e) {
+        throw new IllegalArgumentException("body: not valid JSON: " + e.getMessage(), e);
+      }
+      templates = RoomBody.templates(node, "room \"" + id + "\"");
+      sync.check(sync.configuredJson(), Map.of(id, templates));
+      rooms.queuePage(configured, templates);
+    } catch (IllegalArgumentException e) {
+      AdminApi.error(c, 400, e.getMessage());
+      return;
+    }
+    String before = RoomBody.summary(rooms.keptTemplates(id)).toString();
+    write(
+        c,
+        RoomDocuments.Write.of(
+            RoomDocuments.Kind.REPLACE,
+            id,
+            ConfigLoader.toJson(configured).toString(),
+            null,
+            templates),
+        written -> {
+          sync.apply(written.written());
+          Map<String, String> now = rooms.keptTemplates(id);
+          ObjectNode answer = YAML.createObjectNode();
+          new java.util.TreeMap<>(now).forEach(answer::put);
+          api.audited(
+              c,
+              "set templates",
+              id,
+              before,
+              RoomBody.summary(now).toString(),
+              () -> AdminApi.json(c, 200, answer.toString()));
         });
   }
 
@@ -207,7 +299,12 @@ final class RoomWrites {
                       var list = root.putArray("rooms");
                       for (RoomDocument d : changes.documents()) {
                         if (!d.deleted()) {
-                          list.add(ConfigLoader.toJson(RoomDocumentSync.settings(d)));
+                          ObjectNode room = ConfigLoader.toJson(RoomDocumentSync.settings(d));
+                          if (!d.templates().isEmpty()) {
+                            ObjectNode t = room.putObject("templates");
+                            d.templates().forEach(t::put);
+                          }
+                          list.add(room);
                         }
                       }
                       String yaml;
@@ -236,6 +333,7 @@ final class RoomWrites {
   void importRooms(RoutingContext c) {
     boolean prune = c.queryParam("prune").contains("true");
     JsonNode given;
+    var givenTemplates = new HashMap<String, Map<String, String>>();
     List<RoomSettings> read;
     try {
       JsonNode root;
@@ -257,6 +355,18 @@ final class RoomWrites {
       for (int i = 0; i < after.size(); i++) {
         index.put(after.get(i).path("id").asText(), i);
       }
+      var stripped = YAML.createArrayNode();
+      for (int i = 0; i < given.size(); i++) {
+        JsonNode n = given.get(i);
+        if (n.isObject() && n.has("templates")) {
+          ObjectNode copy = ((ObjectNode) n).deepCopy();
+          Map<String, String> t = RoomBody.templates(copy.remove("templates"), "rooms[" + i + "]");
+          givenTemplates.put(n.path("id").asText(), t);
+          n = copy;
+        }
+        stripped.add(n);
+      }
+      given = stripped;
       for (JsonNode n : given) {
         Integer at = index.remove(n.path("id").asText(""));
         if (at != null) {
@@ -265,8 +375,8 @@ final class RoomWrites {
           after.add(n);
         }
       }
-      read = sync.check(after);
-      read.forEach(rooms::checkTemplates);
+      read = sync.check(after, givenTemplates);
+      read.forEach(s -> rooms.queuePage(s, givenTemplates.get(s.id())));
     } catch (IllegalArgumentException e) {
       AdminApi.error(c, 400, e.getMessage());
       return;
@@ -282,7 +392,8 @@ final class RoomWrites {
             new RoomDocuments.Entry(
                 s.id(),
                 ConfigLoader.toJson(s).toString(),
-                generationGiven.get(s.id()) ? s.generation() : null));
+                generationGiven.get(s.id()) ? s.generation() : null,
+                givenTemplates.get(s.id())));
       }
     }
     Map<String, String> before = new HashMap<>();

@@ -312,7 +312,7 @@ public final class Gatekeeper implements Handler<HttpServerRequest> {
 
     @Override
     public OriginProxy apply(io.anteroom.door.RoomRuntime room) {
-      return of(room.settings().origin().orElse(defaultOrigin));
+      return of(room.settings().routing().origin().orElse(defaultOrigin));
     }
 
     /** The proxy of {@code uri}'s origin. */

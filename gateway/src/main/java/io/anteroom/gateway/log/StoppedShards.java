@@ -4,7 +4,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
-import io.anteroom.objects.ratis.ShardStoppedException;
 import org.slf4j.Marker;
 import org.slf4j.helpers.MessageFormatter;
 
@@ -12,12 +11,15 @@ import org.slf4j.helpers.MessageFormatter;
  * A logback turbo filter for the replicated coordinator: when a peer's copy of a shard cannot be
  * written (a full disk), the peer says so in one line ({@code peer c3: shard 0 stops on this peer:
  * ...}) and one more when the shard runs again on it. Ratis meanwhile reports the same event with
- * stack traces: its state-machine thread's {@code caught a Throwable} (the {@link
+ * stack traces: its state-machine thread's {@code caught a Throwable} (the {@code
  * ShardStoppedException}), and, for every message the other peers send the stopped shard until it
  * runs again (several a second), {@code Failed appendEntries*} or {@code Failed requestVote} with a
  * {@code ServerNotReadyException} ({@code is not in [STARTING, RUNNING]}) or a {@code
  * GroupMismatchException} ({@code not found}). This filter drops those; other Ratis lines pass
  * unchanged.
+ *
+ * <p>The exception is known by its class name ({@link #SHARD_STOPPED}): the gateway's module does
+ * not carry Raft (module coordinator-server does), and a process without it never sees one.
  *
  * <pre>{@code
  * <configuration>
@@ -28,6 +30,9 @@ import org.slf4j.helpers.MessageFormatter;
  * <p>Installed by the shipped {@code logback.xml} and {@code logback-json.xml}.
  */
 public final class StoppedShards extends TurboFilter {
+  /** The exception a peer's shard stops with: {@code io.anteroom.objects.ratis}'s. */
+  static final String SHARD_STOPPED = "io.anteroom.objects.ratis.ShardStoppedException";
+
   @Override
   public FilterReply decide(
       Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
@@ -44,7 +49,7 @@ public final class StoppedShards extends TurboFilter {
       t = last;
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof ShardStoppedException) return FilterReply.DENY;
+      if (c.getClass().getName().equals(SHARD_STOPPED)) return FilterReply.DENY;
     }
     String message =
         params == null ? format : MessageFormatter.arrayFormat(format, params).getMessage();

@@ -50,6 +50,8 @@ class AdminRolesTest {
     SCOPES.put("GET /api/export/rooms", AdminScope.READ);
     SCOPES.put("POST /api/import/rooms", AdminScope.ADMIN);
     SCOPES.put("POST /api/rooms/:id/preview", AdminScope.OPERATE);
+    SCOPES.put("GET /api/rooms/:id/templates", AdminScope.READ);
+    SCOPES.put("PUT /api/rooms/:id/templates", AdminScope.ADMIN);
   }
 
   @TempDir java.nio.file.Path dataDir;
@@ -121,7 +123,7 @@ class AdminRolesTest {
           }
         }
       }
-      assertThat(h.room("shop").settings().queueAll()).isFalse();
+      assertThat(h.room("shop").settings().switches().queueAll()).isFalse();
       assertThat(h.rooms().list()).hasSize(1);
     }
   }
@@ -131,15 +133,15 @@ class AdminRolesTest {
     try (var h = roles(dataDir, "rooms: [ { id: shop, totalActiveUsers: 5 } ]")) {
       assertThat(h.admin(READ_TOKEN, "PUT", "/api/rooms/shop/queueAll", "true").statusCode())
           .isEqualTo(403);
-      assertThat(h.room("shop").settings().queueAll()).isFalse();
+      assertThat(h.room("shop").settings().switches().queueAll()).isFalse();
       assertThat(h.admin(OPERATE_TOKEN, "PUT", "/api/rooms/shop/queueAll", "true").statusCode())
           .isEqualTo(200);
-      assertThat(h.room("shop").settings().queueAll()).isTrue();
+      assertThat(h.room("shop").settings().switches().queueAll()).isTrue();
       var limits =
           h.admin(
               OPERATE_TOKEN, "PUT", "/api/rooms/shop", "{\"id\":\"shop\",\"totalActiveUsers\":9}");
       assertThat(limits.statusCode()).isEqualTo(403);
-      assertThat(h.room("shop").settings().totalActiveUsers()).isEqualTo(5);
+      assertThat(h.room("shop").settings().limits().totalActiveUsers()).isEqualTo(5);
       assertThat(
               h.admin(
                       ADMIN_TOKEN,
@@ -148,7 +150,7 @@ class AdminRolesTest {
                       "{\"id\":\"shop\",\"totalActiveUsers\":9}")
                   .statusCode())
           .isEqualTo(200);
-      assertThat(h.room("shop").settings().totalActiveUsers()).isEqualTo(9);
+      assertThat(h.room("shop").settings().limits().totalActiveUsers()).isEqualTo(9);
     }
   }
 

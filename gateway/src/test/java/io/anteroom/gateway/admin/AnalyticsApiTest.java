@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
@@ -102,7 +103,7 @@ class AnalyticsApiTest {
   void twoGatewaysInTwoDataCentersAreMergedIntoOneRowPerMinute() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
-    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    var coordinator = CoordinatorServer.serve(runtime, "127.0.0.1", 0);
     URI uri = URI.create("http://127.0.0.1:" + coordinator.actualPort());
     var dublinLink = ObjectCoordination.remote(uri, Duration.ofSeconds(5));
     var nairobiLink = ObjectCoordination.remote(uri, Duration.ofSeconds(5));
@@ -238,7 +239,7 @@ class AnalyticsApiTest {
   void anUnreachableCoordinatorIsA503() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
-    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    var coordinator = CoordinatorServer.serve(runtime, "127.0.0.1", 0);
     URI uri = URI.create("http://127.0.0.1:" + coordinator.actualPort());
     coordinator.close();
     runtime.close();

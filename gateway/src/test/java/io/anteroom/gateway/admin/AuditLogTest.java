@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
 import io.anteroom.objects.ManualScheduler;
@@ -148,7 +149,7 @@ class AuditLogTest {
     // a coordinator over HTTP and two gateways of two data centers, each with its own link
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
-    var coordinator = io.anteroom.host.ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    var coordinator = CoordinatorServer.serve(runtime, "127.0.0.1", 0);
     URI uri = URI.create("http://127.0.0.1:" + coordinator.actualPort());
     try (var objects =
             io.anteroom.host.ObjectCoordination.remote(uri, java.time.Duration.ofSeconds(5));
@@ -193,7 +194,7 @@ class AuditLogTest {
   void withoutTheCoordinatorTheLogIs503AndSaysWhy() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
-    var coordinator = io.anteroom.host.ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    var coordinator = CoordinatorServer.serve(runtime, "127.0.0.1", 0);
     URI uri = URI.create("http://127.0.0.1:" + coordinator.actualPort());
     coordinator.close();
     runtime.close();

@@ -9,6 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.door.RoomDocumentSync;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
@@ -59,7 +60,7 @@ class DeploymentRoomsTest {
             .dataDir(dir.resolve("coordinator"))
             .virtualTime(scheduler)
             .build();
-    server = ObjectCoordination.serve(runtime, "127.0.0.1", coordinator == null ? 0 : port());
+    server = CoordinatorServer.serve(runtime, "127.0.0.1", coordinator == null ? 0 : port());
     coordinator = URI.create("http://127.0.0.1:" + server.actualPort());
   }
 
@@ -111,7 +112,7 @@ class DeploymentRoomsTest {
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     two.follow();
     assertThat(two.rooms().get("blog")).as("created at the other gateway").isPresent();
-    assertThat(two.room("blog").settings().totalActiveUsers()).isEqualTo(1);
+    assertThat(two.room("blog").settings().limits().totalActiveUsers()).isEqualTo(1);
     assertThat(two.browser().get("/blog/1").headers().allValues("set-cookie"))
         .as("the other gateway serves the room")
         .anyMatch(c -> c.startsWith("__anteroom_blog="));
@@ -124,7 +125,7 @@ class DeploymentRoomsTest {
             "{\"id\":\"blog\",\"path\":\"/blog/\",\"totalActiveUsers\":7}");
     assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
     two.follow();
-    assertThat(two.room("blog").settings().totalActiveUsers()).isEqualTo(7);
+    assertThat(two.room("blog").settings().limits().totalActiveUsers()).isEqualTo(7);
 
     assertThat(one.admin(ADMIN_TOKEN, "DELETE", "/api/rooms/blog", null).statusCode())
         .isEqualTo(204);
@@ -171,7 +172,7 @@ class DeploymentRoomsTest {
     for (Harness h : List.of(oneAgain, twoAgain)) {
       assertThat(h.rooms().get("blog")).as("created through the API").isPresent();
       assertThat(h.rooms().get("news")).as("deleted through the API").isEmpty();
-      assertThat(h.room("shop").settings().totalActiveUsers()).as("changed").isEqualTo(9);
+      assertThat(h.room("shop").settings().limits().totalActiveUsers()).as("changed").isEqualTo(9);
     }
   }
 
@@ -212,7 +213,7 @@ class DeploymentRoomsTest {
     assertThat(one.documentsVersion()).isEqualTo(version);
     for (Harness h : List.of(one, two)) {
       assertThat(h.rooms().list()).extracting(s -> s.id()).containsExactly("shop", "blog");
-      assertThat(h.room("shop").settings().path()).isEqualTo("/shop/");
+      assertThat(h.room("shop").settings().routing().path()).isEqualTo("/shop/");
     }
   }
 
@@ -242,7 +243,7 @@ class DeploymentRoomsTest {
             "rooms: [ { id: shop, path: /shop/, totalActiveUsers: 5 }, { id: blog, path: /blog/ },"
                 + " { id: news, path: /news/ } ]");
 
-    assertThat(two.room("shop").settings().totalActiveUsers()).isEqualTo(9);
+    assertThat(two.room("shop").settings().limits().totalActiveUsers()).isEqualTo(9);
     assertThat(two.rooms().get("blog")).as("deleted from the deployment").isEmpty();
     assertThat(two.rooms().get("news")).as("the file's new room is in force").isPresent();
     one.follow();
@@ -329,7 +330,7 @@ class DeploymentRoomsTest {
           .extracting(s -> s.id())
           .containsExactlyInAnyOrder("shop", "blog");
       assertThat(lone.room("blog").settings().generation()).isEqualTo(4);
-      assertThat(lone.room("shop").settings().totalActiveUsers()).isEqualTo(5);
+      assertThat(lone.room("shop").settings().limits().totalActiveUsers()).isEqualTo(5);
       String again = lone.admin(READ_TOKEN, "GET", "/api/export/rooms", null).body();
       assertThat(again.substring(again.indexOf('\n')))
           .isEqualTo(yaml.substring(yaml.indexOf('\n')));

@@ -33,7 +33,7 @@ class RoomPreviewTest {
       assertThat(page.get("inWaitingRoom").asBoolean()).isTrue();
       assertThat(page.get("waitTime").asInt()).isEqualTo(RoomPreview.SAMPLE_WAIT_MINUTES);
 
-      assertThat(h.room("shop").settings().totalActiveUsers()).isEqualTo(5);
+      assertThat(h.room("shop").settings().limits().totalActiveUsers()).isEqualTo(5);
       assertThat(h.documentsVersion()).as("nothing written").isEqualTo(version);
     }
   }
@@ -53,6 +53,39 @@ class RoomPreviewTest {
           h.admin("POST", "/api/rooms/shop/preview", "{\"id\":\"shop\",\"path\":\"/blog/\"}");
       assertThat(clash.statusCode()).isEqualTo(400);
       assertThat(clash.body()).contains("is already used by another room");
+    }
+  }
+
+  @Test
+  void aPreviewShowsTheTemplatesOfTheChangeAtTheTimeAskedAndKeepsNone() throws Exception {
+    try (var h =
+        new Harness(
+            dataDir,
+            "rooms: [ { id: shop, events: [ { name: launch, eventStartTime:"
+                + " '2026-12-01T18:00:00Z', eventEndTime: '2026-12-01T20:00:00Z' } ] } ]")) {
+      long version = h.documentsVersion();
+      String room =
+          "{\"id\":\"shop\",\"template\":\"q.html\",\"events\":[{\"name\":\"launch\","
+              + "\"eventStartTime\":\"2026-12-01T18:00:00Z\",\"eventEndTime\":\"2026-12-01T20:00:00Z\"}],"
+              + "\"templates\":{\"q.html\":\"<p>{{> p}} {{#eventName}}during {{eventName}}{{/eventName}}</p>\","
+              + "\"p.html\":\"PREVIEWED\"}}";
+      var during = h.admin("POST", "/api/rooms/shop/preview?at=2026-12-01T18:30:00Z", room);
+      assertThat(during.statusCode()).as(during.body()).isEqualTo(200);
+      assertThat(JSON.readTree(during.body()).get("html").asText())
+          .isEqualTo("<p>PREVIEWED during launch</p>");
+      var now = h.admin("POST", "/api/rooms/shop/preview", room);
+      assertThat(JSON.readTree(now.body()).get("html").asText()).isEqualTo("<p>PREVIEWED </p>");
+
+      var badAt = h.admin("POST", "/api/rooms/shop/preview?at=tomorrow", room);
+      assertThat(badAt.statusCode()).isEqualTo(400);
+      assertThat(badAt.body()).contains("at: expected an ISO-8601 instant");
+      var badTemplate =
+          h.admin("POST", "/api/rooms/shop/preview", room.replace("PREVIEWED", "{{#open}}"));
+      assertThat(badTemplate.statusCode()).isEqualTo(400);
+      assertThat(badTemplate.body()).contains("templates.\\\"p.html\\\"");
+
+      assertThat(h.rooms().keptTemplates("shop")).as("nothing kept").isEmpty();
+      assertThat(h.documentsVersion()).as("nothing written").isEqualTo(version);
     }
   }
 }

@@ -7,7 +7,6 @@ import io.anteroom.door.admission.CoordinatedRoomGate;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
-import io.anteroom.host.ObjectCoordination;
 import io.anteroom.objects.ManualScheduler;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -57,7 +56,8 @@ class BackPressureTest {
   void ticksSendReportsOnlyWhenDue() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var clock = scheduler.clock();
-    var coordination = Harness.objects(scheduler, ObjectCoordination.REPORT_MAX_QPS);
+    var coordination =
+        Harness.objects(scheduler, io.anteroom.coordinator.RoomObjects.REPORT_MAX_QPS);
     var room =
         ConfigLoader.parse("rooms: [ { id: shop, totalActiveUsers: 1 } ]", "t").rooms().get(0);
     var gate = new CoordinatedRoomGate(room, "dc1", "p", coordination, clock);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
@@ -62,18 +64,17 @@ class ClusterCoordinationTest {
     for (var peer : file.config().peers()) {
       var uri = file.http().get(peer.id());
       nodes.add(
-          ObjectCoordination.serveCluster(
-              file,
-              peer.id(),
-              dir.resolve(peer.id()),
-              uri.getHost(),
-              uri.getPort(),
-              List.of(SECRET),
-              null,
-              null,
-              List.of(),
-              options,
-              line -> {}));
+          CoordinatorPeer.start(
+              CoordinatorPeer.Options.builder(
+                      file,
+                      peer.id(),
+                      dir.resolve(peer.id()),
+                      CoordinatorServer.Options.builder(uri.getHost(), uri.getPort())
+                          .secrets(List.of(SECRET))
+                          .build())
+                  .peer(options)
+                  .events(line -> {})
+                  .build()));
     }
     ClusterNode leader =
         await("a coordinator serves the room objects")

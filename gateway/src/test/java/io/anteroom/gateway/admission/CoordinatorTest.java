@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.coordinator.RoomObjects;
 import io.anteroom.door.admission.Coordination;
 import io.anteroom.gateway.Browser;
@@ -45,7 +46,7 @@ class CoordinatorTest {
   void twoGatewaysInTwoDataCentersOnOneCoordinatorHoldTheGlobalLimit() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
-    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    var coordinator = CoordinatorServer.serve(runtime, "127.0.0.1", 0);
     var dublinLink = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
     var nairobiLink = ObjectCoordination.remote(uri(coordinator), Duration.ofSeconds(5));
     String room = "rooms: [ { id: shop, totalActiveUsers: 20 } ]";
@@ -98,13 +99,12 @@ class CoordinatorTest {
     var runtime = Harness.runtime(scheduler);
     var cert = Certificate.LOCALHOST;
     var coordinator =
-        ObjectCoordination.serve(
+        CoordinatorServer.serve(
             runtime,
-            "127.0.0.1",
-            0,
-            List.of(SECRET),
-            Path.of(cert.certificatePath()),
-            Path.of(cert.privateKeyPath()));
+            CoordinatorServer.Options.builder("127.0.0.1", 0)
+                .secrets(List.of(SECRET))
+                .tls(Path.of(cert.certificatePath()), Path.of(cert.privateKeyPath()))
+                .build());
     URI uri = URI.create("https://localhost:" + coordinator.actualPort());
     var link =
         ObjectCoordination.remote(
@@ -138,7 +138,9 @@ class CoordinatorTest {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
     var coordinator =
-        ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null, null);
+        CoordinatorServer.serve(
+            runtime,
+            CoordinatorServer.Options.builder("127.0.0.1", 0).secrets(List.of(SECRET)).build());
     var intruder =
         ObjectCoordination.remote(
             uri(coordinator), Duration.ofSeconds(5), SharedSecret.generate("k1"), List.of());
@@ -185,7 +187,9 @@ class CoordinatorTest {
   void onlyTheGatewaysRpcSurfaceIsExported() throws Exception {
     var runtime = Harness.runtime(new ManualScheduler(Harness.START));
     var coordinator =
-        ObjectCoordination.serve(runtime, "127.0.0.1", 0, List.of(SECRET), null, null);
+        CoordinatorServer.serve(
+            runtime,
+            CoordinatorServer.Options.builder("127.0.0.1", 0).secrets(List.of(SECRET)).build());
     try (var transport = HttpObjectTransport.builder(uri(coordinator)).secret(SECRET).build()) {
       var call =
           transport.call(
@@ -227,7 +231,7 @@ class CoordinatorTest {
   void whenTheCoordinatorIsDownAdmittedUsersStayAndNewUsersFollowTheFailMode() throws Exception {
     var scheduler = new ManualScheduler(Harness.START);
     var runtime = Harness.runtime(scheduler);
-    var coordinator = ObjectCoordination.serve(runtime, "127.0.0.1", 0);
+    var coordinator = CoordinatorServer.serve(runtime, "127.0.0.1", 0);
     int port = coordinator.actualPort();
     var links = new ArrayList<ObjectCoordination>();
     for (int i = 0; i < 3; i++) {
@@ -277,7 +281,7 @@ class CoordinatorTest {
 
       // the coordinator comes back on the same address (empty): the gateways recover
       var runtime2 = Harness.runtime(scheduler);
-      var again = ObjectCoordination.serve(runtime2, "127.0.0.1", port);
+      var again = CoordinatorServer.serve(runtime2, "127.0.0.1", port);
       try {
         closed.report("shop");
         var st = JSON.readTree(closed.admin("GET", "/api/rooms/shop/status", null).body());

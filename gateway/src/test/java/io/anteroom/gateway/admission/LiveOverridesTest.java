@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.door.admission.Coordination;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
@@ -43,7 +44,7 @@ class LiveOverridesTest {
               .storage(SqliteStorageEngine.open(dir.resolve("coordinator")))
               .virtualTime(scheduler)
               .build();
-      server = ObjectCoordination.serve(runtime, "127.0.0.1", port);
+      server = CoordinatorServer.serve(runtime, "127.0.0.1", port);
     }
 
     ObjectCoordination link() {

@@ -3,8 +3,10 @@ package io.anteroom.gateway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.anteroom.coordinator.CoordinatorServer;
 import io.anteroom.coordinator.DataCenterCoordinator;
 import io.anteroom.coordinator.RoomObjects;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import io.anteroom.gateway.Browser;
 import io.anteroom.gateway.Harness;
 import io.anteroom.gateway.TestOrigin;
@@ -73,18 +75,15 @@ class ShardedClusterTest {
     for (var peer : file.config().peers()) {
       var uri = file.http().get(peer.id());
       nodes.add(
-          ObjectCoordination.serveCluster(
-              file,
-              peer.id(),
-              dir.resolve(peer.id()),
-              uri.getHost(),
-              uri.getPort(),
-              List.of(),
-              null,
-              null,
-              List.of(),
-              options,
-              line -> System.out.println("event: " + line)));
+          CoordinatorPeer.start(
+              CoordinatorPeer.Options.builder(
+                      file,
+                      peer.id(),
+                      dir.resolve(peer.id()),
+                      CoordinatorServer.Options.builder(uri.getHost(), uri.getPort()).build())
+                  .peer(options)
+                  .events(line -> System.out.println("event: " + line))
+                  .build()));
     }
   }
 

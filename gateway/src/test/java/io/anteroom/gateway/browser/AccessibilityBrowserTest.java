@@ -163,7 +163,9 @@ class AccessibilityBrowserTest {
                         By.cssSelector("section[data-room='shop'] [data-switch='queueAll']"));
                 return !s.isEmpty() && s.getFirst().getText().equals("queueAll: on");
               });
-      assertThat(h.room("shop").settings().queueAll()).as("the switch took effect").isTrue();
+      assertThat(h.room("shop").settings().switches().queueAll())
+          .as("the switch took effect")
+          .isTrue();
     }
   }
 }

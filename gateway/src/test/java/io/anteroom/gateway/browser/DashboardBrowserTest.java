@@ -399,7 +399,7 @@ class DashboardBrowserTest {
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> page.findElement(By.id("msg")).getText().contains("needs scope operate"));
-        assertThat(h.room("shop").settings().queueAll()).isFalse();
+        assertThat(h.room("shop").settings().switches().queueAll()).isFalse();
 
         page.findElement(By.id("t")).clear();
         page.findElement(By.id("t")).sendKeys("operate-token-0123456789");
@@ -419,7 +419,7 @@ class DashboardBrowserTest {
             .contains("127.0.0.1")
             .contains("queueAll false → true")
             .contains("2026-11-22 10:00:05");
-        assertThat(h.room("shop").settings().queueAll()).isTrue();
+        assertThat(h.room("shop").settings().switches().queueAll()).isTrue();
         chromium.screenshot(Path.of("target", "screenshots", "dashboard-changes.png"));
       }
     }
@@ -449,7 +449,7 @@ class DashboardBrowserTest {
       assertThat(form.findElement(By.cssSelector(".problems")).getText())
           .contains("totalActiveUsers")
           .contains("0");
-      assertThat(h.room("shop").settings().totalActiveUsers())
+      assertThat(h.room("shop").settings().limits().totalActiveUsers())
           .as("refused: nothing changed")
           .isEqualTo(5);
 
@@ -464,14 +464,14 @@ class DashboardBrowserTest {
           .contains("<html");
       assertThat(form.findElement(By.cssSelector(".json-preview")).getText())
           .contains("\"inWaitingRoom\": true");
-      assertThat(h.room("shop").settings().totalActiveUsers())
+      assertThat(h.room("shop").settings().limits().totalActiveUsers())
           .as("a preview applies nothing")
           .isEqualTo(5);
 
       form.findElement(By.cssSelector("button[type='submit']")).click();
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> h.room("shop").settings().totalActiveUsers() == 42);
+          .until(() -> h.room("shop").settings().limits().totalActiveUsers() == 42);
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> page.findElement(By.id("audit-rows")).getText().contains("update room"));

@@ -7,7 +7,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.anteroom.host.ObjectCoordination;
+import io.anteroom.coordinator.CoordinatorServer;
+import io.anteroom.coordinator.server.CoordinatorPeer;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
@@ -148,17 +149,16 @@ class PeerConnectionFailuresClusterTest {
     URI uri = file.http().get(id);
     nodes.put(
         id,
-        ObjectCoordination.serveCluster(
-            file,
-            id,
-            dir.resolve(id),
-            uri.getHost(),
-            uri.getPort(),
-            List.of(SECRET),
-            null,
-            null,
-            List.of(),
-            options,
-            line -> {}));
+        CoordinatorPeer.start(
+            CoordinatorPeer.Options.builder(
+                    file,
+                    id,
+                    dir.resolve(id),
+                    CoordinatorServer.Options.builder(uri.getHost(), uri.getPort())
+                        .secrets(List.of(SECRET))
+                        .build())
+                .peer(options)
+                .events(line -> {})
+                .build()));
   }
 }

@@ -56,6 +56,12 @@ class StoppedShardsTest {
     assertThat(out.list).isEmpty();
   }
 
+  /** The filter knows the exception by name (the gateway's module carries no Raft): that name. */
+  @Test
+  void theShardStoppedExceptionIsKnownByItsRealName() {
+    assertThat(StoppedShards.SHARD_STOPPED).isEqualTo(ShardStoppedException.class.getName());
+  }
+
   @Test
   void otherRatisLinesAndOurOwnPass() {
     context

@@ -13,9 +13,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.PemKeyCertOptions;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -230,27 +228,6 @@ public final class HttpObjectServer implements AutoCloseable {
   /** Connections open now (for metrics and tests). */
   public int openConnections() {
     return connections.get();
-  }
-
-  /**
-   * Whether {@code host} names only this machine ({@code 127.0.0.0/8}, {@code ::1}, {@code
-   * localhost}). A server without a secret binds only such addresses; a CLI can call this to refuse
-   * a configuration early with its own words.
-   */
-  public static boolean isLoopback(String host) {
-    Objects.requireNonNull(host, "host");
-    String h =
-        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    if (h.isEmpty()) return false;
-    try {
-      InetAddress[] all = InetAddress.getAllByName(h);
-      for (InetAddress a : all) {
-        if (!a.isLoopbackAddress()) return false;
-      }
-      return all.length > 0;
-    } catch (UnknownHostException e) {
-      return false;
-    }
   }
 
   /**
@@ -910,14 +887,15 @@ public final class HttpObjectServer implements AutoCloseable {
      * was given.
      */
     public HttpObjectServer start() {
-      if (secrets.isEmpty() && !isLoopback(host)) {
-        throw new IllegalArgumentException(
-            "refusing to serve objects on "
-                + host
-                + " without a shared secret: "
-                + "anyone who can reach the port could call them. Configure a secret (e.g. coordinator.secret), "
-                + "or listen on a loopback address such as 127.0.0.1");
-      }
+      LoopbackRule.require(
+          !secrets.isEmpty(),
+          host,
+          () ->
+              "refusing to serve objects on "
+                  + host
+                  + " without a shared secret: "
+                  + "anyone who can reach the port could call them. Configure a secret (e.g. coordinator.secret), "
+                  + "or listen on a loopback address such as 127.0.0.1");
       return new HttpObjectServer(this);
     }
   }

@@ -15,8 +15,10 @@ import java.util.TreeMap;
  * <p>Invariants: every write takes the next deployment version (1, 2, ...) and stamps it on the
  * documents it writes, so {@link #since} tells a follower exactly what changed after the version it
  * has; a write is refused whole (nothing changes) or applied whole; a room's generation never goes
- * down, also across a delete and a re-creation (the tombstone keeps it). The settings themselves
- * are opaque JSON here: the gateway validates them like the config file before it writes.
+ * down, also across a delete and a re-creation (the tombstone keeps it); a room's templates are
+ * written with its settings, in the same version (a write that names none keeps a live room's). The
+ * settings and templates themselves are opaque here (only their sizes are bounded): the gateway
+ * validates them like the config file before it writes.
  *
  * <p>Not thread-safe; the owner serializes calls.
  *
@@ -30,6 +32,12 @@ public final class RoomDocuments {
 
   /** The largest room JSON kept (the admin API's body limit). */
   public static final int MAX_JSON_CHARS = 64 * 1024;
+
+  /** The most characters of templates (names and contents together) a room keeps. */
+  public static final int MAX_TEMPLATE_CHARS = 256 * 1024;
+
+  /** The most templates (and partials) a room keeps. */
+  public static final int MAX_TEMPLATES = 64;
 
   /** The most rooms (live and deleted) a deployment keeps. */
   public static final int MAX_ROOMS = 10_000;
@@ -67,10 +75,14 @@ public final class RoomDocuments {
   public record Changes(long version, List<RoomDocument> documents) {}
 
   /**
-   * One room of a write: its id, settings as JSON (ignored for a delete) and the generation it
-   * names (null: none).
+   * One room of a write: its id, settings as JSON (ignored for a delete), the generation it names
+   * (null: none) and its templates by name (null: a new room has none, a live room keeps its own).
    */
-  public record Entry(String id, String json, Long generation) {}
+  public record Entry(String id, String json, Long generation, Map<String, String> templates) {
+    public Entry(String id, String json, Long generation) {
+      this(id, json, generation, null);
+    }
+  }
 
   /** What a write does. */
   public enum Kind {
@@ -87,7 +99,12 @@ public final class RoomDocuments {
    */
   public record Write(Kind kind, List<Entry> entries, boolean prune) {
     public static Write of(Kind kind, String id, String json, Long generation) {
-      return new Write(kind, List.of(new Entry(id, json, generation)), false);
+      return of(kind, id, json, generation, null);
+    }
+
+    public static Write of(
+        Kind kind, String id, String json, Long generation, Map<String, String> templates) {
+      return new Write(kind, List.of(new Entry(id, json, generation, templates)), false);
     }
   }
 
@@ -98,11 +115,10 @@ public final class RoomDocuments {
     }
     Entry e = w.kind() == Kind.IMPORT ? null : w.entries().getFirst();
     return switch (w.kind()) {
-      case CREATE -> create(e.id(), e.json(), e.generation(), nowMillis);
-      case REPLACE -> replace(e.id(), e.json(), e.generation(), nowMillis);
+      case CREATE -> write(List.of(e), Mode.CREATE, false, "api", nowMillis);
+      case REPLACE -> write(List.of(e), Mode.REPLACE, false, "api", nowMillis);
       case DELETE -> delete(e.id(), nowMillis);
-      case BOOTSTRAP ->
-          bootstrap(e.id(), e.json(), e.generation() == null ? 0 : e.generation(), nowMillis);
+      case BOOTSTRAP -> bootstrap(e, nowMillis);
       case IMPORT -> importAll(w.entries(), w.prune(), nowMillis);
     };
   }
@@ -167,10 +183,16 @@ public final class RoomDocuments {
    * deployment's document is in force (no refusal: the caller compares and says so).
    */
   public Written bootstrap(String id, String json, long generation, long nowMillis) {
-    if (byId.containsKey(id)) {
+    return bootstrap(new Entry(id, json, generation), nowMillis);
+  }
+
+  private Written bootstrap(Entry e, long nowMillis) {
+    if (byId.containsKey(e.id())) {
       return new Written(List.of(), version, null);
     }
-    return write(List.of(new Entry(id, json, generation)), Mode.CREATE, false, "file", nowMillis);
+    Entry given =
+        new Entry(e.id(), e.json(), e.generation() == null ? 0 : e.generation(), e.templates());
+    return write(List.of(given), Mode.CREATE, false, "file", nowMillis);
   }
 
   /**
@@ -206,6 +228,10 @@ public final class RoomDocuments {
                 + MAX_JSON_CHARS
                 + " characters");
       }
+      String tooMany = templateProblem(e);
+      if (tooMany != null) {
+        return refused(tooMany);
+      }
       RoomDocument old = byId.get(e.id());
       boolean live = old != null && !old.deleted();
       if (mode == Mode.CREATE && live) {
@@ -234,13 +260,19 @@ public final class RoomDocuments {
       } else {
         generation = e.generation() != null ? e.generation() : 0;
       }
+      var templates =
+          e.templates() != null
+              ? RoomDocument.sorted(e.templates())
+              : live ? old.templates() : RoomDocument.sorted(null);
       if (mode == Mode.IMPORT
           && live
           && old.generation() == generation
-          && old.json().equals(e.json())) {
+          && old.json().equals(e.json())
+          && old.templates().equals(templates)) {
         continue;
       }
-      planned.add(new RoomDocument(e.id(), next, generation, e.json(), nowMillis, source));
+      planned.add(
+          new RoomDocument(e.id(), next, generation, e.json(), nowMillis, source, templates));
     }
     if (prune) {
       for (RoomDocument d : byId.values()) {
@@ -259,6 +291,37 @@ public final class RoomDocuments {
     version = next;
     planned.forEach(d -> byId.put(d.id(), d));
     return new Written(List.copyOf(planned), version, null);
+  }
+
+  /** Why a room's templates cannot be kept (too many, too large, a name missing), or null. */
+  private static String templateProblem(Entry e) {
+    if (e.templates() == null) {
+      return null;
+    }
+    if (e.templates().size() > MAX_TEMPLATES) {
+      return "room \""
+          + e.id()
+          + "\": "
+          + e.templates().size()
+          + " templates; a room keeps at most "
+          + MAX_TEMPLATES;
+    }
+    long chars = 0;
+    for (var t : e.templates().entrySet()) {
+      if (t.getKey() == null || t.getKey().isEmpty() || t.getValue() == null) {
+        return "room \"" + e.id() + "\": every template needs a name and a text";
+      }
+      chars += t.getKey().length() + t.getValue().length();
+    }
+    if (chars > MAX_TEMPLATE_CHARS) {
+      return "room \""
+          + e.id()
+          + "\": its templates hold "
+          + chars
+          + " characters; a room keeps at most "
+          + MAX_TEMPLATE_CHARS;
+    }
+    return null;
   }
 
   private Written refused(String why) {

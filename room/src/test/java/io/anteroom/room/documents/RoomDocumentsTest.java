@@ -137,4 +137,86 @@ class RoomDocumentsTest {
     assertThat(deleted.written().getFirst().deleted()).isTrue();
     assertThat(two.refused()).contains("one room");
   }
+
+  @Test
+  void aRoomsTemplatesAreKeptWithItsDocumentAndAReplaceWithoutThemKeepsThem() {
+    var docs = new RoomDocuments(List.of());
+    var page = java.util.Map.of("queue.html", "<p>{{> head}}</p>", "head.html", "Shop");
+    docs.apply(RoomDocuments.Write.of(RoomDocuments.Kind.CREATE, "shop", "{}", NONE, page), NOW);
+    docs.replace("shop", "{\"totalActiveUsers\":9}", NONE, NOW);
+
+    RoomDocument d = docs.get("shop").orElseThrow();
+    assertThat(d.version()).isEqualTo(2);
+    assertThat(d.templates()).containsExactlyEntriesOf(new java.util.TreeMap<>(page));
+    var changed =
+        docs.apply(
+            RoomDocuments.Write.of(
+                RoomDocuments.Kind.REPLACE,
+                "shop",
+                "{\"totalActiveUsers\":9}",
+                NONE,
+                java.util.Map.of("queue.html", "new")),
+            NOW);
+    assertThat(changed.written().getFirst().templates()).containsOnlyKeys("queue.html");
+    assertThat(docs.since(2).documents()).extracting(RoomDocument::version).containsExactly(3L);
+    assertThat(docs.delete("shop", NOW).written().getFirst().templates())
+        .as("a tombstone keeps no template")
+        .isEmpty();
+  }
+
+  @Test
+  void anImportLeavesARoomWhoseTemplatesAreTheSameAndWritesOneWhoseTemplatesDiffer() {
+    var docs = new RoomDocuments(List.of());
+    var page = java.util.Map.of("queue.html", "a");
+    docs.importAll(List.of(new Entry("shop", "{}", NONE, page)), false, NOW);
+    assertThat(docs.importAll(List.of(new Entry("shop", "{}", NONE, page)), false, NOW).written())
+        .isEmpty();
+    assertThat(docs.importAll(List.of(new Entry("shop", "{}", NONE, null)), false, NOW).written())
+        .as("without templates the room keeps its own")
+        .isEmpty();
+    var other =
+        docs.importAll(
+            List.of(new Entry("shop", "{}", NONE, java.util.Map.of("queue.html", "b"))),
+            false,
+            NOW);
+    assertThat(other.written()).hasSize(1);
+    assertThat(other.written().getFirst().templates()).containsEntry("queue.html", "b");
+  }
+
+  @Test
+  void templatesOverTheLimitsAreRefusedAndChangeNothing() {
+    var docs = new RoomDocuments(List.of());
+    docs.create("shop", "{}", NONE, NOW);
+    var big = java.util.Map.of("queue.html", "x".repeat(RoomDocuments.MAX_TEMPLATE_CHARS));
+    var many = new java.util.HashMap<String, String>();
+    for (int i = 0; i <= RoomDocuments.MAX_TEMPLATES; i++) {
+      many.put("t" + i, "x");
+    }
+    var tooBig =
+        docs.apply(
+            RoomDocuments.Write.of(RoomDocuments.Kind.REPLACE, "shop", "{}", NONE, big), NOW);
+    var tooMany =
+        docs.apply(
+            RoomDocuments.Write.of(RoomDocuments.Kind.REPLACE, "shop", "{}", NONE, many), NOW);
+    assertThat(tooBig.refused()).contains("characters; a room keeps at most");
+    assertThat(tooMany.refused()).contains("templates; a room keeps at most");
+    assertThat(docs.version()).isEqualTo(1);
+    assertThat(docs.get("shop").orElseThrow().templates()).isEmpty();
+  }
+
+  @Test
+  void theFilesRoomIsBootstrappedWithItsTemplates() {
+    var docs = new RoomDocuments(List.of());
+    var w =
+        docs.apply(
+            RoomDocuments.Write.of(
+                RoomDocuments.Kind.BOOTSTRAP,
+                "shop",
+                "{}",
+                NONE,
+                java.util.Map.of("queue.html", "a")),
+            NOW);
+    assertThat(w.written().getFirst().source()).isEqualTo("file");
+    assertThat(w.written().getFirst().templates()).containsEntry("queue.html", "a");
+  }
 }

@@ -1,6 +1,7 @@
-package io.anteroom.gateway;
+package io.anteroom.coordinator.server;
 
-import io.anteroom.objects.http.HttpObjectServer;
+import io.anteroom.cli.AnteroomSubcommand;
+import io.anteroom.objects.http.LoopbackRule;
 import io.anteroom.objects.ratis.ClusterAdmin;
 import io.anteroom.objects.ratis.ClusterConfig;
 import io.anteroom.objects.ratis.ClusterFile;
@@ -36,8 +37,11 @@ import picocli.CommandLine.Parameters;
       ClusterCommand.Backup.class,
       ClusterCommand.Restore.class
     })
-final class ClusterCommand implements Runnable {
+public final class ClusterCommand implements Runnable, AnteroomSubcommand {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /** For {@link java.util.ServiceLoader} and picocli. */
+  public ClusterCommand() {}
 
   @Override
   public void run() {
@@ -85,18 +89,18 @@ final class ClusterCommand implements Runnable {
               "--peer-trust needs --tls-cert and --tls-key: a certificate the peers trust");
         }
         tls = PeerTls.load(tlsCert, tlsKey, peerTrust);
-      } else {
-        for (ClusterConfig.Peer p : file.config().peers()) {
-          if (!HttpObjectServer.isLoopback(p.host())) {
-            throw new IllegalArgumentException(
+      }
+      for (ClusterConfig.Peer p : file.config().peers()) {
+        LoopbackRule.require(
+            tls != null, // the Raft ports' authentication: mutual TLS
+            p.host(),
+            () ->
                 "peer "
                     + p.id()
                     + " speaks Raft on "
                     + p.address()
                     + ": the peers accept only mutual TLS there; give --peer-trust PEM with"
                     + " --tls-cert/--tls-key (a certificate the peers trust)");
-          }
-        }
       }
       return ClusterAdmin.connect(file.config(), tls);
     }
