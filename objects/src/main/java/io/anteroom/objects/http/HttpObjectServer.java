@@ -145,6 +145,10 @@ public final class HttpObjectServer implements AutoCloseable {
   private final String host;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicInteger inFlight = new AtomicInteger();
+
+  /** Completed once no call is in flight after {@link #close} began (the drain's end). */
+  private final CompletableFuture<Void> idle = new CompletableFuture<>();
+
   private final AtomicLong answered = new AtomicLong();
   private final AtomicLong unanswered = new AtomicLong();
 
@@ -252,6 +256,16 @@ public final class HttpObjectServer implements AutoCloseable {
       server
           .shutdown(closeGracePeriod.toMillis(), TimeUnit.MILLISECONDS)
           .await(closeGracePeriod.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+      // Vert.x's shutdown can end while a call's reply is still to be written on a connection it
+      // has not closed yet: the drain ends when the calls in flight have ended, or at the grace
+      // period
+      if (inFlight.get() == 0) idle.complete(null);
+      long left = closeGracePeriod.toNanos() - (System.nanoTime() - began);
+      try {
+        idle.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException stillInFlight) {
+        // counted cut off below
+      }
       long drained = answered.get() - answeredBefore;
       LOG.info(
           "object server on port {} drained: {} {} answered during the drain, {} cut off, in {} ms",
@@ -342,6 +356,11 @@ public final class HttpObjectServer implements AutoCloseable {
 
   // ---- request handling (event loop) ----
 
+  /** A call's reply ended (written or cut off): the drain ends with the last one. */
+  private void callEnded() {
+    if (inFlight.decrementAndGet() == 0 && closed.get()) idle.complete(null);
+  }
+
   private void handle(HttpServerRequest request) {
     ReadDeadline deadline = deadlines.get(request.connection());
     if (deadline == null) { // a connection above the cap, closed before its first request
@@ -357,16 +376,16 @@ public final class HttpObjectServer implements AutoCloseable {
             v -> {
               deadline.arm(); // then the next head
               if (counted.compareAndSet(false, true)) {
-                inFlight.decrementAndGet();
                 // also called when the connection closes under an unfinished response
                 (request.response().closed() ? unanswered : answered).incrementAndGet();
+                callEnded();
               }
             })
         .closeHandler(
             v -> {
               if (counted.compareAndSet(false, true)) {
-                inFlight.decrementAndGet();
                 unanswered.incrementAndGet();
+                callEnded();
               }
             });
     String path = request.path();
