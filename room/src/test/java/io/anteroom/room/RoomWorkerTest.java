@@ -587,19 +587,25 @@ class RoomWorkerTest {
 
     var decided = new java.util.concurrent.atomic.AtomicReference<Decision>();
     Thread request = new Thread(() -> decided.set(w.decide(renewed, NOW.plusSeconds(5))));
-    Thread.State state;
+    var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    boolean waitedForTheWorker = false;
     synchronized (w) { // a report or a state being applied holds the worker
       request.start();
-      do {
+      // until it ends, or blocks on the worker's monitor (a block on another monitor, such as a
+      // class loader's lock while another test loads the same class, is not the worker's)
+      while (request.getState() != Thread.State.TERMINATED && !waitedForTheWorker) {
         Thread.onSpinWait();
-        state = request.getState();
-      } while (state != Thread.State.TERMINATED && state != Thread.State.BLOCKED);
+        var info = threads.getThreadInfo(request.threadId());
+        waitedForTheWorker =
+            info != null
+                && info.getThreadState() == Thread.State.BLOCKED
+                && info.getLockInfo() != null
+                && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(w);
+      }
     }
     request.join();
 
-    assertThat(state)
-        .as("decided without waiting for the worker's monitor")
-        .isEqualTo(Thread.State.TERMINATED);
+    assertThat(waitedForTheWorker).as("decided without waiting for the worker's monitor").isFalse();
     assertThat(decided.get())
         .isEqualTo(
             new Decision.Admit(
