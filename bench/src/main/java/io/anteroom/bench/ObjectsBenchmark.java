@@ -594,7 +594,6 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             dir.resolve("cluster.yaml"),
             clusterYaml(3, "c").replace("shards: 1\n", "shards: " + shards + "\n"));
     ClusterFile file = ClusterFile.load(clusterYaml);
-    String javaCommand = ProcessHandle.current().info().command().orElse("java");
     Map<String, Process> peers = new LinkedHashMap<>();
     Map<Integer, String> leads = new java.util.concurrent.ConcurrentHashMap<>();
     java.util.concurrent.atomic.AtomicBoolean stopping =
@@ -602,32 +601,18 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     List<String> ids = file.config().peers().stream().map(p -> p.id()).toList();
     try {
       for (String id : ids) {
-        List<String> command =
-            peerCommand(
-                javaCommand,
-                System.getProperty("sun.misc.unsafe.memory.access"),
-                System.getProperty("java.class.path"));
-        command.addAll(List.of(clusterYaml.toString(), id, dir.resolve(id).toString(), "rooms"));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        peers.put(id, p);
-        Thread.ofPlatform()
-            .daemon()
-            .start(
-                () -> {
-                  try (var lines = p.inputReader()) {
-                    String line;
-                    while ((line = lines.readLine()) != null) {
-                      for (int s = 0; s < shards; s++) {
-                        if (line.contains(ClusterNode.NO_LONGER_LEADS + s)) leads.remove(s, id);
-                        else if (line.contains(ClusterNode.LEADS + s)) leads.put(s, id);
-                      }
-                      if (!stopping.get() && (line.contains("ERROR") || line.contains("Exception")))
-                        System.err.println(id + ": " + line);
-                    }
-                  } catch (IOException gone) {
-                    // the peer exited
+        peers.put(
+            id,
+            startPeer(
+                id,
+                List.of(clusterYaml.toString(), id, dir.resolve(id).toString(), "rooms"),
+                stopping,
+                line -> {
+                  for (int s = 0; s < shards; s++) {
+                    if (line.contains(ClusterNode.NO_LONGER_LEADS + s)) leads.remove(s, id);
+                    else if (line.contains(ClusterNode.LEADS + s)) leads.put(s, id);
                   }
-                });
+                }));
       }
       long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
       while (!ledByPreferred(leads, ids, shards)) {
@@ -676,13 +661,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         link.close();
       }
     } finally {
-      stopping.set(true);
-      for (Process p : peers.values()) {
-        p.getOutputStream().close(); // the peer exits when its standard input closes
-      }
-      for (Process p : peers.values()) {
-        if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
-      }
+      stopPeers(peers.values(), stopping);
       caps.close(); // the groups, once their processes are gone
     }
   }
@@ -834,38 +813,21 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     Files.createDirectories(dir);
     Path clusterYaml = Files.writeString(dir.resolve("cluster.yaml"), clusterYaml(3, "p"));
     ClusterFile file = ClusterFile.load(clusterYaml);
-    String javaCommand = ProcessHandle.current().info().command().orElse("java");
     Map<String, Process> peers = new LinkedHashMap<>();
     Map<String, String> leads = new java.util.concurrent.ConcurrentHashMap<>();
     java.util.concurrent.atomic.AtomicBoolean stopping =
         new java.util.concurrent.atomic.AtomicBoolean();
     try {
       for (var peer : file.config().peers()) {
-        List<String> command =
-            peerCommand(
-                javaCommand,
-                System.getProperty("sun.misc.unsafe.memory.access"),
-                System.getProperty("java.class.path"));
-        command.addAll(
-            List.of(clusterYaml.toString(), peer.id(), dir.resolve(peer.id()).toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        peers.put(peer.id(), p);
-        Thread.ofPlatform()
-            .daemon()
-            .start(
-                () -> {
-                  try (var lines = p.inputReader()) {
-                    String line;
-                    while ((line = lines.readLine()) != null) {
-                      if (line.contains(ClusterNode.LEADS + 0)) leads.put("0", peer.id());
-                      // errors while the benchmark runs; a stopping cluster's are expected
-                      if (!stopping.get() && (line.contains("ERROR") || line.contains("Exception")))
-                        System.err.println(peer.id() + ": " + line);
-                    }
-                  } catch (IOException gone) {
-                    // the peer exited
-                  }
-                });
+        peers.put(
+            peer.id(),
+            startPeer(
+                peer.id(),
+                List.of(clusterYaml.toString(), peer.id(), dir.resolve(peer.id()).toString()),
+                stopping,
+                line -> {
+                  if (line.contains(ClusterNode.LEADS + 0)) leads.put("0", peer.id());
+                }));
       }
       try (RoutingObjectTransport transport =
           RoutingObjectTransport.builder(file.coordinators())
@@ -933,13 +895,56 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         }
       }
     } finally {
-      stopping.set(true);
-      for (Process p : peers.values()) {
-        p.getOutputStream().close(); // the peer exits when its standard input closes
-      }
-      for (Process p : peers.values()) {
-        if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
-      }
+      stopPeers(peers.values(), stopping);
+    }
+  }
+
+  /**
+   * Starts a peer process ({@link ClusterPeerMain} with {@code args}): each line of its output goes
+   * to {@code onLine}, and its errors are printed until {@code stopping} (a stopping cluster's are
+   * expected).
+   */
+  private static Process startPeer(
+      String id,
+      List<String> args,
+      java.util.concurrent.atomic.AtomicBoolean stopping,
+      java.util.function.Consumer<String> onLine)
+      throws IOException {
+    List<String> command =
+        peerCommand(
+            ProcessHandle.current().info().command().orElse("java"),
+            System.getProperty("sun.misc.unsafe.memory.access"),
+            System.getProperty("java.class.path"));
+    command.addAll(args);
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Thread.ofPlatform()
+        .daemon()
+        .start(
+            () -> {
+              try (var lines = p.inputReader()) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  onLine.accept(line);
+                  if (!stopping.get() && (line.contains("ERROR") || line.contains("Exception")))
+                    System.err.println(id + ": " + line);
+                }
+              } catch (IOException gone) {
+                // the peer exited
+              }
+            });
+    return p;
+  }
+
+  /** Stops the peer processes: each exits when its standard input closes. */
+  private static void stopPeers(
+      java.util.Collection<Process> peers, java.util.concurrent.atomic.AtomicBoolean stopping)
+      throws IOException, InterruptedException {
+    stopping.set(true);
+    for (Process p : peers) {
+      p.getOutputStream().close();
+    }
+    for (Process p : peers) {
+      if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
     }
   }
 
