@@ -352,6 +352,18 @@ final class PartitionedCluster implements AutoCloseable {
     if (!options.hostPerGateway()) {
       lab.reach(hosts.get("gw"), ORIGIN_PORT, new InetSocketAddress("127.0.0.1", origin.port()));
     }
+    // the product's logging, with every admission's basis (CoordinatedRoomGate.ADMISSIONS_LOGGER)
+    Path gatewayLogging = dir.resolve("gateway-logback.xml");
+    try (var in = PartitionedCluster.class.getResourceAsStream("/logback.xml")) {
+      Files.writeString(
+          gatewayLogging,
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+              .replace(
+                  "  <root",
+                  "  <logger name=\""
+                      + io.anteroom.door.admission.CoordinatedRoomGate.ADMISSIONS_LOGGER
+                      + "\" level=\"DEBUG\"/>\n  <root"));
+    }
     for (int i = 0; i < dataCenters.size(); i++) {
       String dc = dataCenters.get(i);
       NetworkLab.Host gw = hosts.get(options.hostPerGateway() ? dc : "gw");
@@ -392,7 +404,7 @@ final class PartitionedCluster implements AutoCloseable {
           ChildProcess.java(Main.class.getName())
               .name(dc)
               .launcher(lab.launcher(gw))
-              .jvmArgs("-XX:+UseSerialGC")
+              .jvmArgs("-XX:+UseSerialGC", "-Dlogback.configurationFile=" + gatewayLogging)
               .args(args.toArray(String[]::new))
               .log(logs.resolve(dc + ".log"))
               .start();

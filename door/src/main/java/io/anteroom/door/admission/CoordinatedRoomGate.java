@@ -69,6 +69,15 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
 
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatedRoomGate.class);
 
+  /**
+   * Every admission of a new user at DEBUG, with what it rested on (a counter's number, a late
+   * grant, the degraded fallback's share, a whole bucket, a worker's slot) and the state it was
+   * decided on: for finding which rule let a user in, as the fault suite does.
+   */
+  public static final String ADMISSIONS_LOGGER = "anteroom.admissions";
+
+  private static final Logger ADMISSIONS = LoggerFactory.getLogger(ADMISSIONS_LOGGER);
+
   /** A lasting config conflict is logged again this often. */
   static final Duration CONFLICT_LOG_INTERVAL = Duration.ofMinutes(5);
 
@@ -156,7 +165,13 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
   private volatile Workers workers;
   private final Map<RoomWorker, WorkerReport> unsent = new ConcurrentHashMap<>();
   private final List<WorkerReport> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /**
+   * The newest state answered (guarded by {@link #stateLock} for writes; see {@link #applyState}).
+   */
   private volatile RoomState lastState;
+
+  private final Object stateLock = new Object();
 
   /** Degraded or not, and which counter grants came after an outage began (late grants). */
   private final Outages outages;
@@ -447,6 +462,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     if (useFallback) {
       countUncharged(d, current);
     }
+    traceAdmission(d, worker, "decided on the state");
     if (d instanceof Decision.Draw draw) {
       return draw(worker, draw, now, current);
     }
@@ -475,13 +491,16 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       if (grant.granted()) {
         countUncharged(next, current); // open: a grant no counter gave
       }
+      traceAdmission(next, worker, "failMode " + current.settings().resilience().failMode());
       return settle(worker, next, now, current);
     }
     CounterMemory counters = workers.counters();
     if (counters.refuses(draw)) {
       // the counter already answered a number at or above this limit in this minute: it would
       // refuse again, so it is not asked (a head-of-queue user's every refresh was a call)
-      return settle(worker, worker.onCounterReply(draw, counters.refusal(draw), now), now, current);
+      Decision next = worker.onCounterReply(draw, counters.refusal(draw), now);
+      traceAdmission(next, worker, "remembered refusal of " + draw);
+      return settle(worker, next, now, current);
     }
     return coordination
         .take(draw.counter(), draw.limit(), draw.carriedSince())
@@ -511,11 +530,40 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
                         draw,
                         grant,
                         answered);
+                traceAdmission(late, worker, "late grant " + grant.number() + " of " + draw);
                 return CompletableFuture.completedFuture(verdict(late, worker, current));
               }
-              return settle(
-                  worker, worker.onCounterReply(draw, grant, answered), answered, current);
+              Decision next = worker.onCounterReply(draw, grant, answered);
+              traceAdmission(
+                  next,
+                  worker,
+                  (grant.granted() ? "number " : "refusal ") + grant.number() + " of " + draw);
+              return settle(worker, next, answered, current);
             });
+  }
+
+  /**
+   * One DEBUG line on {@link #ADMISSIONS_LOGGER} when {@code d} admits a new user: the room, the
+   * ticket's first 6 hex digits, the reason, {@code how} it was decided, whether by the degraded
+   * fallback, and the worker's state (as of when, how many active).
+   */
+  private void traceAdmission(Decision d, RoomWorker worker, String how) {
+    if (!ADMISSIONS.isDebugEnabled()
+        || !(d instanceof Decision.Admit a)
+        || a.reason() == Decision.AdmitReason.SESSION) {
+      return;
+    }
+    RoomState state = worker.state();
+    ADMISSIONS.debug(
+        "room {}: admitted {} ({}, {}{}; degraded {}; state as of {} with {} active)",
+        setup.settings().id(),
+        String.format("%016x", a.ticket().id()).substring(0, 6),
+        a.reason(),
+        how,
+        worker == workers.fallback() ? ", by the fallback's share" : "",
+        outages.degraded(),
+        state == null ? "none" : state.asOf(),
+        state == null ? "?" : state.activeUsers());
   }
 
   /** A coordination call failed: degraded (a new outage, if it was not degraded yet). */
@@ -618,8 +666,12 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       return;
     }
     if (outages.degraded()) {
-      if (!outages.recovered(failuresBefore, clock.instant(), setup.config().propagationWindow())) {
-        return; // a call failed meanwhile: the next round tries again
+      synchronized (stateLock) {
+        if (!outages.recovered(
+            failuresBefore, clock.instant(), setup.config().propagationWindow())) {
+          return; // a call failed meanwhile: the next round tries again
+        }
+        handStateToWorkers(); // held back while degraded (applyState)
       }
       LOG.info(
           "room {}: the coordinator answers again; new users draw its counters in {} s",
@@ -874,11 +926,32 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     retired.add(r); // a worker replaced by a settings change: resend its last report as is
   }
 
+  /**
+   * Keeps the newest state and hands it to the workers, except while degraded: the fallback's share
+   * is one for the whole outage ({@link RoomWorker#withoutCoordinator}), counted from the state it
+   * held when the outage began, and a state answered before the outage is over would renew it. Such
+   * a state need not count what the fallback admitted (its own report may have failed while a
+   * shard's got through, as in a failover), and never counts the other gateways' admissions made
+   * without the coordinator, which they charge and report only once they are back: the fallback
+   * would take a second share of slots that are already gone (11 users for T = 10 in {@code
+   * RecoveryAfterDegradeTest}). The workers get the newest state when the outage ends ({@link
+   * #recovered}).
+   */
   private void applyState(RoomState state) {
-    if (state.asOf().isBefore(lastState.asOf())) {
-      return;
+    synchronized (stateLock) {
+      if (state.asOf().isBefore(lastState.asOf())) {
+        return;
+      }
+      lastState = state;
+      if (!outages.degraded()) {
+        handStateToWorkers();
+      }
     }
-    lastState = state;
+  }
+
+  /** Hands {@link #lastState} to every worker (guarded by {@link #stateLock}). */
+  private void handStateToWorkers() {
+    RoomState state = lastState;
     for (RoomWorker w : workers.all()) {
       w.applyState(state);
     }

@@ -93,9 +93,21 @@ class RecoveryAfterDegradeTest {
       return unlessDown(() -> real.configure(config));
     }
 
+    /** When set, charges fail as if the link went down again right after a report round. */
+    volatile boolean chargesFail;
+
+    /**
+     * When set, the reports of the degraded fallback worker fail while the others get through (in a
+     * failover, one call still on its way to the old leader).
+     */
+    volatile boolean fallbackReportsFail;
+
     @Override
     public CompletionStage<ReportReply> report(
         String roomId, WorkerReport report, ConfigAgreement.Fingerprint fingerprint) {
+      if (fallbackReportsFail && !down && report.workerId().endsWith("/degraded")) {
+        return CompletableFuture.failedFuture(new java.io.IOException("timed out"));
+      }
       return unlessDown(() -> real.report(roomId, report, fingerprint));
     }
 
@@ -151,6 +163,9 @@ class RecoveryAfterDegradeTest {
 
     @Override
     public CompletionStage<Long> charge(CounterKey key, long admissions, long limit) {
+      if (chargesFail) {
+        return CompletableFuture.failedFuture(new java.io.IOException("timed out"));
+      }
       return unlessDown(() -> real.charge(key, admissions, limit));
     }
 
@@ -345,6 +360,105 @@ class RecoveryAfterDegradeTest {
           active += p.admitAtBoth(T);
           assertThat(active).as("the free slots are filled once both are back").isEqualTo(T);
         });
+  }
+
+  /**
+   * Both gateways lose the coordinator and admit their shares; then dublin's link comes back only
+   * in part ({@code partly}): a report round gets answered, with a newer state, yet dublin stays
+   * degraded. Its fallback must not take a second share from that state, which does not count
+   * nairobi's admissions (nor, when its own report failed, its own): the share is one for the whole
+   * outage. The room holds at most T once everything is back (11 for T = 10 without the rule, when
+   * dublin's own report failed).
+   */
+  private void aStateAnsweredWhileStillDegradedRenewsNoShare(
+      java.util.function.Consumer<Switchable> partly) throws Exception {
+    withTwoGateways(
+        "degrade",
+        p -> {
+          int active = p.admitAtBoth(2);
+          p.rounds(4); // both know all four
+
+          p.down(true);
+          int atDublin = admit(p.dublin(), 6);
+          int atNairobi = admit(p.nairobi(), 6);
+          assertThat(atDublin).as("admitted at dublin from its share").isPositive();
+          assertThat(atNairobi).as("admitted at nairobi from its share").isPositive();
+          active += atDublin + atNairobi;
+
+          partly.accept(p.dublinLink());
+          p.dublinLink().down = false;
+          p.dublin().report("shop");
+          assertThat(degraded(p.dublin())).as("dublin still degraded").isTrue();
+          int more = admit(p.dublin(), 6);
+          active += more;
+          assertThat(more).as("admitted at dublin after a round answered while degraded").isZero();
+
+          p.dublinLink().chargesFail = false;
+          p.dublinLink().fallbackReportsFail = false;
+          p.down(false);
+          p.rounds(6);
+          active += p.admitAtBoth(T);
+          assertThat(active)
+              .as("users holding admission once both are back")
+              .isLessThanOrEqualTo(T);
+        });
+  }
+
+  /**
+   * The admissions log ({@link CoordinatedRoomGate#ADMISSIONS_LOGGER} at DEBUG, docs/operations.md)
+   * names what each admission of a new user rested on: a counter's number, or the degraded
+   * fallback's share; a returning admitted user writes no line.
+   */
+  @Test
+  void theAdmissionsLogNamesWhatEachAdmissionRestedOn() throws Exception {
+    var logger =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(CoordinatedRoomGate.ADMISSIONS_LOGGER);
+    var lines =
+        new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    lines.start();
+    ch.qos.logback.classic.Level level = logger.getLevel();
+    logger.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    logger.addAppender(lines);
+    try {
+      withTwoGateways(
+          "degrade",
+          p -> {
+            Browser b = p.dublin().browser();
+            assertThat(Browser.reachedOrigin(b.get("/"))).isTrue();
+            assertThat(Browser.reachedOrigin(b.get("/"))).as("the same user again").isTrue();
+            p.rounds(4);
+            p.down(true);
+            assertThat(admit(p.dublin(), 1)).isOne();
+          });
+    } finally {
+      logger.detachAppender(lines);
+      logger.setLevel(level);
+    }
+    List<String> messages =
+        lines.list.stream()
+            .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+            .toList();
+    assertThat(messages).as("one line per new user, none for the returning one").hasSize(2);
+    assertThat(messages.get(0))
+        .matches(
+            "room shop: admitted [0-9a-f]{6} \\((DATA_CENTER|ANYWHERE)_SLOT, number 0 of"
+                + " Draw\\[CounterKey\\[roomId=shop, .*\\], limit=\\d+\\]; degraded false;"
+                + " state as of \\S+ with 0 active\\)");
+    assertThat(messages.get(1))
+        .matches(
+            "room shop: admitted [0-9a-f]{6} \\(WORKER_SLOT, decided on the state, by the"
+                + " fallback's share; degraded true; state as of \\S+ with 1 active\\)");
+  }
+
+  @Test
+  void aRoundAnsweredWhileTheChargeFailsRenewsNoShare() throws Exception {
+    aStateAnsweredWhileStillDegradedRenewsNoShare(link -> link.chargesFail = true);
+  }
+
+  @Test
+  void aRoundInWhichOnlyTheFallbacksReportFailedRenewsNoShare() throws Exception {
+    aStateAnsweredWhileStillDegradedRenewsNoShare(link -> link.fallbackReportsFail = true);
   }
 
   /** {@code n} newcomers at {@code h}, each a browser of its own; those queued are returned. */
