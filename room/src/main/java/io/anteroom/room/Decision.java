@@ -10,7 +10,10 @@ import java.time.Instant;
  * answer: the caller calls {@code take(draw, now)} on the counter named by {@code draw.counter()}
  * (in-DC ~5 ms, Anywhere ~65 ms in production; a delayed event in the simulator) and hands the
  * {@link Grant} to {@link RoomWorker#onCounterReply}, which returns the next {@code Decision}
- * (possibly another {@code Draw}, on the Anywhere counter).
+ * (possibly another {@code Draw}, on the Anywhere counter). A draw may name another data center's
+ * counter, with limit 0: early in a minute, a decision first asks the other data centers' counters
+ * what they carry of the previous minute ({@link Draw#asksForLateNumbers}); the caller sends it
+ * like any other draw, to the counter it names.
  */
 public sealed interface Decision {
 
@@ -53,6 +56,32 @@ public sealed interface Decision {
     /** Whether an earlier counter of this decision counted carried numbers against it. */
     final boolean carriedEarlier;
 
+    /**
+     * For a draw that only asks another data center's counter for its late numbers: the draw to
+     * make once every other data center answered; {@code null} for a draw for a number.
+     */
+    final LateNumbers late;
+
+    /**
+     * What a decision learns from the other data centers' counters before it draws a number ({@link
+     * RoomWorker#onCounterReply}): the draw it plans (its data center's limit, whether it asks its
+     * data center's counter at all, the Anywhere limit), the other data centers still to ask with
+     * their shares of the pool, their late numbers beyond their shares so far, and whether any of
+     * them carried anything.
+     */
+    record LateNumbers(
+        long dataCenterLimit,
+        boolean asksDataCenter,
+        long anywhereLimit,
+        java.util.List<Share> othersLeft,
+        long beyondShares,
+        boolean carried) {}
+
+    /**
+     * Another data center and its share of the minute's pool, as this decision's state splits it.
+     */
+    record Share(String dataCenter, long slots) {}
+
     Draw(
         CounterKey counter,
         long limit,
@@ -63,6 +92,31 @@ public sealed interface Decision {
         Instant decidedAt,
         Instant carriedSince,
         boolean carriedEarlier) {
+      this(
+          counter,
+          limit,
+          prior,
+          bucketId,
+          wholeBucket,
+          anywhereLimit,
+          decidedAt,
+          carriedSince,
+          carriedEarlier,
+          null);
+    }
+
+    Draw(
+        CounterKey counter,
+        long limit,
+        Ticket prior,
+        long bucketId,
+        boolean wholeBucket,
+        long anywhereLimit,
+        Instant decidedAt,
+        Instant carriedSince,
+        boolean carriedEarlier,
+        LateNumbers late) {
+      this.late = late;
       this.counter = counter;
       this.limit = limit;
       this.prior = prior;
@@ -81,6 +135,14 @@ public sealed interface Decision {
      */
     public Instant carriedSince() {
       return carriedSince;
+    }
+
+    /**
+     * Whether this draw only asks another data center's counter what it carries of the previous
+     * minute (limit 0: it grants nothing and consumes nothing), before the decision draws a number.
+     */
+    public boolean asksForLateNumbers() {
+      return late != null;
     }
 
     /** The counter (and minute) to draw from. */

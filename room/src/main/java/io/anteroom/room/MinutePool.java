@@ -101,7 +101,9 @@ public record MinutePool(long minute, long base, long newUsersLeft, long expirin
    * previous minute's late admissions themselves (Decision.Draw#carriedSince); left are the
    * admissions before the previous minute that a state over a minute old may miss, which no counter
    * remembers. (The other data centers' late admissions beyond their own counters' next shares are
-   * not covered: docs/room.md. Estimating them by the spec's margin was measured and not kept.)
+   * subtracted by the decisions that ask their counters early in a minute: {@code
+   * RoomWorker.othersToAsk}, docs/room.md. Estimating them by the spec's margin was measured and
+   * not kept.)
    */
   static long uncarried(RoomState state, long minute, RoomConfig config) {
     return inFlight(state.admissionsPerMinute(), state.asOf(), minute - 1, config);

@@ -8,6 +8,9 @@ import io.anteroom.room.slots.SlotStrategy;
 import io.anteroom.room.slots.StrategyKind;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -560,6 +563,9 @@ public final class RoomWorker {
    * @param now when the answer arrived
    */
   public synchronized Decision onCounterReply(Decision.Draw draw, Grant grant, Instant now) {
+    if (draw.late != null) {
+      return afterLateNumbers(draw, grant, now);
+    }
     Instant unseenAtTheNextMinute =
         Minutes.startOf(draw.counter.minute() + 1).minus(config.propagationWindow());
     if (!now.isBefore(unseenAtTheNextMinute)
@@ -792,36 +798,197 @@ public final class RoomWorker {
                   now)
               : notAdmitted(prior, bucketId, wholeBucket, now);
       case SlotStrategy.Allowance.ViaCounters c -> {
-        if (c.dataCenterLimit() > 0
-            || asksTheDataCenterForItsCount(reservedForWholeBuckets, available, m)) {
-          yield new Decision.Draw(
-              CounterKey.dataCenter(config.roomId(), dataCenter, m),
-              c.dataCenterLimit(),
+        boolean asksDataCenter =
+            c.dataCenterLimit() > 0
+                || asksTheDataCenterForItsCount(reservedForWholeBuckets, available, m);
+        List<Decision.Draw.Share> others =
+            wholeBucket || asksDataCenter || c.anywhereLimit() > 0
+                ? othersToAsk(
+                    m,
+                    wholeBucket ? available : available - reservedForWholeBuckets,
+                    asksDataCenter)
+                : List.of();
+        if (!others.isEmpty()) {
+          yield askForLateNumbers(
+              new Decision.Draw.LateNumbers(
+                  c.dataCenterLimit(), asksDataCenter, c.anywhereLimit(), others, 0, false),
               prior,
               bucketId,
               wholeBucket,
-              c.anywhereLimit(),
-              now,
-              carriedSince(),
-              false);
+              m,
+              now);
         }
-        if (c.anywhereLimit() > 0) {
-          yield new Decision.Draw(
-              CounterKey.anywhere(config.roomId(), m),
-              c.anywhereLimit(),
-              prior,
-              bucketId,
-              wholeBucket,
-              0,
-              now,
-              carriedSince(),
-              false);
-        }
-        yield wholeBucket && stateCountsTheOutages()
-            ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
-            : notAdmitted(prior, bucketId, wholeBucket, now);
+        yield firstDraw(
+            prior,
+            bucketId,
+            wholeBucket,
+            m,
+            c.dataCenterLimit(),
+            asksDataCenter,
+            c.anywhereLimit(),
+            now,
+            now,
+            false);
       }
     };
+  }
+
+  /**
+   * The decision's first draw for a number: its data center's counter (when it has a share, or is
+   * asked for its count), else the Anywhere counter, else a whole-bucket user enters without a
+   * number (unless {@code carried}: a counter carried the previous minute's late admissions, which
+   * the state that made the bucket whole may not count), else the user waits.
+   */
+  private Decision firstDraw(
+      Ticket prior,
+      long bucketId,
+      boolean wholeBucket,
+      long m,
+      long dataCenterLimit,
+      boolean asksDataCenter,
+      long anywhereLimit,
+      Instant decidedAt,
+      Instant now,
+      boolean carried) {
+    if (asksDataCenter) {
+      return new Decision.Draw(
+          CounterKey.dataCenter(config.roomId(), dataCenter, m),
+          dataCenterLimit,
+          prior,
+          bucketId,
+          wholeBucket,
+          anywhereLimit,
+          decidedAt,
+          carriedSince(),
+          carried);
+    }
+    if (anywhereLimit > 0) {
+      return new Decision.Draw(
+          CounterKey.anywhere(config.roomId(), m),
+          anywhereLimit,
+          prior,
+          bucketId,
+          wholeBucket,
+          0,
+          decidedAt,
+          carriedSince(),
+          carried);
+    }
+    return wholeBucket && !carried && stateCountsTheOutages()
+        ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
+        : notAdmitted(prior, bucketId, wholeBucket, now);
+  }
+
+  /**
+   * The other data centers whose counters a draw of minute {@code m} asks first for their late
+   * numbers, each with its share of {@code pool}: every data center of the state's traffic history
+   * but this one (this one too when the decision does not ask its own counter, {@code asksOwn}
+   * false: its share is 0, so its late numbers are all beyond it), when the counters carry late
+   * admissions and the pool's state may miss some of the previous minute (its {@code carriedSince}
+   * lies before the minute); otherwise none.
+   *
+   * <p>Why: each counter carries only its own late numbers, and a decision visits its own data
+   * center's counter and the Anywhere counter. Another data center's late admissions beyond its
+   * share of this minute (its traffic share fell, or a crowd it queued entered together in the
+   * previous minute's last seconds) were subtracted nowhere, and this data center's pool, from a
+   * state that cannot count them yet, offered their slots again: 11 and 12 users for T = 10 in the
+   * fault suite after a failover, 18 in the room core's reproduction ({@code
+   * MinuteBoundaryTest.anotherDataCentersLateAdmissionsBeyondItsShareAreNotOfferedAgain}).
+   */
+  private List<Decision.Draw.Share> othersToAsk(long m, long pool, boolean asksOwn) {
+    Instant since = carriedSince();
+    if (since == null || !since.isBefore(Minutes.startOf(m))) {
+      return List.of();
+    }
+    java.util.SortedSet<String> others = new java.util.TreeSet<>();
+    for (Map<String, Long> minute : state.trafficHistory().values()) {
+      others.addAll(minute.keySet());
+    }
+    if (asksOwn) {
+      others.remove(dataCenter); // its own counter carries its late numbers against its limit
+    }
+    List<Decision.Draw.Share> shares = new ArrayList<>();
+    for (String other : others) {
+      shares.add(
+          new Decision.Draw.Share(
+              other,
+              SlotMath.split(
+                      pool,
+                      state.trafficOf(m - config.historyLagMinutes()),
+                      config.totalActiveUsers(),
+                      other)
+                  .dataCenterSlots()));
+    }
+    return shares;
+  }
+
+  /**
+   * Asks the next other data center's counter of {@code late.othersLeft()} for its late numbers: a
+   * draw of limit 0 there, which grants and consumes nothing and answers what that counter carries
+   * of the previous minute for this draw's {@code carriedSince}.
+   */
+  private Decision.Draw askForLateNumbers(
+      Decision.Draw.LateNumbers late,
+      Ticket prior,
+      long bucketId,
+      boolean wholeBucket,
+      long m,
+      Instant decidedAt) {
+    return new Decision.Draw(
+        CounterKey.dataCenter(config.roomId(), late.othersLeft().get(0).dataCenter(), m),
+        0,
+        prior,
+        bucketId,
+        wholeBucket,
+        0,
+        decidedAt,
+        carriedSince(),
+        false,
+        late);
+  }
+
+  /**
+   * Continues a decision with another data center's late numbers: what it carried beyond its share
+   * comes off both limits of the planned draw (whoever draws next in this minute, those slots are
+   * gone); once every other data center answered, the planned draw is made. A counter that could
+   * not be reached answers nothing known: the user waits and asks again.
+   */
+  private Decision afterLateNumbers(Decision.Draw draw, Grant grant, Instant now) {
+    Decision.Draw.LateNumbers late = draw.late;
+    if (grant.number() < 0) {
+      return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
+    }
+    long beyond =
+        late.beyondShares() + Math.max(0, grant.carried() - late.othersLeft().get(0).slots());
+    boolean carried = late.carried() || grant.carried() > 0;
+    List<Decision.Draw.Share> left = late.othersLeft().subList(1, late.othersLeft().size());
+    long m = draw.counter.minute();
+    if (!left.isEmpty()) {
+      return askForLateNumbers(
+          new Decision.Draw.LateNumbers(
+              late.dataCenterLimit(),
+              late.asksDataCenter(),
+              late.anywhereLimit(),
+              List.copyOf(left),
+              beyond,
+              carried),
+          draw.prior,
+          draw.bucketId,
+          draw.wholeBucket,
+          m,
+          draw.decidedAt);
+    }
+    return firstDraw(
+        draw.prior,
+        draw.bucketId,
+        draw.wholeBucket,
+        m,
+        late.dataCenterLimit() - beyond,
+        late.asksDataCenter(),
+        late.anywhereLimit() - beyond,
+        draw.decidedAt,
+        now,
+        carried);
   }
 
   /**

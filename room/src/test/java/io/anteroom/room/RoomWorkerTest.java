@@ -800,6 +800,26 @@ class RoomWorkerTest {
     assertThat(deltas.activeByExpiryMinute()).containsExactly(Map.entry(M + 10, 1L));
   }
 
+  /** {@link #twoDataCenters()} with ten users waiting in the whole bucket of minute M - 3. */
+  static RoomState twoDataCentersWithAWholeBucket() {
+    RoomState s = twoDataCenters();
+    return new RoomState(
+        s.dataCenter(),
+        s.asOf(),
+        s.minute(),
+        s.activeByExpiryMinute(),
+        s.activeUsers(),
+        s.newUsersThisMinute(),
+        List.of(new BucketState(M - 3, 10, 10)),
+        s.trafficHistory(),
+        s.dataCenterWorkersActive(),
+        s.globalWorkersActive(),
+        s.admissionsPerMinute(),
+        s.abandonmentsPerMinute(),
+        s.freeSlots(),
+        s.pool());
+  }
+
   /**
    * A state of this minute with nobody active and a pool of 100, whose history minute saw 20 users
    * in "dc" and 30 in "other": the data center's share is 20, Anywhere's 50.
@@ -829,7 +849,7 @@ class RoomWorkerTest {
     RoomState s = twoDataCenters();
     RoomWorker w = worker(COUNTERS, s);
 
-    Decision.Draw dc = (Decision.Draw) w.decide(null, NOW);
+    Decision.Draw dc = nothingLateElsewhere(w, w.decide(null, NOW), NOW);
     assertThat(dc.limit()).isEqualTo(20);
     Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 20, false), NOW);
     assertThat(anywhere.counter()).isEqualTo(CounterKey.anywhere("shop", M));
@@ -842,27 +862,11 @@ class RoomWorkerTest {
 
   @Test
   void aWholeBucketUserTheDataCenterCounterCarriedForStillNeedsANumberFromAnywhere() {
-    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
-    history.put(M - 2, Map.of("dc", 20L, "other", 30L));
-    RoomState s =
-        new RoomState(
-            "dc",
-            NOW,
-            M,
-            new TreeMap<>(),
-            0,
-            0,
-            List.of(new BucketState(M - 3, 10, 10)),
-            history,
-            1,
-            2,
-            0,
-            0,
-            100,
-            new MinutePool(M, 100, 100, 0));
+    RoomState s = twoDataCentersWithAWholeBucket();
     RoomWorker w = worker(COUNTERS, s);
 
-    Decision.Draw dc = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    Decision.Draw dc =
+        nothingLateElsewhere(w, w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW), NOW);
     Decision next = w.onCounterReply(dc, new Grant(M, 25, false, 4), NOW);
     assertThat(next).as("on to Anywhere").isInstanceOf(Decision.Draw.class);
     Decision d = w.onCounterReply((Decision.Draw) next, new Grant(M, 60, false, 0), NOW);
@@ -873,10 +877,101 @@ class RoomWorkerTest {
   }
 
   @Test
+  void earlyInAMinuteADecisionFirstAsksTheOtherDataCentersCountersWhatTheyCarry() {
+    RoomWorker w = worker(COUNTERS, twoDataCenters()); // its pool's state is 10 s into the minute
+
+    Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
+    assertThat(first.asksForLateNumbers()).isTrue();
+    assertThat(first.counter()).isEqualTo(CounterKey.dataCenter("shop", "other", M));
+    assertThat(first.limit()).as("it grants and consumes nothing").isZero();
+    assertThat(first.carriedSince()).isEqualTo(NOW.minus(COUNTERS.propagationWindow()));
+
+    Decision.Draw dc = (Decision.Draw) w.onCounterReply(first, new Grant(M, 3, false, 30), NOW);
+    assertThat(dc.asksForLateNumbers()).isFalse();
+    assertThat(dc.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
+    assertThat(dc.limit()).as("its late numbers are within its share of 30").isEqualTo(20);
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 20, false), NOW);
+    assertThat(anywhere.limit()).isEqualTo(50);
+  }
+
+  @Test
+  void anotherDataCentersLateNumbersBeyondItsShareComeOffBothLimits() {
+    RoomWorker w = worker(COUNTERS, twoDataCenters());
+
+    Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
+    // 38 carried from the previous minute's last seconds: 8 beyond its share of 30
+    Decision.Draw dc = (Decision.Draw) w.onCounterReply(first, new Grant(M, 0, false, 38), NOW);
+    assertThat(dc.limit()).isEqualTo(20 - 8);
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 12, false), NOW);
+    assertThat(anywhere.limit()).isEqualTo(50 - 8);
+  }
+
+  @Test
+  void aStateWIntoTheMinuteAsksNoOtherCounter() {
+    Instant later = NOW.plus(COUNTERS.propagationWindow());
+    RoomState s = twoDataCenters();
+    RoomWorker w = worker(COUNTERS, s);
+    w.applyState(
+        new RoomState(
+            "dc",
+            later,
+            M,
+            s.activeByExpiryMinute(),
+            0,
+            0,
+            List.of(),
+            s.trafficHistory(),
+            1,
+            2,
+            0,
+            0,
+            100,
+            new MinutePool(M, 100, 100, 0)));
+
+    Decision.Draw dc = (Decision.Draw) w.decide(null, later);
+
+    assertThat(dc.asksForLateNumbers()).as("its state counts the previous minute").isFalse();
+    assertThat(dc.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
+  }
+
+  @Test
+  void anotherDataCentersCounterThatCannotBeReachedAdmitsNobody() {
+    RoomWorker w = worker(COUNTERS, twoDataCenters());
+
+    Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
+
+    assertThat(w.onCounterReply(first, Grant.unavailable(M), NOW))
+        .isInstanceOf(Decision.Queue.class);
+  }
+
+  @Test
+  void aWholeBucketUserNeedsANumberWhenAnotherDataCenterCarriedLateAdmissions() {
+    RoomState s = twoDataCentersWithAWholeBucket();
+    for (long carried : new long[] {0, 4}) {
+      RoomWorker w = worker(COUNTERS, s);
+      Decision.Draw first = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+      Decision.Draw dc =
+          (Decision.Draw) w.onCounterReply(first, new Grant(M, 0, false, carried), NOW);
+      Decision.Draw anywhere =
+          (Decision.Draw) w.onCounterReply(dc, new Grant(M, 100, false, 0), NOW);
+      Decision d = w.onCounterReply(anywhere, new Grant(M, 100, false, 0), NOW);
+      if (carried == 0) {
+        assertThat(d)
+            .as("nothing late anywhere: its bucket is whole")
+            .isInstanceOf(Decision.Admit.class);
+      } else {
+        assertThat(d)
+            .as("the other data center carried late admissions: no entry without a number")
+            .isInstanceOf(Decision.Queue.class);
+      }
+    }
+  }
+
+  @Test
   void lateAdmissionsTheDataCenterCounterCarriedBeyondItsShareComeOffTheAnywhereLimit() {
     RoomWorker w = worker(COUNTERS, twoDataCenters());
 
-    Decision.Draw dc = (Decision.Draw) w.decide(null, NOW);
+    Decision.Draw dc = nothingLateElsewhere(w, w.decide(null, NOW), NOW);
     // 5 of this minute and 23 carried from the previous minute's last seconds: 8 beyond the share
     Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 5, false, 23), NOW);
 
@@ -1020,7 +1115,7 @@ class RoomWorkerTest {
     RoomWorker delhi = new RoomWorker(COUNTERS, "delhi", "d1", NOW);
     delhi.applyState(s);
 
-    Decision.Draw draw = (Decision.Draw) delhi.decide(null, NOW);
+    Decision.Draw draw = nothingLateElsewhere(delhi, delhi.decide(null, NOW), NOW);
 
     assertThat(draw.counter().isAnywhere()).isTrue();
     assertThat(draw.limit()).isEqualTo(20); // 40 - floor(40 × 50 / 100) for "dc"
@@ -1233,5 +1328,16 @@ class RoomWorkerTest {
     assertThat(q.estimate().ahead()).isEqualTo(60);
     assertThat(q.estimate().p25()).isLessThanOrEqualTo(q.estimate().p75());
     assertThat(q.estimate().minutes()).isEqualTo(q.estimate().p50());
+  }
+
+  /**
+   * The decision's draw for a number, past the other data centers' counters it asks first early in
+   * a minute ({@link Decision.Draw#asksForLateNumbers}), each answering that it carries nothing.
+   */
+  static Decision.Draw nothingLateElsewhere(RoomWorker w, Decision d, Instant now) {
+    while (d instanceof Decision.Draw draw && draw.asksForLateNumbers()) {
+      d = w.onCounterReply(draw, new Grant(draw.counter().minute(), 0, false, 0), now);
+    }
+    return (Decision.Draw) d;
   }
 }

@@ -1,6 +1,7 @@
 package io.anteroom.sim;
 
 import io.anteroom.room.Charge;
+import io.anteroom.room.CounterMemory;
 import io.anteroom.room.DataCenterAggregate;
 import io.anteroom.room.DataCenterLedger;
 import io.anteroom.room.Decision;
@@ -60,6 +61,10 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
   private final List<DataCenterLedger> ledgers = new ArrayList<>();
   private final List<List<DataCenterAggregate>> heldGlobalViews = new ArrayList<>();
   private final List<MinuteCounter> dataCenterCounters = new ArrayList<>();
+
+  /** A data center's index in {@link #dataCenterCounters}, by its name. */
+  private final java.util.Map<String, Integer> dataCenterIndex = new java.util.HashMap<>();
+
   private final MinuteCounter anywhere;
   private final GlobalLedger global;
 
@@ -81,6 +86,7 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
       gateways.add(gs);
       ledgers.add(new DataCenterLedger(config, dc.name()));
       heldGlobalViews.add(List.of());
+      dataCenterIndex.put(dc.name(), dataCenterCounters.size());
       dataCenterCounters.add(new MinuteCounter(config.rules()));
     }
     this.anywhere = new MinuteCounter(config.rules());
@@ -92,6 +98,10 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
    */
   private final class Gateway {
     final Outages outages = new Outages();
+
+    /** The gateway's memory of its counters' answers ({@link CounterMemory}), as at the gateway. */
+    final CounterMemory counters = new CounterMemory(config.rules());
+
     final RoomWorker shard;
     final RoomWorker fallback;
     long uncharged;
@@ -245,14 +255,17 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
               new Reply<>(false, q.ticket(), shown(q.estimate()), "", q.estimate().place()));
       case Decision.Draw draw when g.outages.drawsPaused(now()) ->
           settle(dc, g, worker.refuse(draw, now()), reply);
+      case Decision.Draw draw when g.counters.refuses(draw) ->
+          // the gateway's counter memory: a refusal the counter already answered, without a call
+          settle(dc, g, worker.onCounterReply(draw, g.counters.refusal(draw), now()), reply);
       case Decision.Draw draw -> {
         Outages.Mark mark = g.outages.mark(0);
         boolean anywhereCall = draw.counter().isAnywhere();
-        MinuteCounter counter = anywhereCall ? anywhere : dataCenterCounters.get(dc);
+        // a decision early in a minute also asks the other data centers' counters (limit 0)
+        int counterDc = anywhereCall ? 0 : dataCenterIndex.get(draw.counter().dataCenter());
+        MinuteCounter counter = anywhereCall ? anywhere : dataCenterCounters.get(counterDc);
         long roundTrip =
-            anywhereCall && dc != 0
-                ? topology.anywhereCounterMillis()
-                : topology.inDataCenterMillis();
+            counterDc != dc ? topology.anywhereCounterMillis() : topology.inDataCenterMillis();
         long there = roundTrip / 2;
         loop.after(
             there,
@@ -266,6 +279,7 @@ final class CoreRoom implements RoomUnderTest<Ticket> {
                     if (!reached) {
                       g.outages.failed();
                     }
+                    g.counters.answered(draw, grant);
                     Decision next =
                         grant.granted() && g.outages.late(mark, 0)
                             ? g.outages.settleLateGrant(

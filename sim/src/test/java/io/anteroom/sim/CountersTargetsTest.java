@@ -18,17 +18,46 @@ class CountersTargetsTest {
     return Scenarios.all().stream().map(Scenario::name).toList();
   }
 
+  /** The seeds whose mean the bucket-order target is checked on ({@link #inBucketOrder}). */
+  static final int BUCKET_ORDER_SEEDS = 5;
+
+  /**
+   * Every target on seed 1, but bucket order on the mean of seeds 1-{@value #BUCKET_ORDER_SEEDS}:
+   * in the steady overload one seed's share of admissions not overtaken moves by up to a point with
+   * any change of timing (seeds 1-6 of one build: 98.73-99.94 %; measured 2026-11-29, {@code
+   * docs/simulation.md}), so a single seed at the target's edge said more about the seed than about
+   * the change.
+   */
   @Tag("slow")
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarioNames")
   void countersMeetEveryTargetOnEveryBuiltInScenario(String name) {
-    SimulationResult r =
-        Simulation.builder()
-            .scenario(Scenarios.require(name))
-            .strategy(StrategyVariant.COUNTERS)
-            .seed(1)
-            .run();
-    assertThat(r.misses()).as("targets missed by counters on %s", name).isEmpty();
+    SimulationResult r = run(name, 1);
+    assertThat(r.misses().stream().filter(m -> !m.contains("in bucket order")).toList())
+        .as("targets missed by counters on %s (seed 1)", name)
+        .isEmpty();
+    if (Scenarios.require(name).topology().outages().isEmpty()) { // an outage: T and N only
+      assertThat(inBucketOrder(name, r))
+          .as("mean share of admissions in bucket order, seeds 1-%d, %s", BUCKET_ORDER_SEEDS, name)
+          .isGreaterThanOrEqualTo(Targets.MIN_IN_ORDER_SHARE);
+    }
+  }
+
+  /** The mean not-overtaken share over seeds 1-{@value #BUCKET_ORDER_SEEDS}, seed 1's given. */
+  private static double inBucketOrder(String name, SimulationResult seed1) {
+    double sum = seed1.metrics().notOvertakenShare();
+    for (int seed = 2; seed <= BUCKET_ORDER_SEEDS; seed++) {
+      sum += run(name, seed).metrics().notOvertakenShare();
+    }
+    return sum / BUCKET_ORDER_SEEDS;
+  }
+
+  private static SimulationResult run(String name, int seed) {
+    return Simulation.builder()
+        .scenario(Scenarios.require(name))
+        .strategy(StrategyVariant.COUNTERS)
+        .seed(seed)
+        .run();
   }
 
   /**

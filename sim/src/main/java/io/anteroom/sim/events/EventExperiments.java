@@ -200,7 +200,11 @@ public final class EventExperiments {
       Instant at = Instant.ofEpochMilli(now);
       Decision d = w.decide(tickets[user], at);
       while (d instanceof Decision.Draw draw) {
-        MinuteCounter c = draw.counter().isAnywhere() ? anywhere : counters.get(dc);
+        // a decision early in a minute also asks the other data centers' counters (limit 0)
+        MinuteCounter c =
+            draw.counter().isAnywhere()
+                ? anywhere
+                : counters.get(Integer.parseInt(draw.counter().dataCenter().substring(2)));
         d = w.onCounterReply(draw, c.take(draw, at), at);
       }
       switch (d) {
