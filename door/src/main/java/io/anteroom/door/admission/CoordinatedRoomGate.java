@@ -462,7 +462,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     if (useFallback) {
       countUncharged(d, current);
     }
-    traceAdmission(d, worker, "decided on the state");
+    traceAdmission(d, worker, "decided on the state", null, null);
     if (d instanceof Decision.Draw draw) {
       return draw(worker, draw, now, current);
     }
@@ -491,7 +491,8 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       if (grant.granted()) {
         countUncharged(next, current); // open: a grant no counter gave
       }
-      traceAdmission(next, worker, "failMode " + current.settings().resilience().failMode());
+      traceAdmission(
+          next, worker, "failMode " + current.settings().resilience().failMode(), null, null);
       return settle(worker, next, now, current);
     }
     CounterMemory counters = workers.counters();
@@ -499,7 +500,7 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
       // the counter already answered a number at or above this limit in this minute: it would
       // refuse again, so it is not asked (a head-of-queue user's every refresh was a call)
       Decision next = worker.onCounterReply(draw, counters.refusal(draw), now);
-      traceAdmission(next, worker, "remembered refusal of " + draw);
+      traceAdmission(next, worker, "remembered refusal", draw, null);
       return settle(worker, next, now, current);
     }
     return coordination
@@ -530,28 +531,31 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
                         draw,
                         grant,
                         answered);
-                traceAdmission(late, worker, "late grant " + grant.number() + " of " + draw);
+                traceAdmission(late, worker, "late grant", draw, grant);
                 return CompletableFuture.completedFuture(verdict(late, worker, current));
               }
               Decision next = worker.onCounterReply(draw, grant, answered);
-              traceAdmission(
-                  next,
-                  worker,
-                  (grant.granted() ? "number " : "refusal ") + grant.number() + " of " + draw);
+              traceAdmission(next, worker, grant.granted() ? "number" : "refusal", draw, grant);
               return settle(worker, next, answered, current);
             });
   }
 
   /**
    * One DEBUG line on {@link #ADMISSIONS_LOGGER} when {@code d} admits a new user: the room, the
-   * ticket's first 6 hex digits, the reason, {@code how} it was decided, whether by the degraded
-   * fallback, and the worker's state (as of when, how many active).
+   * ticket's first 6 hex digits, the reason, {@code how} it was decided (with the counter's answer
+   * to {@code draw}: "number 3 of Draw[...]"; {@code draw} and {@code grant} may be null), whether
+   * by the degraded fallback, and the worker's state (as of when, how many active). The text is
+   * built only when the line is written: the remembered refusal is on a full room's hot path.
    */
-  private void traceAdmission(Decision d, RoomWorker worker, String how) {
+  private void traceAdmission(
+      Decision d, RoomWorker worker, String how, Decision.Draw draw, Grant grant) {
     if (!ADMISSIONS.isDebugEnabled()
         || !(d instanceof Decision.Admit a)
         || a.reason() == Decision.AdmitReason.SESSION) {
       return;
+    }
+    if (draw != null) {
+      how += (grant == null ? "" : " " + grant.number()) + " of " + draw;
     }
     RoomState state = worker.state();
     ADMISSIONS.debug(
