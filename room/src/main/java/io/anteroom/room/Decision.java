@@ -53,8 +53,25 @@ public sealed interface Decision {
     /** See {@link #carriedSince()}; {@code null} when nothing is carried. */
     final Instant carriedSince;
 
-    /** Whether an earlier counter of this decision counted carried numbers against it. */
+    /**
+     * Whether a whole-bucket user of this decision needs a number: an earlier counter of this
+     * decision counted carried numbers against it or, when {@link #lateKnown}, the counters carried
+     * more than the new users' part of the pool holds.
+     */
     final boolean carriedEarlier;
+
+    /**
+     * Whether this decision asked every counter for its late numbers first ({@link LateNumbers}):
+     * its limits then account for them, and the numbers a counter answers as carried no longer
+     * decide whether a whole-bucket user needs a number ({@link #carriedEarlier} does).
+     */
+    final boolean lateKnown;
+
+    /**
+     * Of {@link #limit}, what this decision held back for the other counters' late numbers beyond
+     * their shares ({@link LateNumbers}): not numbers of this counter, so not beyond its share.
+     */
+    final long heldBack;
 
     /**
      * For a draw that only asks another data center's counter for its late numbers: the draw to
@@ -63,24 +80,30 @@ public sealed interface Decision {
     final LateNumbers late;
 
     /**
-     * What a decision learns from the other data centers' counters before it draws a number ({@link
+     * What a decision learns from the room's counters before it draws a number ({@link
      * RoomWorker#onCounterReply}): the draw it plans (its data center's limit, whether it asks its
-     * data center's counter at all, the Anywhere limit), the other data centers still to ask with
-     * their shares of the pool, their late numbers beyond their shares so far, and whether any of
-     * them carried anything.
+     * data center's counter at all, the Anywhere limit), the counters still to ask (every data
+     * center's and the Anywhere counter, {@link CounterKey#ANYWHERE}) with their shares of the
+     * pool, and what those asked so far carried; {@code newUsersPool} is {@code G'(t)}, the part of
+     * the pool left to new users and the partial bucket, in which the late numbers must fit for a
+     * whole-bucket user to enter without a number.
      */
     record LateNumbers(
         long dataCenterLimit,
         boolean asksDataCenter,
         long anywhereLimit,
-        java.util.List<Share> othersLeft,
-        long beyondShares,
-        boolean carried) {}
+        long newUsersPool,
+        java.util.List<Share> left,
+        java.util.List<Carried> answered) {}
 
     /**
-     * Another data center and its share of the minute's pool, as this decision's state splits it.
+     * A counter to ask (a data center, or {@link CounterKey#ANYWHERE}) and its share of the
+     * minute's pool, as this decision's state splits it.
      */
     record Share(String dataCenter, long slots) {}
+
+    /** What a counter of {@link Share} carried of the previous minute. */
+    record Carried(Share share, long numbers) {}
 
     Draw(
         CounterKey counter,
@@ -116,7 +139,37 @@ public sealed interface Decision {
         Instant carriedSince,
         boolean carriedEarlier,
         LateNumbers late) {
+      this(
+          counter,
+          limit,
+          prior,
+          bucketId,
+          wholeBucket,
+          anywhereLimit,
+          decidedAt,
+          carriedSince,
+          carriedEarlier,
+          late,
+          0,
+          false);
+    }
+
+    Draw(
+        CounterKey counter,
+        long limit,
+        Ticket prior,
+        long bucketId,
+        boolean wholeBucket,
+        long anywhereLimit,
+        Instant decidedAt,
+        Instant carriedSince,
+        boolean carriedEarlier,
+        LateNumbers late,
+        long heldBack,
+        boolean lateKnown) {
       this.late = late;
+      this.heldBack = heldBack;
+      this.lateKnown = lateKnown;
       this.counter = counter;
       this.limit = limit;
       this.prior = prior;

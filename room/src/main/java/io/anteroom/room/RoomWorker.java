@@ -572,7 +572,7 @@ public final class RoomWorker {
         && Duration.between(draw.decidedAt, now).compareTo(STALLED_DECISION) > 0) {
       return refuse(draw, now);
     }
-    boolean carried = draw.carriedEarlier || grant.carried() > 0;
+    boolean carried = draw.carriedEarlier || (!draw.lateKnown && grant.carried() > 0);
     if (draw.wholeBucket
         && (grant.granted()
             || (!carried
@@ -582,8 +582,9 @@ public final class RoomWorker {
       // when the numbers ran out (in-flight draws); at most as many as it counts (the ledger's
       // whole-bucket places), so copies of a ticket never enter this way. Not without a number
       // when a counter carried the previous minute's late admissions: the state that made the
-      // bucket whole may not count them, so its free slots may not be there; nor on a state that
-      // may not count the other gateways' admissions of an outage (recoveringWith).
+      // bucket whole may not count them, so its free slots may not be there (unless the decision
+      // asked every counter first and they fit in the new users' part: carriedEarlier); nor on a
+      // state that may not count the other gateways' admissions of an outage (recoveringWith).
       return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
     }
     if (grant.granted()) {
@@ -596,15 +597,19 @@ public final class RoomWorker {
       return admit(draw.prior, draw.bucketId, reason, now);
     }
     long anywhereLimit = draw.anywhereLimit;
-    if (!draw.wholeBucket
-        && grant.number() + grant.carried() > draw.limit
-        && config.rules().consumeOnlyWhenGranted()) {
+    long share = draw.limit + draw.heldBack;
+    // what the data center used beyond its share; when the decision asked every counter first, its
+    // carried numbers beyond the share are already held back from every counter with room
+    long beyondShare =
+        Math.max(0, grant.number() + grant.carried() - share)
+            - (draw.lateKnown ? Math.max(0, grant.carried() - share) : 0);
+    if (!draw.wholeBucket && beyondShare > 0 && config.rules().consumeOnlyWhenGranted()) {
       // the data center gave more than this draw's share of the pool (to whole-bucket users, who
       // draw against all of G), or carried more of the previous minute's late admissions than the
       // share holds: the Anywhere limit leaves those numbers out, so that both counters together
       // stay within this draw's pool. (Where refusals consume numbers too, the number counts
       // refusals, not admissions: the published rules keep their limits.)
-      anywhereLimit -= grant.number() + grant.carried() - draw.limit;
+      anywhereLimit -= beyondShare;
     }
     if (!draw.counter.isAnywhere() && anywhereLimit > 0) {
       return new Decision.Draw(
@@ -616,7 +621,10 @@ public final class RoomWorker {
           0,
           draw.decidedAt,
           draw.carriedSince,
-          carried);
+          carried,
+          null,
+          0,
+          draw.lateKnown);
     }
     return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
   }
@@ -767,16 +775,18 @@ public final class RoomWorker {
    */
   private Decision draw(Ticket prior, long bucketId, boolean wholeBucket, Instant now) {
     long m = Minutes.minuteOf(now);
-    long reservedForWholeBuckets = 0;
+    long wholeBucketsWaiting = 0;
     // random queueing has no whole buckets: nobody's slots are set aside by arrival time
-    if (!wholeBucket && config.queueOrder() == QueueOrder.FIFO) {
+    if (config.queueOrder() == QueueOrder.FIFO) {
       for (BucketState b : state.buckets()) {
         if (b.whole()) {
-          reservedForWholeBuckets += b.waiting();
+          wholeBucketsWaiting += b.waiting();
         }
       }
     }
+    long reservedForWholeBuckets = wholeBucket ? 0 : wholeBucketsWaiting;
     long available = poolOf(m).available(now);
+    long newUsersPool = Math.max(0, available - wholeBucketsWaiting);
     SlotSplit split = split(Math.max(0, available - reservedForWholeBuckets), m);
     double utilization =
         (double) Counting.activeUsers(state.activeByExpiryMinute(), now, config.rules())
@@ -798,20 +808,20 @@ public final class RoomWorker {
                   now)
               : notAdmitted(prior, bucketId, wholeBucket, now);
       case SlotStrategy.Allowance.ViaCounters c -> {
-        boolean asksDataCenter =
-            c.dataCenterLimit() > 0
-                || asksTheDataCenterForItsCount(reservedForWholeBuckets, available, m);
-        List<Decision.Draw.Share> others =
+        boolean asksDataCenter = c.dataCenterLimit() > 0 || config.rules().consumeOnlyWhenGranted();
+        List<Decision.Draw.Share> toAsk =
             wholeBucket || asksDataCenter || c.anywhereLimit() > 0
-                ? othersToAsk(
-                    m,
-                    wholeBucket ? available : available - reservedForWholeBuckets,
-                    asksDataCenter)
+                ? countersToAsk(m, Math.max(0, available - reservedForWholeBuckets))
                 : List.of();
-        if (!others.isEmpty()) {
+        if (!toAsk.isEmpty()) {
           yield askForLateNumbers(
               new Decision.Draw.LateNumbers(
-                  c.dataCenterLimit(), asksDataCenter, c.anywhereLimit(), others, 0, false),
+                  c.dataCenterLimit(),
+                  asksDataCenter,
+                  c.anywhereLimit(),
+                  newUsersPool,
+                  toAsk,
+                  List.of()),
               prior,
               bucketId,
               wholeBucket,
@@ -828,6 +838,8 @@ public final class RoomWorker {
             c.anywhereLimit(),
             now,
             now,
+            false,
+            0,
             false);
       }
     };
@@ -837,7 +849,8 @@ public final class RoomWorker {
    * The decision's first draw for a number: its data center's counter (when it has a share, or is
    * asked for its count), else the Anywhere counter, else a whole-bucket user enters without a
    * number (unless {@code carried}: a counter carried the previous minute's late admissions, which
-   * the state that made the bucket whole may not count), else the user waits.
+   * the state that made the bucket whole may not count), else the user waits. {@code heldBack} and
+   * {@code lateKnown}: see {@link Decision.Draw}.
    */
   private Decision firstDraw(
       Ticket prior,
@@ -849,7 +862,9 @@ public final class RoomWorker {
       long anywhereLimit,
       Instant decidedAt,
       Instant now,
-      boolean carried) {
+      boolean carried,
+      long heldBack,
+      boolean lateKnown) {
     if (asksDataCenter) {
       return new Decision.Draw(
           CounterKey.dataCenter(config.roomId(), dataCenter, m),
@@ -860,7 +875,10 @@ public final class RoomWorker {
           anywhereLimit,
           decidedAt,
           carriedSince(),
-          carried);
+          carried,
+          null,
+          heldBack,
+          lateKnown);
     }
     if (anywhereLimit > 0) {
       return new Decision.Draw(
@@ -872,7 +890,10 @@ public final class RoomWorker {
           0,
           decidedAt,
           carriedSince(),
-          carried);
+          carried,
+          null,
+          0,
+          lateKnown);
     }
     return wholeBucket && !carried && stateCountsTheOutages()
         ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
@@ -880,45 +901,41 @@ public final class RoomWorker {
   }
 
   /**
-   * The other data centers whose counters a draw of minute {@code m} asks first for their late
-   * numbers, each with its share of {@code pool}: every data center of the state's traffic history
-   * but this one (this one too when the decision does not ask its own counter, {@code asksOwn}
-   * false: its share is 0, so its late numbers are all beyond it), when the counters carry late
-   * admissions and the pool's state may miss some of the previous minute (its {@code carriedSince}
-   * lies before the minute); otherwise none.
+   * The counters a draw of minute {@code m} asks first what they carry of the previous minute, each
+   * with its share of {@code pool}: every data center of the state's traffic history (this one
+   * included) and the Anywhere counter, when the counters carry late admissions and the pool's
+   * state may miss some of the previous minute (its {@code carriedSince} lies before the minute);
+   * otherwise none.
    *
    * <p>Why: each counter carries only its own late numbers, and a decision visits its own data
-   * center's counter and the Anywhere counter. Another data center's late admissions beyond its
-   * share of this minute (its traffic share fell, or a crowd it queued entered together in the
-   * previous minute's last seconds) were subtracted nowhere, and this data center's pool, from a
-   * state that cannot count them yet, offered their slots again: 11 and 12 users for T = 10 in the
-   * fault suite after a failover, 18 in the room core's reproduction ({@code
-   * MinuteBoundaryTest.anotherDataCentersLateAdmissionsBeyondItsShareAreNotOfferedAgain}).
+   * center's counter and, only if that refuses, the Anywhere counter. A counter's late numbers
+   * beyond its share of this minute (its traffic share fell, or a crowd queued during an outage
+   * entered together in the previous minute's last seconds) were subtracted nowhere else, and the
+   * other counters, from a state that cannot count them yet, offered their slots again: 11 and 12
+   * users for T = 10 in the fault suite after a failover, 22 for T = 20 and 19 for T = 10 in the
+   * room core's reproductions ({@code MinuteBoundaryTest}).
    */
-  private List<Decision.Draw.Share> othersToAsk(long m, long pool, boolean asksOwn) {
+  private List<Decision.Draw.Share> countersToAsk(long m, long pool) {
     Instant since = carriedSince();
     if (since == null || !since.isBefore(Minutes.startOf(m))) {
       return List.of();
     }
-    java.util.SortedSet<String> others = new java.util.TreeSet<>();
+    java.util.SortedSet<String> dataCenters = new java.util.TreeSet<>();
     for (Map<String, Long> minute : state.trafficHistory().values()) {
-      others.addAll(minute.keySet());
+      dataCenters.addAll(minute.keySet());
     }
-    if (asksOwn) {
-      others.remove(dataCenter); // its own counter carries its late numbers against its limit
-    }
+    dataCenters.add(dataCenter);
+    Map<String, Long> traffic = state.trafficOf(m - config.historyLagMinutes());
     List<Decision.Draw.Share> shares = new ArrayList<>();
-    for (String other : others) {
+    for (String dc : dataCenters) {
       shares.add(
           new Decision.Draw.Share(
-              other,
-              SlotMath.split(
-                      pool,
-                      state.trafficOf(m - config.historyLagMinutes()),
-                      config.totalActiveUsers(),
-                      other)
-                  .dataCenterSlots()));
+              dc, SlotMath.split(pool, traffic, config.totalActiveUsers(), dc).dataCenterSlots()));
     }
+    shares.add(
+        new Decision.Draw.Share(
+            CounterKey.ANYWHERE,
+            SlotMath.split(pool, traffic, config.totalActiveUsers(), dataCenter).anywhereSlots()));
     return shares;
   }
 
@@ -934,8 +951,11 @@ public final class RoomWorker {
       boolean wholeBucket,
       long m,
       Instant decidedAt) {
+    String next = late.left().get(0).dataCenter();
     return new Decision.Draw(
-        CounterKey.dataCenter(config.roomId(), late.othersLeft().get(0).dataCenter(), m),
+        CounterKey.ANYWHERE.equals(next)
+            ? CounterKey.anywhere(config.roomId(), m)
+            : CounterKey.dataCenter(config.roomId(), next, m),
         0,
         prior,
         bucketId,
@@ -948,20 +968,21 @@ public final class RoomWorker {
   }
 
   /**
-   * Continues a decision with another data center's late numbers: what it carried beyond its share
-   * comes off both limits of the planned draw (whoever draws next in this minute, those slots are
-   * gone); once every other data center answered, the planned draw is made. A counter that could
-   * not be reached answers nothing known: the user waits and asks again.
+   * Continues a decision with a counter's late numbers; once every counter answered, makes the
+   * planned draw with what this decision's two counters hold back for the others: the late numbers
+   * beyond their shares, {@code E} in all, must come off the counters that still have room under
+   * their shares, in proportion to that room ({@link #heldBack}), so that every counter's decisions
+   * together leave them unspent. A counter that could not be reached answers nothing known: the
+   * user waits and asks again.
    */
   private Decision afterLateNumbers(Decision.Draw draw, Grant grant, Instant now) {
     Decision.Draw.LateNumbers late = draw.late;
     if (grant.number() < 0) {
       return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
     }
-    long beyond =
-        late.beyondShares() + Math.max(0, grant.carried() - late.othersLeft().get(0).slots());
-    boolean carried = late.carried() || grant.carried() > 0;
-    List<Decision.Draw.Share> left = late.othersLeft().subList(1, late.othersLeft().size());
+    List<Decision.Draw.Carried> answered = new ArrayList<>(late.answered());
+    answered.add(new Decision.Draw.Carried(late.left().get(0), grant.carried()));
+    List<Decision.Draw.Share> left = late.left().subList(1, late.left().size());
     long m = draw.counter.minute();
     if (!left.isEmpty()) {
       return askForLateNumbers(
@@ -969,26 +990,67 @@ public final class RoomWorker {
               late.dataCenterLimit(),
               late.asksDataCenter(),
               late.anywhereLimit(),
+              late.newUsersPool(),
               List.copyOf(left),
-              beyond,
-              carried),
+              List.copyOf(answered)),
           draw.prior,
           draw.bucketId,
           draw.wholeBucket,
           m,
           draw.decidedAt);
     }
+    // the late numbers, counted in no state the pool came from, must fit in the new users' part of
+    // it for a whole-bucket user to enter without a number: the whole buckets' slots are set aside
+    // from it, and the counters' limits (carried numbers, held back) leave the new users G' - L
+    long lateNumbers = 0;
+    for (Decision.Draw.Carried a : answered) {
+      lateNumbers += a.numbers();
+    }
+    boolean carried = lateNumbers > late.newUsersPool();
+    long forDataCenter = heldBack(answered, dataCenter);
+    long forAnywhere = heldBack(answered, CounterKey.ANYWHERE);
     return firstDraw(
         draw.prior,
         draw.bucketId,
         draw.wholeBucket,
         m,
-        late.dataCenterLimit() - beyond,
+        late.dataCenterLimit() - forDataCenter,
         late.asksDataCenter(),
-        late.anywhereLimit() - beyond,
+        late.anywhereLimit() - forAnywhere,
         draw.decidedAt,
         now,
-        carried);
+        carried,
+        forDataCenter,
+        true);
+  }
+
+  /**
+   * What counter {@code name} holds back for the others' late numbers beyond their shares: with
+   * {@code E} their sum and {@code room(c) = max(0, share(c) - carried(c))}, its part {@code ceil(E
+   * × room(name) / Σ room)}, at most its room (all of it when the rooms cannot hold {@code E}).
+   * Every decision computes the same parts from the same answers, so the parts together hold back
+   * at least {@code E}, once.
+   */
+  static long heldBack(List<Decision.Draw.Carried> answered, String name) {
+    long beyond = 0;
+    long room = 0;
+    long mine = 0;
+    for (Decision.Draw.Carried a : answered) {
+      long share = Math.max(0, a.share().slots());
+      beyond += Math.max(0, a.numbers() - share);
+      long r = Math.max(0, share - a.numbers());
+      room += r;
+      if (a.share().dataCenter().equals(name)) {
+        mine = r;
+      }
+    }
+    if (beyond == 0 || mine == 0) {
+      return 0;
+    }
+    if (room <= beyond) {
+      return mine;
+    }
+    return Math.min(mine, Math.ceilDiv(beyond * mine, room));
   }
 
   /**
@@ -1010,19 +1072,6 @@ public final class RoomWorker {
         state.trafficOf(m - config.historyLagMinutes()),
         config.totalActiveUsers(),
         dataCenter);
-  }
-
-  /**
-   * Whether a draw against {@code G'(t)} whose own data-center share is 0 still asks the data
-   * center's counter first, for the count its refusal carries ({@link #onCounterReply}): while
-   * whole buckets are set aside, their users take the data center's numbers against all of {@code
-   * G(t)}, and the Anywhere counter knows nothing of them. Only where a refusal consumes nothing
-   * ({@link Rules#consumeOnlyWhenGranted}); otherwise it would spend the whole buckets' numbers.
-   */
-  private boolean asksTheDataCenterForItsCount(long reserved, long available, long m) {
-    return reserved > 0
-        && config.rules().consumeOnlyWhenGranted()
-        && split(available, m).dataCenterSlots() > 0;
   }
 
   /**

@@ -77,8 +77,7 @@ class MinuteBoundaryTest {
       Decision finish(Decision first) {
         Decision d = first;
         while (d instanceof Decision.Draw draw) {
-          MinuteCounter c = draw.counter().isAnywhere() ? anywhere : counterOf(draw.counter());
-          d = worker.onCounterReply(draw, c.take(draw, now), now);
+          d = worker.onCounterReply(draw, counterOf(draw).take(draw, now), now);
         }
         return d;
       }
@@ -88,7 +87,11 @@ class MinuteBoundaryTest {
        * waits at its first draw, to be answered by {@link TwoDataCenters#answer}.
        */
       Decision.Draw newUserWaitingForTheCounter() {
-        return (Decision.Draw) worker.decide(null, now);
+        Decision d = worker.decide(null, now);
+        while (d instanceof Decision.Draw draw && draw.asksForLateNumbers()) {
+          d = worker.onCounterReply(draw, counterOf(draw).take(draw, now), now);
+        }
+        return (Decision.Draw) d;
       }
 
       /** The worker reports to its data center and gets a state back (no global round). */
@@ -101,6 +104,11 @@ class MinuteBoundaryTest {
       void syncGlobal() {
         global.apply(ledger.aggregate(now));
       }
+    }
+
+    /** The counter a draw visits. */
+    MinuteCounter counterOf(Decision.Draw draw) {
+      return draw.counter().isAnywhere() ? anywhere : counterOf(draw.counter());
     }
 
     /** The counter of a data center by its key (a decision also asks the other's, limit 0). */
@@ -411,5 +419,58 @@ class MinuteBoundaryTest {
     room.runSettledUntil(START.plusSeconds(150), Duration.ofSeconds(5));
     for (int i = 0; i < 10; i++) if (dublin.newUser()) newcomers++;
     assertThat(10 + crowd + newcomers).as("the room full once the states caught up").isEqualTo(20);
+  }
+
+  /**
+   * The Anywhere counter's late numbers beyond its share of the next minute, with one data center
+   * (the reviewer's example): nobody visited in 9:59, so minute :01's pool is all Anywhere's; the
+   * users queued at :01:05 get nine Anywhere numbers at :01:59 as the sessions of :00 expire; at
+   * :02:00 the pool, from a state that cannot count them, splits by :00's traffic (all at dublin),
+   * so the data center's counter has all of it and carries nothing: 19 users for T = 10 until a
+   * decision early in a minute asked the Anywhere counter too.
+   */
+  @Test
+  void theAnywhereCountersLateAdmissionsBeyondItsShareAreNotOfferedAgain() {
+    TwoDataCenters room =
+        new TwoDataCenters(Fixtures.room(10, 1000).sessionDurationMinutes(1).build());
+    TwoDataCenters.Dc dublin = room.dcs.get(0);
+    room.settle();
+    room.now = START.plusSeconds(5);
+    for (int i = 0; i < 10; i++) assertThat(dublin.newUser()).isTrue();
+    room.now = START.plusSeconds(30);
+    room.settle();
+    // minute :01: the ten sessions expire in it; thirty newcomers queue at :05
+    room.now = START.plusSeconds(65);
+    room.settle();
+    List<Ticket> queued = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      Decision d = dublin.finish(dublin.worker.decide(null, room.now));
+      assertThat(d).as("queued at :05").isInstanceOf(Decision.Queue.class);
+      queued.add(d.ticket());
+    }
+    room.now = START.plusSeconds(100);
+    room.settle();
+    // at :59 the expired sessions' slots go to the queue
+    room.now = START.plusSeconds(119);
+    int late = 0;
+    List<Ticket> still = new ArrayList<>();
+    for (Ticket t : queued) {
+      Decision d = dublin.finish(dublin.worker.decide(t, room.now));
+      if (d instanceof Decision.Admit) {
+        late++;
+      } else {
+        still.add(d.ticket());
+      }
+    }
+    assertThat(late).as("admitted in the minute's last second").isPositive();
+    // the next minute, from a state that does not count them yet
+    room.now = START.plusSeconds(120);
+    int next = 0;
+    for (Ticket t : still) {
+      if (dublin.finish(dublin.worker.decide(t, room.now)) instanceof Decision.Admit) next++;
+    }
+    assertThat(late + next)
+        .as("users holding admission at :02:00 (T = 10; the ten of :00 expired)")
+        .isLessThanOrEqualTo(10);
   }
 }

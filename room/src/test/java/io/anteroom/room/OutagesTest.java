@@ -138,7 +138,7 @@ class OutagesTest {
 
   /** A new user's counter draw on {@code shard}, granted late. */
   private Decision late(RoomWorker shard, RoomWorker fallback, boolean current) {
-    Decision.Draw draw = (Decision.Draw) shard.decide(null, NOW);
+    Decision.Draw draw = RoomWorkerTest.nothingLateElsewhere(shard, shard.decide(null, NOW), NOW);
     return outages.settleLateGrant(
         shard, current, fallback, draw, new Grant(M, draw.limit() - 1, true), NOW);
   }

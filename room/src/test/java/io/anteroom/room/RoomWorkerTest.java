@@ -107,7 +107,7 @@ class RoomWorkerTest {
   void newUserBehindOnlyWholeBucketsDrawsFromWhatTheyLeave() {
     RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
 
-    Decision d = w.decide(null, NOW);
+    Decision d = pastLateQuestions(w, w.decide(null, NOW), NOW);
 
     assertThat(d).isInstanceOf(Decision.Draw.class);
     Decision.Draw draw = (Decision.Draw) d;
@@ -120,7 +120,8 @@ class RoomWorkerTest {
     RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
     long key = Counting.refreshSlotKey(NOW.minusSeconds(20), COUNTERS);
 
-    Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW);
+    Decision.Draw draw =
+        nothingLateElsewhere(w, w.decide(waiting(M - 3, NOW.minusSeconds(20), key), NOW), NOW);
     assertThat(draw.limit()).isEqualTo(30); // G, not G' = 30 - 10
     Decision d = w.onCounterReply(draw, new Grant(M, 12, true), NOW);
 
@@ -143,27 +144,32 @@ class RoomWorkerTest {
   }
 
   @Test
-  void wholeBucketUserNeedsANumberWhenACounterCarriedThePreviousMinutesLateAdmissions() {
-    RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+  void wholeBucketUserNeedsANumberWhenTheLateAdmissionsDoNotFitInTheNewUsersPart() {
+    // G = 30, 10 of them set aside for the whole bucket: G' = 20 for new users
+    for (long carried : new long[] {4, 20, 21}) {
+      RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
+      Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+      assertThat(((Decision.Draw) d).carriedSince())
+          .as("asOf - W of the state behind the pool")
+          .isEqualTo(NOW.minus(COUNTERS.propagationWindow()));
+      d = answerLateQuestions(w, d, Map.of("dc", carried), NOW);
+      while (d instanceof Decision.Draw draw) {
+        d = w.onCounterReply(draw, new Grant(M, 28, false, carried), NOW);
+      }
 
-    Decision d = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-    Decision.Draw first = (Decision.Draw) d;
-    assertThat(first.carriedSince())
-        .as("asOf - W of the state behind the pool")
-        .isEqualTo(NOW.minus(COUNTERS.propagationWindow()));
-    boolean carriedOnce = false;
-    while (d instanceof Decision.Draw draw) {
-      // the data center's counter carried 4 late admissions; the Anywhere counter none
-      d = w.onCounterReply(draw, new Grant(M, 28, false, carriedOnce ? 0 : 4), NOW);
-      carriedOnce = true;
+      if (carried <= 20) {
+        assertThat(d)
+            .as("%d late admissions fit in G' = 20: the bucket's slots are still there", carried)
+            .isInstanceOf(Decision.Admit.class);
+      } else {
+        assertThat(d)
+            .as(
+                "21 late admissions, counted in no state, do not fit in G' = 20: the whole bucket's"
+                    + " slots may be gone")
+            .isInstanceOf(Decision.Queue.class);
+        assertThat(d.ticket().bucketId()).as("still at the head of the queue").isEqualTo(M - 3);
+      }
     }
-
-    assertThat(d)
-        .as(
-            "the state that made the bucket whole may not count the late admissions: its slots may"
-                + " be gone (wholeBucketUserEntersEvenWhenTheNumbersAreSpent enters without them)")
-        .isInstanceOf(Decision.Queue.class);
-    assertThat(d.ticket().bucketId()).as("still at the head of the queue").isEqualTo(M - 3);
   }
 
   /** Outages of a gateway that recovered {@code ago} before {@link #NOW} (W = 15 s). */
@@ -228,7 +234,8 @@ class RoomWorkerTest {
   @Test
   void aRefusedDrawQueuesEvenAWholeBucketUserInItsBucket() {
     RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 10)), 30));
-    Decision.Draw draw = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    Decision.Draw draw =
+        nothingLateElsewhere(w, w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW), NOW);
 
     Decision d = w.refuse(draw, NOW);
 
@@ -268,9 +275,12 @@ class RoomWorkerTest {
   void beyondTheBucketsCountWholeBucketUsersDrawLikeThePartialBucket() {
     // the bucket counts 2 waiting users; a third presenter (a copy) gets no reserved slot
     RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 2, 2)), 30));
-    Decision.Draw first = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-    Decision.Draw second = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-    Decision.Draw third = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
+    Decision.Draw first =
+        nothingLateElsewhere(w, w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW), NOW);
+    Decision.Draw second =
+        nothingLateElsewhere(w, w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW), NOW);
+    Decision.Draw third =
+        nothingLateElsewhere(w, w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW), NOW);
 
     assertThat(first.limit()).isEqualTo(30);
     assertThat(second.limit()).isEqualTo(30);
@@ -503,7 +513,7 @@ class RoomWorkerTest {
     RoomWorker w = worker(COUNTERS, state(List.of(new BucketState(M - 3, 10, 4)), 4));
     Ticket t = waiting(M - 3, NOW.minusSeconds(20), 1);
 
-    Decision d = w.decide(t, NOW);
+    Decision d = pastLateQuestions(w, w.decide(t, NOW), NOW);
 
     assertThat(d).isInstanceOf(Decision.Draw.class);
     assertThat(((Decision.Draw) d).limit()).isEqualTo(4);
@@ -539,7 +549,7 @@ class RoomWorkerTest {
             COUNTERS,
             state(List.of(new BucketState(M - 3, 10, 10), new BucketState(M, 40, 0)), 30));
 
-    Decision d = w.decide(waiting(M, NOW.minusSeconds(5), 1), NOW);
+    Decision d = pastLateQuestions(w, w.decide(waiting(M, NOW.minusSeconds(5), 1), NOW), NOW);
 
     assertThat(d).isInstanceOf(Decision.Draw.class);
     assertThat(((Decision.Draw) d).limit()).isEqualTo(20);
@@ -861,49 +871,81 @@ class RoomWorkerTest {
   }
 
   @Test
-  void aWholeBucketUserTheDataCenterCounterCarriedForStillNeedsANumberFromAnywhere() {
-    RoomState s = twoDataCentersWithAWholeBucket();
-    RoomWorker w = worker(COUNTERS, s);
-
-    Decision.Draw dc =
-        nothingLateElsewhere(w, w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW), NOW);
-    Decision next = w.onCounterReply(dc, new Grant(M, 25, false, 4), NOW);
-    assertThat(next).as("on to Anywhere").isInstanceOf(Decision.Draw.class);
-    Decision d = w.onCounterReply((Decision.Draw) next, new Grant(M, 60, false, 0), NOW);
-
-    assertThat(d)
-        .as("the data center's counter carried late admissions: no entry without a number")
-        .isInstanceOf(Decision.Queue.class);
+  void aWholeBucketUserEntersWithoutANumberOnlyWhileEveryCountersLateNumbersFitInTheNewUsersPart() {
+    // G = 100, 10 set aside for the whole bucket: G' = 90; the late numbers of every counter count
+    for (Map<String, Long> carried :
+        List.of(
+            Map.of("dc", 4L, "other", 30L, CounterKey.ANYWHERE, 56L),
+            Map.of("dc", 4L, "other", 30L, CounterKey.ANYWHERE, 57L))) {
+      RoomWorker w = worker(COUNTERS, twoDataCentersWithAWholeBucket());
+      Decision d =
+          answerLateQuestions(
+              w, w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW), carried, NOW);
+      while (d instanceof Decision.Draw draw) {
+        d = w.onCounterReply(draw, new Grant(M, 100, false, 0), NOW);
+      }
+      long late = carried.values().stream().mapToLong(Long::longValue).sum();
+      assertThat(d)
+          .as("%d late numbers against G' = 90", late)
+          .isInstanceOf(late <= 90 ? Decision.Admit.class : Decision.Queue.class);
+    }
   }
 
   @Test
-  void earlyInAMinuteADecisionFirstAsksTheOtherDataCentersCountersWhatTheyCarry() {
+  void earlyInAMinuteADecisionFirstAsksEveryCounterWhatItCarries() {
     RoomWorker w = worker(COUNTERS, twoDataCenters()); // its pool's state is 10 s into the minute
 
     Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
     assertThat(first.asksForLateNumbers()).isTrue();
-    assertThat(first.counter()).isEqualTo(CounterKey.dataCenter("shop", "other", M));
+    assertThat(first.counter()).as("its own").isEqualTo(CounterKey.dataCenter("shop", "dc", M));
     assertThat(first.limit()).as("it grants and consumes nothing").isZero();
     assertThat(first.carriedSince()).isEqualTo(NOW.minus(COUNTERS.propagationWindow()));
+    Decision.Draw other = (Decision.Draw) w.onCounterReply(first, new Grant(M, 0, false, 5), NOW);
+    assertThat(other.asksForLateNumbers()).isTrue();
+    assertThat(other.counter()).isEqualTo(CounterKey.dataCenter("shop", "other", M));
+    Decision.Draw anywhereAsked =
+        (Decision.Draw) w.onCounterReply(other, new Grant(M, 3, false, 30), NOW);
+    assertThat(anywhereAsked.asksForLateNumbers()).as("then the Anywhere counter").isTrue();
+    assertThat(anywhereAsked.counter()).isEqualTo(CounterKey.anywhere("shop", M));
+    assertThat(anywhereAsked.limit()).isZero();
 
-    Decision.Draw dc = (Decision.Draw) w.onCounterReply(first, new Grant(M, 3, false, 30), NOW);
+    Decision.Draw dc =
+        (Decision.Draw) w.onCounterReply(anywhereAsked, new Grant(M, 0, false, 0), NOW);
     assertThat(dc.asksForLateNumbers()).isFalse();
     assertThat(dc.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
-    assertThat(dc.limit()).as("its late numbers are within its share of 30").isEqualTo(20);
-    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 20, false), NOW);
+    assertThat(dc.limit()).as("every counter's late numbers are within its share").isEqualTo(20);
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 15, false, 5), NOW);
     assertThat(anywhere.limit()).isEqualTo(50);
   }
 
   @Test
-  void anotherDataCentersLateNumbersBeyondItsShareComeOffBothLimits() {
+  void anotherDataCentersLateNumbersBeyondItsShareAreHeldBackByTheCountersWithRoom() {
     RoomWorker w = worker(COUNTERS, twoDataCenters());
 
-    Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
-    // 38 carried from the previous minute's last seconds: 8 beyond its share of 30
-    Decision.Draw dc = (Decision.Draw) w.onCounterReply(first, new Grant(M, 0, false, 38), NOW);
-    assertThat(dc.limit()).isEqualTo(20 - 8);
-    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 12, false), NOW);
-    assertThat(anywhere.limit()).isEqualTo(50 - 8);
+    // 38 carried from the previous minute's last seconds: 8 beyond its share of 30; the data
+    // center (20) and Anywhere (50) hold them back in proportion: ceil(8 × 20 / 70), ceil(8 × 50 /
+    // 70)
+    Decision.Draw dc =
+        (Decision.Draw) answerLateQuestions(w, w.decide(null, NOW), Map.of("other", 38L), NOW);
+    assertThat(dc.limit()).isEqualTo(20 - 3);
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 17, false), NOW);
+    assertThat(anywhere.limit()).isEqualTo(50 - 6);
+  }
+
+  @Test
+  void theAnywhereCountersLateNumbersBeyondItsShareAreHeldBackByTheDataCenters() {
+    RoomWorker w = worker(COUNTERS, twoDataCenters());
+
+    // 53 carried by Anywhere: 3 beyond its share of 50, held back by "dc" (20) and "other" (30):
+    // ceil(3 × 20 / 50) here
+    Decision.Draw dc =
+        (Decision.Draw)
+            answerLateQuestions(w, w.decide(null, NOW), Map.of(CounterKey.ANYWHERE, 53L), NOW);
+
+    assertThat(dc.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
+    assertThat(dc.limit()).isEqualTo(20 - 2);
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 18, false), NOW);
+    assertThat(anywhere.limit()).as("Anywhere counts its own late numbers itself").isEqualTo(50);
   }
 
   @Test
@@ -945,39 +987,76 @@ class RoomWorkerTest {
   }
 
   @Test
-  void aWholeBucketUserNeedsANumberWhenAnotherDataCenterCarriedLateAdmissions() {
-    RoomState s = twoDataCentersWithAWholeBucket();
-    for (long carried : new long[] {0, 4}) {
+  void aWholeBucketUserNeedsANumberWhenAnotherDataCentersLateAdmissionsDoNotFit() {
+    RoomState s = twoDataCentersWithAWholeBucket(); // G = 100, G' = 90
+    for (long carried : new long[] {0, 4, 91}) {
       RoomWorker w = worker(COUNTERS, s);
-      Decision.Draw first = (Decision.Draw) w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW);
-      Decision.Draw dc =
-          (Decision.Draw) w.onCounterReply(first, new Grant(M, 0, false, carried), NOW);
-      Decision.Draw anywhere =
-          (Decision.Draw) w.onCounterReply(dc, new Grant(M, 100, false, 0), NOW);
-      Decision d = w.onCounterReply(anywhere, new Grant(M, 100, false, 0), NOW);
-      if (carried == 0) {
+      Decision d =
+          answerLateQuestions(
+              w,
+              w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), NOW),
+              Map.of("other", carried),
+              NOW);
+      while (d instanceof Decision.Draw draw) {
+        d = w.onCounterReply(draw, new Grant(M, 100, false, 0), NOW);
+      }
+      if (carried <= 90) {
         assertThat(d)
-            .as("nothing late anywhere: its bucket is whole")
+            .as("%d late at the other data center fit in G': its bucket is whole", carried)
             .isInstanceOf(Decision.Admit.class);
       } else {
         assertThat(d)
-            .as("the other data center carried late admissions: no entry without a number")
+            .as("91 late at the other data center: no entry without a number")
             .isInstanceOf(Decision.Queue.class);
       }
     }
   }
 
   @Test
-  void lateAdmissionsTheDataCenterCounterCarriedBeyondItsShareComeOffTheAnywhereLimit() {
+  void whatTheDataCenterUsedBeyondItsShareBesidesItsLateNumbersComesOffTheAnywhereLimit() {
     RoomWorker w = worker(COUNTERS, twoDataCenters());
 
-    Decision.Draw dc = nothingLateElsewhere(w, w.decide(null, NOW), NOW);
-    // 5 of this minute and 23 carried from the previous minute's last seconds: 8 beyond the share
+    // 23 carried from the previous minute's last seconds, 3 beyond the share of 20: held back by
+    // "other" and Anywhere (ceil(3 × 50 / 80) = 2 of Anywhere's 50)
+    Decision.Draw dc =
+        (Decision.Draw) answerLateQuestions(w, w.decide(null, NOW), Map.of("dc", 23L), NOW);
+    assertThat(dc.limit()).isEqualTo(20);
+    // whole-bucket users took 5 more numbers of the data center against all of G
     Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 5, false, 23), NOW);
 
     assertThat(anywhere.limit())
         .as("both counters together stay within this draw's pool")
-        .isEqualTo(50 - 8);
+        .isEqualTo(50 - 2 - 5);
+  }
+
+  @Test
+  void lateAdmissionsTheDataCenterCounterCarriedBeyondItsShareComeOffTheAnywhereLimit() {
+    RoomState s = twoDataCenters();
+    RoomWorker w = worker(COUNTERS, s);
+    Instant later = NOW.plus(COUNTERS.propagationWindow());
+    // a state W into the minute: no questions; a counter answers nothing of the previous minute
+    // then, but what it gave beyond this draw's share comes off the Anywhere limit
+    w.applyState(
+        new RoomState(
+            "dc",
+            later,
+            M,
+            s.activeByExpiryMinute(),
+            0,
+            0,
+            List.of(),
+            s.trafficHistory(),
+            1,
+            2,
+            0,
+            0,
+            100,
+            new MinutePool(M, 100, 100, 0)));
+    Decision.Draw dc = (Decision.Draw) w.decide(null, later);
+    assertThat(dc.asksForLateNumbers()).isFalse();
+    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 28, false), later);
+
+    assertThat(anywhere.limit()).isEqualTo(50 - 8);
   }
 
   @Test
@@ -1094,31 +1173,61 @@ class RoomWorkerTest {
 
   @Test
   void aDataCenterWithoutHistoryAdmitsThroughAnywhereSlotsOnly() {
-    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
-    history.put(M - 2, Map.of("dc", 50L));
-    RoomState s =
-        new RoomState(
-            "dc",
-            NOW,
-            M,
-            new TreeMap<>(),
-            0,
-            0,
-            List.of(),
-            history,
-            1,
-            2,
-            0,
-            0,
-            40,
-            new MinutePool(M, 40, 100, 0));
     RoomWorker delhi = new RoomWorker(COUNTERS, "delhi", "d1", NOW);
-    delhi.applyState(s);
+    delhi.applyState(oneDataCenterOf50InAPoolOf40());
 
     Decision.Draw draw = nothingLateElsewhere(delhi, delhi.decide(null, NOW), NOW);
+    assertThat(draw.counter()).as("its own, for its count").isEqualTo(dc("delhi"));
+    assertThat(draw.limit()).isZero();
+    Decision.Draw anywhere =
+        (Decision.Draw) delhi.onCounterReply(draw, new Grant(M, 0, false), NOW);
 
-    assertThat(draw.counter().isAnywhere()).isTrue();
-    assertThat(draw.limit()).isEqualTo(20); // 40 - floor(40 × 50 / 100) for "dc"
+    assertThat(anywhere.counter().isAnywhere()).isTrue();
+    assertThat(anywhere.limit()).isEqualTo(20); // 40 - floor(40 × 50 / 100) for "dc"
+  }
+
+  /**
+   * A data center's share can fall below what its counter already gave in the minute (a newer state
+   * revised the pool down as it came to count the previous minute's late admissions): a decision
+   * with no share still asks its counter, and what it gave comes off the Anywhere limit. Without it
+   * the Anywhere counter offered those slots again (21 users for T = 20 in {@code
+   * MinuteBoundaryTest.anotherDataCentersLateAdmissionsBeyondItsShareAreNotOfferedAgain}).
+   */
+  @Test
+  void numbersADataCenterGaveBeyondAShareThatFellComeOffTheAnywhereLimit() {
+    RoomWorker delhi = new RoomWorker(COUNTERS, "delhi", "d1", NOW);
+    delhi.applyState(oneDataCenterOf50InAPoolOf40());
+
+    Decision.Draw draw = nothingLateElsewhere(delhi, delhi.decide(null, NOW), NOW);
+    Decision.Draw anywhere =
+        (Decision.Draw) delhi.onCounterReply(draw, new Grant(M, 3, false), NOW);
+
+    assertThat(anywhere.limit()).isEqualTo(20 - 3);
+  }
+
+  private static CounterKey dc(String name) {
+    return CounterKey.dataCenter("shop", name, M);
+  }
+
+  /** A pool of 40 this minute, whose history minute saw 50 users in "dc" and none elsewhere. */
+  private static RoomState oneDataCenterOf50InAPoolOf40() {
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("dc", 50L));
+    return new RoomState(
+        "dc",
+        NOW,
+        M,
+        new TreeMap<>(),
+        0,
+        0,
+        List.of(),
+        history,
+        1,
+        2,
+        0,
+        0,
+        40,
+        new MinutePool(M, 40, 100, 0));
   }
 
   @Test
@@ -1335,9 +1444,28 @@ class RoomWorkerTest {
    * a minute ({@link Decision.Draw#asksForLateNumbers}), each answering that it carries nothing.
    */
   static Decision.Draw nothingLateElsewhere(RoomWorker w, Decision d, Instant now) {
+    return (Decision.Draw) pastLateQuestions(w, d, now);
+  }
+
+  /**
+   * Answers a decision's questions for late numbers with what each counter carried ({@code carried}
+   * by data center, or {@link CounterKey#ANYWHERE}; nothing for the others); returns what follows
+   * them.
+   */
+  static Decision answerLateQuestions(
+      RoomWorker w, Decision d, Map<String, Long> carried, Instant now) {
+    while (d instanceof Decision.Draw draw && draw.asksForLateNumbers()) {
+      long c = carried.getOrDefault(draw.counter().dataCenter(), 0L);
+      d = w.onCounterReply(draw, new Grant(draw.counter().minute(), 0, false, c), now);
+    }
+    return d;
+  }
+
+  /** {@link #nothingLateElsewhere} for a decision that may end without a draw for a number. */
+  static Decision pastLateQuestions(RoomWorker w, Decision d, Instant now) {
     while (d instanceof Decision.Draw draw && draw.asksForLateNumbers()) {
       d = w.onCounterReply(draw, new Grant(draw.counter().minute(), 0, false, 0), now);
     }
-    return (Decision.Draw) d;
+    return d;
   }
 }
