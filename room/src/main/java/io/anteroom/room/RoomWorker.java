@@ -826,7 +826,8 @@ public final class RoomWorker {
               bucketId,
               wholeBucket,
               m,
-              now);
+              now,
+              carriedSince());
         }
         yield firstDraw(
             prior,
@@ -838,6 +839,7 @@ public final class RoomWorker {
             c.anywhereLimit(),
             now,
             now,
+            carriedSince(),
             false,
             0,
             false);
@@ -850,7 +852,9 @@ public final class RoomWorker {
    * asked for its count), else the Anywhere counter, else a whole-bucket user enters without a
    * number (unless {@code carried}: a counter carried the previous minute's late admissions, which
    * the state that made the bucket whole may not count), else the user waits. {@code heldBack} and
-   * {@code lateKnown}: see {@link Decision.Draw}.
+   * {@code lateKnown}: see {@link Decision.Draw}; {@code carriedSince}: the decision's, fixed at
+   * its start (a state applied while its questions were answered does not change what they answered
+   * for).
    */
   private Decision firstDraw(
       Ticket prior,
@@ -862,6 +866,7 @@ public final class RoomWorker {
       long anywhereLimit,
       Instant decidedAt,
       Instant now,
+      Instant carriedSince,
       boolean carried,
       long heldBack,
       boolean lateKnown) {
@@ -874,7 +879,7 @@ public final class RoomWorker {
           wholeBucket,
           anywhereLimit,
           decidedAt,
-          carriedSince(),
+          carriedSince,
           carried,
           null,
           heldBack,
@@ -889,7 +894,7 @@ public final class RoomWorker {
           wholeBucket,
           0,
           decidedAt,
-          carriedSince(),
+          carriedSince,
           carried,
           null,
           0,
@@ -950,7 +955,8 @@ public final class RoomWorker {
       long bucketId,
       boolean wholeBucket,
       long m,
-      Instant decidedAt) {
+      Instant decidedAt,
+      Instant carriedSince) {
     String next = late.left().get(0).dataCenter();
     return new Decision.Draw(
         CounterKey.ANYWHERE.equals(next)
@@ -962,7 +968,7 @@ public final class RoomWorker {
         wholeBucket,
         0,
         decidedAt,
-        carriedSince(),
+        carriedSince,
         false,
         late);
   }
@@ -997,7 +1003,8 @@ public final class RoomWorker {
           draw.bucketId,
           draw.wholeBucket,
           m,
-          draw.decidedAt);
+          draw.decidedAt,
+          draw.carriedSince);
     }
     // the late numbers, counted in no state the pool came from, must fit in the new users' part of
     // it for a whole-bucket user to enter without a number: the whole buckets' slots are set aside
@@ -1019,6 +1026,7 @@ public final class RoomWorker {
         late.anywhereLimit() - forAnywhere,
         draw.decidedAt,
         now,
+        draw.carriedSince,
         carried,
         forDataCenter,
         true);

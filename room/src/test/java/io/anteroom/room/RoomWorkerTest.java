@@ -948,6 +948,42 @@ class RoomWorkerTest {
     assertThat(anywhere.limit()).as("Anywhere counts its own late numbers itself").isEqualTo(50);
   }
 
+  /**
+   * The limits of a decision that asked the counters come from the pool of its start: its draws for
+   * a number carry the same {@code carriedSince} as its questions, also when a newer state arrived
+   * while they were answered (a later {@code carriedSince} would count fewer late numbers against
+   * limits that did not count them either).
+   */
+  @Test
+  void aDecisionsDrawsCountLateNumbersFromWhereItsQuestionsDid() {
+    RoomState s = twoDataCenters();
+    RoomWorker w = worker(COUNTERS, s);
+    Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
+    Instant later = NOW.plusSeconds(3);
+    w.applyState(
+        new RoomState(
+            "dc",
+            later,
+            M,
+            s.activeByExpiryMinute(),
+            0,
+            0,
+            List.of(),
+            s.trafficHistory(),
+            1,
+            2,
+            0,
+            0,
+            100,
+            new MinutePool(M, 100, 100, 0)));
+    w.decide(null, later); // another user's decision takes the minute's pool from the newer state
+
+    Decision.Draw dc = nothingLateElsewhere(w, first, later);
+
+    assertThat(dc.asksForLateNumbers()).isFalse();
+    assertThat(dc.carriedSince()).isEqualTo(first.carriedSince());
+  }
+
   @Test
   void aStateWIntoTheMinuteAsksNoOtherCounter() {
     Instant later = NOW.plus(COUNTERS.propagationWindow());
