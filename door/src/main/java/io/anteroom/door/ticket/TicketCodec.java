@@ -367,13 +367,14 @@ public final class TicketCodec {
    * payload.
    */
   private static final class Opened {
-    static final int SLOTS = 1024;
+    static final int SLOT_BITS = 10;
+    static final int SLOTS = 1 << SLOT_BITS;
     static final long ANY_HOUR = -1;
 
     /** Characters hashed for the slot: the nonce's (random in every sealed cookie). */
     private static final int HASHED_FROM = 8;
 
-    private static final int HASHED_CHARS = 16;
+    private static final int HASHED_CHARS = 7;
 
     /** One opened cookie; its decoded value is kept by replacing the entry. */
     record Entry(
@@ -387,19 +388,18 @@ public final class TicketCodec {
     private final Entry[] entries = new Entry[SLOTS];
 
     /**
-     * The slot of cookie {@code s[from, to)}: a hash of the characters from {@value #HASHED_FROM}
-     * on (a sealed cookie's nonce, which no two seals share), so the whole value is not hashed on
-     * every request; the hit is then checked on every character.
+     * The slot of cookie {@code s[from, to)}: a mix of its length and of {@value #HASHED_CHARS}
+     * characters from {@value #HASHED_FROM} on (a sealed cookie's nonce, random in every seal), so
+     * the whole value is not hashed on every request; a hit is then checked on every character.
      */
     static int slot(String s, int from, int to) {
-      int start = to - from > HASHED_FROM ? from + HASHED_FROM : from;
+      int start = to - from >= HASHED_FROM + HASHED_CHARS ? from + HASHED_FROM : from;
       int end = Math.min(to, start + HASHED_CHARS);
-      int h = to - from;
+      long x = to - from;
       for (int i = start; i < end; i++) {
-        h = 31 * h + s.charAt(i);
+        x = x << 8 | s.charAt(i) & 0xFF;
       }
-      h ^= h >>> 16;
-      return h & (SLOTS - 1);
+      return (int) ((x * 0x9E3779B97F4A7C15L) >>> (64 - SLOT_BITS));
     }
 
     /** The entry of cookie {@code s[from, to)} of {@code scope}, valid now; null when none. */
@@ -408,7 +408,9 @@ public final class TicketCodec {
       if (e == null
           || e.scope != scope
           || e.cookie.length() != to - from
-          || !s.regionMatches(from, e.cookie, 0, to - from)) {
+          || !(from == 0 && to == s.length()
+              ? e.cookie.equals(s) // the header holds this cookie alone: compared at once
+              : s.regionMatches(from, e.cookie, 0, to - from))) {
         return null;
       }
       long hour = e.hour;
