@@ -37,7 +37,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code empty}: the same request through a filter that only continues the chain (the
- *       baseline the other cases are read against: the mocks and the "application");
+ *       baseline the other cases are read against: the lean request and response and the
+ *       "application");
  *   <li>{@code wrappers}: the benchmark's reference filter ({@link WrappersOnly}: both wrappers,
  *       two headers, no door);
  *   <li>{@code filter}: {@link AnteroomFilter}, as the starter installs it;
@@ -142,7 +143,9 @@ public final class FilterCost {
         heap.append(String.format(" %s %.0f B", name, median(allocated.get(name))));
       }
       System.out.println(heap);
-      if (!cases.containsKey("empty") || !cases.containsKey("filter")) {
+      if (!cases.containsKey("empty")
+          || !cases.containsKey("filter")
+          || !cases.containsKey("wrappers")) {
         return;
       }
       double empty = median(results.get("empty"));
