@@ -648,6 +648,25 @@ final class Answers {
     if (origin == null || origin.isBlank()) {
       return "private";
     }
+    CacheControlMemo memo = lastCacheControl;
+    if (memo.origin().equals(origin)) {
+      return memo.made();
+    }
+    String made = madePrivate(origin);
+    lastCacheControl = new CacheControlMemo(origin, made);
+    return made;
+  }
+
+  /** An origin's {@code Cache-Control} and what {@link #privateCacheControl} made of it. */
+  private record CacheControlMemo(String origin, String made) {}
+
+  /**
+   * The last origin {@code Cache-Control} made private, shared by all threads (immutable: a racing
+   * read sees this memo or an older one): an application sends the same few values again and again.
+   */
+  private static CacheControlMemo lastCacheControl = new CacheControlMemo("", "private");
+
+  private static String madePrivate(String origin) {
     var kept = new ArrayList<String>();
     boolean safe = false;
     for (String part : origin.split(",")) {

@@ -82,12 +82,23 @@ final class Stages {
     }
   }
 
-  /** Opens the room's cookie into the visit's ticket, once for the whole request. */
+  /**
+   * Opens the room's cookie into the visit's ticket, once for the whole request: from the first
+   * {@code Cookie} header without copying it out (the common case), else as {@link Visit#cookie}
+   * finds it in the others.
+   */
   private record OpenTicket(TicketCookie cookie, Step next) implements Step {
+    /** {@link TicketCookie#openIn}'s answer when the first header does not hold the cookie. */
+    private static final TicketCookie.Opened ABSENT = new TicketCookie.Opened(null, false);
+
     @Override
     public CompletionStage<Answer> enter(Visit v) {
-      String value = v.cookie(cookie.name());
-      TicketCookie.Opened opened = value == null ? null : cookie.openValue(value);
+      String first = v.facts.header("Cookie");
+      TicketCookie.Opened opened = first == null ? null : cookie.openIn(first, ABSENT);
+      if (opened == ABSENT) {
+        String value = v.cookie(cookie.name());
+        opened = value == null ? null : cookie.openValue(value);
+      }
       if (opened != null) {
         v.ticket = opened.ticket();
         v.reseal = opened.reseal();

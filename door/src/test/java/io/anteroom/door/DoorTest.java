@@ -335,6 +335,21 @@ class DoorTest {
     assertThat(origin.header("Cache-Control")).isEqualTo("private");
   }
 
+  @Test
+  void anOriginsCacheControlIsMadePrivateTheSameWayEachTimeItComes() {
+    // the last value made private is remembered: repeats and alternations give what the first
+    // time gave
+    for (int round = 0; round < 2; round++) {
+      assertThat(Door.privateCacheControl("public, max-age=60")).isEqualTo("private, max-age=60");
+      assertThat(Door.privateCacheControl("public, max-age=60")).isEqualTo("private, max-age=60");
+      assertThat(Door.privateCacheControl("no-store")).isEqualTo("no-store");
+      assertThat(Door.privateCacheControl("public, max-age=6")).isEqualTo("private, max-age=6");
+      assertThat(Door.privateCacheControl("s-maxage=10, Private")).isEqualTo("Private");
+      assertThat(Door.privateCacheControl("")).isEqualTo("private");
+      assertThat(Door.privateCacheControl(null)).isEqualTo("private");
+    }
+  }
+
   /** An origin response as a map of headers. */
   static final class MapResponse implements OriginResponse {
     final int status;

@@ -549,9 +549,9 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
    */
   private void traceAdmission(
       Decision d, RoomWorker worker, String how, Decision.Draw draw, Grant grant) {
-    if (!ADMISSIONS.isDebugEnabled()
-        || !(d instanceof Decision.Admit a)
-        || a.reason() == Decision.AdmitReason.SESSION) {
+    if (!(d instanceof Decision.Admit a)
+        || a.reason() == Decision.AdmitReason.SESSION
+        || !ADMISSIONS.isDebugEnabled()) { // a running session's request, the most common, first
       return;
     }
     if (draw != null) {

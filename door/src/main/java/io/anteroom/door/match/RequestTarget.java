@@ -150,9 +150,9 @@ public record RequestTarget(String host, String path, String query) implements R
     if (first == '/') {
       pathStart = 0;
       if (authority != null) {
-        host = normaliseHost(authority, 0, authority.length());
+        host = hostOf(authority);
       } else if (hostHeader != null) {
-        host = normaliseHost(hostHeader, 0, hostHeader.length());
+        host = hostOf(hostHeader);
       } else {
         host = null;
       }
@@ -378,6 +378,28 @@ public record RequestTarget(String host, String path, String query) implements R
       percent(out, 0x80 | cp >> 6 & 0x3f);
     }
     percent(out, 0x80 | cp & 0x3f);
+  }
+
+  /** A {@code Host} header (or {@code :authority}) and its normalised host. */
+  private record HostMemo(String raw, String host) {}
+
+  /**
+   * The last {@code Host} header normalised, shared by all threads (immutable, so a racing read
+   * sees an older memo or this one, never a torn one): a site is reached under one or a few host
+   * names, so most requests send the same header, and a hit costs a comparison instead of a scan
+   * and a copy. Only valid hosts are remembered; a refused one is checked again every time.
+   */
+  private static HostMemo lastHost = new HostMemo("", null);
+
+  /** {@link #normaliseHost} of the whole of {@code raw}, through {@link #lastHost}. */
+  private static String hostOf(String raw) {
+    HostMemo memo = lastHost;
+    if (memo.raw().equals(raw)) {
+      return memo.host();
+    }
+    String host = normaliseHost(raw, 0, raw.length());
+    lastHost = new HostMemo(raw, host);
+    return host;
   }
 
   /**

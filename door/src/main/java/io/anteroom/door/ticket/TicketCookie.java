@@ -46,6 +46,12 @@ public final class TicketCookie {
 
   private final String clear;
 
+  /**
+   * The ticket of a payload: immutable, so the codec's per-thread cache hands the same one to the
+   * thread's next request with the same cookie.
+   */
+  private final TicketCodec.Decoder<Opened> decoder;
+
   /** The cookie of a room of generation 0. */
   public TicketCookie(
       String roomId,
@@ -73,6 +79,11 @@ public final class TicketCookie {
     this.scope = codec.scope(roomId, generation);
     this.attributes = attributes(secure, sameSite);
     this.clear = clearCookie(name, secure, sameSite);
+    this.decoder =
+        bytes -> {
+          Ticket ticket = TicketBytes.decode(roomId, bytes);
+          return ticket == null ? null : new Opened(ticket, !TicketBytes.currentLayout(bytes));
+        };
   }
 
   /**
@@ -102,9 +113,18 @@ public final class TicketCookie {
 
   /** The ticket a cookie value holds, or null when it is not a valid cookie of the room. */
   public Opened openValue(String value) {
-    byte[] bytes = codec.open(scope, value).orElse(null);
-    Ticket ticket = bytes == null ? null : TicketBytes.decode(roomId, bytes);
-    return ticket == null ? null : new Opened(ticket, !TicketBytes.currentLayout(bytes));
+    return value == null ? null : codec.open(scope, value, 0, value.length(), decoder);
+  }
+
+  /**
+   * The ticket of this room's cookie in one {@code Cookie} header value ({@link #scan} finds it),
+   * opened without copying it out of the header; null when the cookie is there but not a valid
+   * cookie of the room. {@code absent} when the header does not hold the cookie (another header
+   * may).
+   */
+  public Opened openIn(String header, Opened absent) {
+    long at = find(header, name);
+    return at < 0 ? absent : codec.open(scope, header, (int) (at >>> 32), (int) at, decoder);
   }
 
   /** The {@code Set-Cookie} value carrying {@code ticket} sealed. */
@@ -159,6 +179,15 @@ public final class TicketCookie {
 
   /** {@link #scan(List, String)} for one header value. */
   public static String scan(String header, String name) {
+    long at = find(header, name);
+    return at < 0 ? null : header.substring((int) (at >>> 32), (int) at);
+  }
+
+  /**
+   * Where {@link #scan(String, String)} finds cookie {@code name}'s value in {@code header}: {@code
+   * from << 32 | to}, or -1 when absent.
+   */
+  static long find(String header, String name) {
     int n = name.length();
     int at = 0;
     int length = header.length();
@@ -180,10 +209,10 @@ public final class TicketCookie {
           from++;
           to--;
         }
-        return header.substring(from, to);
+        return (long) from << 32 | to;
       }
       at = end + 1;
     }
-    return null;
+    return -1;
   }
 }

@@ -98,6 +98,29 @@ class RequestTargetTest {
   }
 
   @Test
+  void aHostSentAgainIsJudgedAsTheFirstTime() {
+    // the last host is remembered (most requests of a site send the same one): a repeat, a
+    // refused host between two good ones and hosts that only start alike are each judged in full
+    for (int round = 0; round < 2; round++) {
+      assertThat(ok("/", "Shop.Example.COM:443").host()).isEqualTo("shop.example.com");
+      assertThat(ok("/", "Shop.Example.COM:443").host()).isEqualTo("shop.example.com");
+      assertThat(rejected("/", "Shop.Example.COM:99999")).contains("malformed port");
+      assertThat(rejected("/", "Shop.Example.COM:99999")).contains("malformed port");
+      assertThat(ok("/", "Shop.Example.COM:4430").host()).isEqualTo("shop.example.com");
+      assertThat(ok("/", "Shop.Example.CO").host()).isEqualTo("shop.example.co");
+      assertThat(ok("/", "").host()).isNull();
+      assertThat(ok("/", "").host()).isNull();
+      assertThat(rejected("/", "shop example")).contains("malformed host");
+      assertThat(RequestTarget.parse("/", "a.example", "B.example"))
+          .isInstanceOf(RequestTarget.class);
+      assertThat(ok("/", "a.example").host()).isEqualTo("a.example");
+      assertThat(((RequestTarget) RequestTarget.parse("/", "a.example", "B.example")).host())
+          .as(":authority wins, remembered or not")
+          .isEqualTo("b.example");
+    }
+  }
+
+  @Test
   void anAbsoluteFormAuthorityWinsOverTheHostHeader() {
     RequestTarget t = ok("http://Shop.Example.com./shop/cart?x=1", "other.example");
 

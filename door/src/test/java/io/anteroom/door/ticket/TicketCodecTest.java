@@ -274,6 +274,69 @@ class TicketCodecTest {
     assertThat(timed.open(shop, sealed)).hasValue(payload);
   }
 
+  /** A decoder that counts its calls and returns a new object each time. */
+  private static final class Counting implements TicketCodec.Decoder<String> {
+    int calls;
+
+    @Override
+    public String decode(byte[] bytes) {
+      calls++;
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void aCookieInsideAHeaderOpensWithoutACopyAndItsDecodedValueIsKeptForTheThread() {
+    String sealed = timed.seal(shop, payload);
+    String header = "a=1; __anteroom_shop=" + sealed + "; b=2";
+    int from = header.indexOf(sealed);
+    int to = from + sealed.length();
+    var decoder = new Counting();
+    long before = timed.decryptions();
+
+    String first = timed.open(shop, header, from, to, decoder);
+    String second = timed.open(shop, header, from, to, decoder);
+    assertThat(first).isEqualTo(new String(payload, StandardCharsets.UTF_8));
+    assertThat(second).as("the same value, kept").isSameAs(first);
+    assertThat(decoder.calls).isEqualTo(1);
+    assertThat(timed.decryptions()).as("decrypted once").isEqualTo(before + 1);
+    assertThat(timed.open(shop, sealed))
+        .as("the value alone hits the same entry")
+        .hasValue(payload);
+    assertThat(timed.decryptions()).isEqualTo(before + 1);
+
+    var other = new Counting();
+    assertThat(timed.open(shop, header, from, to, other))
+        .as("another decoder decodes for itself")
+        .isEqualTo(first);
+    assertThat(other.calls).isEqualTo(1);
+  }
+
+  @Test
+  void aHeaderWhoseCookieDiffersFromAKeptOneAnywhereDoesNotOpen() {
+    String sealed = timed.seal(shop, payload);
+    var decoder = new Counting();
+    assertThat(timed.open(shop, sealed, 0, sealed.length(), decoder)).isNotNull();
+    // the slot is chosen by the nonce's characters: a value that shares them but differs in any
+    // other character (or is longer or shorter) is a new value, decrypted, and does not open
+    for (int at : new int[] {0, 3, 7, sealed.length() / 2, sealed.length() - 2}) {
+      char c = sealed.charAt(at);
+      String changed = sealed.substring(0, at) + (c == 'A' ? 'B' : 'A') + sealed.substring(at + 1);
+      String header = "x=" + changed;
+      assertThat(timed.open(shop, header, 2, header.length(), decoder)).as("char %d", at).isNull();
+    }
+    String header = "x=" + sealed + "A";
+    assertThat(timed.open(shop, header, 2, header.length(), decoder)).as("longer").isNull();
+    assertThat(timed.open(shop, sealed, 0, sealed.length() - 1, decoder)).as("shorter").isNull();
+    assertThat(timed.open(timed.scope("shop", 8), sealed, 0, sealed.length(), decoder))
+        .as("another generation")
+        .isNull();
+    clock.advance(Duration.ofHours(50));
+    assertThat(timed.open(shop, sealed, 0, sealed.length(), decoder))
+        .as("50 hours later, kept or not")
+        .isNull();
+  }
+
   @Test
   void aCachedCookieStillClosesOnceItsHourLeavesTheWindow() {
     String sealed = timed.seal(shop, payload);
