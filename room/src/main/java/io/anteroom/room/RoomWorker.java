@@ -707,6 +707,14 @@ public final class RoomWorker {
     return !pending.isEmpty() || !activity.isEmpty();
   }
 
+  /**
+   * The pool this worker last fixed or revised ({@code G(t)}'s parameters), without fixing one: for
+   * diagnostics ({@code null} before its first decision that needed one).
+   */
+  public synchronized MinutePool lastPool() {
+    return pool;
+  }
+
   /** The pool of the current minute as this worker fixed it ({@code G(t)}'s parameters). */
   public synchronized MinutePool pool(Instant now) {
     return poolOf(Minutes.minuteOf(now));

@@ -559,7 +559,8 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
     }
     RoomState state = worker.state();
     ADMISSIONS.debug(
-        "room {}: admitted {} ({}, {}{}; degraded {}; state as of {} with {} active)",
+        "room {}: admitted {} ({}, {}{}; degraded {}; state as of {} with {} active, {} admitted in"
+            + " its minute; pool {})",
         setup.settings().id(),
         String.format("%016x", a.ticket().id()).substring(0, 6),
         a.reason(),
@@ -567,7 +568,9 @@ public final class CoordinatedRoomGate implements RoomGate, RoomControl {
         worker == workers.fallback() ? ", by the fallback's share" : "",
         outages.degraded(),
         state == null ? "none" : state.asOf(),
-        state == null ? "?" : state.activeUsers());
+        state == null ? "?" : state.activeUsers(),
+        state == null ? "?" : state.newUsersThisMinute(),
+        worker.lastPool());
   }
 
   /** A coordination call failed: degraded (a new outage, if it was not degraded yet). */

@@ -444,11 +444,13 @@ class RecoveryAfterDegradeTest {
         .matches(
             "room shop: admitted [0-9a-f]{6} \\((DATA_CENTER|ANYWHERE)_SLOT, number 0 of"
                 + " Draw\\[CounterKey\\[roomId=shop, .*\\], limit=\\d+\\]; degraded false;"
-                + " state as of \\S+ with 0 active\\)");
+                + " state as of \\S+ with 0 active, 0 admitted in its minute; pool"
+                + " MinutePool\\[minute=\\d+, base=\\d+, newUsersLeft=\\d+, expiring=\\d+\\]\\)");
     assertThat(messages.get(1))
         .matches(
             "room shop: admitted [0-9a-f]{6} \\(WORKER_SLOT, decided on the state, by the"
-                + " fallback's share; degraded true; state as of \\S+ with 1 active\\)");
+                + " fallback's share; degraded true; state as of \\S+ with 1 active, \\d+ admitted in its"
+                + " minute; pool .*\\)");
   }
 
   @Test
