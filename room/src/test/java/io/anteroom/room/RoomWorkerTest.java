@@ -835,11 +835,16 @@ class RoomWorkerTest {
    * in "dc" and 30 in "other": the data center's share is 20, Anywhere's 50.
    */
   static RoomState twoDataCenters() {
+    return twoDataCentersAsOf(NOW);
+  }
+
+  /** {@link #twoDataCenters()} as of {@code asOf} (of the same minute). */
+  static RoomState twoDataCentersAsOf(Instant asOf) {
     TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
     history.put(M - 2, Map.of("dc", 20L, "other", 30L));
     return new RoomState(
         "dc",
-        NOW,
+        asOf,
         M,
         new TreeMap<>(),
         0,
@@ -960,22 +965,7 @@ class RoomWorkerTest {
     RoomWorker w = worker(COUNTERS, s);
     Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
     Instant later = NOW.plusSeconds(3);
-    w.applyState(
-        new RoomState(
-            "dc",
-            later,
-            M,
-            s.activeByExpiryMinute(),
-            0,
-            0,
-            List.of(),
-            s.trafficHistory(),
-            1,
-            2,
-            0,
-            0,
-            100,
-            new MinutePool(M, 100, 100, 0)));
+    w.applyState(twoDataCentersAsOf(later));
     w.decide(null, later); // another user's decision takes the minute's pool from the newer state
 
     Decision.Draw dc = nothingLateElsewhere(w, first, later);
@@ -989,22 +979,7 @@ class RoomWorkerTest {
     Instant later = NOW.plus(COUNTERS.propagationWindow());
     RoomState s = twoDataCenters();
     RoomWorker w = worker(COUNTERS, s);
-    w.applyState(
-        new RoomState(
-            "dc",
-            later,
-            M,
-            s.activeByExpiryMinute(),
-            0,
-            0,
-            List.of(),
-            s.trafficHistory(),
-            1,
-            2,
-            0,
-            0,
-            100,
-            new MinutePool(M, 100, 100, 0)));
+    w.applyState(twoDataCentersAsOf(later));
 
     Decision.Draw dc = (Decision.Draw) w.decide(null, later);
 
@@ -1072,22 +1047,7 @@ class RoomWorkerTest {
     Instant later = NOW.plus(COUNTERS.propagationWindow());
     // a state W into the minute: no questions; a counter answers nothing of the previous minute
     // then, but what it gave beyond this draw's share comes off the Anywhere limit
-    w.applyState(
-        new RoomState(
-            "dc",
-            later,
-            M,
-            s.activeByExpiryMinute(),
-            0,
-            0,
-            List.of(),
-            s.trafficHistory(),
-            1,
-            2,
-            0,
-            0,
-            100,
-            new MinutePool(M, 100, 100, 0)));
+    w.applyState(twoDataCentersAsOf(later));
     Decision.Draw dc = (Decision.Draw) w.decide(null, later);
     assertThat(dc.asksForLateNumbers()).isFalse();
     Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 28, false), later);
