@@ -11,9 +11,9 @@ import java.time.Instant;
  * (in-DC ~5 ms, Anywhere ~65 ms in production; a delayed event in the simulator) and hands the
  * {@link Grant} to {@link RoomWorker#onCounterReply}, which returns the next {@code Decision}
  * (possibly another {@code Draw}, on the Anywhere counter). A draw may name another data center's
- * counter, with limit 0: early in a minute, a decision first asks the other data centers' counters
- * what they carry of the previous minute ({@link Draw#asksForLateNumbers}); the caller sends it
- * like any other draw, to the counter it names.
+ * counter, with limit 0: early in a minute, a decision first asks every counter what it carries of
+ * the previous minute ({@link Draw#asksForLateNumbers}); the caller sends it like any other draw,
+ * to the counter it names.
  */
 public sealed interface Decision {
 
@@ -54,56 +54,28 @@ public sealed interface Decision {
     final Instant carriedSince;
 
     /**
-     * Whether a whole-bucket user of this decision needs a number: an earlier counter of this
-     * decision counted carried numbers against it or, when {@link #lateKnown}, the counters carried
-     * more than the new users' part of the pool holds.
+     * Whether a whole-bucket user of this decision needs a number: the late numbers its questions
+     * found ({@link LateNumbers}) leave the pool without the whole buckets' slots.
      */
     final boolean carriedEarlier;
 
     /**
-     * Whether this decision asked every counter for its late numbers first ({@link LateNumbers}):
-     * its limits then account for them, and the numbers a counter answers as carried no longer
-     * decide whether a whole-bucket user needs a number ({@link #carriedEarlier} does).
-     */
-    final boolean lateKnown;
-
-    /**
-     * Of {@link #limit}, what this decision held back for the other counters' late numbers beyond
-     * their shares ({@link LateNumbers}): not numbers of this counter, so not beyond its share.
-     */
-    final long heldBack;
-
-    /**
-     * For a draw that only asks another data center's counter for its late numbers: the draw to
-     * make once every other data center answered; {@code null} for a draw for a number.
+     * For a draw that only asks a counter what it carries of the previous minute: the decision's
+     * questions so far; {@code null} for a draw for a number.
      */
     final LateNumbers late;
 
     /**
-     * What a decision learns from the room's counters before it draws a number ({@link
-     * RoomWorker#onCounterReply}): the draw it plans (its data center's limit, whether it asks its
-     * data center's counter at all, the Anywhere limit), the counters still to ask (every data
-     * center's and the Anywhere counter, {@link CounterKey#ANYWHERE}) with their shares of the
-     * pool, and what those asked so far carried; {@code newUsersPool} is {@code G'(t)}, the part of
-     * the pool left to new users and the partial bucket, in which the late numbers must fit for a
-     * whole-bucket user to enter without a number.
+     * What a decision learns before it draws a number early in a minute ({@link
+     * RoomWorker#onCounterReply}): the minute's pool as the decision began ({@code pool}), the
+     * slots set aside there for whole buckets ({@code wholeBucketsWaiting}), the counters still to
+     * ask (data centers, and the Anywhere counter as {@link CounterKey#ANYWHERE}) and the late
+     * numbers those asked so far carry, {@code carried}. Once every counter answered, the late
+     * numbers come off the pool's {@code R} before it is split ({@link
+     * MinutePool#availableWithout}).
      */
     record LateNumbers(
-        long dataCenterLimit,
-        boolean asksDataCenter,
-        long anywhereLimit,
-        long newUsersPool,
-        java.util.List<Share> left,
-        java.util.List<Carried> answered) {}
-
-    /**
-     * A counter to ask (a data center, or {@link CounterKey#ANYWHERE}) and its share of the
-     * minute's pool, as this decision's state splits it.
-     */
-    record Share(String dataCenter, long slots) {}
-
-    /** What a counter of {@link Share} carried of the previous minute. */
-    record Carried(Share share, long numbers) {}
+        MinutePool pool, long wholeBucketsWaiting, java.util.List<String> left, long carried) {}
 
     Draw(
         CounterKey counter,
@@ -139,37 +111,7 @@ public sealed interface Decision {
         Instant carriedSince,
         boolean carriedEarlier,
         LateNumbers late) {
-      this(
-          counter,
-          limit,
-          prior,
-          bucketId,
-          wholeBucket,
-          anywhereLimit,
-          decidedAt,
-          carriedSince,
-          carriedEarlier,
-          late,
-          0,
-          false);
-    }
-
-    Draw(
-        CounterKey counter,
-        long limit,
-        Ticket prior,
-        long bucketId,
-        boolean wholeBucket,
-        long anywhereLimit,
-        Instant decidedAt,
-        Instant carriedSince,
-        boolean carriedEarlier,
-        LateNumbers late,
-        long heldBack,
-        boolean lateKnown) {
       this.late = late;
-      this.heldBack = heldBack;
-      this.lateKnown = lateKnown;
       this.counter = counter;
       this.limit = limit;
       this.prior = prior;
@@ -182,17 +124,18 @@ public sealed interface Decision {
     }
 
     /**
-     * The counter counts against {@link #limit} its numbers of the previous minute consumed at or
-     * after this instant ({@code asOf - W} of the state behind the pool): the admissions that state
-     * may not count yet. {@code null} (published rules, strategies without counters): none.
+     * For a question ({@link #asksForLateNumbers}): the counter answers its numbers of the previous
+     * minute consumed at or after this instant ({@code asOf - W} of the state behind the pool), the
+     * admissions that state may not count yet. {@code null} on a draw for a number: its limit
+     * counts the minute's numbers only (the decision took the late ones off the pool).
      */
     public Instant carriedSince() {
       return carriedSince;
     }
 
     /**
-     * Whether this draw only asks another data center's counter what it carries of the previous
-     * minute (limit 0: it grants nothing and consumes nothing), before the decision draws a number.
+     * Whether this draw only asks a counter what it carries of the previous minute (limit 0: it
+     * grants nothing and consumes nothing), before the decision draws a number.
      */
     public boolean asksForLateNumbers() {
       return late != null;

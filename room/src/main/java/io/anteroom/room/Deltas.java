@@ -16,12 +16,17 @@ import java.util.TreeMap;
  * @param waitingByBucket waiting users by bucket, then by refresh-slot key
  * @param admissionsByMinute admissions per minute
  * @param trafficByMinute distinct users seen per minute (one data center's, or one worker's)
+ * @param uncountedByMinute of {@code admissionsByMinute}, those made without a counter's number
+ *     (whole-bucket users let in while their counters were spent): the minute's pool leaves the
+ *     minute's admissions to the counters, and these are on none ({@link MinutePool}); absent in
+ *     reports of older versions (none then)
  */
 public record Deltas(
     SortedMap<Long, Long> activeByExpiryMinute,
     SortedMap<Long, SortedMap<Long, Long>> waitingByBucket,
     SortedMap<Long, Long> admissionsByMinute,
-    SortedMap<Long, Long> trafficByMinute) {
+    SortedMap<Long, Long> trafficByMinute,
+    SortedMap<Long, Long> uncountedByMinute) {
 
   /** No counts at all. */
   public static final Deltas EMPTY =
@@ -31,6 +36,7 @@ public record Deltas(
     activeByExpiryMinute = frozen(activeByExpiryMinute);
     admissionsByMinute = frozen(admissionsByMinute);
     trafficByMinute = frozen(trafficByMinute);
+    uncountedByMinute = frozen(uncountedByMinute);
     TreeMap<Long, SortedMap<Long, Long>> w = new TreeMap<>();
     if (waitingByBucket != null) {
       waitingByBucket.forEach(
@@ -42,6 +48,15 @@ public record Deltas(
           });
     }
     waitingByBucket = Collections.unmodifiableSortedMap(w);
+  }
+
+  /** Counts with every admission made with a counter's number. */
+  public Deltas(
+      SortedMap<Long, Long> activeByExpiryMinute,
+      SortedMap<Long, SortedMap<Long, Long>> waitingByBucket,
+      SortedMap<Long, Long> admissionsByMinute,
+      SortedMap<Long, Long> trafficByMinute) {
+    this(activeByExpiryMinute, waitingByBucket, admissionsByMinute, trafficByMinute, null);
   }
 
   /** The sum of both. */
@@ -57,7 +72,8 @@ public record Deltas(
     return activeByExpiryMinute.isEmpty()
         && waitingByBucket.isEmpty()
         && admissionsByMinute.isEmpty()
-        && trafficByMinute.isEmpty();
+        && trafficByMinute.isEmpty()
+        && uncountedByMinute.isEmpty();
   }
 
   private static SortedMap<Long, Long> frozen(Map<Long, Long> m) {

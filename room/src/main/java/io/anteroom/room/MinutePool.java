@@ -63,6 +63,20 @@ public record MinutePool(long minute, long base, long newUsersLeft, long expirin
     return state.minute() == minute ? Math.max(0, state.newUsersThisMinute()) : 0;
   }
 
+  /**
+   * The minute's admissions that drew a counter's number (or a worker's own count): the counters
+   * spend those against {@code G}, so the pool leaves them out of the sessions. The others
+   * (whole-bucket users let in while their counters were spent) are on no counter: they stay among
+   * the sessions, or a newer state of the minute, whose buckets no longer set their slots aside,
+   * would offer their slots again (102 users for T = 100, {@code
+   * MinuteBoundaryTest.wholeBucketUsersLetInWithoutANumberAreNotOfferedAgain}).
+   */
+  private static long countedIn(long minute, RoomState state) {
+    return state.minute() == minute
+        ? Math.max(0, state.newUsersThisMinute() - Math.max(0, state.uncountedThisMinute()))
+        : 0;
+  }
+
   private static long base(long minute, RoomState state, RoomConfig config) {
     Rules rules = config.rules();
     long activeAtStart =
@@ -70,7 +84,7 @@ public record MinutePool(long minute, long base, long newUsersLeft, long expirin
     if (!rules.inFlightMargin()) {
       return config.totalActiveUsers() - activeAtStart;
     }
-    long sessionsBeforeMinute = activeAtStart - admittedIn(minute, state);
+    long sessionsBeforeMinute = activeAtStart - countedIn(minute, state);
     long margin =
         config.countersCarryLateAdmissions()
             ? uncarried(state, minute, config)
@@ -100,9 +114,9 @@ public record MinutePool(long minute, long base, long newUsersLeft, long expirin
    * Under the counters, the part of the in-flight margin no counter carries: the counters carry the
    * previous minute's late admissions themselves (Decision.Draw#carriedSince); left are the
    * admissions before the previous minute that a state over a minute old may miss, which no counter
-   * remembers. (The other data centers' late admissions beyond their own counters' next shares are
-   * subtracted by the decisions that ask their counters early in a minute: {@code
-   * RoomWorker.othersToAsk}, docs/room.md. Estimating them by the spec's margin was measured and
+   * remembers. (The previous minute's late admissions come off {@code R} in the decisions that ask
+   * every counter for them early in a minute, {@link #availableWithout}: {@code
+   * RoomWorker.countersToAsk}, docs/room.md. Estimating them by the spec's margin was measured and
    * not kept.)
    */
   static long uncarried(RoomState state, long minute, RoomConfig config) {
@@ -111,6 +125,18 @@ public record MinutePool(long minute, long base, long newUsersLeft, long expirin
 
   /** {@code G(t) = max(0, min(N_m, R + floor(E × f)))}. */
   public long available(Instant t) {
-    return Math.max(0, Math.min(newUsersLeft, base + Minutes.floorTimesElapsed(expiring, t)));
+    return availableWithout(0, t);
+  }
+
+  /**
+   * {@code G(t)} with {@code late} more sessions from before the minute: {@code max(0, min(N_m, R -
+   * late + floor(E × f)))}. For the previous minute's late admissions that the pool's state does
+   * not count yet and the counters answered (RoomWorker, "late numbers"): they are sessions of the
+   * room, so they come off {@code R}, not off this minute's {@code N_m} (they were new users of the
+   * minute before).
+   */
+  public long availableWithout(long late, Instant t) {
+    return Math.max(
+        0, Math.min(newUsersLeft, base - late + Minutes.floorTimesElapsed(expiring, t)));
   }
 }

@@ -30,6 +30,8 @@ import java.util.TreeMap;
  * @param freeSlots {@code freeSlots(asOf)}
  * @param pool the coordinator's pool of {@code minute}, fixed at its first state of the minute;
  *     used by a worker that held no state when the minute started
+ * @param uncountedThisMinute of {@code newUsersThisMinute}, the admissions made without a counter's
+ *     number ({@link Deltas#uncountedByMinute})
  */
 public record RoomState(
     String dataCenter,
@@ -45,7 +47,42 @@ public record RoomState(
     double admissionsPerMinute,
     double abandonmentsPerMinute,
     long freeSlots,
-    MinutePool pool) {
+    MinutePool pool,
+    long uncountedThisMinute) {
+
+  /** A state whose minute's admissions all drew a counter's number. */
+  public RoomState(
+      String dataCenter,
+      Instant asOf,
+      long minute,
+      SortedMap<Long, Long> activeByExpiryMinute,
+      long activeUsers,
+      long newUsersThisMinute,
+      List<BucketState> buckets,
+      SortedMap<Long, Map<String, Long>> trafficHistory,
+      int dataCenterWorkersActive,
+      int globalWorkersActive,
+      double admissionsPerMinute,
+      double abandonmentsPerMinute,
+      long freeSlots,
+      MinutePool pool) {
+    this(
+        dataCenter,
+        asOf,
+        minute,
+        activeByExpiryMinute,
+        activeUsers,
+        newUsersThisMinute,
+        buckets,
+        trafficHistory,
+        dataCenterWorkersActive,
+        globalWorkersActive,
+        admissionsPerMinute,
+        abandonmentsPerMinute,
+        freeSlots,
+        pool,
+        0);
+  }
 
   public RoomState {
     activeByExpiryMinute = Collections.unmodifiableSortedMap(new TreeMap<>(activeByExpiryMinute));
@@ -91,7 +128,8 @@ public record RoomState(
         admissionsPerMinute,
         abandonmentsPerMinute,
         freeSlots,
-        newPool);
+        newPool,
+        uncountedThisMinute);
   }
 
   /** The bucket with this id, if anyone of it is counted as waiting. */

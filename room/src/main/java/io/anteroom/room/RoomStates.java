@@ -31,6 +31,7 @@ final class RoomStates {
     long m = Minutes.minuteOf(now);
     long active = Counting.activeUsers(sum.activeByExpiryMinute(), now, config.rules());
     long admitted = Math.max(0, sum.admissionsByMinute().getOrDefault(m, 0L));
+    long uncounted = Math.max(0, sum.uncountedByMinute().getOrDefault(m, 0L));
     long free = SlotMath.freeSlots(config, active, admitted);
     TreeMap<Long, Long> waiting = new TreeMap<>();
     sum.waitingByBucket()
@@ -63,7 +64,8 @@ final class RoomStates {
             Counting.admissionsPerMinute(sum.admissionsByMinute(), m),
             Counting.abandonmentsPerMinute(sum.waitingByBucket(), m, config),
             free,
-            null);
+            null,
+            uncounted);
     MinutePool fixed =
         pool != null && pool.minute() == m
             ? pool.revisedBy(state, config)

@@ -572,7 +572,7 @@ public final class RoomWorker {
         && Duration.between(draw.decidedAt, now).compareTo(STALLED_DECISION) > 0) {
       return refuse(draw, now);
     }
-    boolean carried = draw.carriedEarlier || (!draw.lateKnown && grant.carried() > 0);
+    boolean carried = draw.carriedEarlier;
     if (draw.wholeBucket
         && (grant.granted()
             || (!carried
@@ -581,11 +581,11 @@ public final class RoomWorker {
       // the bucket's users were counted in the free slots that made it whole: they enter, also
       // when the numbers ran out (in-flight draws); at most as many as it counts (the ledger's
       // whole-bucket places), so copies of a ticket never enter this way. Not without a number
-      // when a counter carried the previous minute's late admissions: the state that made the
-      // bucket whole may not count them, so its free slots may not be there (unless the decision
-      // asked every counter first and they fit in the new users' part: carriedEarlier); nor on a
-      // state that may not count the other gateways' admissions of an outage (recoveringWith).
-      return admit(draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, now);
+      // when the previous minute's late admissions, which the state that made the bucket whole
+      // may not count, leave the pool without the whole buckets' slots (carriedEarlier); nor on
+      // a state that may not count the other gateways' admissions of an outage (recoveringWith).
+      return admit(
+          draw.prior, draw.bucketId, Decision.AdmitReason.WHOLE_BUCKET, !grant.granted(), now);
     }
     if (grant.granted()) {
       Decision.AdmitReason reason =
@@ -594,21 +594,16 @@ public final class RoomWorker {
               : draw.counter.isAnywhere()
                   ? Decision.AdmitReason.ANYWHERE_SLOT
                   : Decision.AdmitReason.DATA_CENTER_SLOT;
-      return admit(draw.prior, draw.bucketId, reason, now);
+      return admit(draw.prior, draw.bucketId, reason, false, now);
     }
     long anywhereLimit = draw.anywhereLimit;
-    long share = draw.limit + draw.heldBack;
-    // what the data center used beyond its share; when the decision asked every counter first, its
-    // carried numbers beyond the share are already held back from every counter with room
-    long beyondShare =
-        Math.max(0, grant.number() + grant.carried() - share)
-            - (draw.lateKnown ? Math.max(0, grant.carried() - share) : 0);
+    long beyondShare = Math.max(0, grant.number() + grant.carried() - draw.limit);
     if (!draw.wholeBucket && beyondShare > 0 && config.rules().consumeOnlyWhenGranted()) {
       // the data center gave more than this draw's share of the pool (to whole-bucket users, who
-      // draw against all of G), or carried more of the previous minute's late admissions than the
-      // share holds: the Anywhere limit leaves those numbers out, so that both counters together
-      // stay within this draw's pool. (Where refusals consume numbers too, the number counts
-      // refusals, not admissions: the published rules keep their limits.)
+      // draw against all of G, or under a share that a newer state lowered): the Anywhere limit
+      // leaves those numbers out, so that both counters together stay within this draw's pool.
+      // (Where refusals consume numbers too, the number counts refusals, not admissions: the
+      // published rules keep their limits.)
       anywhereLimit -= beyondShare;
     }
     if (!draw.counter.isAnywhere() && anywhereLimit > 0) {
@@ -620,11 +615,8 @@ public final class RoomWorker {
           draw.wholeBucket,
           0,
           draw.decidedAt,
-          draw.carriedSince,
-          carried,
           null,
-          0,
-          draw.lateKnown);
+          carried);
     }
     return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
   }
@@ -794,7 +786,6 @@ public final class RoomWorker {
     }
     long reservedForWholeBuckets = wholeBucket ? 0 : wholeBucketsWaiting;
     long available = poolOf(m).available(now);
-    long newUsersPool = Math.max(0, available - wholeBucketsWaiting);
     SlotSplit split = split(Math.max(0, available - reservedForWholeBuckets), m);
     double utilization =
         (double) Counting.activeUsers(state.activeByExpiryMinute(), now, config.rules())
@@ -803,33 +794,27 @@ public final class RoomWorker {
         strategy.allowance(
             split, state.dataCenterWorkersActive(), state.globalWorkersActive(), utilization);
     return switch (allowance) {
-      case SlotStrategy.Allowance.PerWorker w ->
-          withinShareOfTheStatesFreeSlots(m)
-                  && stateCountsTheOutages()
-                  && (local.take(m, w.limit()).granted() || wholeBucket)
-              ? admit(
-                  prior,
-                  bucketId,
-                  wholeBucket
-                      ? Decision.AdmitReason.WHOLE_BUCKET
-                      : Decision.AdmitReason.WORKER_SLOT,
-                  now)
-              : notAdmitted(prior, bucketId, wholeBucket, now);
+      case SlotStrategy.Allowance.PerWorker w -> {
+        if (!withinShareOfTheStatesFreeSlots(m) || !stateCountsTheOutages()) {
+          yield notAdmitted(prior, bucketId, wholeBucket, now);
+        }
+        boolean counted = local.take(m, w.limit()).granted();
+        yield counted || wholeBucket
+            ? admit(
+                prior,
+                bucketId,
+                wholeBucket ? Decision.AdmitReason.WHOLE_BUCKET : Decision.AdmitReason.WORKER_SLOT,
+                !counted,
+                now)
+            : notAdmitted(prior, bucketId, wholeBucket, now);
+      }
       case SlotStrategy.Allowance.ViaCounters c -> {
         boolean asksDataCenter = c.dataCenterLimit() > 0 || config.rules().consumeOnlyWhenGranted();
-        List<Decision.Draw.Share> toAsk =
-            wholeBucket || asksDataCenter || c.anywhereLimit() > 0
-                ? countersToAsk(m, Math.max(0, available - reservedForWholeBuckets))
-                : List.of();
+        List<String> toAsk =
+            wholeBucket || asksDataCenter || c.anywhereLimit() > 0 ? countersToAsk(m) : List.of();
         if (!toAsk.isEmpty()) {
           yield askForLateNumbers(
-              new Decision.Draw.LateNumbers(
-                  c.dataCenterLimit(),
-                  asksDataCenter,
-                  c.anywhereLimit(),
-                  newUsersPool,
-                  toAsk,
-                  List.of()),
+              new Decision.Draw.LateNumbers(poolOf(m), wholeBucketsWaiting, toAsk, 0),
               prior,
               bucketId,
               wholeBucket,
@@ -847,9 +832,6 @@ public final class RoomWorker {
             c.anywhereLimit(),
             now,
             now,
-            carriedSince(),
-            false,
-            0,
             false);
       }
     };
@@ -858,11 +840,9 @@ public final class RoomWorker {
   /**
    * The decision's first draw for a number: its data center's counter (when it has a share, or is
    * asked for its count), else the Anywhere counter, else a whole-bucket user enters without a
-   * number (unless {@code carried}: a counter carried the previous minute's late admissions, which
-   * the state that made the bucket whole may not count), else the user waits. {@code heldBack} and
-   * {@code lateKnown}: see {@link Decision.Draw}; {@code carriedSince}: the decision's, fixed at
-   * its start (a state applied while its questions were answered does not change what they answered
-   * for).
+   * number (unless {@code carried}: the late numbers the decision's questions found leave the pool
+   * without the whole buckets' slots), else the user waits. A draw for a number carries nothing
+   * ({@code carriedSince} null): its limits count the minute's numbers only.
    */
   private Decision firstDraw(
       Ticket prior,
@@ -874,10 +854,7 @@ public final class RoomWorker {
       long anywhereLimit,
       Instant decidedAt,
       Instant now,
-      Instant carriedSince,
-      boolean carried,
-      long heldBack,
-      boolean lateKnown) {
+      boolean carried) {
     if (asksDataCenter) {
       return new Decision.Draw(
           CounterKey.dataCenter(config.roomId(), dataCenter, m),
@@ -887,11 +864,8 @@ public final class RoomWorker {
           wholeBucket,
           anywhereLimit,
           decidedAt,
-          carriedSince,
-          carried,
           null,
-          heldBack,
-          lateKnown);
+          carried);
     }
     if (anywhereLimit > 0) {
       return new Decision.Draw(
@@ -902,33 +876,34 @@ public final class RoomWorker {
           wholeBucket,
           0,
           decidedAt,
-          carriedSince,
-          carried,
           null,
-          0,
-          lateKnown);
+          carried);
     }
     return wholeBucket && !carried && stateCountsTheOutages()
-        ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, now)
+        ? admit(prior, bucketId, Decision.AdmitReason.WHOLE_BUCKET, true, now)
         : notAdmitted(prior, bucketId, wholeBucket, now);
   }
 
   /**
-   * The counters a draw of minute {@code m} asks first what they carry of the previous minute, each
-   * with its share of {@code pool}: every data center of the state's traffic history (this one
-   * included) and the Anywhere counter, when the counters carry late admissions and the pool's
-   * state may miss some of the previous minute (its {@code carriedSince} lies before the minute);
-   * otherwise none.
+   * The counters a draw of minute {@code m} asks first what they carry of the previous minute:
+   * every data center of the state's traffic history (this one included) and the Anywhere counter
+   * ({@link CounterKey#ANYWHERE}), when the counters carry late admissions and the pool's state may
+   * miss part of the previous minute (its {@code carriedSince} lies before the minute); otherwise
+   * none.
    *
-   * <p>Why: each counter carries only its own late numbers, and a decision visits its own data
-   * center's counter and, only if that refuses, the Anywhere counter. A counter's late numbers
-   * beyond its share of this minute (its traffic share fell, or a crowd queued during an outage
-   * entered together in the previous minute's last seconds) were subtracted nowhere else, and the
-   * other counters, from a state that cannot count them yet, offered their slots again: 11 and 12
-   * users for T = 10 in the fault suite after a failover, 22 for T = 20 and 19 for T = 10 in the
-   * room core's reproductions ({@code MinuteBoundaryTest}).
+   * <p>Why: the pool's state does not count the previous minute's admissions after {@code
+   * carriedSince}; each counter carries only its own of them. The decision takes their sum, {@code
+   * L}, off the pool's {@code R} before the pool is split ({@link #afterLateNumbers}), so that its
+   * shares are the ones a state that counts them will give: every decision of the minute, early or
+   * late, splits the same pool. Subtracting each counter's late numbers from its own share instead
+   * left the shares of a state that does not count them: when a newer state counted them, every
+   * share fell, and a counter that had given its old share was above its new one while the others
+   * gave theirs again (13 users for T = 10, {@code
+   * MinuteBoundaryTest.aShareThatFellAtAnotherDataCenterIsNotOfferedAgain}); and a counter's late
+   * numbers beyond its share were subtracted nowhere else (11 and 12 users for T = 10 in the fault
+   * suite after a failover, 22 for T = 20 and 19 for T = 10 in the room core's reproductions).
    */
-  private List<Decision.Draw.Share> countersToAsk(long m, long pool) {
+  private List<String> countersToAsk(long m) {
     Instant since = carriedSince();
     if (since == null || !since.isBefore(Minutes.startOf(m))) {
       return List.of();
@@ -938,24 +913,15 @@ public final class RoomWorker {
       dataCenters.addAll(minute.keySet());
     }
     dataCenters.add(dataCenter);
-    Map<String, Long> traffic = state.trafficOf(m - config.historyLagMinutes());
-    List<Decision.Draw.Share> shares = new ArrayList<>();
-    for (String dc : dataCenters) {
-      shares.add(
-          new Decision.Draw.Share(
-              dc, SlotMath.split(pool, traffic, config.totalActiveUsers(), dc).dataCenterSlots()));
-    }
-    shares.add(
-        new Decision.Draw.Share(
-            CounterKey.ANYWHERE,
-            SlotMath.split(pool, traffic, config.totalActiveUsers(), dataCenter).anywhereSlots()));
-    return shares;
+    List<String> counters = new ArrayList<>(dataCenters);
+    counters.add(CounterKey.ANYWHERE);
+    return List.copyOf(counters);
   }
 
   /**
-   * Asks the next other data center's counter of {@code late.othersLeft()} for its late numbers: a
-   * draw of limit 0 there, which grants and consumes nothing and answers what that counter carries
-   * of the previous minute for this draw's {@code carriedSince}.
+   * Asks the next counter of {@code late.left()} for its late numbers: a draw of limit 0 there,
+   * which grants and consumes nothing and answers what that counter carries of the previous minute
+   * for {@code carriedSince}.
    */
   private Decision.Draw askForLateNumbers(
       Decision.Draw.LateNumbers late,
@@ -965,7 +931,7 @@ public final class RoomWorker {
       long m,
       Instant decidedAt,
       Instant carriedSince) {
-    String next = late.left().get(0).dataCenter();
+    String next = late.left().get(0);
     return new Decision.Draw(
         CounterKey.ANYWHERE.equals(next)
             ? CounterKey.anywhere(config.roomId(), m)
@@ -982,31 +948,25 @@ public final class RoomWorker {
   }
 
   /**
-   * Continues a decision with a counter's late numbers; once every counter answered, makes the
-   * planned draw with what this decision's two counters hold back for the others: the late numbers
-   * beyond their shares, {@code E} in all, must come off the counters that still have room under
-   * their shares, in proportion to that room ({@link #heldBack}), so that every counter's decisions
-   * together leave them unspent. A counter that could not be reached answers nothing known: the
-   * user waits and asks again.
+   * Continues a decision with a counter's late numbers; once every counter answered, draws against
+   * the decision's pool less their sum {@code L} ({@link MinutePool#availableWithout}): {@code
+   * G'(t) = min(N_m, R - L + floor(E × f))}, split by traffic history as always. A whole-bucket
+   * user needs a number when {@code G'} no longer holds the whole buckets' slots (the state that
+   * made its bucket whole did not count the late admissions either). A counter that could not be
+   * reached answers nothing known: the user waits and asks again.
    */
   private Decision afterLateNumbers(Decision.Draw draw, Grant grant, Instant now) {
     Decision.Draw.LateNumbers late = draw.late;
     if (grant.number() < 0) {
       return notAdmitted(draw.prior, draw.bucketId, draw.wholeBucket, now);
     }
-    List<Decision.Draw.Carried> answered = new ArrayList<>(late.answered());
-    answered.add(new Decision.Draw.Carried(late.left().get(0), grant.carried()));
-    List<Decision.Draw.Share> left = late.left().subList(1, late.left().size());
+    long carried = late.carried() + Math.max(0, grant.carried());
+    List<String> left = late.left().subList(1, late.left().size());
     long m = draw.counter.minute();
     if (!left.isEmpty()) {
       return askForLateNumbers(
           new Decision.Draw.LateNumbers(
-              late.dataCenterLimit(),
-              late.asksDataCenter(),
-              late.anywhereLimit(),
-              late.newUsersPool(),
-              List.copyOf(left),
-              List.copyOf(answered)),
+              late.pool(), late.wholeBucketsWaiting(), List.copyOf(left), carried),
           draw.prior,
           draw.bucketId,
           draw.wholeBucket,
@@ -1014,59 +974,20 @@ public final class RoomWorker {
           draw.decidedAt,
           draw.carriedSince);
     }
-    // the late numbers, counted in no state the pool came from, must fit in the new users' part of
-    // it for a whole-bucket user to enter without a number: the whole buckets' slots are set aside
-    // from it, and the counters' limits (carried numbers, held back) leave the new users G' - L
-    long lateNumbers = 0;
-    for (Decision.Draw.Carried a : answered) {
-      lateNumbers += a.numbers();
-    }
-    boolean carried = lateNumbers > late.newUsersPool();
-    long forDataCenter = heldBack(answered, dataCenter);
-    long forAnywhere = heldBack(answered, CounterKey.ANYWHERE);
+    long available = late.pool().availableWithout(carried, now);
+    long reserved = draw.wholeBucket ? 0 : late.wholeBucketsWaiting();
+    SlotSplit split = split(Math.max(0, available - reserved), m);
     return firstDraw(
         draw.prior,
         draw.bucketId,
         draw.wholeBucket,
         m,
-        late.dataCenterLimit() - forDataCenter,
-        late.asksDataCenter(),
-        late.anywhereLimit() - forAnywhere,
+        split.dataCenterSlots(),
+        split.dataCenterSlots() > 0 || config.rules().consumeOnlyWhenGranted(),
+        split.anywhereSlots(),
         draw.decidedAt,
         now,
-        draw.carriedSince,
-        carried,
-        forDataCenter,
-        true);
-  }
-
-  /**
-   * What counter {@code name} holds back for the others' late numbers beyond their shares: with
-   * {@code E} their sum and {@code room(c) = max(0, share(c) - carried(c))}, its part {@code ceil(E
-   * × room(name) / Σ room)}, at most its room (all of it when the rooms cannot hold {@code E}).
-   * Every decision computes the same parts from the same answers, so the parts together hold back
-   * at least {@code E}, once.
-   */
-  static long heldBack(List<Decision.Draw.Carried> answered, String name) {
-    long beyond = 0;
-    long room = 0;
-    long mine = 0;
-    for (Decision.Draw.Carried a : answered) {
-      long share = Math.max(0, a.share().slots());
-      beyond += Math.max(0, a.numbers() - share);
-      long r = Math.max(0, share - a.numbers());
-      room += r;
-      if (a.share().dataCenter().equals(name)) {
-        mine = r;
-      }
-    }
-    if (beyond == 0 || mine == 0) {
-      return 0;
-    }
-    if (room <= beyond) {
-      return mine;
-    }
-    return Math.min(mine, Math.ceilDiv(beyond * mine, room));
+        available < late.wholeBucketsWaiting());
   }
 
   /**
@@ -1138,11 +1059,24 @@ public final class RoomWorker {
         config.roomId(), admitted.id(), admitted.bucketId(), now, admitted.acceptedAt(), 0);
   }
 
-  private Decision admit(Ticket prior, long bucketId, Decision.AdmitReason reason, Instant now) {
+  /**
+   * Admits a new user. {@code withoutNumber}: no counter (nor the worker's own count) gave it a
+   * number (a whole-bucket user whose counters were spent); reported apart ({@link
+   * Deltas#uncountedByMinute}), so that the minute's pool keeps it among the sessions.
+   */
+  private Decision admit(
+      Ticket prior,
+      long bucketId,
+      Decision.AdmitReason reason,
+      boolean withoutNumber,
+      Instant now) {
     leaveWaiting(prior);
     long m = Minutes.minuteOf(now);
     long expiry = Minutes.minuteOf(now.plus(config.sessionDuration()));
     pending.addAdmission(m, 1);
+    if (withoutNumber) {
+      pending.addUncounted(m, 1);
+    }
     pending.addActive(expiry, 1);
     admittedSinceState++;
     // real wait: from the start of the waiting ticket's bucket (its arrival minute), 0 when let in

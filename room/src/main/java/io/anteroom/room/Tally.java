@@ -14,6 +14,7 @@ final class Tally {
   final TreeMap<Long, TreeMap<Long, Long>> waiting = new TreeMap<>();
   final TreeMap<Long, Long> admissions = new TreeMap<>();
   final TreeMap<Long, Long> traffic = new TreeMap<>();
+  final TreeMap<Long, Long> uncounted = new TreeMap<>();
 
   void addActive(long expiryMinute, long delta) {
     add(active, expiryMinute, delta);
@@ -35,20 +36,30 @@ final class Tally {
     add(traffic, minute, delta);
   }
 
+  /** An admission of {@code minute} made without a counter's number (also an admission). */
+  void addUncounted(long minute, long delta) {
+    add(uncounted, minute, delta);
+  }
+
   void add(Deltas d) {
     d.activeByExpiryMinute().forEach(this::addActive);
     d.waitingByBucket().forEach((b, keys) -> keys.forEach((k, v) -> addWaiting(b, k, v)));
     d.admissionsByMinute().forEach(this::addAdmission);
     d.trafficByMinute().forEach(this::addTraffic);
+    d.uncountedByMinute().forEach(this::addUncounted);
   }
 
   Deltas toDeltas() {
     return new Deltas(
-        active, new TreeMap<Long, SortedMap<Long, Long>>(waiting), admissions, traffic);
+        active, new TreeMap<Long, SortedMap<Long, Long>>(waiting), admissions, traffic, uncounted);
   }
 
   boolean isEmpty() {
-    return active.isEmpty() && waiting.isEmpty() && admissions.isEmpty() && traffic.isEmpty();
+    return active.isEmpty()
+        && waiting.isEmpty()
+        && admissions.isEmpty()
+        && traffic.isEmpty()
+        && uncounted.isEmpty();
   }
 
   void clear() {
@@ -56,6 +67,7 @@ final class Tally {
     waiting.clear();
     admissions.clear();
     traffic.clear();
+    uncounted.clear();
   }
 
   /**
@@ -67,6 +79,7 @@ final class Tally {
     active.headMap(minute, false).clear();
     long keepMinutes = Counting.AVERAGE_MINUTES + 1;
     admissions.headMap(minute - keepMinutes, false).clear();
+    uncounted.headMap(minute - keepMinutes, false).clear();
     traffic.headMap(minute - config.historyLagMinutes() - 1, false).clear();
     Iterator<Map.Entry<Long, TreeMap<Long, Long>>> buckets = waiting.entrySet().iterator();
     while (buckets.hasNext()) {

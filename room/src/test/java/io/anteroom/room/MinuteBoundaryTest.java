@@ -473,4 +473,171 @@ class MinuteBoundaryTest {
         .as("users holding admission at :02:00 (T = 10; the ten of :00 expired)")
         .isLessThanOrEqualTo(10);
   }
+
+  /**
+   * Nairobi's crowd at 10:02:57 takes nairobi's numbers, within nairobi's share of 10:02. Dublin at
+   * 10:03:01, from a state that does not count the crowd, asks every counter what it carries.
+   * Nairobi at 10:03:20, from a state that counts the crowd, splits a pool of 5 and asks no
+   * counter. When dublin subtracted nairobi's late numbers from nairobi's share only, it took its
+   * whole share of 10 (5), which the state that counts the crowd lowered to 2, and nairobi's and
+   * the Anywhere counters gave their shares of 5 again: 13 users for T = 10. Taking the late
+   * numbers off the pool before it is split gives every decision of the minute the same shares.
+   */
+  @Test
+  void aShareThatFellAtAnotherDataCenterIsNotOfferedAgain() {
+    TwoDataCenters room = new TwoDataCenters(Fixtures.room(10, 1000).build());
+    TwoDataCenters.Dc dublin = room.dcs.get(0);
+    TwoDataCenters.Dc nairobi = room.dcs.get(1);
+    room.settle();
+    room.now = START.plusSeconds(5);
+    List<Ticket> atDublin = new ArrayList<>();
+    List<Ticket> atNairobi = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      assertThat(dublin.newUser()).isTrue();
+      atDublin.add(room.admitted.get(room.admitted.size() - 1));
+      assertThat(nairobi.newUser()).isTrue();
+      atNairobi.add(room.admitted.get(room.admitted.size() - 1));
+    }
+    room.now = START.plusSeconds(30);
+    room.settle();
+    // 10:01: every user comes back (traffic 5/5 in the history minute of 10:03), then logs out
+    room.now = START.plusSeconds(65);
+    List<Ticket> d2 = new ArrayList<>();
+    List<Ticket> n2 = new ArrayList<>();
+    for (Ticket t : atDublin) {
+      Decision d = dublin.worker.decide(t, room.now);
+      assertThat(d).isInstanceOf(Decision.Admit.class);
+      d2.add(d.ticket());
+    }
+    for (Ticket t : atNairobi) {
+      Decision d = nairobi.worker.decide(t, room.now);
+      assertThat(d).isInstanceOf(Decision.Admit.class);
+      n2.add(d.ticket());
+    }
+    room.now = START.plusSeconds(90);
+    for (Ticket t : d2) assertThat(dublin.worker.endSession(t, room.now)).isTrue();
+    for (Ticket t : n2) assertThat(nairobi.worker.endSession(t, room.now)).isTrue();
+    room.admitted.clear();
+    room.runSettledUntil(START.plusSeconds(170), Duration.ofSeconds(5));
+    // nairobi's crowd in 10:02's last seconds, on nairobi's counter (its share of 10:02 is 5)
+    room.now = START.plusSeconds(177);
+    int crowd = 0;
+    for (int i = 0; i < 5; i++) if (nairobi.newUser()) crowd++;
+    assertThat(crowd).isEqualTo(5);
+    // 10:03:01 at dublin, from a state of 10:02:50 that does not count the crowd
+    room.now = START.plusSeconds(181);
+    int atDublinNext = 0;
+    for (int i = 0; i < 10; i++) if (dublin.newUser()) atDublinNext++;
+    // 10:03:20: every state counts the crowd and dublin's newcomers
+    room.runSettledUntil(START.plusSeconds(200), Duration.ofSeconds(5));
+    int atNairobiNext = 0;
+    for (int i = 0; i < 10; i++) if (nairobi.newUser()) atNairobiNext++;
+    assertThat(crowd + atDublinNext + atNairobiNext)
+        .as(
+            "users holding admission at 10:03:20 (T = 10; crowd %d, dublin %d, nairobi %d)",
+            crowd, atDublinNext, atNairobiNext)
+        .isLessThanOrEqualTo(10);
+  }
+
+  /**
+   * Whole-bucket users let in without a number (their counters were spent) are on no counter, so a
+   * newer state of the minute, whose buckets no longer set their slots aside, must keep them among
+   * the sessions. T = 100, 90 sessions, history 50/50, {@code late} numbers on dc's counter in the
+   * previous minute's last seconds, a whole bucket of 4 (G = 10, G' = 6). At 10:00:10 dc's new
+   * users and the bucket's users take dc's numbers, the last of the bucket enter without one,
+   * "other" takes its share. At 10:00:20 a state computed from their reports splits the pool again:
+   * without the reported uncounted admissions it left the numberless ones out of the sessions and
+   * offered their slots again (102 users for T = 100).
+   */
+  @ParameterizedTest(name = "{0} late on dc")
+  @ValueSource(ints = {0, 2})
+  void wholeBucketUsersLetInWithoutANumberAreNotOfferedAgain(int late) {
+    RoomConfig config = RoomWorkerTest.COUNTERS;
+    Instant now = RoomWorkerTest.NOW;
+    long m = RoomWorkerTest.M;
+    MinuteCounter dc = new MinuteCounter(config.rules());
+    MinuteCounter other = new MinuteCounter(config.rules());
+    MinuteCounter anywhere = new MinuteCounter(config.rules());
+    for (int i = 0; i < late; i++) {
+      dc.take(m - 1, 100, null, now.minusSeconds(12)); // 09:59:58
+    }
+    Instant[] at = {now};
+    java.util.function.BiPredicate<RoomWorker, Ticket> admitted =
+        (w, t) -> {
+          Decision d = w.decide(t, at[0]);
+          while (d instanceof Decision.Draw draw) {
+            MinuteCounter c =
+                draw.counter().isAnywhere()
+                    ? anywhere
+                    : draw.counter().dataCenter().equals("dc") ? dc : other;
+            d = w.onCounterReply(draw, c.take(draw, at[0]), at[0]);
+          }
+          return d instanceof Decision.Admit;
+        };
+    java.util.TreeMap<Long, java.util.Map<String, Long>> history = new java.util.TreeMap<>();
+    history.put(m - 2, java.util.Map.of("dc", 50L, "other", 50L));
+    java.util.function.Function<String, RoomState> first =
+        name ->
+            new RoomState(
+                name,
+                now,
+                m,
+                new java.util.TreeMap<>(java.util.Map.of(m + 10, 90L + late)),
+                90 + late,
+                0,
+                List.of(new BucketState(m - 3, 4, 4)),
+                history,
+                1,
+                2,
+                0,
+                0,
+                10 - late,
+                new MinutePool(m, 100 - 90, 100, 0));
+    RoomWorker x = new RoomWorker(config, "dc", "x", now.minusSeconds(30));
+    RoomWorker y = new RoomWorker(config, "other", "y", now.minusSeconds(30));
+    x.applyState(first.apply("dc"));
+    y.applyState(first.apply("other"));
+    int in = 0;
+    for (int i = 0; i < 4; i++) {
+      in += admitted.test(x, null) ? 1 : 0;
+    }
+    for (int i = 0; i < 4; i++) {
+      in += admitted.test(x, RoomWorkerTest.waiting(m - 3, now.minusSeconds(20), 1)) ? 1 : 0;
+    }
+    for (int i = 0; i < 4; i++) {
+      in += admitted.test(y, null) ? 1 : 0;
+    }
+    assertThat(late + in).as("within the first state's pool").isLessThanOrEqualTo(10);
+    // 10:00:20: a state computed from the sessions before and both workers' reports
+    Instant later = now.plusSeconds(10);
+    Deltas before =
+        new Deltas(
+            new java.util.TreeMap<>(java.util.Map.of(m + 10, 90L + late)),
+            new java.util.TreeMap<>(),
+            new java.util.TreeMap<>(),
+            new java.util.TreeMap<>());
+    Deltas sum = before.plus(x.report(later).deltas()).plus(y.report(later).deltas());
+    java.util.Map<String, java.util.SortedMap<Long, Long>> traffic =
+        java.util.Map.of(
+            "dc", new java.util.TreeMap<>(java.util.Map.of(m - 2, 50L)),
+            "other", new java.util.TreeMap<>(java.util.Map.of(m - 2, 50L)));
+    x.applyState(RoomStates.compute(config, "dc", sum, traffic, 1, 2, later, null));
+    y.applyState(RoomStates.compute(config, "other", sum, traffic, 1, 2, later, null));
+    at[0] = later;
+    long numberless = x.state().uncountedThisMinute();
+    assertThat(numberless).as("the bucket's users let in without a number, reported").isEqualTo(2);
+    assertThat(y.pool(later).available(later))
+        .as("the newer state keeps them among the sessions (the numbered ones are on the counters)")
+        .isEqualTo(100 - 90 - late - numberless);
+    for (int i = 0; i < 5; i++) {
+      in += admitted.test(y, null) ? 1 : 0;
+      in += admitted.test(x, null) ? 1 : 0;
+    }
+    // all four of the bucket's users came to dc: its numbers there stand above dc's share of the
+    // newer pool, which the other data center's decisions do not see (docs/room.md, "open": at most
+    // the data center's fraction of the numberless entries, 1 here; 2 before they were reported)
+    assertThat(90 + late + in)
+        .as("users holding admission (T = 100, 1 over from dc's share of the numberless)")
+        .isLessThanOrEqualTo(101);
+  }
 }

@@ -897,6 +897,43 @@ class RoomWorkerTest {
   }
 
   @Test
+  void aWholeBucketUserLetInWithoutANumberIsReportedApartFromTheCountedAdmissions() {
+    Instant later = NOW.plus(COUNTERS.propagationWindow()); // no questions
+    RoomState s = twoDataCentersWithAWholeBucket();
+    RoomWorker w = worker(COUNTERS, s);
+    RoomState fresh = twoDataCentersAsOf(later);
+    w.applyState(
+        new RoomState(
+            fresh.dataCenter(),
+            later,
+            M,
+            fresh.activeByExpiryMinute(),
+            0,
+            0,
+            s.buckets(),
+            fresh.trafficHistory(),
+            1,
+            2,
+            0,
+            0,
+            100,
+            fresh.pool()));
+
+    Decision numbered = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), later);
+    numbered = w.onCounterReply((Decision.Draw) numbered, new Grant(M, 0, true), later);
+    Decision spent = w.decide(waiting(M - 3, NOW.minusSeconds(20), 1), later);
+    while (spent instanceof Decision.Draw draw) {
+      spent = w.onCounterReply(draw, new Grant(M, 100, false), later);
+    }
+
+    assertThat(numbered).isInstanceOf(Decision.Admit.class);
+    assertThat(spent).as("its counters spent, it enters anyway").isInstanceOf(Decision.Admit.class);
+    Deltas deltas = w.report(later).deltas();
+    assertThat(deltas.admissionsByMinute()).containsExactly(Map.entry(M, 2L));
+    assertThat(deltas.uncountedByMinute()).containsExactly(Map.entry(M, 1L));
+  }
+
+  @Test
   void earlyInAMinuteADecisionFirstAsksEveryCounterWhatItCarries() {
     RoomWorker w = worker(COUNTERS, twoDataCenters()); // its pool's state is 10 s into the minute
 
@@ -918,60 +955,121 @@ class RoomWorkerTest {
         (Decision.Draw) w.onCounterReply(anywhereAsked, new Grant(M, 0, false, 0), NOW);
     assertThat(dc.asksForLateNumbers()).isFalse();
     assertThat(dc.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
-    assertThat(dc.limit()).as("every counter's late numbers are within its share").isEqualTo(20);
-    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 15, false, 5), NOW);
-    assertThat(anywhere.limit()).isEqualTo(50);
-  }
-
-  @Test
-  void anotherDataCentersLateNumbersBeyondItsShareAreHeldBackByTheCountersWithRoom() {
-    RoomWorker w = worker(COUNTERS, twoDataCenters());
-
-    // 38 carried from the previous minute's last seconds: 8 beyond its share of 30; the data
-    // center (20) and Anywhere (50) hold them back in proportion: ceil(8 × 20 / 70), ceil(8 × 50 /
-    // 70)
-    Decision.Draw dc =
-        (Decision.Draw) answerLateQuestions(w, w.decide(null, NOW), Map.of("other", 38L), NOW);
-    assertThat(dc.limit()).isEqualTo(20 - 3);
-    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 17, false), NOW);
-    assertThat(anywhere.limit()).isEqualTo(50 - 6);
-  }
-
-  @Test
-  void theAnywhereCountersLateNumbersBeyondItsShareAreHeldBackByTheDataCenters() {
-    RoomWorker w = worker(COUNTERS, twoDataCenters());
-
-    // 53 carried by Anywhere: 3 beyond its share of 50, held back by "dc" (20) and "other" (30):
-    // ceil(3 × 20 / 50) here
-    Decision.Draw dc =
+    assertThat(dc.carriedSince()).as("a draw for a number carries nothing").isNull();
+    assertThat(dc.limit())
+        .as("the pool less the 35 late numbers, split")
+        .isEqualTo(splitOf(100 - 35).dataCenterSlots());
+    Decision.Draw anywhere =
         (Decision.Draw)
-            answerLateQuestions(w, w.decide(null, NOW), Map.of(CounterKey.ANYWHERE, 53L), NOW);
+            w.onCounterReply(dc, new Grant(M, splitOf(65).dataCenterSlots(), false), NOW);
+    assertThat(anywhere.limit()).isEqualTo(splitOf(65).anywhereSlots());
+  }
 
-    assertThat(dc.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
-    assertThat(dc.limit()).isEqualTo(20 - 2);
-    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 18, false), NOW);
-    assertThat(anywhere.limit()).as("Anywhere counts its own late numbers itself").isEqualTo(50);
+  /** {@code pool} split by {@link #twoDataCenters()}'s history for "dc". */
+  static io.anteroom.room.slots.SlotSplit splitOf(long pool) {
+    return SlotMath.split(
+        pool, twoDataCenters().trafficOf(M - COUNTERS.historyLagMinutes()), 100, "dc");
   }
 
   /**
-   * The limits of a decision that asked the counters come from the pool of its start: its draws for
-   * a number carry the same {@code carriedSince} as its questions, also when a newer state arrived
-   * while they were answered (a later {@code carriedSince} would count fewer late numbers against
-   * limits that did not count them either).
+   * Wherever they were carried, the previous minute's late numbers come off the pool before it is
+   * split: the shares are then those of a state that counts them, which every later decision of the
+   * minute uses too (a counter's late numbers beyond its own share used to be subtracted nowhere
+   * else, and shares taken from the pool with them fell for every counter once a state counted
+   * them: {@code MinuteBoundaryTest}).
    */
   @Test
-  void aDecisionsDrawsCountLateNumbersFromWhereItsQuestionsDid() {
+  void theLateNumbersOfEveryCounterComeOffThePoolBeforeItIsSplit() {
+    for (String carrier : List.of("dc", "other", CounterKey.ANYWHERE)) {
+      RoomWorker w = worker(COUNTERS, twoDataCenters());
+
+      Decision.Draw dc =
+          (Decision.Draw) answerLateQuestions(w, w.decide(null, NOW), Map.of(carrier, 38L), NOW);
+
+      assertThat(dc.counter()).isEqualTo(CounterKey.dataCenter("shop", "dc", M));
+      assertThat(dc.limit())
+          .as("38 carried by %s", carrier)
+          .isEqualTo(splitOf(62).dataCenterSlots());
+      Decision.Draw anywhere =
+          (Decision.Draw)
+              w.onCounterReply(dc, new Grant(M, splitOf(62).dataCenterSlots(), false), NOW);
+      assertThat(anywhere.limit())
+          .as("38 carried by %s", carrier)
+          .isEqualTo(splitOf(62).anywhereSlots());
+    }
+  }
+
+  /**
+   * The late numbers are sessions from before the minute: they come off the room's free slots
+   * ({@code R}), not off the minute's new users ({@code N_m}), which they were not part of.
+   */
+  @Test
+  void lateNumbersComeOffTheFreeSlotsNotOffTheMinutesNewUsers() {
     RoomState s = twoDataCenters();
-    RoomWorker w = worker(COUNTERS, s);
+    RoomState newUsersBind =
+        new RoomState(
+            s.dataCenter(),
+            s.asOf(),
+            s.minute(),
+            s.activeByExpiryMinute(),
+            s.activeUsers(),
+            s.newUsersThisMinute(),
+            s.buckets(),
+            s.trafficHistory(),
+            s.dataCenterWorkersActive(),
+            s.globalWorkersActive(),
+            s.admissionsPerMinute(),
+            s.abandonmentsPerMinute(),
+            s.freeSlots(),
+            new MinutePool(M, 100, 40, 0)); // G = min(N_m = 40, R = 100)
+    for (long late : new long[] {30, 80}) {
+      RoomWorker w = worker(COUNTERS, newUsersBind);
+
+      Decision.Draw dc =
+          (Decision.Draw) answerLateQuestions(w, w.decide(null, NOW), Map.of("other", late), NOW);
+
+      assertThat(dc.limit())
+          .as("%d late: G' = min(40, 100 - %d)", late, late)
+          .isEqualTo(splitOf(Math.min(40, 100 - late)).dataCenterSlots());
+    }
+  }
+
+  /**
+   * The limits of a decision that asked the counters come from the pool its questions were asked
+   * for, also when a newer state arrived while they were answered: the newer state may count some
+   * of the late numbers among its sessions already, so its pool less the answered late numbers
+   * would count them twice (and the older pool less none of them would count them not at all).
+   */
+  @Test
+  void aDecisionsLimitsComeFromThePoolItsQuestionsWereAskedFor() {
+    RoomWorker w = worker(COUNTERS, twoDataCenters());
     Decision.Draw first = (Decision.Draw) w.decide(null, NOW);
     Instant later = NOW.plusSeconds(3);
-    w.applyState(twoDataCentersAsOf(later));
-    w.decide(null, later); // another user's decision takes the minute's pool from the newer state
+    RoomState s = twoDataCentersAsOf(later);
+    TreeMap<Long, Long> active = new TreeMap<>(Map.of(M + 5, 30L)); // counts the 30 late sessions
+    w.applyState(
+        new RoomState(
+            s.dataCenter(),
+            s.asOf(),
+            s.minute(),
+            active,
+            30,
+            s.newUsersThisMinute(),
+            s.buckets(),
+            s.trafficHistory(),
+            s.dataCenterWorkersActive(),
+            s.globalWorkersActive(),
+            s.admissionsPerMinute(),
+            s.abandonmentsPerMinute(),
+            s.freeSlots(),
+            s.pool()));
+    w.decide(null, later); // another user's decision revises the minute's pool from the newer state
+    assertThat(w.pool(later).available(later)).as("the newer pool").isEqualTo(70);
 
-    Decision.Draw dc = nothingLateElsewhere(w, first, later);
+    Decision.Draw dc = (Decision.Draw) answerLateQuestions(w, first, Map.of("other", 30L), later);
 
     assertThat(dc.asksForLateNumbers()).isFalse();
-    assertThat(dc.carriedSince()).isEqualTo(first.carriedSince());
+    assertThat(dc.limit()).isEqualTo(splitOf(100 - 30).dataCenterSlots());
   }
 
   @Test
@@ -1024,20 +1122,21 @@ class RoomWorkerTest {
   }
 
   @Test
-  void whatTheDataCenterUsedBeyondItsShareBesidesItsLateNumbersComesOffTheAnywhereLimit() {
+  void whatTheDataCenterGaveBeyondItsShareEarlyInAMinuteComesOffTheAnywhereLimit() {
     RoomWorker w = worker(COUNTERS, twoDataCenters());
 
-    // 23 carried from the previous minute's last seconds, 3 beyond the share of 20: held back by
-    // "other" and Anywhere (ceil(3 × 50 / 80) = 2 of Anywhere's 50)
+    // 23 carried from the previous minute's last seconds: G' = 77
     Decision.Draw dc =
         (Decision.Draw) answerLateQuestions(w, w.decide(null, NOW), Map.of("dc", 23L), NOW);
-    assertThat(dc.limit()).isEqualTo(20);
-    // whole-bucket users took 5 more numbers of the data center against all of G
-    Decision.Draw anywhere = (Decision.Draw) w.onCounterReply(dc, new Grant(M, 5, false, 23), NOW);
+    long share = splitOf(77).dataCenterSlots();
+    assertThat(dc.limit()).isEqualTo(share);
+    // whole-bucket users took 5 numbers of the data center beyond its share, against all of G
+    Decision.Draw anywhere =
+        (Decision.Draw) w.onCounterReply(dc, new Grant(M, share + 5, false), NOW);
 
     assertThat(anywhere.limit())
         .as("both counters together stay within this draw's pool")
-        .isEqualTo(50 - 2 - 5);
+        .isEqualTo(splitOf(77).anywhereSlots() - 5);
   }
 
   @Test
