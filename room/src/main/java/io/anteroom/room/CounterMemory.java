@@ -41,12 +41,26 @@ public final class CounterMemory {
    * for the draw, is at or above its limit.
    */
   public synchronized boolean refuses(Decision.Draw draw) {
-    if (!enabled || draw.counter().minute() != minute) {
+    if (!enabled || draw.counter().minute() != minute || setsTheAnywhereLimit(draw)) {
       return false;
     }
     Long count = counts.get(draw.counter());
     Long carriedNumbers = carriedFor(draw);
     return count != null && carriedNumbers != null && count + carriedNumbers >= draw.limit();
+  }
+
+  /**
+   * Whether the refusal's number sets the limit of the decision's next draw: a new user's (or the
+   * partial bucket's) draw on its data center's counter whose Anywhere limit is left, which leaves
+   * out what the data center gave beyond this draw's share ({@link RoomWorker#onCounterReply}). The
+   * memory holds only the highest number this gateway was answered; the data center's other
+   * gateways may have drawn more since (whole-bucket users draw against all of the pool), so a
+   * remembered number could leave their numbers in the Anywhere limit. Such a draw asks the counter
+   * (a call in its own data center, before the Anywhere call it makes anyway); a refusal that ends
+   * the decision, as in a full room, is still answered here.
+   */
+  private static boolean setsTheAnywhereLimit(Decision.Draw draw) {
+    return !draw.wholeBucket && draw.anywhereLimit > 0 && !draw.counter().isAnywhere();
   }
 
   /**

@@ -48,14 +48,14 @@ class CounterMemoryTest {
     counter.take(M - 1, 10, null, start.minusSeconds(2));
     counter.take(M - 1, 10, null, start.minusSeconds(2));
     Decision.Draw first =
-        new Decision.Draw(DC, 3, null, M, false, 5, start, start.minusSeconds(10), false);
+        new Decision.Draw(DC, 3, null, M, false, 0, start, start.minusSeconds(10), false);
     assertThat(ask(first)).isEqualTo(new Grant(M, 0, true, 2));
     Decision.Draw sameState =
-        new Decision.Draw(DC, 3, null, M, false, 5, start, start.minusSeconds(10), false);
+        new Decision.Draw(DC, 3, null, M, false, 0, start, start.minusSeconds(10), false);
     Decision.Draw newerState =
-        new Decision.Draw(DC, 3, null, M, false, 5, start, start.minusSeconds(1), false);
+        new Decision.Draw(DC, 3, null, M, false, 0, start, start.minusSeconds(1), false);
     Decision.Draw caughtUp =
-        new Decision.Draw(DC, 3, null, M, false, 5, start, start.plusSeconds(1), false);
+        new Decision.Draw(DC, 3, null, M, false, 0, start, start.plusSeconds(1), false);
 
     assertThat(memory.refuses(sameState)).as("1 of the minute + 2 carried reach 3").isTrue();
     assertThat(memory.refusal(sameState))
@@ -66,6 +66,26 @@ class CounterMemoryTest {
         .as("another state: only the counter knows what it carries for it")
         .isFalse();
     assertThat(memory.refuses(caughtUp)).as("a state W into the minute: 1 < 3").isFalse();
+  }
+
+  /**
+   * A new user's refusal on its data center's counter sets its Anywhere limit (what the data center
+   * gave beyond the draw's share comes off it), and the data center's other gateways may have drawn
+   * numbers since this gateway's last answer: the counter is asked. A refusal that ends the
+   * decision (no Anywhere limit left, as in a full room) or a whole-bucket user's is still
+   * remembered.
+   */
+  @Test
+  void aRefusalWhoseNumberSetsTheAnywhereLimitIsAskedAgain() {
+    for (int i = 0; i < 3; i++) ask(draw(DC, 3));
+    Decision.Draw withAnywhere =
+        new Decision.Draw(DC, 3, null, M, false, 5, java.time.Instant.EPOCH, null, false);
+    Decision.Draw wholeBucket =
+        new Decision.Draw(DC, 3, null, M, true, 5, java.time.Instant.EPOCH, null, false);
+
+    assertThat(memory.refuses(withAnywhere)).isFalse();
+    assertThat(memory.refuses(wholeBucket)).isTrue();
+    assertThat(memory.refuses(draw(DC, 3))).as("no Anywhere limit left").isTrue();
   }
 
   @Test
