@@ -81,6 +81,13 @@ public final class TicketLedger {
   private volatile long prunedMinute = UNKNOWN;
 
   /**
+   * How many remembered entries are revoked (changed under the monitor): while none is, {@link
+   * #revoked} answers without looking the id up (sessions are rarely ended, and the question is an
+   * admitted user's every request).
+   */
+  private volatile int revokedEntries;
+
+  /**
    * A ledger that remembers up to {@code 2^16} ticket ids (a small room; see {@link #capacityFor}).
    */
   public TicketLedger() {
@@ -135,7 +142,10 @@ public final class TicketLedger {
     if (e != null) {
       e.admittedAtMillis = now.toEpochMilli();
       e.countedExpiryMinute = expiryMinute;
-      e.revoked = false;
+      if (e.revoked) {
+        e.revoked = false;
+        revokedEntries--;
+      }
     }
   }
 
@@ -162,8 +172,14 @@ public final class TicketLedger {
     return from;
   }
 
-  /** Whether the session of admitted ticket {@code id} was ended here. Takes no lock. */
+  /**
+   * Whether the session of admitted ticket {@code id} was ended here. Takes no lock, and looks
+   * nothing up while no remembered session is ended.
+   */
   public boolean revoked(long id) {
+    if (revokedEntries == 0) { // read before the entry's flag, which revoke sets before this
+      return false;
+    }
     Entry e = ids.get(id);
     return e != null && e.revoked;
   }
@@ -227,6 +243,7 @@ public final class TicketLedger {
       return NOTHING;
     }
     e.revoked = true;
+    revokedEntries++; // after the flag: a reader that sees the count sees the flag
     long from = countedAt(e, cookieExpiry);
     e.keepUntilMinute = Math.max(e.keepUntilMinute, Math.max(from, cookieExpiry) + 1);
     return from;
@@ -292,8 +309,12 @@ public final class TicketLedger {
     }
     prunedMinute = minute;
     for (Iterator<Entry> it = ids.values().iterator(); it.hasNext(); ) {
-      if (it.next().keepUntilMinute < minute) {
+      Entry e = it.next();
+      if (e.keepUntilMinute < minute) {
         it.remove();
+        if (e.revoked) {
+          revokedEntries--;
+        }
       }
     }
     // a bucket not asked about for an hour has been emptied (its users refresh every few seconds)

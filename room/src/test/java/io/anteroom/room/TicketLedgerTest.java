@@ -85,6 +85,37 @@ class TicketLedgerTest {
   }
 
   @Test
+  void aSessionIsRevokedUntilReadmittedOrForgottenAndOthersNeverAre() {
+    var ledger = new TicketLedger();
+    ledger.recordAdmission(7, NOW, M + 10, M + 11);
+    ledger.recordAdmission(8, NOW, M + 10, M + 11);
+    ledger.recordAdmission(9, NOW, M + 30, M + 31);
+    assertThat(ledger.revoked(7)).as("nothing ended yet").isFalse();
+
+    ledger.revoke(7, M + 10, NOW);
+    ledger.revoke(9, M + 30, NOW);
+    assertThat(ledger.revoked(7)).isTrue();
+    assertThat(ledger.revoked(8)).as("another session of the same ledger").isFalse();
+    assertThat(ledger.revoked(42)).as("an id never seen").isFalse();
+
+    ledger.recordAdmission(7, NOW, M + 10, M + 11); // the id admitted again: honoured again
+    assertThat(ledger.revoked(7)).isFalse();
+    assertThat(ledger.revoked(9)).as("still ended after another's readmission").isTrue();
+
+    ledger.revoke(8, M + 10, NOW);
+    // a later minute drops 7 and 8 (kept until M + 11); 9 is kept until M + 31
+    ledger.renewFrom(5, M + 40, M + 41, NOW.plusSeconds(20 * 60));
+    assertThat(ledger.revoked(8)).as("forgotten with its entry").isFalse();
+    assertThat(ledger.revoked(9)).as("still ended after another's entry was dropped").isTrue();
+
+    ledger.recordAdmission(9, NOW.plusSeconds(20 * 60), M + 40, M + 41);
+    ledger.recordAdmission(6, NOW.plusSeconds(20 * 60), M + 40, M + 41);
+    ledger.revoke(6, M + 40, NOW.plusSeconds(20 * 60));
+    assertThat(ledger.revoked(6)).as("a session ended after every earlier one was undone").isTrue();
+    assertThat(ledger.revoked(9)).isFalse();
+  }
+
+  @Test
   void wholeBucketPlacesAreTheLargestCountSeen() {
     var ledger = new TicketLedger();
 
