@@ -1246,6 +1246,50 @@ class RoomWorkerTest {
     assertThatThrownBy(() -> other.shareHasRoom(NOW)).isInstanceOf(IllegalStateException.class);
   }
 
+  /**
+   * One share for the whole outage: split by the traffic history of the state's minute, not by each
+   * new minute's. Split anew at each minute, a gateway's share grew at the boundary (its data
+   * center's traffic share rose) while the other gateway had spent its share of the minute before:
+   * 20 users for the state's 10 free slots. Found in the simulator's {@code partition-small}
+   * scenario, seed 11 (nairobi's share went from 1 to 2 at the minute boundary).
+   */
+  @Test
+  void withoutTheCoordinatorTheShareIsSplitByTheStatesMinuteNotByEachNewMinutesHistory() {
+    // 90 of T = 100 active: 10 free slots. Minute M splits by the history of M - 2 (all of it at
+    // "other"), minute M + 1 by that of M - 1 (all of it at "dc"); one worker per data center
+    TreeMap<Long, Map<String, Long>> history = new TreeMap<>();
+    history.put(M - 2, Map.of("other", 100L));
+    history.put(M - 1, Map.of("dc", 100L));
+    RoomState s =
+        new RoomState(
+            "dc",
+            NOW,
+            M,
+            new TreeMap<>(Map.of(M + 10, 90L)),
+            90,
+            0,
+            List.of(),
+            history,
+            1,
+            2,
+            0,
+            0,
+            10,
+            null);
+    RoomWorker dc = new RoomWorker(EVEN, "dc", "w1", NOW.minusSeconds(30)).withoutCoordinator();
+    dc.applyState(s);
+    RoomWorker other =
+        new RoomWorker(EVEN, "other", "w2", NOW.minusSeconds(30)).withoutCoordinator();
+    other.applyState(s);
+    Instant nextMinute = NOW.plusSeconds(60);
+
+    int inTheStatesMinute = admitted(other, 20, NOW) + admitted(dc, 20, NOW);
+    int inTheNext = admitted(other, 20, nextMinute) + admitted(dc, 20, nextMinute);
+
+    assertThat(inTheStatesMinute).as("other's share: all 10").isEqualTo(10);
+    assertThat(inTheNext).as("no share grows after the state's minute").isZero();
+  }
+
   @Test
   void withoutTheCoordinatorAWorkerThatNeverHeardFromItAdmitsNobodyNew() {
     RoomWorker fallback =
