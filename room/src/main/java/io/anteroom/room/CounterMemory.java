@@ -41,7 +41,9 @@ public final class CounterMemory {
    * for the draw, is at or above its limit.
    */
   public synchronized boolean refuses(Decision.Draw draw) {
-    if (!enabled || draw.counter().minute() != minute || setsTheAnywhereLimit(draw)) {
+    if (!enabled
+        || draw.counter().minute() != minute
+        || (setsTheAnywhereLimit(draw) && !anywhereSpent(draw))) {
       return false;
     }
     Long count = counts.get(draw.counter());
@@ -61,6 +63,17 @@ public final class CounterMemory {
    */
   private static boolean setsTheAnywhereLimit(Decision.Draw draw) {
     return !draw.wholeBucket && draw.anywhereLimit > 0 && !draw.counter().isAnywhere();
+  }
+
+  /**
+   * Whether the Anywhere counter already answered a number at or above the draw's whole Anywhere
+   * limit: it refuses whatever the data center's number takes off that limit, so the refusal here
+   * can be answered without a call (a full room whose state does not count its last admissions yet:
+   * every refresh of the first user in its queue would otherwise be a call).
+   */
+  private boolean anywhereSpent(Decision.Draw draw) {
+    Long count = counts.get(CounterKey.anywhere(draw.counter().roomId(), minute));
+    return count != null && count >= draw.anywhereLimit;
   }
 
   /**

@@ -86,6 +86,11 @@ class CounterMemoryTest {
     assertThat(memory.refuses(withAnywhere)).isFalse();
     assertThat(memory.refuses(wholeBucket)).isTrue();
     assertThat(memory.refuses(draw(DC, 3))).as("no Anywhere limit left").isTrue();
+
+    for (int i = 0; i < 5; i++) ask(draw(ANYWHERE, 5));
+    assertThat(memory.refuses(withAnywhere))
+        .as("Anywhere already refuses at the whole limit: nothing the number takes off matters")
+        .isTrue();
   }
 
   @Test
