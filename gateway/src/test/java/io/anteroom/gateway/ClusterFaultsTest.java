@@ -632,8 +632,16 @@ class ClusterFaultsTest {
   private static final Duration CATCH_UP = Duration.ofSeconds(30);
 
   /**
+   * How long the calm wait asks every peer to name the leader before it settles for every peer but
+   * one (a follower stuck in pre-votes never names one: run 13, and the slow suite of 2026-11-30
+   * 05:52 UTC, where c2, 15,494 entries behind after the slow-fsync fault, kept the disk-full fault
+   * from starting for 3 minutes).
+   */
+  private static final Duration EVERY_PEER = Duration.ofSeconds(60);
+
+  /**
    * Every peer answers {@code /health} 200 naming the same leader, and no gateway's room is
-   * degraded; then up to {@link #CATCH_UP} for every follower to be within {@link
+   * degraded (after {@link #EVERY_PEER}, every peer but one: the one is reported); then up to {@link #CATCH_UP} for every follower to be within {@link
    * #CAUGHT_UP_ENTRIES} of the leader's commit index. Returns the followers still behind, with
    * their lag (empty if none): a follower that names the leader (it hears its heartbeats) but takes
    * none of its entries counts for no majority, so a fault that then cuts two other peers of five
@@ -641,26 +649,22 @@ class ClusterFaultsTest {
    * not asserted: run 13 met a follower stuck this way from the start (Ratis 3.2.2, not fixed yet).
    */
   private String awaitCalm(String when) {
-    await(when + ": every peer knows the leader and no room is degraded")
-        .atMost(PartitionedCluster.PATIENCE)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .until(
-            () -> {
-              Set<String> leaders = new LinkedHashSet<>();
-              for (String id : PEERS) {
-                PartitionedCluster.ShardView v = cluster.health(id);
-                if (v.status() != 200 || v.leader() == null) return false;
-                leaders.add(v.leader());
-              }
-              if (leaders.size() != 1) return false;
-              for (PartitionedCluster.Gateway g : cluster.gateways()) {
-                for (String room : ROOMS) {
-                  if (cluster.roomStatus(g, room).get("degraded").asBoolean()) return false;
-                }
-              }
-              return true;
-            });
+    Set<String> silent = new java.util.concurrent.ConcurrentSkipListSet<>();
+    try {
+      await(when + ": every peer knows the leader and no room is degraded")
+          .atMost(EVERY_PEER)
+          .pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions()
+          .until(() -> calm(0, silent));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      // a follower stuck in pre-votes (run 13, Ratis 3.2.2) names no leader however long one
+      // waits: the others, a majority, carry the next fault; it is reported, not asserted
+      await(when + ": every peer but one knows the leader and no room is degraded")
+          .atMost(PartitionedCluster.PATIENCE)
+          .pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions()
+          .until(() -> calm(1, silent));
+    }
     String leader = leaderOrNone();
     Map<String, Long> behind = new java.util.concurrent.ConcurrentSkipListMap<>();
     boolean caughtUp = false;
@@ -691,28 +695,72 @@ class ClusterFaultsTest {
                 + " s (entries): "
                 + behind
                 + " (they count for no majority until they catch up)";
+    String stuck =
+        silent.isEmpty()
+            ? ""
+            : "; naming no leader after "
+                + EVERY_PEER.toSeconds()
+                + " s: "
+                + silent
+                + " (a follower stuck as in run 13: reported, not asserted)";
     note(
         when
             + ": calm (every peer names "
             + leader
             + ", no room degraded"
             + (caughtUp ? ", every follower caught up" : "; " + laggards)
+            + stuck
             + ")");
     return laggards;
   }
 
-  private String leaderOrNone() {
-    try {
-      return cluster.health(PEERS.get(0)).leader();
-    } catch (Exception e) {
-      return "?";
+  /**
+   * Whether every peer but {@code mayNameNone} answers {@code /health} 200 naming one same leader,
+   * and no gateway's room is degraded; {@code silent} gets the peers that named none.
+   */
+  private boolean calm(int mayNameNone, Set<String> silent) throws Exception {
+    silent.clear();
+    Set<String> leaders = new LinkedHashSet<>();
+    for (String id : PEERS) {
+      PartitionedCluster.ShardView v;
+      try {
+        v = cluster.health(id);
+      } catch (java.io.IOException e) {
+        silent.add(id); // it does not answer
+        continue;
+      }
+      if (v.status() != 200 || v.leader() == null) {
+        silent.add(id);
+      } else {
+        leaders.add(v.leader());
+      }
     }
+    if (leaders.size() != 1 || silent.size() > mayNameNone) return false;
+    for (PartitionedCluster.Gateway g : cluster.gateways()) {
+      for (String room : ROOMS) {
+        if (cluster.roomStatus(g, room).get("degraded").asBoolean()) return false;
+      }
+    }
+    return true;
+  }
+
+  /** The leader the first peer that names one names, or "?". */
+  private String leaderOrNone() {
+    for (String id : PEERS) {
+      try {
+        String leader = cluster.health(id).leader();
+        if (leader != null) return leader;
+      } catch (Exception e) {
+        // that peer does not answer: ask the next
+      }
+    }
+    return "?";
   }
 
   /** The current leader, as the peers' {@code /health} names it. */
   private String leader() throws Exception {
-    String leader = cluster.health(PEERS.get(0)).leader();
-    assertThat(leader).as("a leader").isNotNull();
+    String leader = leaderOrNone();
+    assertThat(leader).as("a leader").isNotEqualTo("?");
     return leader;
   }
 
