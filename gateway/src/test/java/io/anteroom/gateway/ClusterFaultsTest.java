@@ -641,12 +641,13 @@ class ClusterFaultsTest {
 
   /**
    * Every peer answers {@code /health} 200 naming the same leader, and no gateway's room is
-   * degraded (after {@link #EVERY_PEER}, every peer but one: the one is reported); then up to {@link #CATCH_UP} for every follower to be within {@link
-   * #CAUGHT_UP_ENTRIES} of the leader's commit index. Returns the followers still behind, with
-   * their lag (empty if none): a follower that names the leader (it hears its heartbeats) but takes
-   * none of its entries counts for no majority, so a fault that then cuts two other peers of five
-   * leaves none (run 11, docs/cluster.md). They are reported, in the timeline and the fault's line,
-   * not asserted: run 13 met a follower stuck this way from the start (Ratis 3.2.2, not fixed yet).
+   * degraded (after {@link #EVERY_PEER}, every peer but one: the one is reported); then up to
+   * {@link #CATCH_UP} for every follower to be within {@link #CAUGHT_UP_ENTRIES} of the leader's
+   * commit index. Returns the followers still behind, with their lag (empty if none): a follower
+   * that names the leader (it hears its heartbeats) but takes none of its entries counts for no
+   * majority, so a fault that then cuts two other peers of five leaves none (run 11,
+   * docs/cluster.md). They are reported, in the timeline and the fault's line, not asserted: run 13
+   * met a follower stuck this way from the start (Ratis 3.2.2, not fixed yet).
    */
   private String awaitCalm(String when) {
     Set<String> silent = new java.util.concurrent.ConcurrentSkipListSet<>();
