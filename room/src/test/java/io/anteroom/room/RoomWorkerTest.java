@@ -1005,23 +1005,8 @@ class RoomWorkerTest {
    */
   @Test
   void lateNumbersComeOffTheFreeSlotsNotOffTheMinutesNewUsers() {
-    RoomState s = twoDataCenters();
     RoomState newUsersBind =
-        new RoomState(
-            s.dataCenter(),
-            s.asOf(),
-            s.minute(),
-            s.activeByExpiryMinute(),
-            s.activeUsers(),
-            s.newUsersThisMinute(),
-            s.buckets(),
-            s.trafficHistory(),
-            s.dataCenterWorkersActive(),
-            s.globalWorkersActive(),
-            s.admissionsPerMinute(),
-            s.abandonmentsPerMinute(),
-            s.freeSlots(),
-            new MinutePool(M, 100, 40, 0)); // G = min(N_m = 40, R = 100)
+        twoDataCenters().withPool(new MinutePool(M, 100, 40, 0)); // G = min(N_m = 40, R = 100)
     for (long late : new long[] {30, 80}) {
       RoomWorker w = worker(COUNTERS, newUsersBind);
 
