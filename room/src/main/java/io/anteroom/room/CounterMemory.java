@@ -38,7 +38,9 @@ public final class CounterMemory {
 
   /**
    * Whether the counter of {@code draw} has already answered a number that, with what it carries
-   * for the draw, is at or above its limit.
+   * for the draw, is at or above its limit; never for a refusal whose number would set the
+   * decision's Anywhere limit while the Anywhere counter may still grant ({@link
+   * #setsTheAnywhereLimit}).
    */
   public synchronized boolean refuses(Decision.Draw draw) {
     if (!enabled

@@ -10,7 +10,8 @@ import java.time.Instant;
  * inFlight = ceil(admissionsPerMinute × max(0, W - (asOf - minuteStart)) / 60),  W = r_w + 2 × r_dc
  *            (under the counters with spec rules only for what falls before minute m - 1: the
  *            counters carry the previous minute's, {@link RoomConfig#countersCarryLateAdmissions})
- * R   = T - (Σ_{e ≥ m} H[e] - admitted(m)) - inFlight   (published rules: T - activeUsers(minute start))
+ * R   = T - (Σ_{e ≥ m} H[e] - counted(m)) - inFlight    (published rules: T - activeUsers(minute start))
+ *       counted(m) = admitted(m) - uncounted(m): the minute's admissions that drew a number
  * N_m = N - admitted(m)                                 (fixed by the first state of the minute)
  * E   = H[m]                                            (0 with published rules: no refill)
  * G(t) = max(0, min(N_m, R + floor(E × f)))
