@@ -39,13 +39,13 @@ class AccountCoordinatorTest {
 
   /**
    * The in-process coordination with a hand on the account-place calls: {@link #down} fails them as
-   * a dead link would; {@link #holdLookups} holds lookups until that many arrived, then answers
-   * them all.
+   * a dead link would; {@link #holdLookups} holds lookups until that many arrived, asks them all,
+   * and answers them once every one has its answer.
    */
   static final class PlacesLink implements InvocationHandler {
     final Coordination real;
     volatile boolean down;
-    private final List<Runnable> held = new ArrayList<>();
+    private final List<Held> held = new ArrayList<>();
     private int holdLookups;
 
     PlacesLink(Coordination real) {
@@ -57,6 +57,9 @@ class AccountCoordinatorTest {
           java.lang.reflect.Proxy.newProxyInstance(
               Coordination.class.getClassLoader(), new Class<?>[] {Coordination.class}, this);
     }
+
+    /** A lookup held back, and the answer its caller waits for. */
+    private record Held(Method method, Object[] args, CompletableFuture<Object> answer) {}
 
     synchronized void holdLookups(int n) {
       holdLookups = n;
@@ -70,10 +73,10 @@ class AccountCoordinatorTest {
         }
         if (args[3] == null) { // a lookup (no offer)
           var answer = new CompletableFuture<Object>();
-          List<Runnable> release = null;
+          List<Held> release = null;
           synchronized (this) {
             if (holdLookups > 0) {
-              held.add(() -> call(m, args).whenComplete(settle(answer)));
+              held.add(new Held(m, args, answer));
               release = List.of();
               if (held.size() == holdLookups) {
                 release = List.copyOf(held);
@@ -83,7 +86,20 @@ class AccountCoordinatorTest {
             }
           }
           if (release != null) {
-            release.forEach(Runnable::run);
+            if (!release.isEmpty()) {
+              // every held lookup is asked before any is answered: an answer runs its request on,
+              // and that request's offer must not reach the coordinator before the other lookup
+              List<Held> answered = release;
+              List<CompletableFuture<Object>> asked =
+                  answered.stream().map(h -> call(h.method(), h.args())).toList();
+              CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new))
+                  .whenComplete(
+                      (all, failure) -> {
+                        for (int i = 0; i < asked.size(); i++) {
+                          asked.get(i).whenComplete(settle(answered.get(i).answer()));
+                        }
+                      });
+            }
             return answer;
           }
         }
