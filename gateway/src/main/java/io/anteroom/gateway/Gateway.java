@@ -445,6 +445,8 @@ public final class Gateway implements AutoCloseable {
     } finally {
       if (drainMillis < 0) drainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       rooms.close();
+      // a request still waiting on its origin now is cut off, never answered with a 502, even if
+      // Vert.x has not closed its client's connection yet (OriginClient#close)
       origins.close();
       try {
         vertx.close().await(10, TimeUnit.SECONDS);

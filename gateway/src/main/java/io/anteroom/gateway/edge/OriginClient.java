@@ -129,7 +129,8 @@ final class OriginClient implements AutoCloseable {
    * Sends {@code head} (and the body of {@code request} when {@code withBody}) to the origin on a
    * connection of the calling event loop, then answers on {@code request.response()}: {@code
    * onResponse} edits the response headers before they are sent. {@code failed} answers a failure
-   * before the response's head was written.
+   * before the response's head was written, unless this client is closed: then the request is cut
+   * off instead (see {@link #close}).
    */
   void send(
       HttpServerRequest request,
@@ -144,7 +145,7 @@ final class OriginClient implements AutoCloseable {
     if (pooled != null) {
       exchange.start(pooled);
     } else if (closed) {
-      failed.accept(new IllegalStateException("the origin client is closed"));
+      exchange.failBeforeStart(new IllegalStateException("the origin client is closed"));
     } else if (l.open >= maxPerLoop) {
       exchange.await(l); // every connection busy: the next one given back serves it
     } else {
@@ -259,9 +260,16 @@ final class OriginClient implements AutoCloseable {
     return java.util.Set.copyOf(loopThreads);
   }
 
+  /**
+   * Closes every origin connection. The gateway closes its origins only as it stops, after its
+   * drain: a request still waiting on its origin then (its client's connection not closed yet,
+   * which Vert.x may do a moment after the drain's end) is cut off, its connection closed without a
+   * response, never answered with a 502 that would blame the site for the gateway's own stop and
+   * count as answered in the drain.
+   */
   @Override
   public void close() {
-    closed = true;
+    closed = true; // before the connections close: each exchange they end sees it
     all.close();
   }
 
@@ -368,7 +376,7 @@ final class OriginClient implements AutoCloseable {
       waitingOn.waiting.remove(this);
       timer.cancel(false);
       if (cause != null) {
-        failed.accept(cause);
+        answerFailure(cause);
       }
     }
 
@@ -379,7 +387,7 @@ final class OriginClient implements AutoCloseable {
         if (timer != null) {
           timer.cancel(false);
         }
-        failed.accept(cause);
+        answerFailure(cause);
       }
     }
 
@@ -518,6 +526,18 @@ final class OriginClient implements AutoCloseable {
       }
       if (responseStarted) {
         request.response().reset(); // mid-body: nothing sensible can follow a started response
+      } else {
+        answerFailure(cause);
+      }
+    }
+
+    /**
+     * A failure before the response started: answered by {@code failed} (502/504), or, once the
+     * client is closed (the gateway stopping), cut off: the connection closes without a response.
+     */
+    private void answerFailure(Throwable cause) {
+      if (closed) {
+        request.response().reset();
       } else {
         failed.accept(cause);
       }

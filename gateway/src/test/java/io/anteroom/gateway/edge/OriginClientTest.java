@@ -160,6 +160,54 @@ class OriginClientTest {
     }
   }
 
+  /**
+   * The gateway closes its origin client as it stops, after the drain, when Vert.x may not have
+   * closed the clients' connections yet: a request still waiting on the origin then, or for a
+   * connection to it, is cut off (its connection closed without a response), never answered with a
+   * 502 (which blamed the site and counted as answered in the drain).
+   */
+  @Test
+  void requestsUnansweredWhenTheClientClosesAreCutOffNotAnswered() throws Exception {
+    try (var origin = new ScriptedOrigin((head, out) -> true)) { // answers nothing, ever
+      int port = forwardTo(origin, 60_000, 1);
+      try (var held = new java.net.Socket("127.0.0.1", port);
+          var waiting = new java.net.Socket("127.0.0.1", port)) {
+        held.getOutputStream().write(ascii("GET /held HTTP/1.1\r\nHost: a\r\n\r\n"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> origin.heads.size() == 1);
+        // the one connection is busy: this one waits for it
+        waiting.getOutputStream().write(ascii("GET /waiting HTTP/1.1\r\nHost: a\r\n\r\n"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> forwarded.get() == 2);
+
+        client.close(); // both clients' connections still open
+
+        assertThat(untilClosed(held)).as("what the held request got").isEmpty();
+        assertThat(untilClosed(waiting)).as("what the waiting request got").isEmpty();
+      }
+      assertThat(origin.heads).hasSize(1);
+    }
+  }
+
+  /**
+   * What {@code socket} receives until the server closes (or resets) it; if it is still open after
+   * 30 s (e.g. a response on a kept-alive connection), what it received followed by {@code [still
+   * open]}.
+   */
+  private static String untilClosed(java.net.Socket socket) throws java.io.IOException {
+    socket.setSoTimeout(30_000);
+    var got = new java.io.ByteArrayOutputStream();
+    byte[] buffer = new byte[1024];
+    try {
+      for (int n; (n = socket.getInputStream().read(buffer)) >= 0; ) {
+        got.write(buffer, 0, n);
+      }
+    } catch (java.net.SocketTimeoutException e) {
+      return got.toString(StandardCharsets.ISO_8859_1) + "[still open]";
+    } catch (java.net.SocketException e) {
+      // reset: closed all the same
+    }
+    return got.toString(StandardCharsets.ISO_8859_1);
+  }
+
   @Test
   void aClientThatGoesAwayClosesItsOriginConnectionAtOnce() throws Exception {
     try (var origin = new ScriptedOrigin((head, out) -> true)) { // answers nothing, ever
