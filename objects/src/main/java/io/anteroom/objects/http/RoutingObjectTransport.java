@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,7 +114,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
       this.warm = null;
       this.warmTimer = -1;
     } else {
-      this.warm = new WarmConnections(order, b.keepWarm, System::nanoTime);
+      this.warm = new WarmConnections(order, b.keepWarm, b.warmClock);
       this.warmTimer =
           vertx.setPeriodic(
               Math.max(1, b.keepWarm.toMillis() / 4), id -> keepWarm()); // checks: 4 per interval
@@ -164,6 +165,11 @@ public final class RoutingObjectTransport implements ObjectTransport {
     synchronized (warm) {
       return warm.answersNow(coordinator);
     }
+  }
+
+  /** Whether the coordinator at {@code coordinator} answered lately (tests). */
+  boolean answersNow(URI coordinator) {
+    return answersNow(normalize(coordinator));
   }
 
   /** A builder over these coordinators' base URIs ({@code http(s)://host:port}), at least one. */
@@ -368,6 +374,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
     private int poolSize = 64;
     private Duration timeout = Duration.ofSeconds(30);
     private Duration keepWarm = DEFAULT_KEEP_WARM;
+    private LongSupplier warmClock = System::nanoTime;
     private Vertx vertx;
     private SharedSecret secret;
     private IncarnationWatch incarnations;
@@ -410,6 +417,15 @@ public final class RoutingObjectTransport implements ObjectTransport {
         throw new IllegalArgumentException("keepWarm must not be negative, got " + interval);
       }
       this.keepWarm = interval;
+      return this;
+    }
+
+    /**
+     * The monotonic clock (nanoseconds) by which pings fall due and a coordinator answered lately
+     * (tests); default {@link System#nanoTime}.
+     */
+    Builder warmClock(LongSupplier nanos) {
+      this.warmClock = Objects.requireNonNull(nanos, "nanos");
       return this;
     }
 
