@@ -43,10 +43,13 @@ import org.slf4j.LoggerFactory;
  * listener closes the oldest connection on which no request carried the token instead ({@link
  * EvictingBudget}), so idle or slow connections cannot lock an operator out.
  *
- * <p>Invariants: the guard sets each request's {@code response().endHandler} and {@code
- * closeHandler}; the handlers behind it must not replace them (vert.x-web does only when a handler
- * calls {@code RoutingContext.addEndHandler}/{@code addBodyEndHandler}, which the admin API does
- * not). Requests of a connection the guard did not admit never reach the handler.
+ * <p>Invariants: the guard sets each request's {@code response().endHandler}, which the handlers
+ * behind it must not replace (vert.x-web does only when a handler calls {@code
+ * RoutingContext.addEndHandler}/{@code addBodyEndHandler}, which the admin API does not); Vert.x
+ * calls it also when the connection closes under an unfinished response, so the guard's {@code
+ * closeHandler} is only a second way to the same count, and handlers may replace it (the edge's
+ * long polls and the origin client do). Requests of a connection the guard did not admit never
+ * reach the handler.
  *
  * <p>Thread safety: one guard may serve several servers (one per event loop); each connection's
  * state is touched only on its channel's event loop (Vert.x serves a channel on its own loop), the
