@@ -172,7 +172,6 @@ public final class RoutingObjectTransport implements ObjectTransport {
     return answersNow(normalize(coordinator));
   }
 
-  /** A builder over these coordinators' base URIs ({@code http(s)://host:port}), at least one. */
   /**
    * The connect timeout of each coordinator's transport: with several coordinators a quarter of the
    * call's timeout (at least 250 ms), so that a call whose coordinator is cut off silently still
@@ -186,6 +185,7 @@ public final class RoutingObjectTransport implements ObjectTransport {
     return chosen.compareTo(timeout) < 0 ? chosen : timeout;
   }
 
+  /** A builder over these coordinators' base URIs ({@code http(s)://host:port}), at least one. */
   public static Builder builder(List<URI> coordinators) {
     return new Builder(coordinators);
   }
