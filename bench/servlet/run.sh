@@ -27,11 +27,14 @@
 #   request and the response and sets two headers (io.anteroom.bench.servlet.WrappersOnly): what
 #   any filter with the door's duties pays to the Servlet API, apart from the door's own work.
 #   The order of the servers rotates every round.
+#   COST [0]: 1 measures CPU per request instead, every server loaded at once (one wrk each,
+#   -t1 -cCONNECTIONS, DURATION_S per round): the machine's drift then hits every server alike,
+#   which the windows one after another cannot give (their rounds move by 10 % here).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ROUNDS=${ROUNDS:-6} DURATION_S=${DURATION_S:-10} LATENCY_S=${LATENCY_S:-5} WARMUP_S=${WARMUP_S:-60}
 CONNECTIONS=${CONNECTIONS:-64} THREADS=${THREADS:-2} LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
-BARE_COOKIE=${BARE_COOKIE:-1} REFERENCE=${REFERENCE:-1}
+BARE_COOKIE=${BARE_COOKIE:-1} REFERENCE=${REFERENCE:-1} COST=${COST:-0}
 java=""
 for j in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/*/bin/java; do
   [[ -x "$j" ]] || continue
@@ -96,8 +99,50 @@ for _ in $(seq 1 $(( (WARMUP_S + 9) / 10 ))); do
   if [[ "$REFERENCE" == 1 ]]; then run_wrk "$ref_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null; fi
 done
 
-names=(bare filter); ports=("$bare_port" "$filter_port")
-if [[ "$REFERENCE" == 1 ]]; then names+=(wrappers); ports+=("$ref_port"); fi
+names=(bare filter); ports=("$bare_port" "$filter_port"); pids=("$bare_pid" "$filter_pid")
+if [[ "$REFERENCE" == 1 ]]; then names+=(wrappers); ports+=("$ref_port"); pids+=("$ref_pid"); fi
+
+if [[ "$COST" == 1 ]]; then
+  # CPU per request, every server loaded at once: one wrk (1 thread, CONNECTIONS connections) per
+  # server for DURATION_S, all started together, and each server's CPU time (/proc/PID/stat) over
+  # its answered requests. The machine's drift hits every server alike within a round; req/s are
+  # not compared here (the scheduler's shares between the JVMs are not controlled), CPU per request
+  # is: for a server bound by CPU, as the req/s ratio alone would be.
+  cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+  echo "| round | $(printf '%s CPU µs/req | ' "${names[@]}")$(printf 'bare/%s | ' "${names[@]:1}")"
+  echo "|---|$(printf -- '---|%.0s' "${names[@]}")$(printf -- '---|%.0s' "${names[@]:1}")"
+  hz=$(getconf CLK_TCK); : > "$work/costs"
+  for r in $(seq 1 "$ROUNDS"); do
+    within_minute "$DURATION_S"; c=$(cookie); declare -A before=() out=(); waits=()
+    for i in "${!names[@]}"; do before[$i]=$(cpu_ticks "${pids[$i]}"); done
+    for i in "${!names[@]}"; do
+      cookie_value="$(bare_cookie)"; [[ "${names[$i]}" == filter ]] && cookie_value="$c"
+      run_wrk "${ports[$i]}" "$DURATION_S" 1 "$CONNECTIONS" "$cookie_value" > "$work/cost.$i" &
+      waits+=($!)
+    done
+    wait "${waits[@]}"
+    line="| $r |"; costs=()
+    for i in "${!names[@]}"; do
+      read -r rps _ bad < "$work/cost.$i"
+      if [[ "$bad" != 0 ]]; then echo "round $r, ${names[$i]}: $bad non-2xx answers" >&2; fi
+      costs[$i]=$(awk -v t="$(( $(cpu_ticks "${pids[$i]}") - ${before[$i]} ))" -v hz="$hz" \
+        -v n="$rps" -v d="$DURATION_S" 'BEGIN {printf "%.2f", t / hz * 1e6 / (n * d)}')
+      line="$line ${costs[$i]} |"
+    done
+    for i in $(seq 1 $((${#names[@]} - 1))); do
+      ratio=$(awk -v b="${costs[0]}" -v x="${costs[$i]}" 'BEGIN {printf "%.3f", b / x}')
+      line="$line $ratio× |"; echo "${names[$i]} $ratio" >> "$work/costs"
+    done
+    echo "$line"
+  done
+  for name in "${names[@]:1}"; do
+    printf 'median over %d rounds, %s: CPU per request, bare/%s %s× (the req/s ratio of a server bound by CPU)\n' \
+      "$ROUNDS" "$name" "$name" "$(awk -v s="$name" '$1 == s {print $2}' "$work/costs" | sort -g |
+        awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')"
+  done
+  echo "(all servers at once: wrk -t1 -c$CONNECTIONS -d${DURATION_S}s each; $("$java" -version 2>&1 | head -1); $(nproc) CPUs; load average before: $load_before)"
+  exit 0
+fi
 measure() { # $1 index into names -> "req/s p50 p50_at_LATENCY_CONNECTIONS p50_at_1 non2xx"
   local cookie_value
   # every server's windows are placed alike in the minute (the filter's must end within the

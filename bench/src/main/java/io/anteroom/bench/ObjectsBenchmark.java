@@ -635,7 +635,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         warm(HTTP_CONNECTIONS, call);
         peers.forEach((id, p) -> caps.hold(id, p.pid()));
         LoadRun.run("warm-up, capped", HTTP_CONNECTIONS, Duration.ofSeconds(5), maxOps, call);
-        long cpu0 = childrenCpuNanos(peers.values());
+        Map<String, Long> cpu0 = cpuByPeer(peers);
         LoadRun.Measurement m =
             LoadRun.run(
                 "rooms: "
@@ -649,14 +649,10 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                 duration,
                 maxOps,
                 call);
-        double peersCpu = (childrenCpuNanos(peers.values()) - cpu0) / 1e9;
+        Map<String, Long> cpu1 = cpuByPeer(peers);
         record(
             m.withNotes(
-                String.format(
-                    Locale.ROOT,
-                    "the peers' CPU %.1f us/draw; leaders %s",
-                    peersCpu * 1e6 / Math.max(1, m.ops()),
-                    new java.util.TreeMap<>(leads))));
+                perPeerCpu(cpu0, cpu1, m.ops(), duration, shards, new java.util.TreeMap<>(leads))));
       } finally {
         link.close();
       }
@@ -946,6 +942,64 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     for (Process p : peers) {
       if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
     }
+  }
+
+  /** Each peer process's CPU time so far, by peer id. */
+  private static Map<String, Long> cpuByPeer(Map<String, Process> peers) {
+    Map<String, Long> cpu = new LinkedHashMap<>();
+    peers.forEach((id, p) -> cpu.put(id, p.info().totalCpuDuration().orElseThrow().toNanos()));
+    return cpu;
+  }
+
+  /**
+   * The capped rooms scenario's CPU notes: the peers' CPU per draw, each peer's (and its share of
+   * its cap), and with one shard the ceiling of three shards at these costs: if each peer then led
+   * a third of the draws and followed the rest at the same CPU per draw as the one-shard leader
+   * ({@code L}) and followers ({@code F1}, {@code F2}), three peers held to their cap could draw at
+   * most {@code 3 × cap / (L + F1 + F2)} per second. Three shards split the group commit three
+   * ways, so they can only do worse per draw; the ceiling's ratio to the one-shard run's rate
+   * bounds the scenario's ratio from above.
+   */
+  private String perPeerCpu(
+      Map<String, Long> before,
+      Map<String, Long> after,
+      long ops,
+      Duration window,
+      int shards,
+      Map<Integer, String> leads) {
+    double draws = Math.max(1, ops);
+    double seconds = window.toNanos() / 1e9;
+    double total = 0;
+    StringBuilder each = new StringBuilder();
+    for (String id : after.keySet()) {
+      double nanos = after.get(id) - before.get(id);
+      total += nanos;
+      each.append(
+          String.format(
+              Locale.ROOT,
+              "%s%s %.0f us/draw (%.0f%% of its cap)",
+              each.isEmpty() ? "" : ", ",
+              id,
+              nanos / 1e3 / draws,
+              100 * nanos / 1e9 / seconds / peerCpu));
+    }
+    String notes =
+        String.format(
+            Locale.ROOT,
+            "the peers' CPU %.1f us/draw: %s; leaders %s",
+            total / 1e3 / draws,
+            each,
+            leads);
+    if (shards == 1) {
+      double ceiling = 3 * peerCpu * 1e9 / (total / draws);
+      notes +=
+          String.format(
+              Locale.ROOT,
+              "; 3 shards at these costs per draw: at most %.0f draws/s, %.2fx this run",
+              ceiling,
+              ceiling / (draws / seconds));
+    }
+    return notes;
   }
 
   private static long childrenCpuNanos(java.util.Collection<Process> processes) {
