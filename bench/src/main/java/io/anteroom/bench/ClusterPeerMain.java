@@ -16,11 +16,15 @@ import java.nio.file.Path;
  *
  * <p>With a fourth argument {@code rooms} (the {@code rooms-*-capped} scenarios) the peer serves
  * the rooms' coordinating objects instead, as {@code anteroom coordinator --cluster} does ({@link
- * CoordinatorPeer#start}).
+ * CoordinatorPeer#start}), and prints its status endpoint's port ({@link #STATUS}: {@code /metrics}
+ * with every shard's commit index).
  *
  * <p>Usage: {@code ClusterPeerMain <cluster.yaml> <id> <data-dir> [rooms]}
  */
 public final class ClusterPeerMain {
+  /** The line a {@code rooms} peer prints with its status endpoint's port. */
+  static final String STATUS = "status port ";
+
   private ClusterPeerMain() {}
 
   public static void main(String[] args) throws Exception {
@@ -51,7 +55,12 @@ public final class ClusterPeerMain {
               .events(ChildProcess::printLine)
               .start();
     }
+    // rooms: the status endpoint on a free port, for the shards' commit indexes (draws per entry)
+    io.anteroom.objects.ratis.ClusterStatusServer status =
+        rooms ? io.anteroom.objects.ratis.ClusterStatusServer.start(node, "127.0.0.1", 0) : null;
+    if (status != null) ChildProcess.printLine(STATUS + status.port());
     ChildProcess.awaitParentGone();
+    if (status != null) status.close();
     node.close();
   }
 }

@@ -596,6 +596,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     ClusterFile file = ClusterFile.load(clusterYaml);
     Map<String, Process> peers = new LinkedHashMap<>();
     Map<Integer, String> leads = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<String, Integer> statusPorts = new java.util.concurrent.ConcurrentHashMap<>();
     java.util.concurrent.atomic.AtomicBoolean stopping =
         new java.util.concurrent.atomic.AtomicBoolean();
     List<String> ids = file.config().peers().stream().map(p -> p.id()).toList();
@@ -608,6 +609,12 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                 List.of(clusterYaml.toString(), id, dir.resolve(id).toString(), "rooms"),
                 stopping,
                 line -> {
+                  int at = line.indexOf(ClusterPeerMain.STATUS);
+                  if (at >= 0)
+                    statusPorts.put(
+                        id,
+                        Integer.parseInt(
+                            line.substring(at + ClusterPeerMain.STATUS.length()).strip()));
                   for (int s = 0; s < shards; s++) {
                     if (line.contains(ClusterNode.NO_LONGER_LEADS + s)) leads.remove(s, id);
                     else if (line.contains(ClusterNode.LEADS + s)) leads.put(s, id);
@@ -636,6 +643,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         peers.forEach((id, p) -> caps.hold(id, p.pid()));
         LoadRun.run("warm-up, capped", HTTP_CONNECTIONS, Duration.ofSeconds(5), maxOps, call);
         Map<String, Long> cpu0 = cpuByPeer(peers);
+        long entries0 = committedEntries(statusPorts, shards);
         LoadRun.Measurement m =
             LoadRun.run(
                 "rooms: "
@@ -650,9 +658,15 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                 maxOps,
                 call);
         Map<String, Long> cpu1 = cpuByPeer(peers);
+        long entries = committedEntries(statusPorts, shards) - entries0;
         record(
             m.withNotes(
-                perPeerCpu(cpu0, cpu1, m.ops(), duration, shards, new java.util.TreeMap<>(leads))));
+                perPeerCpu(cpu0, cpu1, m.ops(), duration, shards, new java.util.TreeMap<>(leads))
+                    + String.format(
+                        Locale.ROOT,
+                        "; %d log entries over the shards, %.1f draws per entry",
+                        entries,
+                        m.ops() / (double) Math.max(1, entries))));
       } finally {
         link.close();
       }
@@ -942,6 +956,34 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     for (Process p : peers) {
       if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
     }
+  }
+
+  /**
+   * The log entries committed so far over every shard: each shard's highest commit index among the
+   * peers (their {@code /metrics}, {@code anteroom_cluster_shard_commit_index}).
+   */
+  private static long committedEntries(Map<String, Integer> statusPorts, int shards)
+      throws IOException, InterruptedException {
+    long[] highest = new long[shards];
+    try (var http = java.net.http.HttpClient.newHttpClient()) {
+      for (int port : statusPorts.values()) {
+        String metrics =
+            http.send(
+                    java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                        .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        for (String line : metrics.split("\n")) {
+          if (!line.startsWith("anteroom_cluster_shard_commit_index{")) continue;
+          int shardAt = line.indexOf("shard=\"");
+          int shard = Integer.parseInt(line.substring(shardAt + 7, line.indexOf('"', shardAt + 7)));
+          long index = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+          if (shard < shards) highest[shard] = Math.max(highest[shard], index);
+        }
+      }
+    }
+    return java.util.Arrays.stream(highest).sum();
   }
 
   /** Each peer process's CPU time so far, by peer id. */
