@@ -113,7 +113,7 @@ if [[ "$COST" == 1 ]]; then
   echo "|---|$(printf -- '---|%.0s' "${names[@]}")$(printf -- '---|%.0s' "${names[@]:1}")"
   hz=$(getconf CLK_TCK); : > "$work/costs"
   for r in $(seq 1 "$ROUNDS"); do
-    within_minute "$DURATION_S"; c=$(cookie); declare -A before=() out=(); waits=()
+    within_minute "$DURATION_S"; c=$(cookie); declare -A before=(); waits=()
     for i in "${!names[@]}"; do before[$i]=$(cpu_ticks "${pids[$i]}"); done
     for i in "${!names[@]}"; do
       cookie_value="$(bare_cookie)"; [[ "${names[$i]}" == filter ]] && cookie_value="$c"
