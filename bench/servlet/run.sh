@@ -102,12 +102,14 @@ done
 names=(bare filter); ports=("$bare_port" "$filter_port"); pids=("$bare_pid" "$filter_pid")
 if [[ "$REFERENCE" == 1 ]]; then names+=(wrappers); ports+=("$ref_port"); pids+=("$ref_pid"); fi
 
+sort_median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
 if [[ "$COST" == 1 ]]; then
   # CPU per request, every server loaded at once: one wrk (1 thread, CONNECTIONS connections) per
   # server for DURATION_S, all started together, and each server's CPU time (/proc/PID/stat) over
   # its answered requests. The machine's drift hits every server alike within a round; req/s are
   # not compared here (the scheduler's shares between the JVMs are not controlled), CPU per request
-  # is: for a server bound by CPU, as the req/s ratio alone would be.
+  # is: for a server bound by CPU, about as the req/s ratio alone would be (wrk's own CPU aside).
   cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
   echo "| round | $(printf '%s CPU µs/req | ' "${names[@]}")$(printf 'bare/%s | ' "${names[@]:1}")"
   echo "|---|$(printf -- '---|%.0s' "${names[@]}")$(printf -- '---|%.0s' "${names[@]:1}")"
@@ -137,8 +139,7 @@ if [[ "$COST" == 1 ]]; then
   done
   for name in "${names[@]:1}"; do
     printf 'median over %d rounds, %s: CPU per request, bare/%s %s× (the req/s ratio of a server bound by CPU)\n' \
-      "$ROUNDS" "$name" "$name" "$(awk -v s="$name" '$1 == s {print $2}' "$work/costs" | sort -g |
-        awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')"
+      "$ROUNDS" "$name" "$name" "$(awk -v s="$name" '$1 == s {print $2}' "$work/costs" | sort_median)"
   done
   echo "(all servers at once: wrk -t1 -c$CONNECTIONS -d${DURATION_S}s each; $("$java" -version 2>&1 | head -1); $(nproc) CPUs; load average before: $load_before)"
   exit 0
@@ -179,7 +180,6 @@ for r in $(seq 1 "$ROUNDS"); do
       'BEGIN {printf "| %d | %s | %.0f | %.3f× | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |\n", r, s, x, x/b, xp, xp-bp, xlp, xlp-blp, xup, xup-bup}'
   done
 done
-sort_median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 median_of() { # $1 server, $2 awk expression over: b x bp xp blp xlp bup xup
   awk -v s="$1" '$1 == s {b=$2; x=$3; bp=$4; xp=$5; blp=$6; xlp=$7; bup=$8; xup=$9; print '"$2"'}' "$work/rounds" | sort_median
 }

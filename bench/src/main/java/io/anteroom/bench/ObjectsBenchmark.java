@@ -989,18 +989,23 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   /** Each peer process's CPU time so far, by peer id. */
   private static Map<String, Long> cpuByPeer(Map<String, Process> peers) {
     Map<String, Long> cpu = new LinkedHashMap<>();
-    peers.forEach((id, p) -> cpu.put(id, p.info().totalCpuDuration().orElseThrow().toNanos()));
+    peers.forEach((id, p) -> cpu.put(id, cpuNanos(p)));
     return cpu;
+  }
+
+  /** A child process's CPU time so far. */
+  private static long cpuNanos(Process p) {
+    return p.info().totalCpuDuration().orElseThrow().toNanos();
   }
 
   /**
    * The capped rooms scenario's CPU notes: the peers' CPU per draw, each peer's (and its share of
-   * its cap), and with one shard the ceiling of three shards at these costs: if each peer then led
-   * a third of the draws and followed the rest at the same CPU per draw as the one-shard leader
-   * ({@code L}) and followers ({@code F1}, {@code F2}), three peers held to their cap could draw at
-   * most {@code 3 × cap / (L + F1 + F2)} per second. Three shards split the group commit three
-   * ways, so they can only do worse per draw; the ceiling's ratio to the one-shard run's rate
-   * bounds the scenario's ratio from above.
+   * its cap), and with one shard the ceiling of as many shards as peers at these costs: if each of
+   * the {@code n} peers then led one shard and followed the others at the same CPU per draw as the
+   * one-shard leader ({@code L}) and followers ({@code F1}, {@code F2}, ...), the peers held to
+   * their cap could draw at most {@code n × cap / (L + F1 + F2 + ...)} per second. A bound, not a
+   * forecast: the shards split the group commit, and three shards cost more per draw than one in
+   * every run measured (docs/benchmarks.md, runs E and F).
    */
   private String perPeerCpu(
       Map<String, Long> before,
@@ -1033,11 +1038,12 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             each,
             leads);
     if (shards == 1) {
-      double ceiling = 3 * peerCpu * 1e9 / (total / draws);
+      double ceiling = after.size() * peerCpu * 1e9 / (total / draws);
       notes +=
           String.format(
               Locale.ROOT,
-              "; 3 shards at these costs per draw: at most %.0f draws/s, %.2fx this run",
+              "; %d shards at these costs per draw: at most %.0f draws/s, %.2fx this run",
+              after.size(),
               ceiling,
               ceiling / (draws / seconds));
     }
@@ -1047,7 +1053,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   private static long childrenCpuNanos(java.util.Collection<Process> processes) {
     long total = 0;
     for (Process p : processes) {
-      total += p.info().totalCpuDuration().orElseThrow().toNanos();
+      total += cpuNanos(p);
     }
     return total;
   }
