@@ -30,11 +30,16 @@
 #   COST [0]: 1 measures CPU per request instead, every server loaded at once (one wrk each,
 #   -t1 -cCONNECTIONS, DURATION_S per round): the machine's drift then hits every server alike,
 #   which the windows one after another cannot give (their rounds move by 10 % here).
+#   VARIANT_ROOT []: another checkout (a throwaway build to compare, e.g. with a switch), built as
+#   this one is: its filter app joins as the server "variant", with its own data directory, so its
+#   own keys and its own admitted user's cookie (fetched from it, never the filter's: a cookie its
+#   keys do not open makes every request a new user's). VARIANT_OPTS [] adds JVM options to it.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ROUNDS=${ROUNDS:-6} DURATION_S=${DURATION_S:-10} LATENCY_S=${LATENCY_S:-5} WARMUP_S=${WARMUP_S:-60}
 CONNECTIONS=${CONNECTIONS:-64} THREADS=${THREADS:-2} LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
 BARE_COOKIE=${BARE_COOKIE:-1} REFERENCE=${REFERENCE:-1} COST=${COST:-0}
+VARIANT_ROOT=${VARIANT_ROOT:-} VARIANT_OPTS=${VARIANT_OPTS:-}
 java=""
 for j in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/*/bin/java; do
   [[ -x "$j" ]] || continue
@@ -46,14 +51,14 @@ done
 (cd "$root" && ./mvnw -B -q -o -pl bench/servlet -am package -DskipTests) >&2
 cp="$(cat "$root/bench/servlet/target/classpath.txt"):$root/bench/servlet/target/classes"
 work="$(mktemp -d)"
-ref_pid=""
-trap 'kill $bare_pid $filter_pid $ref_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+ref_pid="" variant_pid=""
+trap 'kill $bare_pid $filter_pid $ref_pid $variant_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 cat > "$work/anteroom.yaml" <<YAML
 dataDir: $work/data
 rooms: [ { id: shop, totalActiveUsers: 1000000, newUsersPerMinute: 1000000, sessionDurationMinutes: 60 } ]
 YAML
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-bare_port=$(free_port); filter_port=$(free_port); ref_port=$(free_port)
+bare_port=$(free_port); filter_port=$(free_port); ref_port=$(free_port); variant_port=$(free_port)
 jvm=(-Xms512m -Xmx512m -XX:+UseParallelGC)
 "$java" "${jvm[@]}" -cp "$cp" io.anteroom.bench.servlet.Endpoint --server.port="$bare_port" \
   --server.address=127.0.0.1 --logging.level.root=WARN > "$work/bare.log" 2>&1 & bare_pid=$!
@@ -65,12 +70,22 @@ if [[ "$REFERENCE" == 1 ]]; then
     --server.address=127.0.0.1 --logging.level.root=WARN --bench.reference=wrappers \
     > "$work/ref.log" 2>&1 & ref_pid=$!
 fi
-for p in "$bare_port" "$filter_port" ${ref_pid:+"$ref_port"}; do
+if [[ -n "$VARIANT_ROOT" ]]; then
+  (cd "$VARIANT_ROOT" && ./mvnw -B -q -o -pl bench/servlet -am package -DskipTests) >&2
+  sed "s|$work/data|$work/variant-data|" "$work/anteroom.yaml" > "$work/variant.yaml"
+  # shellcheck disable=SC2086 # VARIANT_OPTS is a list of JVM options
+  "$java" "${jvm[@]}" $VARIANT_OPTS \
+    -cp "$(cat "$VARIANT_ROOT/bench/servlet/target/classpath.txt"):$VARIANT_ROOT/bench/servlet/target/classes" \
+    io.anteroom.bench.servlet.Endpoint --server.port="$variant_port" --server.address=127.0.0.1 \
+    --logging.level.root=WARN --anteroom.config="$work/variant.yaml" > "$work/variant.log" 2>&1 &
+  variant_pid=$!
+fi
+for p in "$bare_port" "$filter_port" ${ref_pid:+"$ref_port"} ${variant_pid:+"$variant_port"}; do
   for _ in $(seq 1 120); do curl -fs -o /dev/null "http://127.0.0.1:$p/hello" && break; sleep 0.5; done
 done
 
-cookie() { # an admitted user's ticket cookie, as the filter set it
-  curl -s -D - -o /dev/null "http://127.0.0.1:$filter_port/hello" |
+cookie() { # an admitted user's ticket cookie, as the filter (or the server on port $1) set it
+  curl -s -D - -o /dev/null "http://127.0.0.1:${1:-$filter_port}/hello" |
     awk 'tolower($1)=="set-cookie:" && $2 ~ /^__anteroom_shop=/ {sub(/;.*/,"",$2); print $2; exit}' | tr -d '\r'
 }
 within_minute() { # wait until a window of $1 s ends within the current minute
@@ -90,6 +105,21 @@ c=$(cookie); [[ -n "$c" ]] || { echo "bench/servlet: the filter set no ticket co
 curl -fs -H "Cookie: $c" "http://127.0.0.1:$filter_port/hello" | grep -q hello ||
   { echo "bench/servlet: the cookie was not admitted" >&2; exit 1; }
 bare_cookie() { if [[ "$BARE_COOKIE" == 1 ]]; then echo "$c"; fi; } # the filter's, as last fetched
+vc=""
+if [[ -n "$VARIANT_ROOT" ]]; then # the variant must be measured on the admitted path too
+  vc=$(cookie "$variant_port")
+  if [[ -z "$vc" ]] || curl -s -D - -o /dev/null -H "Cookie: $vc" "http://127.0.0.1:$variant_port/hello" |
+    grep -qi '^set-cookie: __anteroom_shop='; then
+    echo "bench/servlet: the variant's own cookie is not admitted quietly (see $work/variant.log)" >&2; exit 1
+  fi
+fi
+cookie_of() { # $1 server name -> the cookie its requests carry (fetched afresh for the filters)
+  case "$1" in
+    filter) c=$(cookie); echo "$c" ;;
+    variant) cookie "$variant_port" ;;
+    *) bare_cookie ;;
+  esac
+}
 load() { run_wrk "$1" "$DURATION_S" "$THREADS" "$CONNECTIONS" "${2:-}"; }
 latency() { run_wrk "$1" "$LATENCY_S" 1 "$LATENCY_CONNECTIONS" "${2:-}"; }
 echo "warm-up: ${WARMUP_S} s each, alternating 10 s windows" >&2
@@ -97,10 +127,14 @@ for _ in $(seq 1 $(( (WARMUP_S + 9) / 10 ))); do
   run_wrk "$bare_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null
   within_minute 10; c=$(cookie); run_wrk "$filter_port" 10 "$THREADS" "$CONNECTIONS" "$c" > /dev/null
   if [[ "$REFERENCE" == 1 ]]; then run_wrk "$ref_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null; fi
+  if [[ -n "$VARIANT_ROOT" ]]; then
+    within_minute 10; run_wrk "$variant_port" 10 "$THREADS" "$CONNECTIONS" "$(cookie_of variant)" > /dev/null
+  fi
 done
 
 names=(bare filter); ports=("$bare_port" "$filter_port"); pids=("$bare_pid" "$filter_pid")
 if [[ "$REFERENCE" == 1 ]]; then names+=(wrappers); ports+=("$ref_port"); pids+=("$ref_pid"); fi
+if [[ -n "$VARIANT_ROOT" ]]; then names+=(variant); ports+=("$variant_port"); pids+=("$variant_pid"); fi
 
 sort_median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
@@ -115,10 +149,11 @@ if [[ "$COST" == 1 ]]; then
   echo "|---|$(printf -- '---|%.0s' "${names[@]}")$(printf -- '---|%.0s' "${names[@]:1}")"
   hz=$(getconf CLK_TCK); : > "$work/costs"
   for r in $(seq 1 "$ROUNDS"); do
-    within_minute "$DURATION_S"; c=$(cookie); declare -A before=(); waits=()
+    within_minute "$DURATION_S"; c=$(cookie); declare -A before=() sent=(); waits=()
+    for i in "${!names[@]}"; do sent[$i]=$(cookie_of "${names[$i]}"); done
     for i in "${!names[@]}"; do before[$i]=$(cpu_ticks "${pids[$i]}"); done
     for i in "${!names[@]}"; do
-      cookie_value="$(bare_cookie)"; [[ "${names[$i]}" == filter ]] && cookie_value="$c"
+      cookie_value="${sent[$i]}"
       run_wrk "${ports[$i]}" "$DURATION_S" 1 "$CONNECTIONS" "$cookie_value" > "$work/cost.$i" &
       waits+=($!)
     done
@@ -151,11 +186,7 @@ measure() { # $1 index into names -> "req/s p50 p50_at_LATENCY_CONNECTIONS p50_a
   # would compare unlike seconds (2026-11-30: windows from second 1 ran 3-9 % below windows from
   # second 30 on this machine, the bare app's included)
   within_minute $((DURATION_S + 2 * LATENCY_S + 2))
-  if [[ "${names[$1]}" == filter ]]; then
-    c=$(cookie); cookie_value="$c"
-  else
-    cookie_value="$(bare_cookie)"
-  fi
+  cookie_value=$(cookie_of "${names[$1]}")
   local l t u; l=$(load "${ports[$1]}" "$cookie_value"); t=$(latency "${ports[$1]}" "$cookie_value")
   u=$(run_wrk "${ports[$1]}" "$LATENCY_S" 1 1 "$cookie_value")
   read -r rps p50 bad <<< "$l"; read -r _ lp50 lbad <<< "$t"; read -r _ up50 ubad <<< "$u"
