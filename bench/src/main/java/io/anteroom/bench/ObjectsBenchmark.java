@@ -115,7 +115,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       description =
           "Warm up for at least --warmup and then on, in slices of 5 s, until the JIT compiled for"
               + " under 5 % of a slice (the JVM's total compilation time), at most this long."
-              + " Default: a fixed --warmup.")
+              + " Default: a fixed --warmup. The capped rooms scenarios always warm on until no"
+              + " peer's compilers ran for 2 % of a slice (at most this long, or 180 s).")
   Duration warmupMax;
 
   @Option(
@@ -637,11 +638,13 @@ public final class ObjectsBenchmark implements Callable<Integer> {
               int i = ThreadLocalRandom.current().nextInt(draws.size());
               return (long) i << 40 | draws.get(i).next();
             };
-        // uncapped first: the peers' JIT compiles as on machines that have run for a while (held
-        // to a share of a CPU, the compiler threads would take minutes of the measurement)
-        warm(HTTP_CONNECTIONS, call);
+        // uncapped first, until the peers' compilers are quiet: the peers' JIT compiles as on
+        // machines that have run for a while (held to a share of a CPU, the compiler threads would
+        // take minutes of the measurement)
+        warmPeers(peers, call);
         peers.forEach((id, p) -> caps.hold(id, p.pid()));
         LoadRun.run("warm-up, capped", HTTP_CONNECTIONS, Duration.ofSeconds(5), maxOps, call);
+        long jit0 = peersCompilerNanos(peers);
         Map<String, Long> cpu0 = cpuByPeer(peers);
         long entries0 = committedEntries(statusPorts, shards);
         LoadRun.Measurement m =
@@ -658,15 +661,21 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                 maxOps,
                 call);
         Map<String, Long> cpu1 = cpuByPeer(peers);
+        long jit = peersCompilerNanos(peers) - jit0;
         long entries = committedEntries(statusPorts, shards) - entries0;
+        long peersCpu =
+            cpu1.values().stream().mapToLong(Long::longValue).sum()
+                - cpu0.values().stream().mapToLong(Long::longValue).sum();
         record(
             m.withNotes(
                 perPeerCpu(cpu0, cpu1, m.ops(), duration, shards, new java.util.TreeMap<>(leads))
                     + String.format(
                         Locale.ROOT,
-                        "; %d log entries over the shards, %.1f draws per entry",
+                        "; %d log entries over the shards, %.1f draws per entry; the peers' JIT"
+                            + " compilers %.1f%% of their CPU",
                         entries,
-                        m.ops() / (double) Math.max(1, entries))));
+                        m.ops() / (double) Math.max(1, entries),
+                        100.0 * jit / Math.max(1, peersCpu))));
       } finally {
         link.close();
       }
@@ -1218,6 +1227,57 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         elapsed.toSeconds(),
         compiled,
         rule.slice().toSeconds());
+  }
+
+  /**
+   * The capped scenarios' warm-up, uncapped: at least {@code --warmup}, then on in slices of 5 s
+   * until no peer's JIT compilers ran for 2 % of a slice ({@link CompilerThreads}), at most {@code
+   * --warmup-max} (180 s when not given). Warming by the benchmark JVM's own compilation time would
+   * say nothing of the peers': with a fixed 20 s their compilers still took 10-60 % of each peer's
+   * half CPU in the measurement (2026-11-30).
+   */
+  private void warmPeers(Map<String, Process> peers, LoadRun.Call call)
+      throws InterruptedException {
+    JitWarmUp rule =
+        new JitWarmUp(
+            warmup,
+            warmupMax != null ? warmupMax : max(warmup, Duration.ofSeconds(180)),
+            Duration.ofSeconds(5),
+            0.02);
+    Duration elapsed = Duration.ZERO;
+    long busiestMs;
+    do {
+      Map<String, Long> before = new LinkedHashMap<>();
+      peers.forEach((id, p) -> before.put(id, compilerNanos(p)));
+      LoadRun.run("warm-up", HTTP_CONNECTIONS, rule.slice(), maxOps, call);
+      busiestMs = 0;
+      for (var e : peers.entrySet()) {
+        busiestMs =
+            Math.max(busiestMs, (compilerNanos(e.getValue()) - before.get(e.getKey())) / 1_000_000);
+      }
+      elapsed = elapsed.plus(rule.slice());
+    } while (!rule.done(elapsed, busiestMs));
+    System.err.printf(
+        Locale.ROOT,
+        "warm-up: %d s, the busiest peer's JIT compiled for %d ms in the last %d s%n",
+        elapsed.toSeconds(),
+        busiestMs,
+        rule.slice().toSeconds());
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  /**
+   * A peer's compiler threads' CPU so far; 0 where /proc cannot tell (the rule then ends early).
+   */
+  private static long compilerNanos(Process p) {
+    return CompilerThreads.cpuNanos(p.pid()).orElse(0);
+  }
+
+  private static long peersCompilerNanos(Map<String, Process> peers) {
+    return peers.values().stream().mapToLong(ObjectsBenchmark::compilerNanos).sum();
   }
 
   private LoadRun.Measurement record(LoadRun.Measurement m) {
