@@ -116,7 +116,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
           "Warm up for at least --warmup and then on, in slices of 5 s, until the JIT compiled for"
               + " under 5 % of a slice (the JVM's total compilation time), at most this long."
               + " Default: a fixed --warmup. The capped rooms scenarios always warm on until no"
-              + " peer's compilers ran for 2 % of a slice (at most this long, or 180 s).")
+              + " peer's compilers ran for 2 % of a slice (at most this long, or 180 s), then"
+              + " again once the peers are capped (5 to 90 s).")
   Duration warmupMax;
 
   @Option(
@@ -641,9 +642,16 @@ public final class ObjectsBenchmark implements Callable<Integer> {
         // uncapped first, until the peers' compilers are quiet: the peers' JIT compiles as on
         // machines that have run for a while (held to a share of a CPU, the compiler threads would
         // take minutes of the measurement)
-        warmPeers(peers, call);
+        warmPeers(
+            peers,
+            call,
+            "warm-up",
+            warmup,
+            warmupMax != null ? warmupMax : max(warmup, Duration.ofSeconds(180)));
         peers.forEach((id, p) -> caps.hold(id, p.pid()));
-        LoadRun.run("warm-up, capped", HTTP_CONNECTIONS, Duration.ofSeconds(5), maxOps, call);
+        // and capped, until quiet again: held to their share, the peers' compilers can start over
+        // (32 % of the peers' CPU in one window measured right after 5 s capped, 2026-11-30)
+        warmPeers(peers, call, "warm-up, capped", Duration.ofSeconds(5), Duration.ofSeconds(90));
         long jit0 = peersCompilerNanos(peers);
         Map<String, Long> cpu0 = cpuByPeer(peers);
         long entries0 = committedEntries(statusPorts, shards);
@@ -1230,26 +1238,22 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   }
 
   /**
-   * The capped scenarios' warm-up, uncapped: at least {@code --warmup}, then on in slices of 5 s
-   * until no peer's JIT compilers ran for 2 % of a slice ({@link CompilerThreads}), at most {@code
-   * --warmup-max} (180 s when not given). Warming by the benchmark JVM's own compilation time would
-   * say nothing of the peers': with a fixed 20 s their compilers still took 10-60 % of each peer's
-   * half CPU in the measurement (2026-11-30).
+   * A warm-up of the capped scenarios' peers: at least {@code min}, then on in slices of 5 s until
+   * no peer's JIT compilers ran for 2 % of a slice ({@link CompilerThreads}), at most {@code max}.
+   * Warming by the benchmark JVM's own compilation time would say nothing of the peers': with a
+   * fixed 20 s their compilers still took up to 42 % of a peer's half CPU in the measurement
+   * (2026-11-30).
    */
-  private void warmPeers(Map<String, Process> peers, LoadRun.Call call)
+  private void warmPeers(
+      Map<String, Process> peers, LoadRun.Call call, String label, Duration min, Duration max)
       throws InterruptedException {
-    JitWarmUp rule =
-        new JitWarmUp(
-            warmup,
-            warmupMax != null ? warmupMax : max(warmup, Duration.ofSeconds(180)),
-            Duration.ofSeconds(5),
-            0.02);
+    JitWarmUp rule = new JitWarmUp(min, max, Duration.ofSeconds(5), 0.02);
     Duration elapsed = Duration.ZERO;
     long busiestMs;
     do {
       Map<String, Long> before = new LinkedHashMap<>();
       peers.forEach((id, p) -> before.put(id, compilerNanos(p)));
-      LoadRun.run("warm-up", HTTP_CONNECTIONS, rule.slice(), maxOps, call);
+      LoadRun.run(label, HTTP_CONNECTIONS, rule.slice(), maxOps, call);
       busiestMs = 0;
       for (var e : peers.entrySet()) {
         busiestMs =
@@ -1259,7 +1263,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     } while (!rule.done(elapsed, busiestMs));
     System.err.printf(
         Locale.ROOT,
-        "warm-up: %d s, the busiest peer's JIT compiled for %d ms in the last %d s%n",
+        "%s: %d s, the busiest peer's JIT compiled for %d ms in the last %d s%n",
+        label,
         elapsed.toSeconds(),
         busiestMs,
         rule.slice().toSeconds());
