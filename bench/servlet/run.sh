@@ -115,7 +115,7 @@ if [[ -n "$VARIANT_ROOT" ]]; then # the variant must be measured on the admitted
 fi
 cookie_of() { # $1 server name -> the cookie its requests carry (fetched afresh for the filters)
   case "$1" in
-    filter) c=$(cookie); echo "$c" ;;
+    filter) cookie ;;
     variant) cookie "$variant_port" ;;
     *) bare_cookie ;;
   esac
