@@ -11,9 +11,9 @@ import java.time.Instant;
  * (in-DC ~5 ms, Anywhere ~65 ms in production; a delayed event in the simulator) and hands the
  * {@link Grant} to {@link RoomWorker#onCounterReply}, which returns the next {@code Decision}
  * (possibly another {@code Draw}, on the Anywhere counter). A draw may name another data center's
- * counter, with limit 0: early in a minute, a decision first asks every counter what it carries of
- * the previous minute ({@link Draw#asksForLateNumbers}); the caller sends it like any other draw,
- * to the counter it names.
+ * counter: with limit 0 early in a minute, when a decision first asks every counter what it carries
+ * of the previous minute ({@link Draw#asksForLateNumbers}), and for a number when a whole-bucket
+ * user's own counters refused it; the caller sends it like any other draw, to the counter it names.
  */
 public sealed interface Decision {
 
@@ -66,6 +66,13 @@ public sealed interface Decision {
     final LateNumbers late;
 
     /**
+     * For a whole-bucket user's draw: the pool {@code G} it draws against, whose split gives each
+     * counter's limit, also another data center's ({@link RoomWorker#onCounterReply}); -1 for other
+     * draws.
+     */
+    final long wholeBucketPool;
+
+    /**
      * What a decision learns before it draws a number early in a minute ({@link
      * RoomWorker#onCounterReply}): the minute's pool as the decision began ({@code pool}), the
      * slots set aside there for whole buckets ({@code wholeBucketsWaiting}), the counters still to
@@ -111,6 +118,33 @@ public sealed interface Decision {
         Instant carriedSince,
         boolean carriedEarlier,
         LateNumbers late) {
+      this(
+          counter,
+          limit,
+          prior,
+          bucketId,
+          wholeBucket,
+          anywhereLimit,
+          decidedAt,
+          carriedSince,
+          carriedEarlier,
+          late,
+          -1);
+    }
+
+    Draw(
+        CounterKey counter,
+        long limit,
+        Ticket prior,
+        long bucketId,
+        boolean wholeBucket,
+        long anywhereLimit,
+        Instant decidedAt,
+        Instant carriedSince,
+        boolean carriedEarlier,
+        LateNumbers late,
+        long wholeBucketPool) {
+      this.wholeBucketPool = wholeBucketPool;
       this.late = late;
       this.counter = counter;
       this.limit = limit;
