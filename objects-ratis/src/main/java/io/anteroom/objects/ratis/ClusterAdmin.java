@@ -111,7 +111,6 @@ public final class ClusterAdmin implements AutoCloseable {
    *     speaks plain text (loopback)
    */
   public static ClusterAdmin connect(ClusterConfig config, PeerTls tls) {
-    GrpcLogging.quiet();
     return new ClusterAdmin(Objects.requireNonNull(config, "config"), tls, Duration.ofMinutes(2));
   }
 
