@@ -104,31 +104,7 @@ public sealed interface Decision {
           decidedAt,
           carriedSince,
           carriedEarlier,
-          null);
-    }
-
-    Draw(
-        CounterKey counter,
-        long limit,
-        Ticket prior,
-        long bucketId,
-        boolean wholeBucket,
-        long anywhereLimit,
-        Instant decidedAt,
-        Instant carriedSince,
-        boolean carriedEarlier,
-        LateNumbers late) {
-      this(
-          counter,
-          limit,
-          prior,
-          bucketId,
-          wholeBucket,
-          anywhereLimit,
-          decidedAt,
-          carriedSince,
-          carriedEarlier,
-          late,
+          null,
           -1);
     }
 

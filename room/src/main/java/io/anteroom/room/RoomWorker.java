@@ -1038,7 +1038,8 @@ public final class RoomWorker {
         decidedAt,
         carriedSince,
         false,
-        late);
+        late,
+        -1);
   }
 
   /**
