@@ -190,6 +190,23 @@ public final class RatisPeer implements AutoCloseable {
     }
   }
 
+  /**
+   * How long a leader's log appender waits after failed appends to one follower: ten quick retries,
+   * then a fifth of the shortest election timeout (at most 100 ms) per retry.
+   *
+   * <p>Ratis' default backs off to 5 s after 30 failures, and every pipelined append to a stopped
+   * peer counts, so a peer back after a short outage waited many seconds to be served. Since Ratis
+   * 3.3.0 the appender sleeps its back-off before anything else it sends, heartbeats included, and
+   * nothing wakes it; a follower's refusals of entries it cannot place yet (INCONSISTENCY) count as
+   * failures too. A step longer than the election timeout would leave a follower that is catching
+   * up without a word from its leader long enough to stand for election; this policy's longest step
+   * leaves room for several.
+   */
+  static String appenderRetryPolicy(Duration electionTimeoutMin) {
+    long stepMillis = Math.max(1, Math.min(100, electionTimeoutMin.toMillis() / 5));
+    return "1ms,10, " + stepMillis + "ms,1000000";
+  }
+
   private RaftProperties properties() {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(dataDir.resolve("raft").toFile()));
@@ -234,9 +251,8 @@ public final class RatisPeer implements AutoCloseable {
     // had applied.
     RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
-    // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
-    // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
-    RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
+    RaftServerConfigKeys.Log.Appender.setRetryPolicy(
+        p, appenderRetryPolicy(options.electionTimeoutMin()));
     // send new entries to a follower at once: Ratis' default waits at least 1 ms between two
     // appends to the same follower, which added up to 1 ms to every commit and capped a shard at
     // about 1,000 log entries per second (measured: +5 to +30 % confirmed writes at 64 callers,
