@@ -8,11 +8,11 @@ import org.apache.ratis.server.RaftServer;
 
 /**
  * Unblocks a Ratis division whose follower log stopped taking the leader's entries after a single
- * failed append (a workaround for Apache Ratis 3.2.2; the code of its main branch is the same).
+ * failed append (a workaround for Apache Ratis 3.2.2, still needed with 3.3.0: same code).
  *
- * <p>A Ratis 3.2.2 follower chains the log appends of the leader's AppendEntries requests on one
- * future ({@code RaftServerImpl.appendLogTermIndices}, its {@code NavigableIndices.future}, on by
- * default: {@code raft.server.log.append-entries.compose.enabled}), each one composed on the
+ * <p>A Ratis 3.2.2 or 3.3.0 follower chains the log appends of the leader's AppendEntries requests
+ * on one future ({@code RaftServerImpl.appendLogTermIndices}, its {@code NavigableIndices.future},
+ * on by default: {@code raft.server.log.append-entries.compose.enabled}), each one composed on the
  * previous one. When one append fails, the chain's future stays failed, and every later append
  * composed on it fails with the same exception without being tried: the follower answers every
  * request with that failure, takes nothing more from any leader, and never applies another entry
@@ -32,7 +32,7 @@ import org.apache.ratis.server.RaftServer;
  * index) are appended as usual. Seen again in run 14 with another refusal ({@code SegmentedRaftLog:
  * Already running a method by Thread[...]}: two appends at once), unblocked 0.8 s later. Best
  * effort: it reaches into Ratis' internals by reflection, and does nothing (saying so once) where
- * they are not as in 3.2.2.
+ * they are not as in 3.2.2 and 3.3.0.
  */
 final class AppendChain {
   private AppendChain() {}

@@ -111,6 +111,7 @@ public final class ClusterAdmin implements AutoCloseable {
    *     speaks plain text (loopback)
    */
   public static ClusterAdmin connect(ClusterConfig config, PeerTls tls) {
+    GrpcLogging.quiet();
     return new ClusterAdmin(Objects.requireNonNull(config, "config"), tls, Duration.ofMinutes(2));
   }
 

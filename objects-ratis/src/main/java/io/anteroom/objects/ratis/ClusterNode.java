@@ -37,10 +37,10 @@ import org.slf4j.LoggerFactory;
  *       RatisPeer#reconnectSilentFollowers}: a cut link leaves them silent, and TCP's back-off
  *       would delay that follower's return by up to 13 s), and, as a follower, lets its log take
  *       the leader's entries again after one append failed ({@link
- *       RatisPeer#unblockFollowerAppends}: Ratis 3.2.2 would fail every later one, and that peer
- *       would no longer count for a majority). Each runtime is fenced by its engine ({@link
- *       ReplicatedStorageEngine#fenceWith}) from the moment it starts, so the close only ends what
- *       the fence already stopped.
+ *       RatisPeer#unblockFollowerAppends}: Ratis (3.2.2, 3.3.0) would fail every later one, and
+ *       that peer would no longer count for a majority). Each runtime is fenced by its engine
+ *       ({@link ReplicatedStorageEngine#fenceWith}) from the moment it starts, so the close only
+ *       ends what the fence already stopped.
  *   <li>The object server runs a call only if this peer is the ready leader of the object's shard
  *       <em>and</em> its runtime is up; otherwise it answers 421 with the leader's URI ({@link
  *       ShardLeaderLookup}), or without one (the caller tries another coordinator) while the
@@ -165,7 +165,7 @@ public final class ClusterNode implements AutoCloseable {
             if (leaderless) peer.resetConnectBackoff();
             // as a leader, do not wait out TCP's retransmission back-off on a silent connection
             peer.reconnectSilentFollowers();
-            // as a follower, do not stay deaf to the leader after one failed append (Ratis 3.2.2)
+            // as a follower, do not stay deaf to the leader after one failed append (Ratis)
             peer.unblockFollowerAppends();
           },
           250,

@@ -150,6 +150,7 @@ public final class RatisPeer implements AutoCloseable {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(options, "options");
+    GrpcLogging.quiet();
     RatisPeer peer;
     try {
       peer = new RatisPeer(config, selfId, dataDir, options);
@@ -189,6 +190,23 @@ public final class RatisPeer implements AutoCloseable {
     }
   }
 
+  /**
+   * How long a leader's log appender waits after failed appends to one follower: ten quick retries,
+   * then a fifth of the shortest election timeout (at most 100 ms) per retry.
+   *
+   * <p>Ratis' default backs off to 5 s after 30 failures, and every pipelined append to a stopped
+   * peer counts, so a peer back after a short outage waited many seconds to be served. Since Ratis
+   * 3.3.0 the appender sleeps its back-off before anything else it sends, heartbeats included, and
+   * nothing wakes it; a follower's refusals of entries it cannot place yet (INCONSISTENCY) count as
+   * failures too. A step longer than the election timeout would leave a follower that is catching
+   * up without a word from its leader long enough to stand for election; this policy's longest step
+   * leaves room for several.
+   */
+  static String appenderRetryPolicy(Duration electionTimeoutMin) {
+    long stepMillis = Math.max(1, Math.min(100, electionTimeoutMin.toMillis() / 5));
+    return "1ms,10, " + stepMillis + "ms,1000000";
+  }
+
   private RaftProperties properties() {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(dataDir.resolve("raft").toFile()));
@@ -213,13 +231,16 @@ public final class RatisPeer implements AutoCloseable {
     // purge up to the snapshot even if a peer still needs older entries: it will install the
     // snapshot instead, and a peer that is down for long does not make the log grow without end
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-    // but keep one snapshot interval of log before the snapshot: Ratis 3.2.2's leader cannot
-    // serve a follower whose next index is exactly the first index of its purged log (the entry
-    // before it is gone and is not the snapshot's): its log appender fails ("Previous TermIndex
-    // not found", RATIS-2487, fixed after 3.2.2) and is not restarted, so that follower never
-    // catches up. A deposed leader's uncommitted suffix starts where the new term's log segment
-    // starts, which a purge right up to the snapshot made the first index; with this margin a
-    // follower that diverged or lagged within the last interval catches up from the log
+    // but keep one snapshot interval of log before the snapshot, so that a follower that diverged
+    // or lagged within the last interval catches up from the log (the entries it lacks) instead
+    // of installing a snapshot (the whole database, sent and swapped in). A deposed leader's
+    // uncommitted suffix starts where the new term's log segment starts, which a purge right up
+    // to the snapshot would make the first index. Up to Ratis 3.2.2 the margin was also a partial
+    // workaround: a leader could not serve a follower whose next index is exactly the first index
+    // of its purged log ("Previous TermIndex not found", RATIS-2487) and never restarted that
+    // follower's log appender (RATIS-2499), so a follower that lagged further and landed there
+    // never caught up; since 3.3.0 the leader installs a snapshot on it (ReplicatedStorageEngine-
+    // Test.aStoppedLeaderWhoseNextIndexIsTheFirstIndexOfItsSuccessorsPurgedLogCatchesUp)
     RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, options.snapshotEveryEntries());
     RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(options.snapshotEveryEntries(), 1024));
     // no commit-index metadata entries: Ratis appends one to the log after every advance of the
@@ -230,9 +251,8 @@ public final class RatisPeer implements AutoCloseable {
     // had applied.
     RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
-    // Ratis' default backs off to 5 s per retry after 30 failed appends; every pipelined append to
-    // a stopped peer counts, so a peer back after a short outage waited many seconds to be served
-    RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,50, 1s,1000000");
+    RaftServerConfigKeys.Log.Appender.setRetryPolicy(
+        p, appenderRetryPolicy(options.electionTimeoutMin()));
     // send new entries to a follower at once: Ratis' default waits at least 1 ms between two
     // appends to the same follower, which added up to 1 ms to every commit and capped a shard at
     // about 1,000 log entries per second (measured: +5 to +30 % confirmed writes at 64 callers,
@@ -706,9 +726,9 @@ public final class RatisPeer implements AutoCloseable {
 
   /**
    * Unblocks each shard whose follower log on this peer stopped taking the leader's entries after
-   * one failed append (a Ratis 3.2.2 defect: {@link AppendChain}); one line for each. Returns the
-   * shards unblocked now. Cheap (a look at one future per shard): {@link ClusterNode} calls it at
-   * every periodic check.
+   * one failed append (a Ratis defect, in 3.2.2 and 3.3.0: {@link AppendChain}); one line for each.
+   * Returns the shards unblocked now. Cheap (a look at one future per shard): {@link ClusterNode}
+   * calls it at every periodic check.
    */
   public List<Integer> unblockFollowerAppends() {
     List<Integer> unblocked = new java.util.ArrayList<>();
@@ -725,8 +745,8 @@ public final class RatisPeer implements AutoCloseable {
       unblocked.add(shard);
       APPEND_LOG.warn(
           "peer {}: shard {} takes the leader's entries again: an append to its log failed ({}),"
-              + " and Ratis failed every later one on this peer without trying it (a Ratis 3.2.2"
-              + " defect, see docs/cluster.md); the leader resends them",
+              + " and Ratis failed every later one on this peer without trying it (a Ratis defect,"
+              + " see docs/cluster.md); the leader resends them",
           self.id(),
           shard,
           firstLine(failure.get()));

@@ -203,12 +203,12 @@ class ClusterNodeTest {
   }
 
   /**
-   * Ratis 3.2.2 chains a follower's log appends, and once one fails every later one fails too, so
-   * that follower took no entry from any leader again (the fault suite's run 11: the two faults
-   * that left three peers of five, one of them that follower, had no majority for their whole cut).
-   * Here one append to a follower's log fails (an entry of an older term than its last one: the log
-   * refuses it before writing anything, as it refused the out-of-order entry in the suite), then
-   * the other follower stops, so the leader needs that follower for every commit.
+   * Ratis (3.2.2, 3.3.0) chains a follower's log appends, and once one fails every later one fails
+   * too, so that follower took no entry from any leader again (the fault suite's run 11: the two
+   * faults that left three peers of five, one of them that follower, had no majority for their
+   * whole cut). Here one append to a follower's log fails (an entry of an older term than its last
+   * one: the log refuses it before writing anything, as it refused the out-of-order entry in the
+   * suite), then the other follower stops, so the leader needs that follower for every commit.
    */
   @Test
   void aFollowerWhoseLogRefusedOneAppendTakesTheLeadersNextEntries() throws Exception {

@@ -412,6 +412,60 @@ class ReplicatedStorageEngineTest {
         .isPresent();
   }
 
+  /**
+   * RATIS-2487 and RATIS-2499 (both fixed in Ratis 3.3.0), with the shipped purge settings: the
+   * leader stops, and its successor's term starts a new log segment at exactly the stopped peer's
+   * next index. Once the successor's snapshots have let it purge the segment before (one snapshot
+   * interval of log kept before the snapshot), the first index of its log is the stopped peer's
+   * next index, and the entry before it is neither in its log nor its snapshot's. Ratis 3.2.2's
+   * leader could not serve that peer: its log appender failed ("Previous TermIndex not found") and
+   * was never started again ("skipping restart"), so the peer never heard from the leader and
+   * stayed in pre-votes naming no leader. 3.3.0 installs a snapshot on it instead.
+   */
+  @Test
+  void aStoppedLeaderWhoseNextIndexIsTheFirstIndexOfItsSuccessorsPurgedLogCatchesUp()
+      throws Exception {
+    int every = 20;
+    cluster =
+        TestCluster.start(dir, 3, 1, TestCluster.testOptions().snapshotEveryEntries(every).build());
+    RatisPeer first = cluster.awaitLeader(0);
+    commitThreeEarlyEntries(first, "room/q");
+    String down = first.id();
+    long next = first.server().getDivision(first.groupId(0)).getRaftLog().getNextIndex();
+    cluster.stopPeer(down);
+
+    RatisPeer leader = cluster.awaitLeader(0);
+    ReplicatedStorageEngine engine = leader.engine(0);
+    int more = 5 * every;
+    for (int i = 0; i < more; i++) engine.commit(put("room/q", "later-" + i, "l" + i));
+    await("the new leader purges its log before its own term")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> engine.logStartIndex() >= next);
+    assertThat(engine.logStartIndex())
+        .as("the new leader's log starts with its term, at the stopped peer's next index")
+        .isEqualTo(next);
+    assertThat(
+            leader
+                .server()
+                .getDivision(leader.groupId(0))
+                .getStateMachine()
+                .getLatestSnapshot()
+                .getIndex())
+        .as("the new leader's snapshot, past the entry before its log")
+        .isGreaterThanOrEqualTo(next);
+
+    RatisPeer back = cluster.startPeer(down);
+    long committed = engine.commitIndex();
+    await(down + " catches up")
+        .atMost(TestCluster.PATIENCE)
+        .until(() -> back.engine(0).appliedIndex() >= committed);
+    StorageEngine copy = back.engine(0).localCopy();
+    for (int i = 0; i < 3; i++)
+      assertThat(copy.get("room/q", "early-" + i)).isEqualTo(bytes("e" + i));
+    for (int i = 0; i < more; i++)
+      assertThat(copy.get("room/q", "later-" + i)).as("later-" + i).isEqualTo(bytes("l" + i));
+  }
+
   @Test
   void aSnapshotTakenOnDemandCoversEveryAppliedEntry() {
     cluster = TestCluster.start(dir, 3, 1, TestCluster.testOptions().build());
