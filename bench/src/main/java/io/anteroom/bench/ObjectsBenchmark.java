@@ -652,8 +652,8 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                 file.coordinators(), Duration.ofSeconds(30), null, List.of()));
       }
       try {
-        configureRooms(links.getFirst());
-        List<List<Counter>> drawsByGateway = links.stream().map(l -> draws(l)).toList();
+        // each link is told its rooms, as each gateway is
+        List<List<Counter>> drawsByGateway = links.stream().map(l -> roomDraws(l)).toList();
         LoadRun.Call call =
             caller -> {
               List<Counter> draws = drawsByGateway.get(caller % gateways);
