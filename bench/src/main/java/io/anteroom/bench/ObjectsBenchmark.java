@@ -179,6 +179,19 @@ public final class ObjectsBenchmark implements Callable<Integer> {
   double peerCpu;
 
   @Option(
+      names = "--rooms-gateways",
+      defaultValue = "1",
+      description =
+          "The gateways of the rooms-*-capped scenarios: each a link of its own to the three peers"
+              + " (its own connections, "
+              + HTTP_CONNECTIONS
+              + " to each peer, as a gateway has) with "
+              + HTTP_CONNECTIONS
+              + " callers, so that the peers see more calls at once than one"
+              + " gateway sends. Default: ${DEFAULT-VALUE}.")
+  int roomsGateways;
+
+  @Option(
       names = "--rounds",
       defaultValue = "1",
       description =
@@ -630,12 +643,20 @@ public final class ObjectsBenchmark implements Callable<Integer> {
               "the shards' preferred leaders do not lead in 180 s: " + leads);
         Thread.sleep(100); // polling for the elections and hand-overs, before any measurement
       }
-      ObjectCoordination link =
-          ObjectCoordination.remote(file.coordinators(), Duration.ofSeconds(30), null, List.of());
+      int gateways = Math.max(1, roomsGateways);
+      int callers = gateways * HTTP_CONNECTIONS;
+      List<ObjectCoordination> links = new ArrayList<>();
+      for (int g = 0; g < gateways; g++) {
+        links.add(
+            ObjectCoordination.remote(
+                file.coordinators(), Duration.ofSeconds(30), null, List.of()));
+      }
       try {
-        List<Counter> draws = roomDraws(link);
+        // each link is told its rooms, as each gateway is
+        List<List<Counter>> drawsByGateway = links.stream().map(l -> roomDraws(l)).toList();
         LoadRun.Call call =
             caller -> {
+              List<Counter> draws = drawsByGateway.get(caller % gateways);
               int i = ThreadLocalRandom.current().nextInt(draws.size());
               return (long) i << 40 | draws.get(i).next();
             };
@@ -647,11 +668,13 @@ public final class ObjectsBenchmark implements Callable<Integer> {
             call,
             "warm-up",
             warmup,
-            warmupMax != null ? warmupMax : max(warmup, Duration.ofSeconds(180)));
+            warmupMax != null ? warmupMax : max(warmup, Duration.ofSeconds(180)),
+            callers);
         peers.forEach((id, p) -> caps.hold(id, p.pid()));
         // and capped, until quiet again: held to their share, the peers' compilers can start over
         // (32 % of the peers' CPU in one window measured right after 5 s capped, 2026-11-30)
-        warmPeers(peers, call, "warm-up, capped", Duration.ofSeconds(5), Duration.ofSeconds(90));
+        warmPeers(
+            peers, call, "warm-up, capped", Duration.ofSeconds(5), Duration.ofSeconds(90), callers);
         long jit0 = peersCompilerNanos(peers);
         Map<String, Long> cpu0 = cpuByPeer(peers);
         long entries0 = committedEntries(statusPorts, shards);
@@ -663,8 +686,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                     + peerCpu
                     + " CPU each, "
                     + shards
-                    + " shard(s)",
-                HTTP_CONNECTIONS,
+                    + " shard(s)"
+                    + (gateways > 1 ? ", " + gateways + " gateways" : ""),
+                callers,
                 duration,
                 maxOps,
                 call);
@@ -685,7 +709,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
                         m.ops() / (double) Math.max(1, entries),
                         100.0 * jit / Math.max(1, peersCpu))));
       } finally {
-        link.close();
+        links.forEach(ObjectCoordination::close);
       }
     } finally {
       stopPeers(peers.values(), stopping);
@@ -693,31 +717,54 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     }
   }
 
-  /**
-   * {@value #ROOMS} rooms configured through {@code link}, and for each a call drawing one
-   * confirmed number from its Anywhere counter (unique per room: the minute in the high bits).
-   */
-  private static List<Counter> roomDraws(ObjectCoordination link) {
-    List<Counter> draws = new ArrayList<>(ROOMS);
+  /** {@value #ROOMS} rooms configured through {@code link}, their limits far above the load. */
+  private static void configureRooms(ObjectCoordination link) {
     for (int i = 0; i < ROOMS; i++) {
-      String room = "room" + i;
       link.configure(
-              io.anteroom.room.RoomConfig.builder(room)
+              io.anteroom.room.RoomConfig.builder("room" + i)
                   .totalActiveUsers(1_000_000)
                   .newUsersPerMinute(1_000_000)
                   .sessionDurationMinutes(10)
                   .build())
           .toCompletableFuture()
           .join();
+    }
+  }
+
+  /**
+   * {@link #configureRooms} and, for each room, a call through {@code link} drawing one confirmed
+   * number from its Anywhere counter (unique per room: the minute in the high bits).
+   */
+  private static List<Counter> roomDraws(ObjectCoordination link) {
+    configureRooms(link);
+    return draws(link);
+  }
+
+  /**
+   * For each of the {@value #ROOMS} rooms, a call through {@code link} drawing one confirmed number
+   * from its Anywhere counter (unique per room: the minute in the high bits). A draw for a minute
+   * the counter has left (a call sent just before a minute's end, answered after another caller's
+   * draw of the next minute) is refused with no number; it draws again for the next minute, as a
+   * gateway's next request would.
+   */
+  private static List<Counter> draws(ObjectCoordination link) {
+    List<Counter> draws = new ArrayList<>(ROOMS);
+    for (int i = 0; i < ROOMS; i++) {
+      String room = "room" + i;
       draws.add(
           () -> {
             long minute = java.time.Instant.now().getEpochSecond() / 60;
-            io.anteroom.room.Grant g =
-                link.take(io.anteroom.room.CounterKey.anywhere(room, minute), 1L << 40, null)
-                    .toCompletableFuture()
-                    .join();
-            if (!g.granted()) throw new IllegalStateException("not granted: " + g);
-            return (minute % 1024) << 30 | g.number(); // unique per room
+            for (int attempt = 0; ; attempt++) {
+              io.anteroom.room.Grant g =
+                  link.take(io.anteroom.room.CounterKey.anywhere(room, minute), 1L << 40, null)
+                      .toCompletableFuture()
+                      .join();
+              if (g.granted()) return (minute % 1024) << 30 | g.number(); // unique per room
+              // refused with no number: the counter is in a later minute already
+              if (g.number() >= 0 || attempt > 0)
+                throw new IllegalStateException("not granted: " + g);
+              minute = Math.max(minute + 1, java.time.Instant.now().getEpochSecond() / 60);
+            }
           });
     }
     return draws;
@@ -1245,7 +1292,12 @@ public final class ObjectsBenchmark implements Callable<Integer> {
    * (2026-11-30).
    */
   private void warmPeers(
-      Map<String, Process> peers, LoadRun.Call call, String label, Duration min, Duration max)
+      Map<String, Process> peers,
+      LoadRun.Call call,
+      String label,
+      Duration min,
+      Duration max,
+      int callers)
       throws InterruptedException {
     JitWarmUp rule = new JitWarmUp(min, max, Duration.ofSeconds(5), 0.02);
     Duration elapsed = Duration.ZERO;
@@ -1253,7 +1305,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     do {
       Map<String, Long> before = new LinkedHashMap<>();
       peers.forEach((id, p) -> before.put(id, compilerNanos(p)));
-      LoadRun.run(label, HTTP_CONNECTIONS, rule.slice(), maxOps, call);
+      LoadRun.run(label, callers, rule.slice(), maxOps, call);
       busiestMs = 0;
       for (var e : peers.entrySet()) {
         busiestMs =
