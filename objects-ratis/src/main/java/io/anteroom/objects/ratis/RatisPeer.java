@@ -200,11 +200,12 @@ public final class RatisPeer implements AutoCloseable {
    * nothing wakes it; a follower's refusals of entries it cannot place yet (INCONSISTENCY) count as
    * failures too. A step longer than the election timeout would leave a follower that is catching
    * up without a word from its leader long enough to stand for election; this policy's longest step
-   * leaves room for several.
+   * leaves room for several. The policy never runs out (Ratis stops backing off once it does): its
+   * last step holds for as many failures as an int counts, years of a dead follower.
    */
   static String appenderRetryPolicy(Duration electionTimeoutMin) {
     long stepMillis = Math.max(1, Math.min(100, electionTimeoutMin.toMillis() / 5));
-    return "1ms,10, " + stepMillis + "ms,1000000";
+    return "1ms,10, " + stepMillis + "ms," + (Integer.MAX_VALUE - 10);
   }
 
   private RaftProperties properties() {
