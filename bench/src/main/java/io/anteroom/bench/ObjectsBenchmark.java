@@ -114,9 +114,9 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       converter = DurationConverter.class,
       description =
           "Warm up for at least --warmup and then on, in slices of 5 s, until the JIT compiled for"
-              + " under 5 % of a slice (the JVM's total compilation time), at most this long."
+              + " under 5 %% of a slice (the JVM's total compilation time), at most this long."
               + " Default: a fixed --warmup. The capped rooms scenarios always warm on until no"
-              + " peer's compilers ran for 2 % of a slice (at most this long, or 180 s), then"
+              + " peer's compilers ran for 2 %% of a slice (at most this long, or 180 s), then"
               + " again once the peers are capped (5 to 90 s).")
   Duration warmupMax;
 
@@ -256,6 +256,11 @@ public final class ObjectsBenchmark implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           "--rounds " + rounds + ": use 1 (each scenario once) or more (alternating rounds)");
+    }
+    if (roomsGateways < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--rooms-gateways " + roomsGateways + ": use 1 (one gateway's link) or more");
     }
     if (!(peerCpu > 0)) {
       throw new CommandLine.ParameterException(
@@ -643,7 +648,7 @@ public final class ObjectsBenchmark implements Callable<Integer> {
               "the shards' preferred leaders do not lead in 180 s: " + leads);
         Thread.sleep(100); // polling for the elections and hand-overs, before any measurement
       }
-      int gateways = Math.max(1, roomsGateways);
+      int gateways = roomsGateways;
       int callers = gateways * HTTP_CONNECTIONS;
       List<ObjectCoordination> links = new ArrayList<>();
       for (int g = 0; g < gateways; g++) {
@@ -717,40 +722,25 @@ public final class ObjectsBenchmark implements Callable<Integer> {
     }
   }
 
-  /** {@value #ROOMS} rooms configured through {@code link}, their limits far above the load. */
-  private static void configureRooms(ObjectCoordination link) {
+  /**
+   * {@value #ROOMS} rooms configured through {@code link} (limits far above the load), and for each
+   * a call drawing one confirmed number from its Anywhere counter (unique per room: the minute in
+   * the high bits). A draw for a minute the counter has left (a call sent just before a minute's
+   * end, answered after another caller's draw of the next minute) is refused with no number; it
+   * draws again for the next minute, as a gateway's next request would.
+   */
+  private static List<Counter> roomDraws(ObjectCoordination link) {
+    List<Counter> draws = new ArrayList<>(ROOMS);
     for (int i = 0; i < ROOMS; i++) {
+      String room = "room" + i;
       link.configure(
-              io.anteroom.room.RoomConfig.builder("room" + i)
+              io.anteroom.room.RoomConfig.builder(room)
                   .totalActiveUsers(1_000_000)
                   .newUsersPerMinute(1_000_000)
                   .sessionDurationMinutes(10)
                   .build())
           .toCompletableFuture()
           .join();
-    }
-  }
-
-  /**
-   * {@link #configureRooms} and, for each room, a call through {@code link} drawing one confirmed
-   * number from its Anywhere counter (unique per room: the minute in the high bits).
-   */
-  private static List<Counter> roomDraws(ObjectCoordination link) {
-    configureRooms(link);
-    return draws(link);
-  }
-
-  /**
-   * For each of the {@value #ROOMS} rooms, a call through {@code link} drawing one confirmed number
-   * from its Anywhere counter (unique per room: the minute in the high bits). A draw for a minute
-   * the counter has left (a call sent just before a minute's end, answered after another caller's
-   * draw of the next minute) is refused with no number; it draws again for the next minute, as a
-   * gateway's next request would.
-   */
-  private static List<Counter> draws(ObjectCoordination link) {
-    List<Counter> draws = new ArrayList<>(ROOMS);
-    for (int i = 0; i < ROOMS; i++) {
-      String room = "room" + i;
       draws.add(
           () -> {
             long minute = java.time.Instant.now().getEpochSecond() / 60;
