@@ -150,11 +150,14 @@ public final class TicketCodec {
   private final Clock clock;
 
   /**
-   * Each platform thread's last opened cookies: a browser sends the same cookie with every request
-   * of a page until its renewal minute changes, and re-opening it costs an AES-GCM decryption per
-   * request. Per codec, so a codec with other keys never sees this one's results.
+   * The last opened cookies, shared by every thread: a browser sends the same cookie with every
+   * request of a page until its renewal minute changes, and re-opening it costs an AES-GCM
+   * decryption per request. Shared, so a browser's next request hits whichever of the server's
+   * threads takes it (a Servlet container's pool has hundreds; a cache per thread missed on most of
+   * them and cost a thread-local look-up on every request). Per codec, so a codec with other keys
+   * never sees this one's results.
    */
-  private final ThreadLocal<Opened> opened = ThreadLocal.withInitial(Opened::new);
+  private final Opened opened = new Opened();
 
   /** Decryptions run by {@link #open(Scope, String)} (cache misses; for tests). */
   private final LongAdder decryptions = new LongAdder();
@@ -258,20 +261,17 @@ public final class TicketCodec {
     if (cookie == null || cookie.length() > MAX_COOKIE_CHARS) {
       return Optional.empty();
     }
-    Opened cache = Thread.currentThread().isVirtual() ? null : opened.get();
-    if (cache != null) {
-      Opened.Entry hit = cache.find(scope, cookie, 0, cookie.length(), nowHour());
-      if (hit != null) {
-        return Optional.of(hit.payload.clone());
-      }
+    Opened.Entry hit = opened.find(scope, cookie, 0, cookie.length(), nowHour());
+    if (hit != null) {
+      return Optional.of(hit.payload.clone());
     }
-    return Optional.ofNullable(decrypt(scope, cookie, cache));
+    return Optional.ofNullable(decrypt(scope, cookie));
   }
 
   /**
    * Turns an opened cookie's payload into the caller's value (e.g. a ticket). The value must be
    * immutable: {@link #open(Scope, String, int, int, Decoder)} hands the same one to every request
-   * of the thread that sends the same cookie. Compared by identity: keep one per kind of value.
+   * that sends the same cookie, on any thread. Compared by identity: keep one per kind of value.
    */
   public interface Decoder<T> {
     /** The value of {@code payload} (not to be kept or changed), or null when it is none. */
@@ -280,8 +280,8 @@ public final class TicketCodec {
 
   /**
    * {@link #open(Scope, String)} for the cookie value {@code header[from, to)}, decoded by {@code
-   * decoder}; null when the value does not open or decodes to null. The thread's cache keeps the
-   * decoded value with the payload, so a browser's repeated cookie costs neither a decryption nor a
+   * decoder}; null when the value does not open or decodes to null. The cache keeps the decoded
+   * value with the payload, so a browser's repeated cookie costs neither a decryption nor a
    * decoding nor a copy of the value: same checks (the same characters, the same scope, the hour
    * inside the window now), no allocation on a hit.
    */
@@ -290,29 +290,24 @@ public final class TicketCodec {
     if (to - from > MAX_COOKIE_CHARS) {
       return null;
     }
-    Opened cache = Thread.currentThread().isVirtual() ? null : opened.get();
-    if (cache != null) {
-      Opened.Entry hit = cache.find(scope, header, from, to, nowHour());
-      if (hit != null) {
-        if (hit.decoder == decoder && hit.decoded != null) {
-          return (T) hit.decoded;
-        }
-        T value = decoder.decode(hit.payload.clone());
-        cache.keep(hit, decoder, value);
-        return value;
+    Opened.Entry hit = opened.find(scope, header, from, to, nowHour());
+    if (hit != null) {
+      if (hit.decoder == decoder && hit.decoded != null) {
+        return (T) hit.decoded;
       }
+      T value = decoder.decode(hit.payload.clone());
+      opened.keep(hit, decoder, value);
+      return value;
     }
     String cookie = from == 0 && to == header.length() ? header : header.substring(from, to);
-    byte[] payload = decrypt(scope, cookie, cache);
+    byte[] payload = decrypt(scope, cookie);
     if (payload == null) {
       return null;
     }
     T value = decoder.decode(payload);
-    if (cache != null) {
-      Opened.Entry put = cache.entries[Opened.slot(cookie, 0, cookie.length())];
-      if (put != null && put.cookie == cookie) { // the entry decrypt put: keep the value with it
-        cache.keep(put, decoder, value);
-      }
+    Opened.Entry put = opened.entries[Opened.slot(cookie, 0, cookie.length())];
+    if (put != null && put.cookie == cookie) { // the entry decrypt put: keep the value with it
+      opened.keep(put, decoder, value);
     }
     return value;
   }
@@ -323,9 +318,10 @@ public final class TicketCodec {
 
   /**
    * Decrypts {@code cookie} (a cache miss) and, when it opens, remembers a copy of its payload in
-   * {@code cache}; null when it does not open.
+   * the cache; null when it does not open.
    */
-  private byte[] decrypt(Scope scope, String cookie, Opened cache) {
+  private byte[] decrypt(Scope scope, String cookie) {
+    Opened cache = opened;
     decryptions.increment();
     byte[] in;
     try {
@@ -336,15 +332,13 @@ public final class TicketCodec {
     if (in.length >= MIN_SEALED_2 && in[0] == FORMAT_2) {
       byte[] payload = open2(scope, in);
       if (payload != null) {
-        if (cache != null) {
-          cache.put(scope, cookie, Integer.toUnsignedLong(getInt(in, 2)), payload);
-        }
+        cache.put(scope, cookie, Integer.toUnsignedLong(getInt(in, 2)), payload);
         return payload;
       }
     }
     if (scope.generation == 0 && in.length >= MIN_SEALED_1) {
       byte[] payload = open1(scope, in);
-      if (payload != null && cache != null) {
+      if (payload != null) {
         cache.put(scope, cookie, Opened.ANY_HOUR, payload);
       }
       return payload;
@@ -352,22 +346,27 @@ public final class TicketCodec {
     return null;
   }
 
-  /** Decryptions so far: opens the per-thread cache did not answer. */
+  /** Decryptions so far: opens the cache did not answer. */
   long decryptions() {
     return decryptions.sum();
   }
 
   /**
-   * One thread's recently opened cookies, direct-mapped by a hash of the cookie's nonce characters:
-   * bounded whatever clients send ({@value #SLOTS} slots of at most {@link #MAX_COOKIE_CHARS}
-   * characters), and only cookies that authenticated are stored, so a client can evict entries but
-   * never plant one. A hit needs the same characters and the same {@link Scope} object, and a
-   * format-2 cookie's hour must still be inside the window now, exactly as {@link #open2} would
-   * check it. Payloads are handed out as copies; a decoded value ({@link Decoder}) is kept with its
-   * payload.
+   * The recently opened cookies, direct-mapped by a hash of the cookie's nonce characters: bounded
+   * whatever clients send ({@value #SLOTS} slots of at most {@link #MAX_COOKIE_CHARS} characters),
+   * and only cookies that authenticated are stored, so a client can evict entries but never plant
+   * one. A hit needs the same characters and the same {@link Scope} object, and a format-2 cookie's
+   * hour must still be inside the window now, exactly as {@link #open2} would check it. Payloads
+   * are handed out as copies; a decoded value ({@link Decoder}) is kept with its payload.
+   *
+   * <p>Thread safety: every thread reads and writes the slots without a lock. An {@link Entry} is
+   * immutable (final fields only; its payload copied before it is built, the decoded value
+   * immutable by {@link Decoder}'s contract), so a thread that reads an entry sees all of it (the
+   * Java memory model's guarantee for final fields); two threads that race on a slot may each
+   * replace the other's entry, which costs only a later decryption.
    */
   private static final class Opened {
-    static final int SLOT_BITS = 10;
+    static final int SLOT_BITS = 13;
     static final int SLOTS = 1 << SLOT_BITS;
     static final long ANY_HOUR = -1;
 

@@ -47,8 +47,8 @@ public final class TicketCookie {
   private final String clear;
 
   /**
-   * The ticket of a payload: immutable, so the codec's per-thread cache hands the same one to the
-   * thread's next request with the same cookie.
+   * The ticket of a payload: immutable, so the codec's cache hands the same one to the next request
+   * with the same cookie, on any thread.
    */
   private final TicketCodec.Decoder<Opened> decoder;
 

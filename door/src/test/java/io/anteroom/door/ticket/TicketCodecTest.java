@@ -263,7 +263,29 @@ class TicketCodecTest {
   }
 
   @Test
-  void aCookieOpenedAgainOnTheSameThreadIsNotDecryptedAgain() {
+  void aCookieOpenedOnOneThreadIsNotDecryptedAgainOnAnother() throws Exception {
+    // a browser's requests land on any of a server's threads (a Servlet container has hundreds)
+    String sealed = timed.seal(shop, payload);
+    var decoder = new Counting();
+    String first = timed.open(shop, sealed, 0, sealed.length(), decoder);
+    long decrypted = timed.decryptions();
+    var other = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      String there =
+          other.submit(() -> timed.open(shop, sealed, 0, sealed.length(), decoder)).get();
+      assertThat(there).as("the value decoded on the first thread").isSameAs(first);
+      assertThat(other.submit(() -> timed.open(shop, sealed)).get()).hasValue(payload);
+    } finally {
+      other.shutdownNow();
+    }
+    assertThat(timed.decryptions())
+        .as("opened from the cache on the other thread")
+        .isEqualTo(decrypted);
+    assertThat(decoder.calls).isEqualTo(1);
+  }
+
+  @Test
+  void aCookieOpenedAgainIsNotDecryptedAgain() {
     String sealed = timed.seal(shop, payload);
     assertThat(timed.open(shop, sealed)).hasValue(payload);
     long decrypted = timed.decryptions();
@@ -286,7 +308,7 @@ class TicketCodecTest {
   }
 
   @Test
-  void aCookieInsideAHeaderOpensWithoutACopyAndItsDecodedValueIsKeptForTheThread() {
+  void aCookieInsideAHeaderOpensWithoutACopyAndItsDecodedValueIsKept() {
     String sealed = timed.seal(shop, payload);
     String header = "a=1; __anteroom_shop=" + sealed + "; b=2";
     int from = header.indexOf(sealed);
