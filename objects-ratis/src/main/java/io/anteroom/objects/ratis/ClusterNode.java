@@ -35,10 +35,7 @@ import org.slf4j.LoggerFactory;
  *       back off after an outage ({@link RatisPeer#resetConnectBackoff}), and while it leads,
  *       replaces its connections to a follower that has stopped answering ({@link
  *       RatisPeer#reconnectSilentFollowers}: a cut link leaves them silent, and TCP's back-off
- *       would delay that follower's return by up to 13 s), and, as a follower, lets its log take
- *       the leader's entries again after one append failed ({@link
- *       RatisPeer#unblockFollowerAppends}: Ratis (3.2.2, 3.3.0) would fail every later one, and
- *       that peer would no longer count for a majority). Each runtime is fenced by its engine
+ *       would delay that follower's return by up to 13 s). Each runtime is fenced by its engine
  *       ({@link ReplicatedStorageEngine#fenceWith}) from the moment it starts, so the close only
  *       ends what the fence already stopped.
  *   <li>The object server runs a call only if this peer is the ready leader of the object's shard
@@ -165,8 +162,6 @@ public final class ClusterNode implements AutoCloseable {
             if (leaderless) peer.resetConnectBackoff();
             // as a leader, do not wait out TCP's retransmission back-off on a silent connection
             peer.reconnectSilentFollowers();
-            // as a follower, do not stay deaf to the leader after one failed append (Ratis)
-            peer.unblockFollowerAppends();
           },
           250,
           250,

@@ -251,6 +251,15 @@ public final class RatisPeer implements AutoCloseable {
     // serve nothing until a leader commits in its own term anyway, and the copy keeps what it
     // had applied.
     RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
+    // a follower appends each of the leader's requests to its log before it takes the next one,
+    // as Raft describes it, not on a chain of deferred appends (Ratis' default since 3.1,
+    // append-entries.compose): on that chain a follower counts an entry still waiting to be
+    // written as one it holds, so a heartbeat of a new leader can move its commit index onto the
+    // entry of the same index that a deposed leader wrote there before (the follower then applies
+    // an entry the cluster never committed, and refuses the new leader's entries there for good:
+    // the follower stuck from the start of the fault suite's run 13, docs/cluster.md); and once
+    // one append on the chain failed, every later one failed without being tried (run 11)
+    RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
     RaftServerConfigKeys.Log.Appender.setRetryPolicy(
         p, appenderRetryPolicy(options.electionTimeoutMin()));
@@ -719,62 +728,6 @@ public final class RatisPeer implements AutoCloseable {
               e.toString());
     }
   }
-
-  /**
-   * How many times each shard's follower appends were unblocked on this peer ({@link AppendChain}).
-   */
-  private final Map<Integer, AtomicLong> appendUnblocks = new ConcurrentHashMap<>();
-
-  /**
-   * Unblocks each shard whose follower log on this peer stopped taking the leader's entries after
-   * one failed append (a Ratis defect, in 3.2.2 and 3.3.0: {@link AppendChain}); one line for each.
-   * Returns the shards unblocked now. Cheap (a look at one future per shard): {@link ClusterNode}
-   * calls it at every periodic check.
-   */
-  public List<Integer> unblockFollowerAppends() {
-    List<Integer> unblocked = new java.util.ArrayList<>();
-    for (int shard = 0; shard < config.shards(); shard++) {
-      RaftServer.Division division;
-      try {
-        division = server.getDivision(groupId(shard));
-      } catch (IOException | RuntimeException e) {
-        continue; // not started yet, being restarted, or closing: the next check looks again
-      }
-      java.util.Optional<Throwable> failure = AppendChain.unblock(division);
-      if (failure.isEmpty()) continue;
-      appendUnblocks.computeIfAbsent(shard, s -> new AtomicLong()).incrementAndGet();
-      unblocked.add(shard);
-      APPEND_LOG.warn(
-          "peer {}: shard {} takes the leader's entries again: an append to its log failed ({}),"
-              + " and Ratis failed every later one on this peer without trying it (a Ratis defect,"
-              + " see docs/cluster.md); the leader resends them",
-          self.id(),
-          shard,
-          firstLine(failure.get()));
-    }
-    return unblocked;
-  }
-
-  /** How many times {@code shard}'s follower appends were unblocked on this peer (for tests). */
-  long appendUnblocks(int shard) {
-    AtomicLong n = appendUnblocks.get(shard);
-    return n == null ? 0 : n.get();
-  }
-
-  /**
-   * The first line of a failure's message (Ratis' messages carry whole log entries), at most 200
-   * chars.
-   */
-  static String firstLine(Throwable failure) {
-    String message = String.valueOf(failure.getMessage());
-    int end = message.indexOf('\n');
-    if (end >= 0) message = message.substring(0, end);
-    if (message.length() > 200) message = message.substring(0, 200) + "...";
-    return failure.getClass().getSimpleName() + ": " + message;
-  }
-
-  private static final org.slf4j.Logger APPEND_LOG =
-      org.slf4j.LoggerFactory.getLogger(RatisPeer.class);
 
   /** Followers whose channels are being replaced now (one replacement at a time each). */
   private final java.util.Set<String> reconnecting = ConcurrentHashMap.newKeySet();
