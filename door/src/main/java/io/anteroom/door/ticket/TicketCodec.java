@@ -305,7 +305,7 @@ public final class TicketCodec {
       return null;
     }
     T value = decoder.decode(payload);
-    Opened.Entry put = opened.entries[Opened.slot(cookie, 0, cookie.length())];
+    Opened.Entry put = opened.at(Opened.slot(cookie, 0, cookie.length()));
     if (put != null && put.cookie == cookie) { // the entry decrypt put: keep the value with it
       opened.keep(put, decoder, value);
     }
@@ -321,7 +321,6 @@ public final class TicketCodec {
    * the cache; null when it does not open.
    */
   private byte[] decrypt(Scope scope, String cookie) {
-    Opened cache = opened;
     decryptions.increment();
     byte[] in;
     try {
@@ -332,14 +331,14 @@ public final class TicketCodec {
     if (in.length >= MIN_SEALED_2 && in[0] == FORMAT_2) {
       byte[] payload = open2(scope, in);
       if (payload != null) {
-        cache.put(scope, cookie, Integer.toUnsignedLong(getInt(in, 2)), payload);
+        opened.put(scope, cookie, Integer.toUnsignedLong(getInt(in, 2)), payload);
         return payload;
       }
     }
     if (scope.generation == 0 && in.length >= MIN_SEALED_1) {
       byte[] payload = open1(scope, in);
       if (payload != null) {
-        cache.put(scope, cookie, Opened.ANY_HOUR, payload);
+        opened.put(scope, cookie, Opened.ANY_HOUR, payload);
       }
       return payload;
     }
@@ -359,11 +358,12 @@ public final class TicketCodec {
    * hour must still be inside the window now, exactly as {@link #open2} would check it. Payloads
    * are handed out as copies; a decoded value ({@link Decoder}) is kept with its payload.
    *
-   * <p>Thread safety: every thread reads and writes the slots without a lock. An {@link Entry} is
-   * immutable (final fields only; its payload copied before it is built, the decoded value
-   * immutable by {@link Decoder}'s contract), so a thread that reads an entry sees all of it (the
-   * Java memory model's guarantee for final fields); two threads that race on a slot may each
-   * replace the other's entry, which costs only a later decryption.
+   * <p>Thread safety: every thread reads and writes the slots without a lock, each slot written
+   * with release and read with acquire semantics, so a thread that reads an entry sees everything
+   * written before it was stored, the payload's bytes included (also for an entry that {@code keep}
+   * builds on another thread's payload). An {@link Entry} never changes (its payload is a copy no
+   * caller sees, the decoded value immutable by {@link Decoder}'s contract); two threads that race
+   * on a slot may each replace the other's entry, which costs only a later decryption.
    */
   private static final class Opened {
     static final int SLOT_BITS = 13;
@@ -384,7 +384,12 @@ public final class TicketCodec {
         Decoder<?> decoder,
         Object decoded) {}
 
-    private final Entry[] entries = new Entry[SLOTS];
+    private final AtomicReferenceArray<Entry> entries = new AtomicReferenceArray<>(SLOTS);
+
+    /** The entry in slot {@code i} (an acquiring read: see the thread safety above). */
+    Entry at(int i) {
+      return entries.getAcquire(i);
+    }
 
     /**
      * The slot of cookie {@code s[from, to)}: a mix of its length and of {@value #HASHED_CHARS}
@@ -403,7 +408,7 @@ public final class TicketCodec {
 
     /** The entry of cookie {@code s[from, to)} of {@code scope}, valid now; null when none. */
     Entry find(Scope scope, String s, int from, int to, long nowHour) {
-      Entry e = entries[slot(s, from, to)];
+      Entry e = entries.getAcquire(slot(s, from, to));
       if (e == null
           || e.scope != scope
           || e.cookie.length() != to - from
@@ -420,15 +425,16 @@ public final class TicketCodec {
     }
 
     void put(Scope scope, String cookie, long hour, byte[] payload) {
-      entries[slot(cookie, 0, cookie.length())] =
-          new Entry(cookie, scope, hour, payload.clone(), null, null);
+      entries.setRelease(
+          slot(cookie, 0, cookie.length()),
+          new Entry(cookie, scope, hour, payload.clone(), null, null));
     }
 
     /** Keeps {@code decoded}, {@code decoder}'s value of {@code e}'s payload, with it. */
     void keep(Entry e, Decoder<?> decoder, Object decoded) {
       int i = slot(e.cookie, 0, e.cookie.length());
-      if (entries[i] == e) {
-        entries[i] = new Entry(e.cookie, e.scope, e.hour, e.payload, decoder, decoded);
+      if (entries.getAcquire(i) == e) {
+        entries.setRelease(i, new Entry(e.cookie, e.scope, e.hour, e.payload, decoder, decoded));
       }
     }
   }

@@ -252,13 +252,14 @@ public final class RatisPeer implements AutoCloseable {
     // had applied.
     RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
     // a follower appends each of the leader's requests to its log before it takes the next one,
-    // as Raft describes it, not on a chain of deferred appends (Ratis' default since 3.1,
+    // as Raft describes it, not on a chain of deferred appends (Ratis' default in 3.2.2 and 3.3.0,
     // append-entries.compose): on that chain a follower counts an entry still waiting to be
     // written as one it holds, so a heartbeat of a new leader can move its commit index onto the
-    // entry of the same index that a deposed leader wrote there before (the follower then applies
-    // an entry the cluster never committed, and refuses the new leader's entries there for good:
-    // the follower stuck from the start of the fault suite's run 13, docs/cluster.md); and once
-    // one append on the chain failed, every later one failed without being tried (run 11)
+    // entry of the same index that a deposed leader wrote there before (the follower can then
+    // apply an entry the cluster never committed, and refuses the new leader's entries there until
+    // a snapshot: the likely cause of the follower stuck from the start of the fault suite's run
+    // 13, docs/cluster.md); and once one append on the chain failed, every later one failed
+    // without being tried (run 11)
     RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
     RaftServerConfigKeys.Log.Appender.setRetryPolicy(
