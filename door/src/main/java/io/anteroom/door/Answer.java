@@ -41,6 +41,8 @@ public sealed interface Answer {
    *     (the proof-of-work answer cookie, used once)
    * @param originHeaders the headers the door adds to the request for the origin (after removing
    *     any a client sent under {@link Door#RESERVED_REQUEST_HEADERS})
+   * @param at when the door let the request through, epoch milliseconds (the request's one reading
+   *     of the clock; {@link Door#onOriginResponse} adds the origin's time to it)
    */
   record Pass(
       RoomRuntime room,
@@ -50,7 +52,8 @@ public sealed interface Answer {
       List<String> setCookies,
       List<Header> originHeaders,
       String decision,
-      Ticket ticket)
+      Ticket ticket,
+      long at)
       implements Answer {
 
     @Override

@@ -173,14 +173,14 @@ final class Answers {
   }
 
   /** A request that matched no room: to the default origin. */
-  static Pass noRoom(io.anteroom.door.match.RequestTarget target) {
-    return new Pass(null, target, null, null, List.of(), List.of(), "no_room", null);
+  static Pass noRoom(io.anteroom.door.match.RequestTarget target, long now) {
+    return new Pass(null, target, null, null, List.of(), List.of(), "no_room", null, now);
   }
 
   /** A request that skips its room (a bypass rule, a suspended room): counted, never judged. */
   static Pass skip(Visit v, String why) {
     v.room.meters().bypassed().inc();
-    return new Pass(v.room, v.target, null, null, List.of(), List.of(), why, null);
+    return new Pass(v.room, v.target, null, null, List.of(), List.of(), why, null, v.now);
   }
 
   /** The answer to the room's verdict on the visit. */
@@ -226,7 +226,15 @@ final class Answers {
 
   private static Pass pass(Visit v, Ticket seal, Ticket session, String decision, Ticket logged) {
     return new Pass(
-        v.room, v.target, seal, session, v.setCookies, signedPass(v, session), decision, logged);
+        v.room,
+        v.target,
+        seal,
+        session,
+        v.setCookies,
+        signedPass(v, session),
+        decision,
+        logged,
+        v.now);
   }
 
   /**
@@ -240,10 +248,17 @@ final class Answers {
       return List.of();
     }
     RoomSettings s = v.room.settings();
-    Instant now = Instant.ofEpochMilli(v.now);
-    String event =
-        s.events().isEmpty() ? null : s.eventAt(now).map(e -> e.window().name()).orElse(null);
-    long sessionEnds = admitted.lastCheckInTime().plus(session(v.room, v.now)).toEpochMilli();
+    String event;
+    long sessionMinutes;
+    if (s.events().isEmpty()) {
+      event = null;
+      sessionMinutes = s.limits().sessionDurationMinutes();
+    } else {
+      Instant now = Instant.ofEpochMilli(v.now);
+      event = s.eventAt(now).map(e -> e.window().name()).orElse(null);
+      sessionMinutes = s.at(now).limits().sessionDurationMinutes();
+    }
+    long sessionEnds = admitted.lastCheckInTime().toEpochMilli() + sessionMinutes * 60_000L;
     return List.of(
         new Header(
             Door.PASS_HEADER,
@@ -253,7 +268,8 @@ final class Answers {
                 v.account,
                 admitted.id(),
                 admitted.acceptedAt().toEpochMilli(),
-                sessionEnds)));
+                sessionEnds,
+                v.now)));
   }
 
   /** The session duration S in force at {@code now} (a running event may set its own). */
@@ -275,7 +291,7 @@ final class Answers {
     QueuePacing pacing = room.pacing();
     long now = clock.millis();
     QueueView q = verdict.queue() != null ? verdict.queue() : QueueView.unknown(now);
-    boolean throttle = pacing.throttle();
+    boolean throttle = pacing.throttle(v.now);
     int refresh = pacing.refreshIntervalSeconds();
     boolean json = wantsJson(v);
     String language = language(v);
@@ -363,7 +379,7 @@ final class Answers {
       String decision) {
     RoomRuntime room = v.room;
     QueuePacing pacing = room.pacing();
-    boolean throttle = pacing.throttle();
+    boolean throttle = pacing.throttle(v.now);
     String language = language(v);
     var headers = new ArrayList<Header>(v.setCookies.size() + 5);
     cookies(v, headers);
@@ -440,7 +456,8 @@ final class Answers {
             List.copyOf(cookies),
             p.originHeaders(),
             p.decision(),
-            p.ticket());
+            p.ticket(),
+            p.at());
       }
       case Respond r -> {
         var headers = new ArrayList<Header>(r.headers().size() + 1);
@@ -471,7 +488,7 @@ final class Answers {
     headers.add(new Header(TicketCookie.SET_COOKIE, accountCookie));
     headers.add(new Header("Location", location));
     headers.add(NO_STORE);
-    headers.add(v.room.pacing().throttle() ? THROTTLED : UNTHROTTLED);
+    headers.add(v.room.pacing().throttle(v.now) ? THROTTLED : UNTHROTTLED);
     headers.add(new Header("Content-Type", TEXT));
     return new Respond(
         307,
@@ -494,7 +511,7 @@ final class Answers {
     room.meters().rejected().inc();
     QueuePacing pacing = room.pacing();
     int retry = pacing.refreshIntervalSeconds();
-    boolean throttle = pacing.throttle();
+    boolean throttle = pacing.throttle(v.now);
     String language = language(v);
     var headers = new ArrayList<Header>(v.setCookies.size() + 6);
     cookies(v, headers);
@@ -590,7 +607,7 @@ final class Answers {
       String title,
       String text) {
     RoomRuntime room = v.room;
-    boolean throttle = room.pacing().throttle();
+    boolean throttle = room.pacing().throttle(v.now);
     var headers = new ArrayList<Header>(7);
     if (retryAfter != null) {
       headers.add(new Header("Retry-After", Integer.toString(retryAfter)));

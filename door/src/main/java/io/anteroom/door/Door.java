@@ -221,11 +221,12 @@ public final class Door {
       return CompletableFuture.completedFuture(draws.answer(snapshot, target.host(), clock));
     }
     RoomRuntime room = snapshot.router().route(target.host(), target.path());
+    long now = clock.millis(); // the request's one reading of the clock: every step dates by it
     if (room == null) {
-      return CompletableFuture.completedFuture(Answers.noRoom(target));
+      return CompletableFuture.completedFuture(Answers.noRoom(target, now));
     }
     return room.entrance()
-        .enter(new Visit(request, target, room, clock.millis(), resume, rooms.clients(), passes));
+        .enter(new Visit(request, target, room, now, resume, rooms.clients(), passes));
   }
 
   /**
@@ -247,14 +248,16 @@ public final class Door {
     if (room.protection() != null) {
       room.protection().record(response.status(), tookNanos);
     }
-    response.set(THROTTLE_HEADER, room.pacing().throttle() ? "1" : "0");
+    // the request's reading of the clock and the origin's time: no second reading per request
+    long now = pass.at() + tookNanos / 1_000_000;
+    response.set(THROTTLE_HEADER, room.pacing().throttle(now) ? "1" : "0");
     String command = response.header(COMMAND_HEADER);
     if (command != null) {
       response.remove(COMMAND_HEADER);
       if (command.trim().equalsIgnoreCase("revoke")) {
         room.meters().revoked().inc();
         if (pass.session() != null) {
-          room.gate().revoke(pass.session(), clock.millis());
+          room.gate().revoke(pass.session(), now);
         }
         response.add(TicketCookie.SET_COOKIE, room.cookie().clear());
         response.set(

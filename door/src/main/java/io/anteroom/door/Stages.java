@@ -94,10 +94,10 @@ final class Stages {
     @Override
     public CompletionStage<Answer> enter(Visit v) {
       String first = v.facts.header("Cookie");
-      TicketCookie.Opened opened = first == null ? null : cookie.openIn(first, ABSENT);
+      TicketCookie.Opened opened = first == null ? null : cookie.openIn(first, ABSENT, v.now);
       if (opened == ABSENT) {
         String value = v.cookie(cookie.name());
-        opened = value == null ? null : cookie.openValue(value);
+        opened = value == null ? null : cookie.openValue(value, v.now);
       }
       if (opened != null) {
         v.ticket = opened.ticket();

@@ -99,7 +99,7 @@ class DoorTest {
         }
 
         @Override
-        public boolean throttle() {
+        public boolean throttle(long nowMillis) {
           return false;
         }
       };
@@ -289,6 +289,73 @@ class DoorTest {
     var first = (Answer.Pass) enter(door, request("/", "Cookie", cookie));
     assertThat(room.passesUsed).as("the first page with the poll's cookie").isEqualTo(2);
     assertThat(first.seal()).as("sealed: its next request is no first use").isNotNull();
+  }
+
+  /**
+   * One request, one reading of the clock: opening the cookie (its key's hour window), the
+   * admission, the signed pass and the throttle header of the origin's response all date by it (so
+   * they agree with each other, and an admitted request pays for one reading, not one per step).
+   */
+  @Test
+  void anAdmittedUsersRequestAndItsOriginsResponseReadTheClockOnce() {
+    var reads = new java.util.concurrent.atomic.AtomicInteger();
+    Clock counting =
+        new Clock() {
+          @Override
+          public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public long millis() {
+            reads.incrementAndGet();
+            return NOW.toEpochMilli();
+          }
+
+          @Override
+          public Instant instant() {
+            reads.incrementAndGet();
+            return NOW;
+          }
+        };
+    var config =
+        ConfigLoader.parse(
+            "dataDir: /nonexistent\nrooms: [ { id: shop, totalActiveUsers: 1 } ]", "test");
+    Door door =
+        new Door(
+            new Rooms(
+                config,
+                s -> room,
+                new MetricRegistry(),
+                s -> new io.anteroom.door.queue.MonitoredQueuePacing(s, counting),
+                counting,
+                new TicketCodec(KEYS, counting),
+                new ChallengeCodec(KEYS)),
+            counting,
+            io.anteroom.pass.PassIssuer.builder(PASS_KEYS).clock(counting).build());
+    RoomRuntime shop = door.rooms().get("shop").orElseThrow();
+    Ticket admitted = new Ticket("shop", 7, 1, NOW, NOW, 0).markedUsed();
+    room.verdict = new Verdict(Outcome.ADMIT_SESSION, admitted, null);
+    RequestFacts returning =
+        request("/cart", "Cookie", shop.cookie().name() + "=" + shop.cookie().sealValue(admitted));
+    // the first request takes the pacing's first throttle decision, which reads the monitor's
+    // clock and is kept for 100 ms (the clock is fixed here)
+    door.onOriginResponse((Answer.Pass) enter(door, returning), new MapResponse(200), 1_000);
+
+    reads.set(0);
+    var pass = (Answer.Pass) enter(door, returning);
+    var origin = new MapResponse(200);
+    door.onOriginResponse(pass, origin, 1_000);
+
+    assertThat(pass.decision()).isEqualTo("session");
+    assertThat(pass.originHeaders()).extracting(Answer.Header::name).contains(Door.PASS_HEADER);
+    assertThat(origin.header("Anteroom-Throttle")).isEqualTo("0");
+    assertThat(reads).hasValue(1);
   }
 
   @Test

@@ -124,6 +124,23 @@ public final class PassIssuer {
       long ticketId,
       long admittedAtMillis,
       long sessionEndsAtMillis) {
+    return passFor(
+        room, event, account, ticketId, admittedAtMillis, sessionEndsAtMillis, clock.millis());
+  }
+
+  /**
+   * {@link #passFor(String, String, String, long, long, long)} dated {@code nowMillis} (epoch
+   * milliseconds) instead of a reading of the issuer's clock: for a caller that has read the clock
+   * for its request already (a gateway reads it once per request, not once per step).
+   */
+  public String passFor(
+      String room,
+      String event,
+      String account,
+      long ticketId,
+      long admittedAtMillis,
+      long sessionEndsAtMillis,
+      long nowMillis) {
     Objects.requireNonNull(room, "room");
     if (sessionEndsAtMillis < admittedAtMillis) {
       throw new IllegalArgumentException(
@@ -133,7 +150,7 @@ public final class PassIssuer {
               + admittedAtMillis
               + ")");
     }
-    long now = Math.floorDiv(clock.millis(), 1000);
+    long now = Math.floorDiv(nowMillis, 1000);
     long sessionEnds = Math.floorDiv(sessionEndsAtMillis, 1000);
     long expires = Math.min(sessionEnds, now + ttlSeconds);
     int slot = slot(room, ticketId);

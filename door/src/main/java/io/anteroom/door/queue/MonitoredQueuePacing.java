@@ -59,7 +59,7 @@ public final class MonitoredQueuePacing implements QueuePacing {
   @Override
   public void recordQueueStatus(long nanos) {
     monitor.record(Duration.ofNanos(nanos));
-    pace.onResponse(throttle());
+    pace.onResponse(throttle(clock.millis()));
   }
 
   @Override
@@ -68,8 +68,7 @@ public final class MonitoredQueuePacing implements QueuePacing {
   }
 
   @Override
-  public boolean throttle() {
-    long now = clock.millis();
+  public boolean throttle(long now) {
     if (decidedAt == Long.MIN_VALUE || now - decidedAt >= DECISION_MILLIS) {
       // benign race: two threads may both refresh; each writes a correct recent decision
       exceeded = monitor.thresholdExceeded();

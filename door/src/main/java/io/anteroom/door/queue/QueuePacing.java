@@ -12,6 +12,9 @@ public interface QueuePacing {
   /** The interval the page script and JSON {@code refreshIntervalSeconds} announce. */
   int refreshIntervalSeconds();
 
-  /** True when the queue-status operation is over its threshold. */
-  boolean throttle();
+  /**
+   * True when the queue-status operation is over its threshold at {@code nowMillis} (epoch
+   * milliseconds: the request's one reading of the clock).
+   */
+  boolean throttle(long nowMillis);
 }

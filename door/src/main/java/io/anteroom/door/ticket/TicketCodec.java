@@ -285,12 +285,22 @@ public final class TicketCodec {
    * decoding nor a copy of the value: same checks (the same characters, the same scope, the hour
    * inside the window now), no allocation on a hit.
    */
-  @SuppressWarnings("unchecked")
   public <T> T open(Scope scope, String header, int from, int to, Decoder<T> decoder) {
+    return open(scope, header, from, to, decoder, clock.millis());
+  }
+
+  /**
+   * {@link #open(Scope, String, int, int, Decoder)} at {@code nowMillis} (epoch milliseconds): for
+   * a caller that has read the clock for its request already (one reading per request, not one per
+   * step).
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T open(
+      Scope scope, String header, int from, int to, Decoder<T> decoder, long nowMillis) {
     if (to - from > MAX_COOKIE_CHARS) {
       return null;
     }
-    Opened.Entry hit = opened.find(scope, header, from, to, nowHour());
+    Opened.Entry hit = opened.find(scope, header, from, to, Math.floorDiv(nowMillis, HOUR_MILLIS));
     if (hit != null) {
       if (hit.decoder == decoder && hit.decoded != null) {
         return (T) hit.decoded;

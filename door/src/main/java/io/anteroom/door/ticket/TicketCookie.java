@@ -116,15 +116,22 @@ public final class TicketCookie {
     return value == null ? null : codec.open(scope, value, 0, value.length(), decoder);
   }
 
+  /** {@link #openValue(String)} at {@code nowMillis} (the request's one reading of the clock). */
+  public Opened openValue(String value, long nowMillis) {
+    return value == null ? null : codec.open(scope, value, 0, value.length(), decoder, nowMillis);
+  }
+
   /**
    * The ticket of this room's cookie in one {@code Cookie} header value ({@link #scan} finds it),
    * opened without copying it out of the header; null when the cookie is there but not a valid
    * cookie of the room. {@code absent} when the header does not hold the cookie (another header
-   * may).
+   * may). {@code nowMillis} is the request's one reading of the clock.
    */
-  public Opened openIn(String header, Opened absent) {
+  public Opened openIn(String header, Opened absent, long nowMillis) {
     long at = find(header, name);
-    return at < 0 ? absent : codec.open(scope, header, (int) (at >>> 32), (int) at, decoder);
+    return at < 0
+        ? absent
+        : codec.open(scope, header, (int) (at >>> 32), (int) at, decoder, nowMillis);
   }
 
   /** The {@code Set-Cookie} value carrying {@code ticket} sealed. */
