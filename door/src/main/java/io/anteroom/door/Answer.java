@@ -41,8 +41,9 @@ public sealed interface Answer {
    *     (the proof-of-work answer cookie, used once)
    * @param originHeaders the headers the door adds to the request for the origin (after removing
    *     any a client sent under {@link Door#RESERVED_REQUEST_HEADERS})
-   * @param at when the door let the request through, epoch milliseconds (the request's one reading
-   *     of the clock; {@link Door#onOriginResponse} adds the origin's time to it)
+   * @param at when the door let the request through, epoch milliseconds: the request's one reading
+   *     of the clock, or the admission's time when that is later (an admission decided after a call
+   *     to the coordinator); {@link Door#onOriginResponse} adds the origin's time to it
    */
   record Pass(
       RoomRuntime room,

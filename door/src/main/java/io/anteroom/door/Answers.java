@@ -225,25 +225,35 @@ final class Answers {
   }
 
   private static Pass pass(Visit v, Ticket seal, Ticket session, String decision, Ticket logged) {
+    long at = passedAt(v, session);
     return new Pass(
         v.room,
         v.target,
         seal,
         session,
         v.setCookies,
-        signedPass(v, session),
+        signedPass(v, session, at),
         decision,
         logged,
-        v.now);
+        at);
+  }
+
+  /**
+   * When the door lets the visit through: the request's reading of the clock, or the session's last
+   * check-in when that is later (an admission decided after a call to the coordinator is dated by
+   * the call's answer), so that nothing dated by it comes before the admission.
+   */
+  private static long passedAt(Visit v, Ticket session) {
+    return session == null ? v.now : Math.max(v.now, session.lastCheckInTime().toEpochMilli());
   }
 
   /**
    * The {@code Anteroom-Pass} header for an admitted user's request: the room, the event in force,
    * a pass id stable for the user (never its cookie), when it was admitted and until when the pass
-   * holds (never past the session); none for a request that is let through unadmitted (a room that
-   * passes everyone through).
+   * holds (never past the session), signed at {@code at}; none for a request that is let through
+   * unadmitted (a room that passes everyone through).
    */
-  private static List<Header> signedPass(Visit v, Ticket admitted) {
+  private static List<Header> signedPass(Visit v, Ticket admitted, long at) {
     if (admitted == null || admitted.acceptedAt() == null) {
       return List.of();
     }
@@ -269,7 +279,7 @@ final class Answers {
                 admitted.id(),
                 admitted.acceptedAt().toEpochMilli(),
                 sessionEnds,
-                v.now)));
+                at)));
   }
 
   /** The session duration S in force at {@code now} (a running event may set its own). */

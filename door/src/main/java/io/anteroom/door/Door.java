@@ -236,7 +236,9 @@ public final class Door {
    * header itself is removed, the cookie cleared); and {@code Cache-Control} made private whenever
    * the response carries or renews a user's ticket.
    *
-   * @param tookNanos how long the origin took to answer
+   * @param tookNanos how long the origin took to answer, from the moment the adapter forwarded the
+   *     request (after {@link #enter}); the response is dated by the pass's {@link Pass#at} plus
+   *     this (its throttle decision, a revocation), with no second reading of the clock
    */
   public void onOriginResponse(Pass pass, OriginResponse response, long tookNanos) {
     RoomRuntime room = pass.room();

@@ -343,19 +343,48 @@ class DoorTest {
     room.verdict = new Verdict(Outcome.ADMIT_SESSION, admitted, null);
     RequestFacts returning =
         request("/cart", "Cookie", shop.cookie().name() + "=" + shop.cookie().sealValue(admitted));
-    // the first request takes the pacing's first throttle decision, which reads the monitor's
-    // clock and is kept for 100 ms (the clock is fixed here)
-    door.onOriginResponse((Answer.Pass) enter(door, returning), new MapResponse(200), 1_000);
+    // another user's request first takes the pacing's first throttle decision, which reads the
+    // monitor's clock and is kept for 100 ms (the clock is fixed here)
+    Ticket other = new Ticket("shop", 8, 1, NOW, NOW, 0).markedUsed();
+    RequestFacts another =
+        request("/", "Cookie", shop.cookie().name() + "=" + shop.cookie().sealValue(other));
+    door.onOriginResponse((Answer.Pass) enter(door, another), new MapResponse(200), 1_000);
 
-    reads.set(0);
-    var pass = (Answer.Pass) enter(door, returning);
-    var origin = new MapResponse(200);
-    door.onOriginResponse(pass, origin, 1_000);
+    // the cookie decrypted (not yet in the codec's cache), then opened from the cache
+    for (String time : List.of("first", "again")) {
+      reads.set(0);
+      var pass = (Answer.Pass) enter(door, returning);
+      var origin = new MapResponse(200);
+      door.onOriginResponse(pass, origin, 1_000);
 
-    assertThat(pass.decision()).isEqualTo("session");
-    assertThat(pass.originHeaders()).extracting(Answer.Header::name).contains(Door.PASS_HEADER);
-    assertThat(origin.header("Anteroom-Throttle")).isEqualTo("0");
-    assertThat(reads).hasValue(1);
+      assertThat(pass.decision()).as(time).isEqualTo("session");
+      // dated by the reading, or by the session's check-in where that is later: a used ticket's
+      // is 1 ms after its admission
+      assertThat(pass.at()).as(time).isEqualTo(admitted.lastCheckInTime().toEpochMilli());
+      assertThat(pass.originHeaders()).extracting(Answer.Header::name).contains(Door.PASS_HEADER);
+      assertThat(origin.header("Anteroom-Throttle")).as(time).isEqualTo("0");
+      assertThat(reads).as(time).hasValue(1);
+    }
+  }
+
+  /**
+   * An admission decided after a call to the coordinator is dated by the call's answer, later than
+   * the request's reading of the clock: the pass (its issue time) and the origin's response are
+   * dated no earlier than that admission.
+   */
+  @Test
+  void aPassIsNeverDatedBeforeTheAdmissionItCarries() throws Exception {
+    Door door = door("rooms: [ { id: shop, totalActiveUsers: 1 } ]");
+    java.time.Instant answered = NOW.plusSeconds(2);
+    room.verdict =
+        new Verdict(Outcome.ADMIT, new Ticket("shop", 9, 1, answered, answered, 0), null);
+
+    var pass = (Answer.Pass) enter(door, request("/"));
+
+    assertThat(pass.at()).isGreaterThanOrEqualTo(answered.toEpochMilli());
+    String header = pass.originHeaders().getFirst().value();
+    var claims = com.nimbusds.jwt.SignedJWT.parse(header).getJWTClaimsSet();
+    assertThat(claims.getIssueTime().toInstant()).isAfterOrEqualTo(answered);
   }
 
   @Test

@@ -13,8 +13,10 @@ public interface QueuePacing {
   int refreshIntervalSeconds();
 
   /**
-   * True when the queue-status operation is over its threshold at {@code nowMillis} (epoch
-   * milliseconds: the request's one reading of the clock).
+   * True when the queue-status operation is over its threshold. {@code nowMillis} (epoch
+   * milliseconds: the request's one reading of the clock) only says whether a decision taken
+   * earlier is still fresh enough to be given again; an implementation's monitor may keep time of
+   * its own.
    */
   boolean throttle(long nowMillis);
 }

@@ -169,7 +169,8 @@ public final class TicketCodec {
 
   /**
    * @param keys at least one key, each id once; the first one seals new cookies
-   * @param clock decides the hour a cookie is sealed in and which hours open
+   * @param clock decides the hour a cookie is sealed in and which hours open (unless a caller of
+   *     {@link #open(Scope, String, int, int, Decoder, long)} gives its own reading)
    */
   public TicketCodec(List<TicketKey> keys, Clock clock) {
     if (keys.isEmpty()) {
@@ -261,11 +262,12 @@ public final class TicketCodec {
     if (cookie == null || cookie.length() > MAX_COOKIE_CHARS) {
       return Optional.empty();
     }
-    Opened.Entry hit = opened.find(scope, cookie, 0, cookie.length(), nowHour());
+    long nowHour = nowHour();
+    Opened.Entry hit = opened.find(scope, cookie, 0, cookie.length(), nowHour);
     if (hit != null) {
       return Optional.of(hit.payload.clone());
     }
-    return Optional.ofNullable(decrypt(scope, cookie));
+    return Optional.ofNullable(decrypt(scope, cookie, nowHour));
   }
 
   /**
@@ -290,9 +292,9 @@ public final class TicketCodec {
   }
 
   /**
-   * {@link #open(Scope, String, int, int, Decoder)} at {@code nowMillis} (epoch milliseconds): for
-   * a caller that has read the clock for its request already (one reading per request, not one per
-   * step).
+   * {@link #open(Scope, String, int, int, Decoder)} at {@code nowMillis} (epoch milliseconds), on a
+   * cache hit and on a miss alike, instead of a reading of the codec's clock: for a caller that has
+   * read the clock for its request already (one reading per request, not one per step).
    */
   @SuppressWarnings("unchecked")
   public <T> T open(
@@ -300,7 +302,8 @@ public final class TicketCodec {
     if (to - from > MAX_COOKIE_CHARS) {
       return null;
     }
-    Opened.Entry hit = opened.find(scope, header, from, to, Math.floorDiv(nowMillis, HOUR_MILLIS));
+    long nowHour = Math.floorDiv(nowMillis, HOUR_MILLIS);
+    Opened.Entry hit = opened.find(scope, header, from, to, nowHour);
     if (hit != null) {
       if (hit.decoder == decoder && hit.decoded != null) {
         return (T) hit.decoded;
@@ -310,7 +313,7 @@ public final class TicketCodec {
       return value;
     }
     String cookie = from == 0 && to == header.length() ? header : header.substring(from, to);
-    byte[] payload = decrypt(scope, cookie);
+    byte[] payload = decrypt(scope, cookie, nowHour);
     if (payload == null) {
       return null;
     }
@@ -327,10 +330,11 @@ public final class TicketCodec {
   }
 
   /**
-   * Decrypts {@code cookie} (a cache miss) and, when it opens, remembers a copy of its payload in
-   * the cache; null when it does not open.
+   * Decrypts {@code cookie} (a cache miss) at hour {@code nowHour} (its key's hour must be inside
+   * the window around it) and, when it opens, remembers a copy of its payload in the cache; null
+   * when it does not open.
    */
-  private byte[] decrypt(Scope scope, String cookie) {
+  private byte[] decrypt(Scope scope, String cookie, long nowHour) {
     decryptions.increment();
     byte[] in;
     try {
@@ -339,7 +343,7 @@ public final class TicketCodec {
       return null; // not ours: a garbled or foreign cookie is a new user, by design
     }
     if (in.length >= MIN_SEALED_2 && in[0] == FORMAT_2) {
-      byte[] payload = open2(scope, in);
+      byte[] payload = open2(scope, in, nowHour);
       if (payload != null) {
         opened.put(scope, cookie, Integer.toUnsignedLong(getInt(in, 2)), payload);
         return payload;
@@ -449,13 +453,12 @@ public final class TicketCodec {
     }
   }
 
-  private byte[] open2(Scope scope, byte[] in) {
+  private byte[] open2(Scope scope, byte[] in, long now) {
     Key key = byId[in[1] & 0xFF];
     if (key == null) {
       return null;
     }
     long hour = Integer.toUnsignedLong(getInt(in, 2));
-    long now = Math.floorDiv(clock.millis(), HOUR_MILLIS);
     if (hour < now - MAX_AGE_HOURS || hour > now + FUTURE_HOURS) {
       return null; // checked before any key is derived for it
     }
