@@ -258,17 +258,12 @@ final class Answers {
       return List.of();
     }
     RoomSettings s = v.room.settings();
-    String event;
-    long sessionMinutes;
-    if (s.events().isEmpty()) {
-      event = null;
-      sessionMinutes = s.limits().sessionDurationMinutes();
-    } else {
-      Instant now = Instant.ofEpochMilli(v.now);
-      event = s.eventAt(now).map(e -> e.window().name()).orElse(null);
-      sessionMinutes = s.at(now).limits().sessionDurationMinutes();
-    }
-    long sessionEnds = admitted.lastCheckInTime().toEpochMilli() + sessionMinutes * 60_000L;
+    String event =
+        s.events().isEmpty()
+            ? null
+            : s.eventAt(Instant.ofEpochMilli(v.now)).map(e -> e.window().name()).orElse(null);
+    long sessionEnds =
+        admitted.lastCheckInTime().toEpochMilli() + sessionMinutes(s, v.now) * 60_000L;
     return List.of(
         new Header(
             Door.PASS_HEADER,
@@ -284,9 +279,13 @@ final class Answers {
 
   /** The session duration S in force at {@code now} (a running event may set its own). */
   private static Duration session(RoomRuntime room, long now) {
-    RoomSettings s = room.settings();
+    return Duration.ofMinutes(sessionMinutes(room.settings(), now));
+  }
+
+  /** {@link #session} in minutes, without an allocation when the room has no events. */
+  private static long sessionMinutes(RoomSettings s, long now) {
     RoomSettings inForce = s.events().isEmpty() ? s : s.at(Instant.ofEpochMilli(now));
-    return Duration.ofMinutes(inForce.limits().sessionDurationMinutes());
+    return inForce.limits().sessionDurationMinutes();
   }
 
   /**
