@@ -18,7 +18,9 @@
 # The bare rounds send the same request as the filter's, admitted cookie included (BARE_COOKIE=1,
 # as bench/http's nginx baselines get the gateway's cookie): what is compared is the filter's own
 # work. BARE_COOKIE=0 sends the bare app no cookie (the runs before 2026-11-29 10:00 UTC), so the
-# filter's side also pays for Tomcat parsing the longer request head.
+# filter's side also pays for Tomcat parsing the longer request head. Each fetch of the filter's
+# cookie (curl, without a cookie) is sent to the servers without the filter too, so that every JVM
+# meets the same requests (2026-12-01, run 26).
 #
 # Usage: bench/servlet/run.sh            (builds the module first; JDK 21+ found as ./mvnw does)
 # Environment: ROUNDS [6]  DURATION_S [10]  LATENCY_S [5]  WARMUP_S [60] (per server, in 10 s
@@ -88,6 +90,12 @@ cookie() { # an admitted user's ticket cookie, as the filter (or the server on p
   curl -s -D - -o /dev/null "http://127.0.0.1:${1:-$filter_port}/hello" |
     awk 'tolower($1)=="set-cookie:" && $2 ~ /^__anteroom_shop=/ {sub(/;.*/,"",$2); print $2; exit}' | tr -d '\r'
 }
+newcomer() { # the request cookie() sends, to a server without the filter (its answer unused): every
+  # server gets the same requests, so that the one that fetches cookies is not the only one whose
+  # compiled code meets curl's request (2026-12-01: in the filter's JVM alone, each fetch deoptimised
+  # Spring's content negotiation, compiled for wrk's requests; MediaType.<init> class_check traps)
+  curl -s -D - -o /dev/null "http://127.0.0.1:$1/hello" > /dev/null
+}
 within_minute() { # wait until a window of $1 s ends within the current minute
   local s; s=$(date +%-S); if (( s + $1 + 2 > 59 )); then sleep $((61 - s)); fi
 }
@@ -102,6 +110,7 @@ run_wrk() { # $1 port $2 seconds $3 threads $4 connections [$5 cookie] -> "req/s
 }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 c=$(cookie); [[ -n "$c" ]] || { echo "bench/servlet: the filter set no ticket cookie" >&2; exit 1; }
+newcomer "$bare_port"; if [[ "$REFERENCE" == 1 ]]; then newcomer "$ref_port"; fi
 curl -fs -H "Cookie: $c" "http://127.0.0.1:$filter_port/hello" | grep -q hello ||
   { echo "bench/servlet: the cookie was not admitted" >&2; exit 1; }
 bare_cookie() { if [[ "$BARE_COOKIE" == 1 ]]; then echo "$c"; fi; } # the filter's, as last fetched
@@ -113,20 +122,23 @@ if [[ -n "$VARIANT_ROOT" ]]; then # the variant must be measured on the admitted
     echo "bench/servlet: the variant's own cookie is not admitted quietly (see $work/variant.log)" >&2; exit 1
   fi
 fi
-cookie_of() { # $1 server name -> the cookie its requests carry (fetched afresh for the filters)
+cookie_of() { # $1 server name, $2 its port -> the cookie its requests carry (fetched afresh for the
+  # filters; the others get the same request, its answer unused)
   case "$1" in
     filter) cookie ;;
     variant) cookie "$variant_port" ;;
-    *) bare_cookie ;;
+    *) newcomer "$2"; bare_cookie ;;
   esac
 }
 load() { run_wrk "$1" "$DURATION_S" "$THREADS" "$CONNECTIONS" "${2:-}"; }
 latency() { run_wrk "$1" "$LATENCY_S" 1 "$LATENCY_CONNECTIONS" "${2:-}"; }
 echo "warm-up: ${WARMUP_S} s each, alternating 10 s windows" >&2
 for _ in $(seq 1 $(( (WARMUP_S + 9) / 10 ))); do
-  run_wrk "$bare_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null
+  newcomer "$bare_port"; run_wrk "$bare_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null
   within_minute 10; c=$(cookie); run_wrk "$filter_port" 10 "$THREADS" "$CONNECTIONS" "$c" > /dev/null
-  if [[ "$REFERENCE" == 1 ]]; then run_wrk "$ref_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null; fi
+  if [[ "$REFERENCE" == 1 ]]; then
+    newcomer "$ref_port"; run_wrk "$ref_port" 10 "$THREADS" "$CONNECTIONS" "$(bare_cookie)" > /dev/null
+  fi
   if [[ -n "$VARIANT_ROOT" ]]; then
     within_minute 10; run_wrk "$variant_port" 10 "$THREADS" "$CONNECTIONS" "$(cookie_of variant)" > /dev/null
   fi
@@ -150,7 +162,9 @@ if [[ "$COST" == 1 ]]; then
   hz=$(getconf CLK_TCK); : > "$work/costs"
   for r in $(seq 1 "$ROUNDS"); do
     within_minute "$DURATION_S"; c=$(cookie); declare -A before=() sent=(); waits=()
-    for i in "${!names[@]}"; do sent[$i]=$(cookie_of "${names[$i]}"); done
+    for i in "${!names[@]}"; do # one request without a cookie each (the filter's was the fetch)
+      if [[ "${names[$i]}" == filter ]]; then sent[$i]="$c"; else sent[$i]=$(cookie_of "${names[$i]}" "${ports[$i]}"); fi
+    done
     for i in "${!names[@]}"; do before[$i]=$(cpu_ticks "${pids[$i]}"); done
     for i in "${!names[@]}"; do
       cookie_value="${sent[$i]}"
@@ -186,7 +200,7 @@ measure() { # $1 index into names -> "req/s p50 p50_at_LATENCY_CONNECTIONS p50_a
   # would compare unlike seconds (2026-11-30: windows from second 1 ran 3-9 % below windows from
   # second 30 on this machine, the bare app's included)
   within_minute $((DURATION_S + 2 * LATENCY_S + 2))
-  cookie_value=$(cookie_of "${names[$1]}")
+  cookie_value=$(cookie_of "${names[$1]}" "${ports[$1]}")
   local l t u; l=$(load "${ports[$1]}" "$cookie_value"); t=$(latency "${ports[$1]}" "$cookie_value")
   u=$(run_wrk "${ports[$1]}" "$LATENCY_S" 1 1 "$cookie_value")
   read -r rps p50 bad <<< "$l"; read -r _ lp50 lbad <<< "$t"; read -r _ up50 ubad <<< "$u"
@@ -197,6 +211,10 @@ echo "|---|---|---|---|---|---|---|---|---|---|"
 : > "$work/rounds"
 for r in $(seq 1 "$ROUNDS"); do
   c=$(cookie); n=${#names[@]}; declare -A got=() place=()
+  for i in "${!names[@]}"; do # the same request to the servers without the filter (the variant's
+    # own fetch is in measure, as the filter's second)
+    case "${names[$i]}" in filter | variant) ;; *) newcomer "${ports[$i]}" ;; esac
+  done
   for k in $(seq 0 $((n - 1))); do
     i=$(( (k + r - 1) % n )); place[${names[$i]}]=$((k + 1))
     got[${names[$i]}]=$(measure "$i")
