@@ -2,20 +2,14 @@ package io.anteroom.bench.servlet;
 
 import io.anteroom.door.Answer;
 import io.anteroom.door.Door;
-import io.anteroom.door.OriginResponse;
-import io.anteroom.door.RequestFacts;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
-import io.anteroom.door.match.RequestTarget;
-import io.anteroom.door.match.RequestTargetResult;
 import io.anteroom.host.RoomHost;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -90,11 +84,11 @@ public final class DoorCost {
   }
 
   private static String admittedCookie(Door door) {
-    Answer a = door.enter(new Facts(null), Runnable::run).toCompletableFuture().join();
+    Answer a = door.enter(new AdmittedGet(null), Runnable::run).toCompletableFuture().join();
     if (!(a instanceof Answer.Pass p)) {
       throw new IllegalStateException("the first request was not admitted: " + a);
     }
-    Response r = new Response();
+    AppResponse r = new AppResponse();
     door.onOriginResponse(p, r, 1000);
     String set = r.headers.get("Set-Cookie");
     if (set == null) {
@@ -105,72 +99,13 @@ public final class DoorCost {
 
   /** One admitted request; returns the cookie the browser holds after it (renewed each minute). */
   private static String once(Door door, String cookie) {
-    Answer a = door.enter(new Facts(cookie), Runnable::run).toCompletableFuture().join();
+    Answer a = door.enter(new AdmittedGet(cookie), Runnable::run).toCompletableFuture().join();
     if (!(a instanceof Answer.Pass p)) {
       throw new IllegalStateException("not admitted: " + a);
     }
-    Response r = new Response();
+    AppResponse r = new AppResponse();
     door.onOriginResponse(p, r, 1000);
     String set = r.headers.get("Set-Cookie");
     return set == null ? cookie : set.substring(0, set.indexOf(';'));
-  }
-
-  /** An admitted user's GET /hello, as a server adapter reads it. */
-  private record Facts(String cookie) implements RequestFacts {
-    @Override
-    public RequestTargetResult target() {
-      return RequestTarget.parse("/hello", "127.0.0.1:8080", null);
-    }
-
-    @Override
-    public String method() {
-      return "GET";
-    }
-
-    @Override
-    public String header(String name) {
-      return name.equalsIgnoreCase("Cookie") ? cookie : null;
-    }
-
-    @Override
-    public List<String> headers(String name) {
-      String v = header(name);
-      return v == null ? List.of() : List.of(v);
-    }
-
-    @Override
-    public String peerAddress() {
-      return "127.0.0.1";
-    }
-  }
-
-  /** The application's response, two headers set. */
-  private static final class Response implements OriginResponse {
-    final Map<String, String> headers = new HashMap<>(4);
-
-    @Override
-    public int status() {
-      return 200;
-    }
-
-    @Override
-    public String header(String name) {
-      return headers.get(name);
-    }
-
-    @Override
-    public void set(String name, String value) {
-      headers.put(name, value);
-    }
-
-    @Override
-    public void add(String name, String value) {
-      headers.putIfAbsent(name, value);
-    }
-
-    @Override
-    public void remove(String name) {
-      headers.remove(name);
-    }
   }
 }

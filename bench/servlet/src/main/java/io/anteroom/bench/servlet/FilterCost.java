@@ -2,12 +2,8 @@ package io.anteroom.bench.servlet;
 
 import io.anteroom.door.Answer;
 import io.anteroom.door.Door;
-import io.anteroom.door.OriginResponse;
-import io.anteroom.door.RequestFacts;
 import io.anteroom.door.config.ConfigLoader;
 import io.anteroom.door.config.GatewayConfig;
-import io.anteroom.door.match.RequestTarget;
-import io.anteroom.door.match.RequestTargetResult;
 import io.anteroom.door.ticket.TicketCookie;
 import io.anteroom.host.RoomHost;
 import io.anteroom.servlet.AnteroomFilter;
@@ -279,12 +275,12 @@ public final class FilterCost {
   /** {@link Door#enter} and {@link Door#onOriginResponse} alone, as an adapter calls them. */
   private static final class DoorOnly implements Request {
     private final Door door;
-    private final Facts facts;
-    private final Response response = new Response();
+    private final AdmittedGet facts;
+    private final AppResponse response = new AppResponse();
 
     DoorOnly(Door door, String cookie) {
       this.door = door;
-      this.facts = new Facts(cookie);
+      this.facts = new AdmittedGet(cookie);
     }
 
     @Override
@@ -299,71 +295,6 @@ public final class FilterCost {
       if (set != null) {
         facts.cookie = set.substring(0, set.indexOf(';'));
       }
-    }
-  }
-
-  /** An admitted user's GET /hello, as a server adapter reads it. */
-  private static final class Facts implements RequestFacts {
-    String cookie;
-
-    Facts(String cookie) {
-      this.cookie = cookie;
-    }
-
-    @Override
-    public RequestTargetResult target() {
-      return RequestTarget.parse("/hello", "127.0.0.1:8080", null);
-    }
-
-    @Override
-    public String method() {
-      return "GET";
-    }
-
-    @Override
-    public String header(String name) {
-      return name.equalsIgnoreCase("Cookie") ? cookie : null;
-    }
-
-    @Override
-    public List<String> headers(String name) {
-      String v = header(name);
-      return v == null ? List.of() : List.of(v);
-    }
-
-    @Override
-    public String peerAddress() {
-      return "127.0.0.1";
-    }
-  }
-
-  /** The application's response headers. */
-  private static final class Response implements OriginResponse {
-    final Map<String, String> headers = new HashMap<>(8);
-
-    @Override
-    public int status() {
-      return 200;
-    }
-
-    @Override
-    public String header(String name) {
-      return headers.get(name);
-    }
-
-    @Override
-    public void set(String name, String value) {
-      headers.put(name, value);
-    }
-
-    @Override
-    public void add(String name, String value) {
-      headers.putIfAbsent(name, value);
-    }
-
-    @Override
-    public void remove(String name) {
-      headers.remove(name);
     }
   }
 }
