@@ -25,7 +25,10 @@ import org.slf4j.helpers.MessageFormatter;
  * line at the first failure of a link ({@code peer c1 -> peer c2}), one line a minute with the
  * count while it fails, and one line once failures stopped; never a stack trace. A connection
  * failure is a refused, unreachable or reset connection, or gRPC's {@code UNAVAILABLE} or {@code
- * CANCELLED} (a peer stopping). Other Ratis lines pass unchanged.
+ * CANCELLED} (a peer stopping), a request that got no answer in time ({@code Timed out HEARTBEAT
+ * appendEntries}, gRPC's {@code DEADLINE_EXCEEDED}: a peer cut off by a partition, whose packets
+ * are dropped) and gRPC's connection to such a peer that could not be closed in time (summarised as
+ * {@code connections to ADDRESS}). Other Ratis lines pass unchanged.
  *
  * <pre>{@code
  * <configuration>
@@ -65,7 +68,22 @@ public final class PeerConnectionFailures extends TurboFilter {
       Pattern.compile(
           "(Connection refused|No route to host|Connection reset)[^\\n]*?:\\s*(/?[\\w.:\\[\\]-]+)");
 
-  private static final Pattern STATUS = Pattern.compile("(UNAVAILABLE|CANCELLED)(: [^\\n]*)?");
+  private static final Pattern STATUS =
+      Pattern.compile("(UNAVAILABLE|CANCELLED|DEADLINE_EXCEEDED)(: [^\\n]*)?");
+
+  /**
+   * A heartbeat or an append that got no answer in time: a peer cut off whose packets are dropped
+   * (a partition: nothing refuses), which Ratis logs for every request it had in flight.
+   */
+  private static final Pattern TIMED_OUT =
+      Pattern.compile("Timed out (?:HEARTBEAT )?appendEntries");
+
+  /**
+   * gRPC closing a connection to such a peer (a connection replaced while the peer stays silent),
+   * which times out too: {@code Timed out gracefully shutting down connection: ...target=ADDR}.
+   */
+  private static final Pattern CLOSING =
+      Pattern.compile("Timed out \\w+ shutting down connection:.*?target=([^}\\s,]+)");
 
   private final FailureSummary summary;
   private final boolean timer;
@@ -159,9 +177,15 @@ public final class PeerConnectionFailures extends TurboFilter {
 
   /**
    * What failed, if {@code text} (a Ratis line with its causes) tells of a peer that cannot be
-   * reached: the refused address, or gRPC's status.
+   * reached: no answer in time, the refused address, or gRPC's status.
    */
   static Optional<String> connectionFailure(String text) {
+    if (TIMED_OUT.matcher(text).find()) {
+      return Optional.of("no answer in time");
+    }
+    if (CLOSING.matcher(text).find()) {
+      return Optional.of("no answer in time while closing");
+    }
     Matcher address = ADDRESS.matcher(text);
     if (address.find()) {
       return Optional.of(address.group(1) + ": " + address.group(2));
@@ -184,6 +208,10 @@ public final class PeerConnectionFailures extends TurboFilter {
     Matcher m = LINK.matcher(message);
     if (m.find()) {
       return "peer " + m.group(1) + " -> peer " + m.group(2);
+    }
+    Matcher closing = CLOSING.matcher(message);
+    if (closing.find()) {
+      return "connections to " + closing.group(1);
     }
     String source = logger.substring(logger.lastIndexOf('.') + 1);
     Matcher self = SELF.matcher(message);

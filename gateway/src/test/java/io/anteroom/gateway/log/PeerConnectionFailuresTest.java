@@ -147,6 +147,70 @@ class PeerConnectionFailuresTest {
                 + " cancelled); retried, further failures are counted every 1 min");
   }
 
+  /**
+   * As Ratis 3.3 logs a heartbeat or an append that got no answer in time: a peer cut off whose
+   * packets are dropped (no refusal), the failure of a partition.
+   */
+  static String timedOut(String kind, int count) {
+    return "c3@group-6AED95B08588->c4-GrpcLogAppender: Timed out "
+        + kind
+        + "appendEntries, errorCount="
+        + count
+        + ", request=AppendEntriesRequest:cid="
+        + count
+        + ":HEARTBEAT,entriesCount=0";
+  }
+
+  @Test
+  void aPeerThatAnswersNothingIsSummarisedAsOneThatRefuses() {
+    // 2026-12-01, the fault suite's five peers losing two: 513 such lines in two seconds
+    for (int i = 1; i <= 300; i++) {
+      ratis.warn(timedOut("HEARTBEAT ", i));
+    }
+    ratis.warn(timedOut("", 301));
+    clock.advance(Duration.ofSeconds(10)); // the link answers again
+    filter.tick();
+
+    assertThat(lines())
+        .containsExactly(
+            "WARN peer c3 -> peer c4: connection failed (no answer in time); retried, further"
+                + " failures are counted every 1 min",
+            "INFO peer c3 -> peer c4: no connection failure for 10 s (connected again, or no longer"
+                + " tried); 301 failures over 0 s since 2026-11-29T08:00:00Z");
+  }
+
+  @Test
+  void anAppendPastItsDeadlineIsAFailureOfItsLink() {
+    for (int i = 0; i < 3; i++) {
+      ratis.warn(
+          "c3@group-6AED95B08588->c5-AppendLogResponseHandler: Failed appendEntries:"
+              + " org.apache.ratis.thirdparty.io.grpc.StatusRuntimeException: DEADLINE_EXCEEDED:"
+              + " deadline exceeded after 2.999s");
+    }
+
+    assertThat(lines())
+        .containsExactly(
+            "WARN peer c3 -> peer c5: connection failed (DEADLINE_EXCEEDED: deadline exceeded"
+                + " after 2.999s); retried, further failures are counted every 1 min");
+  }
+
+  @Test
+  void theConnectionsClosedToAPeerThatAnswersNothingAreSummarisedToo() {
+    var grpc = context.getLogger("org.apache.ratis.grpc.GrpcUtil");
+    for (String how : new String[] {"gracefully", "gracefully", "forcefully"}) {
+      grpc.warn(
+          "Timed out "
+              + how
+              + " shutting down connection: ManagedChannelOrphanWrapper{delegate="
+              + "ManagedChannelImpl{logId=17, target=10.231.0.1:7071}}. ");
+    }
+
+    assertThat(lines())
+        .containsExactly(
+            "WARN connections to 10.231.0.1:7071: connection failed (no answer in time while"
+                + " closing); retried, further failures are counted every 1 min");
+  }
+
   @Test
   void theAppendersEchoOfAFailureIsDroppedEvenWhenItComesBeforeTheFailure() {
     ratis.warn(RETRY); // Ratis' threads may log the echo first
