@@ -8,7 +8,7 @@
 # table, then each server's median over every round of every launch and each launch's own median.
 #
 # Usage: bench/servlet/launches.sh [LAUNCHES=4]
-#   e.g. COST=1 REFERENCE=0 ROUNDS=6 WARMUP_S=40 bench/servlet/launches.sh 4
+#   e.g. COST=1 REFERENCE=0 ROUNDS=6 bench/servlet/launches.sh 4 (run.sh warms each server up for 90 s)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 launches=${1:-4}

@@ -22,8 +22,9 @@
 # cookie (curl, without a cookie) is sent to the servers without the filter too, so that every JVM
 # meets the same requests (2026-12-01, run 26).
 #
-# Usage: bench/servlet/run.sh            (builds the module first; JDK 21+ found as ./mvnw does)
-# Environment: ROUNDS [6]  DURATION_S [10]  LATENCY_S [5]  WARMUP_S [60] (per server, in 10 s
+# Usage: bench/servlet/run.sh            (builds the module first; JDK 21+ found as ./mvnw does;
+#   installs wrk, curl and python3 when missing, as root)
+# Environment: ROUNDS [6]  DURATION_S [10]  LATENCY_S [5]  WARMUP_S [90] (per server, in 10 s
 #   windows)  CONNECTIONS [64]  THREADS [2]  LATENCY_CONNECTIONS [4]  BARE_COOKIE [1]
 #   REFERENCE [1]: a third server, the same app behind a reference filter that only wraps the
 #   request and the response and sets two headers (io.anteroom.bench.servlet.WrappersOnly): what
@@ -38,7 +39,7 @@
 #   keys do not open makes every request a new user's). VARIANT_OPTS [] adds JVM options to it.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-ROUNDS=${ROUNDS:-6} DURATION_S=${DURATION_S:-10} LATENCY_S=${LATENCY_S:-5} WARMUP_S=${WARMUP_S:-60}
+ROUNDS=${ROUNDS:-6} DURATION_S=${DURATION_S:-10} LATENCY_S=${LATENCY_S:-5} WARMUP_S=${WARMUP_S:-90}
 CONNECTIONS=${CONNECTIONS:-64} THREADS=${THREADS:-2} LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-4}
 BARE_COOKIE=${BARE_COOKIE:-1} REFERENCE=${REFERENCE:-1} COST=${COST:-0}
 VARIANT_ROOT=${VARIANT_ROOT:-} VARIANT_OPTS=${VARIANT_OPTS:-}
@@ -49,6 +50,13 @@ for j in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/*/bin/java; do
   if [[ "${v%%.*}" -ge 21 ]]; then java="$j"; break; fi
 done
 [[ -n "$java" ]] || { echo "bench/servlet: no JDK 21+ found" >&2; exit 1; }
+missing=()
+for tool in wrk curl python3; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+if ((${#missing[@]})); then # as bench/http/run.sh: root installs what is missing, anyone else is told
+  [[ $EUID -eq 0 ]] || { echo "bench/servlet: missing ${missing[*]}; run as root to install them, or apt-get install ${missing[*]}" >&2; exit 1; }
+  echo "bench/servlet: installing ${missing[*]}..." >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 
 (cd "$root" && ./mvnw -B -q -o -pl bench/servlet -am package -DskipTests) >&2
 cp="$(cat "$root/bench/servlet/target/classpath.txt"):$root/bench/servlet/target/classes"
