@@ -28,7 +28,11 @@ import org.slf4j.helpers.MessageFormatter;
  * CANCELLED} (a peer stopping), a request that got no answer in time ({@code Timed out HEARTBEAT
  * appendEntries}, gRPC's {@code DEADLINE_EXCEEDED}: a peer cut off by a partition, whose packets
  * are dropped) and gRPC's connection to such a peer that could not be closed in time (summarised as
- * {@code connections to ADDRESS}). Other Ratis lines pass unchanged.
+ * {@code connections to ADDRESS}). A follower's refusal of an append that raced another of its
+ * leader's appends, which Ratis logs as an error with its stack trace though the leader sends it
+ * again, becomes one line. A leader's appenders stopping with their peer (interrupted, or their
+ * client already closed) are dropped: the peer's stop and its elections have lines of their own.
+ * Other Ratis lines pass unchanged.
  *
  * <pre>{@code
  * <configuration>
@@ -84,6 +88,28 @@ public final class PeerConnectionFailures extends TurboFilter {
    */
   private static final Pattern CLOSING =
       Pattern.compile("Timed out \\w+ shutting down connection:.*?target=([^}\\s,]+)");
+
+  /**
+   * A follower refusing an append because another append from its leader is still running on its
+   * log ({@code c5@group-...: Failed appendEntries* ...}, an {@code IllegalStateException: ...
+   * Already running a method by ...}): Ratis logs it as an error with its whole stack trace, though
+   * the leader only sends it again (seen at a new leader's first appends, 2026-12-01).
+   */
+  private static final Pattern APPEND_RACE =
+      Pattern.compile("^([\\w.-]+?)(?:@group-\\w+)?: Failed appendEntries\\*");
+
+  private static final String RUNNING = "Already running a method";
+
+  /**
+   * A leader's appenders stopping, as the peer stops or steps down: {@code
+   * c2@group-...->c1-GrpcLogAppender is interrupted: java.lang.InterruptedException}, and {@code
+   * Failed to resetClient for c1} with an {@code AlreadyClosedException} (and its stack trace). The
+   * peer's stop and its elections have Anteroom's own lines; these say nothing more.
+   */
+  private static final Pattern APPENDER_STOPPING =
+      Pattern.compile("-GrpcLogAppender(?: is interrupted|: Failed to resetClient for )");
+
+  private static final String CLOSED = "AlreadyClosedException";
 
   private final FailureSummary summary;
   private final boolean timer;
@@ -144,6 +170,22 @@ public final class PeerConnectionFailures extends TurboFilter {
       // the appender's echo of a failure, which says nothing the failure's own line does not:
       // dropped, also when Ratis' threads log it before that line (a connection failure is then
       // summarised as it comes; any other failure passes with its own line)
+      return FilterReply.DENY;
+    }
+    if (APPENDER_STOPPING.matcher(message).find()
+        && (message.contains("InterruptedException")
+            || (t != null && causes(t).contains(CLOSED)))) {
+      return FilterReply.DENY;
+    }
+    Matcher race = APPEND_RACE.matcher(message);
+    if (race.find() && t != null && causes(t).contains(RUNNING)) {
+      log(
+          new FailureSummary.Line(
+              false,
+              "peer "
+                  + race.group(1)
+                  + ": refused an append from its leader while another of its appends was being"
+                  + " written (the leader sends it again)"));
       return FilterReply.DENY;
     }
     Optional<String> detail = connectionFailure(message + (t == null ? "" : "\n" + causes(t)));

@@ -68,30 +68,7 @@ class PeerConnectionFailuresClusterTest {
   @Test
   void aStoppedFollowerGivesOneLineWhenTheLinkFailsAndOneWhenItIsBackWithoutRatisWarnings()
       throws Exception {
-    StringBuilder yaml = new StringBuilder("peers:\n");
-    for (int i = 1; i <= 3; i++) {
-      yaml.append("  - id: c")
-          .append(i)
-          .append("\n    raft: 127.0.0.1:")
-          .append(FreePorts.take())
-          .append("\n    http: http://127.0.0.1:")
-          .append(FreePorts.take())
-          .append('\n');
-    }
-    file = ClusterFile.parse(yaml.toString(), "test");
-    options =
-        PeerOptions.builder()
-            .localStorage(PeerOptions.LocalStorage.MEMORY)
-            .electionTimeout(Duration.ofMillis(300), Duration.ofMillis(600))
-            .commitTimeout(Duration.ofSeconds(15))
-            .build();
-    for (var peer : file.config().peers()) start(peer.id());
-    ClusterNode leader =
-        await("a leader")
-            .atMost(Duration.ofSeconds(60))
-            .until(
-                () -> nodes.values().stream().filter(n -> n.serves(0)).findFirst().orElse(null),
-                n -> n != null);
+    ClusterNode leader = startCluster();
     String follower =
         nodes.keySet().stream().filter(id -> !id.equals(leader.peer().id())).findFirst().get();
     String link = "peer " + leader.peer().id() + " -> peer " + follower;
@@ -133,6 +110,54 @@ class PeerConnectionFailuresClusterTest {
                 e.getThrowableProxy() != null
                     && (e.getThrowableProxy().getMessage() + "")
                         .matches("(?s).*(UNAVAILABLE|Connection refused).*"));
+  }
+
+  /** Three peers, started; returns the first leader of shard 0. */
+  private ClusterNode startCluster() {
+    StringBuilder yaml = new StringBuilder("peers:\n");
+    for (int i = 1; i <= 3; i++) {
+      yaml.append("  - id: c")
+          .append(i)
+          .append("\n    raft: 127.0.0.1:")
+          .append(FreePorts.take())
+          .append("\n    http: http://127.0.0.1:")
+          .append(FreePorts.take())
+          .append('\n');
+    }
+    file = ClusterFile.parse(yaml.toString(), "test");
+    options =
+        PeerOptions.builder()
+            .localStorage(PeerOptions.LocalStorage.MEMORY)
+            .electionTimeout(Duration.ofMillis(300), Duration.ofMillis(600))
+            .commitTimeout(Duration.ofSeconds(15))
+            .build();
+    for (var peer : file.config().peers()) start(peer.id());
+    ClusterNode leader =
+        await("a leader")
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () -> nodes.values().stream().filter(n -> n.serves(0)).findFirst().orElse(null),
+                n -> n != null);
+    return leader;
+  }
+
+  @Test
+  void aStoppedLeaderLeavesNoRatisWarningOfItsAppendersStopping() {
+    ClusterNode leader = startCluster();
+    String stopped = leader.peer().id();
+
+    nodes.remove(stopped).close();
+    await("another leader")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> nodes.values().stream().anyMatch(n -> n.serves(0)));
+
+    assertThat(List.copyOf(out.list))
+        .as("no line of the stopped leader's appenders, no stack trace of it")
+        .noneMatch(
+            e ->
+                e.getLoggerName().startsWith("org.apache.ratis")
+                    && e.getFormattedMessage().startsWith(stopped + "@group-")
+                    && e.getFormattedMessage().contains("-GrpcLogAppender"));
   }
 
   private List<String> summaries() {

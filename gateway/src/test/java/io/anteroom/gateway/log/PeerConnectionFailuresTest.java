@@ -212,6 +212,60 @@ class PeerConnectionFailuresTest {
   }
 
   @Test
+  void aFollowersRefusalOfARacingAppendIsOneLineWithoutItsStackTrace() {
+    // 2026-12-01, the fault suite's five peers losing two: one ERROR with 74 lines of stack trace
+    var server = context.getLogger("org.apache.ratis.server.impl.RaftServerImpl");
+    var race =
+        new IllegalStateException(
+            "c5@group-6AED95B08588: Already running a method by Thread[#88,c5-server-7,5,main],"
+                + " current=Thread[#91,c5-server-9,5,main]");
+    server.error(
+        "{}: Failed appendEntries* {}",
+        "c5@group-6AED95B08588",
+        "c3->c5#212-t3,previous=(t:3, i:1041),leaderCommit=1040,initializing? false,entries: size=4",
+        new java.util.concurrent.CompletionException(race));
+
+    assertThat(lines())
+        .containsExactly(
+            "INFO peer c5: refused an append from its leader while another of its appends was"
+                + " being written (the leader sends it again)");
+    assertThat(out.list.getFirst().getThrowableProxy()).isNull();
+  }
+
+  @Test
+  void aLeaderStoppingItsAppendersLeavesNoRatisLine() {
+    // 2026-12-01, a three-peer cluster whose leader stops: two lines, then two stack traces, a stop
+    ratis.warn(
+        "c2@group-7430DA91A515->c1-GrpcLogAppender is interrupted:"
+            + " java.lang.InterruptedException");
+    ratis.warn(
+        "c2@group-7430DA91A515->c3-GrpcLogAppender: Failed to resetClient for c3",
+        new org.apache.ratis.protocol.exceptions.AlreadyClosedException("c2 is already CLOSED"));
+    ratis.warn(
+        "c2@group-7430DA91A515->c3-GrpcLogAppender: Failed to resetClient for c3",
+        new IllegalStateException("a channel that cannot be built"));
+
+    assertThat(lines())
+        .as("only the reset that failed for another reason than the peer's own stop")
+        .containsExactly(
+            "WARN c2@group-7430DA91A515->c3-GrpcLogAppender: Failed to resetClient for c3");
+  }
+
+  @Test
+  void anotherFailedAppendOnAFollowerKeepsItsErrorAndStackTrace() {
+    var server = context.getLogger("org.apache.ratis.server.impl.RaftServerImpl");
+    server.error(
+        "{}: Failed appendEntries* {}",
+        "c5@group-6AED95B08588",
+        "c3->c5#212-t3",
+        new java.io.IOException("No space left on device"));
+
+    assertThat(lines())
+        .containsExactly("ERROR c5@group-6AED95B08588: Failed appendEntries* c3->c5#212-t3");
+    assertThat(out.list.getFirst().getThrowableProxy()).isNotNull();
+  }
+
+  @Test
   void theAppendersEchoOfAFailureIsDroppedEvenWhenItComesBeforeTheFailure() {
     ratis.warn(RETRY); // Ratis' threads may log the echo first
 
