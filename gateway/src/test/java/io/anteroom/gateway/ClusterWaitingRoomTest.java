@@ -324,7 +324,7 @@ class ClusterWaitingRoomTest {
           id,
           ChildProcess.java(Main.class.getName())
               .name(id)
-              .jvmArgs("-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED")
+              .jvmArgs("-XX:+UseSerialGC")
               .args(
                   "coordinator",
                   "--cluster",

@@ -210,10 +210,7 @@ final class PartitionedCluster implements AutoCloseable {
           ChildProcess.java(Main.class.getName())
               .name(id)
               .launcher(lab.launcher(h))
-              .jvmArgs(
-                  "-XX:+UseSerialGC",
-                  "--enable-native-access=ALL-UNNAMED",
-                  "-Dlogback.configurationFile=" + logConfig)
+              .jvmArgs("-XX:+UseSerialGC", "-Dlogback.configurationFile=" + logConfig)
               .args(
                   "coordinator",
                   "--cluster",

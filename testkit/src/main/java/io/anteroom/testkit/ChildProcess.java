@@ -285,10 +285,23 @@ public final class ChildProcess implements AutoCloseable {
       return this;
     }
 
+    private static final String NATIVE_ACCESS = "--enable-native-access";
+    private static final String UNSAFE_MEMORY_ACCESS = "--sun-misc-unsafe-memory-access";
+
     public ChildProcess start() {
       List<String> command = new ArrayList<>(launcher);
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.addAll(jvmArgs);
+      // as the shipped launcher (bin/anteroom): native access (SQLite, Netty's transports) and,
+      // from JDK 23 on, Netty's and gRPC's use of sun.misc.Unsafe are allowed, so that a child's
+      // log does not open with the JVM's warnings about them; an option given here wins
+      if (jvmArgs.stream().noneMatch(o -> o.startsWith(NATIVE_ACCESS))) {
+        command.add(NATIVE_ACCESS + "=ALL-UNNAMED");
+      }
+      if (Runtime.version().feature() >= 23
+          && jvmArgs.stream().noneMatch(o -> o.startsWith(UNSAFE_MEMORY_ACCESS))) {
+        command.add(UNSAFE_MEMORY_ACCESS + "=allow");
+      }
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       command.add(mainClass);

@@ -344,7 +344,7 @@ class ClusterFailoverTest {
       process =
           ChildProcess.java(ClusterCounterMain.class.getName())
               .name(id)
-              .jvmArgs("-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED")
+              .jvmArgs("-XX:+UseSerialGC")
               .args(clusterFile.toString(), id, dir.resolve("data-" + id).toString())
               .env(ClusterCounterMain.SECRET_VARIABLE, SECRET.encoded())
               .log(LOGS.resolve(id + "-" + starts + ".log"))
