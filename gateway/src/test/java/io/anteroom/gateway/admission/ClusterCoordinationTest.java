@@ -15,7 +15,7 @@ import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
 import io.anteroom.objects.ratis.PeerOptions;
-import io.anteroom.testkit.FreePorts;
+import io.anteroom.testkit.LocalPeers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,17 +44,8 @@ class ClusterCoordinationTest {
   @Test
   void aGatewayListingAllCoordinatorsSharesTheRoomAndKeepsItsCountsAcrossALeaderChange()
       throws Exception {
-    StringBuilder yaml = new StringBuilder("peers:\n");
-    for (int i = 1; i <= 3; i++) {
-      yaml.append("  - id: c")
-          .append(i)
-          .append("\n    raft: 127.0.0.1:")
-          .append(FreePorts.take())
-          .append("\n    http: http://127.0.0.1:")
-          .append(FreePorts.take())
-          .append('\n');
-    }
-    ClusterFile file = ClusterFile.parse(yaml.toString(), "test");
+    String yaml = LocalPeers.yaml("c", 1, 3);
+    ClusterFile file = ClusterFile.parse(yaml, "test");
     PeerOptions options =
         PeerOptions.builder()
             .localStorage(PeerOptions.LocalStorage.MEMORY)

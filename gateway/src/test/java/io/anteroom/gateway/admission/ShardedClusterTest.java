@@ -20,7 +20,7 @@ import io.anteroom.objects.ratis.ClusterNode;
 import io.anteroom.objects.ratis.PeerOptions;
 import io.anteroom.room.CounterKey;
 import io.anteroom.room.RoomConfig;
-import io.anteroom.testkit.FreePorts;
+import io.anteroom.testkit.LocalPeers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,17 +55,8 @@ class ShardedClusterTest {
   }
 
   private void startCluster() {
-    StringBuilder yaml = new StringBuilder("shards: " + SHARDS + "\npeers:\n");
-    for (int i = 1; i <= 3; i++) {
-      yaml.append("  - id: c")
-          .append(i)
-          .append("\n    raft: 127.0.0.1:")
-          .append(FreePorts.take())
-          .append("\n    http: http://127.0.0.1:")
-          .append(FreePorts.take())
-          .append('\n');
-    }
-    file = ClusterFile.parse(yaml.toString(), "test");
+    String yaml = "shards: " + SHARDS + "\n" + LocalPeers.yaml("c", 1, 3);
+    file = ClusterFile.parse(yaml, "test");
     PeerOptions options =
         PeerOptions.builder()
             .localStorage(PeerOptions.LocalStorage.MEMORY)

@@ -13,7 +13,7 @@ import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ClusterFile;
 import io.anteroom.objects.ratis.ClusterNode;
 import io.anteroom.objects.ratis.PeerOptions;
-import io.anteroom.testkit.FreePorts;
+import io.anteroom.testkit.LocalPeers;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -114,17 +114,8 @@ class PeerConnectionFailuresClusterTest {
 
   /** Three peers, started; returns the first leader of shard 0. */
   private ClusterNode startCluster() {
-    StringBuilder yaml = new StringBuilder("peers:\n");
-    for (int i = 1; i <= 3; i++) {
-      yaml.append("  - id: c")
-          .append(i)
-          .append("\n    raft: 127.0.0.1:")
-          .append(FreePorts.take())
-          .append("\n    http: http://127.0.0.1:")
-          .append(FreePorts.take())
-          .append('\n');
-    }
-    file = ClusterFile.parse(yaml.toString(), "test");
+    String yaml = LocalPeers.yaml("c", 1, 3);
+    file = ClusterFile.parse(yaml, "test");
     options =
         PeerOptions.builder()
             .localStorage(PeerOptions.LocalStorage.MEMORY)

@@ -13,7 +13,7 @@ import io.anteroom.objects.http.RoutingObjectTransport;
 import io.anteroom.objects.http.SharedSecret;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.Counter;
 import io.anteroom.objects.ratis.ReplicatedRuntimeTest.CounterObject;
-import io.anteroom.testkit.FreePorts;
+import io.anteroom.testkit.LocalPeers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -68,17 +68,8 @@ class ClusterNodeTest {
   }
 
   private ClusterFile startCluster() {
-    StringBuilder yaml = new StringBuilder("name: nodes\npeers:\n");
-    for (int i = 0; i < 3; i++) {
-      yaml.append("  - id: n")
-          .append(i)
-          .append("\n    raft: 127.0.0.1:")
-          .append(FreePorts.take())
-          .append("\n    http: http://127.0.0.1:")
-          .append(FreePorts.take())
-          .append('\n');
-    }
-    ClusterFile file = ClusterFile.parse(yaml.toString(), "test");
+    String yaml = "name: nodes\n" + LocalPeers.yaml("n", 0, 3);
+    ClusterFile file = ClusterFile.parse(yaml, "test");
     for (ClusterConfig.Peer p : file.config().peers()) {
       nodes.add(
           ClusterNode.builder(file, p.id(), dir.resolve(p.id()))
